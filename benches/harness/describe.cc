@@ -1,0 +1,51 @@
+#include <nlohmann/json.hpp>
+
+#include "grid.h"
+
+#ifndef STALLBENCH_BENCHMARK_VERSION
+#define STALLBENCH_BENCHMARK_VERSION "unknown"
+#endif
+
+namespace stallbench::bench {
+
+std::vector<std::pair<std::string, std::string>> common_versions() {
+  return {{"compiler", std::string("gcc ") + __VERSION__}, {"google-benchmark", STALLBENCH_BENCHMARK_VERSION}};
+}
+
+std::string describe(const Family& family) {
+  using nlohmann::json;
+  json out = {{"family", family.name}, {"doc", family.doc}, {"benchmarks", json::array()}};
+  json versions = json::object();
+  for (const auto& [k, v] : common_versions()) versions[k] = v;
+  for (const auto& [k, v] : family.versions) versions[k] = v;
+  out["versions"] = versions;
+  for (const auto& b : family.benchmarks) {
+    json params = json::array(), metrics = json::array();
+    for (const auto& p : b.params) {
+      json param = {{"name", p.name},
+                    {"values", p.values},
+                    {"smoke", p.smoke.empty() ? std::vector<std::string>{p.values.front()} : p.smoke},
+                    {"full", p.full.empty() ? p.values : p.full},
+                    {"choices", p.choices},
+                    {"env", p.env},
+                    {"per_process", !p.env.empty()},
+                    {"doc", p.doc}};
+      param["range"] = p.range ? json::array({p.range->first, p.range->second}) : json(nullptr);
+      params.push_back(param);
+    }
+    for (const auto& m : b.metrics)
+      metrics.push_back({{"name", m.name},
+                         {"unit", m.unit},
+                         {"better", m.better == Better::lower ? "lower" : "higher"},
+                         {"tracked", m.tracked},
+                         {"doc", m.doc}});
+    out["benchmarks"].push_back({{"name", b.name},
+                                 {"doc", b.doc},
+                                 {"params", params},
+                                 {"metrics", metrics},
+                                 {"timeout_s", b.timeout_s}});
+  }
+  return out.dump(2);
+}
+
+}  // namespace stallbench::bench

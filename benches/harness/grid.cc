@@ -1,0 +1,92 @@
+#include "grid.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cstdlib>
+#include <set>
+
+namespace stallbench::bench {
+
+std::string check_value(const Param& p, const std::string& value) {
+  if (p.range) {
+    std::int64_t n = 0;
+    auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
+    bool integer = ec == std::errc() && end == value.data() + value.size() && !value.empty();
+    if (!integer || n < p.range->first || n > p.range->second)
+      return p.name + "=" + value + " is out of range: valid values are integers " +
+             std::to_string(p.range->first) + "-" + std::to_string(p.range->second);
+  }
+  if (!p.choices.empty() && std::find(p.choices.begin(), p.choices.end(), value) == p.choices.end()) {
+    std::string valid;
+    for (const auto& c : p.choices) valid += (valid.empty() ? "" : ", ") + c;
+    return p.name + "=" + value + " is not valid: valid values are " + valid;
+  }
+  if (value.find_first_of("/:;=,# \t") != std::string::npos)
+    return p.name + "=" + value + " contains a separator character (/:;=,# or space)";
+  return {};
+}
+
+// An override may name "benchmark.param" (what the orchestrator passes, so two benchmarks of a
+// family can share a parameter name with different grids) or just "param".
+static const std::vector<std::string>* override_of(const Benchmark& b, const Param& p, const GridOverrides& overrides) {
+  for (const auto& key : {b.name + "." + p.name, p.name})
+    if (auto it = overrides.find(key); it != overrides.end()) return &it->second;
+  return nullptr;
+}
+
+static const std::vector<std::string>& grid_of(const Benchmark& b, const Param& p, const GridOverrides& overrides) {
+  auto* given = override_of(b, p, overrides);
+  return given != nullptr ? *given : p.values;
+}
+
+std::vector<std::map<std::string, std::string>> expand_grid(const Benchmark& b, const GridOverrides& overrides) {
+  std::vector<std::map<std::string, std::string>> cells{{}};
+  for (const auto& p : b.params) {
+    if (!p.env.empty()) continue;
+    std::vector<std::map<std::string, std::string>> next;
+    for (const auto& cell : cells) {
+      for (const auto& v : grid_of(b, p, overrides)) {
+        if (auto problem = check_value(p, v); !problem.empty()) throw std::invalid_argument(problem);
+        auto extended = cell;
+        extended[p.name] = v;
+        next.push_back(std::move(extended));
+      }
+    }
+    cells = std::move(next);
+  }
+  return cells;
+}
+
+std::string cell_name(const Benchmark& b, const Cell& cell) {
+  std::string name = b.name;
+  for (const auto& p : b.params)
+    if (p.env.empty()) name += "/" + p.name + ":" + cell.text(p.name);
+  return name;
+}
+
+std::vector<std::pair<std::string, std::string>> apply_per_process(const Family& family, const GridOverrides& overrides) {
+  std::vector<std::pair<std::string, std::string>> applied;
+  std::set<std::string> seen;
+  for (const auto& b : family.benchmarks) {
+    for (const auto& p : b.params) {
+      if (p.env.empty() || !seen.insert(p.name).second) continue;
+      std::string value;
+      if (auto* given = override_of(b, p, overrides); given != nullptr) {
+        if (given->size() != 1)
+          throw std::invalid_argument(p.name + " is set once per process (" + p.env +
+                                      "): give one value; the orchestrator runs one process per value");
+        value = given->front();
+      } else if (const char* env = std::getenv(p.env.c_str()); env != nullptr) {
+        value = env;
+      } else {
+        value = p.values.front();
+      }
+      if (auto problem = check_value(p, value); !problem.empty()) throw std::invalid_argument(problem);
+      setenv(p.env.c_str(), value.c_str(), 1);
+      applied.emplace_back(p.name, value);
+    }
+  }
+  return applied;
+}
+
+}  // namespace stallbench::bench

@@ -1,0 +1,130 @@
+#include "harness.h"
+
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "grid.h"
+
+namespace stallbench::bench {
+
+const std::string& Cell::text(const std::string& name) const {
+  auto it = values_.find(name);
+  if (it == values_.end()) throw std::logic_error("cell has no parameter '" + name + "'");
+  return it->second;
+}
+
+std::int64_t Cell::integer(const std::string& name) const { return std::stoll(text(name)); }
+
+void Counters::require_declared(const std::string& metric) const {
+  for (const auto& m : declared_)
+    if (m.name == metric) return;
+  throw std::logic_error("metric '" + metric + "' is not declared by this benchmark");
+}
+
+void Counters::set(const std::string& metric, double value) {
+  require_declared(metric);
+  values_[metric] = value;
+}
+
+void Counters::series(const std::string& metric, const std::vector<double>& values) {
+  require_declared(metric);
+  // '#' cannot appear in a metric name, so the converter can split the index off again.
+  for (std::size_t i = 0; i < values.size(); ++i) values_[metric + "#" + std::to_string(i)] = values[i];
+}
+
+namespace {
+
+// The orchestrator reads these lines from stderr to show progress, to enforce the
+// per-repetition timeout, and to keep the finished repetitions of a cell whose process later
+// dies (Google Benchmark writes its JSON only at the end). Harmless when run by hand.
+void progress(const char* event, int repetition, const std::map<std::string, double>* counters = nullptr) {
+  std::string line = "@stallbench ";
+  line.append(event).append(" ").append(std::to_string(repetition));
+  if (counters != nullptr) line.append(" ").append(nlohmann::json(*counters).dump());
+  std::fprintf(stderr, "%s\n", line.c_str());
+  std::fflush(stderr);
+}
+
+// State shared by the repetitions of one cell: the scenario is built once, on first use, so a
+// failure to build it is reported like any other failure of the cell.
+struct CellRun {
+  const Benchmark* benchmark;
+  Cell cell;
+  Repetition repetition;
+  std::string build_failure;
+  int repetitions_started = 0;
+};
+
+void run_repetition(benchmark::State& state, CellRun& run) {
+  for (auto _ : state) {
+    progress("rep-start", run.repetitions_started++);
+    std::string failure;
+    try {
+      if (!run.repetition && run.build_failure.empty()) run.repetition = run.benchmark->make(run.cell);
+      if (!run.build_failure.empty()) throw std::runtime_error(run.build_failure);
+      Counters counters(run.benchmark->metrics);
+      double ms = run.repetition(counters);
+      state.SetIterationTime(ms / 1e3);
+      for (const auto& [name, value] : counters.values()) state.counters[name] = value;
+      progress("rep-end", run.repetitions_started - 1, &counters.values());
+      continue;
+    } catch (const CellFailure& e) {
+      failure = e.status + ": " + e.what();
+    } catch (const std::exception& e) {
+      failure = std::string("error: ") + e.what();
+    }
+    if (!run.repetition && run.build_failure.empty()) run.build_failure = failure.substr(failure.find(": ") + 2);
+    progress("rep-failed", run.repetitions_started - 1);
+    state.SkipWithError(failure.c_str());
+    break;
+  }
+}
+
+void register_cells(const Benchmark& b, const GridOverrides& overrides) {
+  for (auto& values : expand_grid(b, overrides)) {
+    Cell cell(values);
+    if (b.valid && !b.valid(cell)) continue;
+    auto run = std::make_shared<CellRun>(CellRun{&b, cell, {}, {}, 0});
+    benchmark::RegisterBenchmark(cell_name(b, cell).c_str(),
+                                 [run](benchmark::State& state) { run_repetition(state, *run); })
+        ->Iterations(1)
+        ->UseManualTime()
+        ->Unit(benchmark::kMillisecond);
+  }
+}
+
+}  // namespace
+
+int run_main(int argc, char** argv, Family family) {
+  Options options;
+  if (int rc = parse_options(argc, argv, family, options); rc >= 0) return rc;
+  if (options.describe) {
+    std::puts(describe(family).c_str());
+    return 0;
+  }
+  try {
+    for (auto& [name, value] : apply_per_process(family, options.overrides)) benchmark::AddCustomContext(name, value);
+    for (const auto& b : family.benchmarks) register_cells(b, options.overrides);
+  } catch (const std::invalid_argument& e) {
+    std::fprintf(stderr, "%s: %s\n", family.name.c_str(), e.what());
+    return 2;
+  }
+  for (const auto& [library, version] : common_versions()) benchmark::AddCustomContext("version:" + library, version);
+  for (const auto& [library, version] : family.versions) benchmark::AddCustomContext("version:" + library, version);
+  benchmark::AddCustomContext("stallbench_family", family.name);
+
+  int bench_argc = static_cast<int>(options.passthrough.size());
+  std::vector<char*> bench_argv;
+  for (auto& arg : options.passthrough) bench_argv.push_back(arg.data());
+  bench_argv.push_back(nullptr);
+  benchmark::Initialize(&bench_argc, bench_argv.data());
+  if (benchmark::ReportUnrecognizedArguments(bench_argc, bench_argv.data())) return 2;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
+
+}  // namespace stallbench::bench

@@ -1,0 +1,107 @@
+// The bench harness: a family declares its benchmarks as data (parameter grids, metrics with
+// units and directions, a per-repetition timeout) and a factory for the scenario; the harness
+// registers one Google Benchmark per grid cell, reports counters, turns failures into rows and
+// answers the orchestrator's questions (--stallbench-describe). Nothing here knows a family.
+//
+// Flags, besides every --benchmark_* flag of Google Benchmark:
+//   --stallbench-describe          print the family, its benchmarks, grids and metrics as JSON
+//   --stallbench-grid [BENCH.]NAME=V1,V2
+//                                  replace a parameter's grid (repeatable); a per-process
+//                                  parameter takes exactly one value
+// A parameter not given keeps the first value of its default grid when per-process, its whole
+// default grid otherwise.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace stallbench::bench {
+
+enum class Better { lower, higher };
+
+struct Metric {
+  std::string name;  // ends in its unit: fs_latency_ms, parse_mb_s, pool_efficiency
+  std::string unit;  // as written in the CSV: ms, us, MB/s, count, ratio, ...
+  Better better = Better::lower;
+  bool tracked = true;  // compared night to night; untracked metrics are context
+  std::string doc;
+};
+
+struct Param {
+  std::string name;
+  std::vector<std::string> values;  // the default grid (profiles quick and nightly)
+  std::vector<std::string> smoke;   // the smoke profile's grid; empty means the first value
+  std::vector<std::string> full;    // the full profile's grid; empty means `values`
+  std::optional<std::pair<std::int64_t, std::int64_t>> range;  // integers in [first, second]
+  std::vector<std::string> choices;                            // or one of these words
+  std::string env;  // when set, the parameter is per process: exported to this variable
+  std::string doc;
+};
+
+// One combination of parameter values.
+class Cell {
+ public:
+  explicit Cell(std::map<std::string, std::string> values) : values_(std::move(values)) {}
+  const std::string& text(const std::string& name) const;
+  std::int64_t integer(const std::string& name) const;
+  const std::map<std::string, std::string>& values() const { return values_; }
+
+ private:
+  std::map<std::string, std::string> values_;
+};
+
+// What one repetition reports; only declared metrics are accepted.
+class Counters {
+ public:
+  explicit Counters(const std::vector<Metric>& declared) : declared_(declared) {}
+  void set(const std::string& metric, double value);
+  // Several values of one metric (one per job, say): rows in this order.
+  void series(const std::string& metric, const std::vector<double>& values);
+  const std::map<std::string, double>& values() const { return values_; }
+
+ private:
+  void require_declared(const std::string& metric) const;
+  const std::vector<Metric>& declared_;
+  std::map<std::string, double> values_;
+};
+
+// Thrown by a scenario to end its cell with a status other than `error`: `rejected` (the input
+// or pattern was refused), `guarded` (an engine's own limit fired), `timeout`.
+struct CellFailure : std::runtime_error {
+  CellFailure(std::string status, const std::string& detail)
+      : std::runtime_error(detail), status(std::move(status)) {}
+  std::string status;
+};
+
+// One repetition: fills the counters, returns the repetition's time in milliseconds.
+using Repetition = std::function<double(Counters&)>;
+
+struct Benchmark {
+  std::string name;
+  std::string doc;
+  std::vector<Param> params;
+  std::vector<Metric> metrics;
+  double timeout_s = 60;  // per repetition, enforced by the orchestrator
+  // Called once per cell, before its first repetition; state lives in the returned closure.
+  std::function<Repetition(const Cell&)> make;
+  // Optional: cells of the product that make no sense (a chunk size for an unchunked mode).
+  std::function<bool(const Cell&)> valid;
+};
+
+struct Family {
+  std::string name;
+  std::string doc;
+  std::vector<Benchmark> benchmarks;
+  std::vector<std::pair<std::string, std::string>> versions;  // library -> version, for meta.json
+};
+
+// The whole main() of a family's bench binary.
+int run_main(int argc, char** argv, Family family);
+
+}  // namespace stallbench::bench

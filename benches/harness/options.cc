@@ -1,0 +1,63 @@
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+
+#include "grid.h"
+
+namespace stallbench::bench {
+
+static std::vector<std::string> split(const std::string& text, char sep) {
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  for (std::size_t end; (end = text.find(sep, start)) != std::string::npos; start = end + 1)
+    parts.push_back(text.substr(start, end - start));
+  parts.push_back(text.substr(start));
+  return parts;
+}
+
+// `name` is "param" or "benchmark.param".
+static const Param* find_param(const Family& family, const std::string& name) {
+  for (const auto& b : family.benchmarks)
+    for (const auto& p : b.params)
+      if (p.name == name || b.name + "." + p.name == name) return &p;
+  return nullptr;
+}
+
+int parse_options(int argc, char** argv, const Family& family, Options& options) {
+  CLI::App app{"stallbench " + family.name + " benchmarks (Google Benchmark flags are passed through)"};
+  app.allow_extras();
+  std::vector<std::string> grids;
+  app.add_flag("--stallbench-describe", options.describe, "print the family's benchmarks, grids and metrics as JSON");
+  app.add_option("--stallbench-grid", grids, "[BENCHMARK.]NAME=V1,V2: replace a parameter's grid (repeatable)");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2;
+  }
+  for (const auto& grid : grids) {
+    auto eq = grid.find('=');
+    std::string name = grid.substr(0, eq);
+    const Param* param = eq == std::string::npos ? nullptr : find_param(family, name);
+    if (param == nullptr) {
+      std::string valid;
+      for (const auto& b : family.benchmarks)
+        for (const auto& p : b.params) valid += (valid.empty() ? "" : ", ") + p.name;
+      std::fprintf(stderr, "%s: --stallbench-grid %s: unknown parameter (valid: %s)\n", family.name.c_str(),
+                   grid.c_str(), valid.c_str());
+      return 2;
+    }
+    auto values = split(grid.substr(eq + 1), ',');
+    for (const auto& v : values) {
+      if (auto problem = check_value(*param, v); !problem.empty()) {
+        std::fprintf(stderr, "%s: %s\n", family.name.c_str(), problem.c_str());
+        return 2;
+      }
+    }
+    options.overrides[name] = values;
+  }
+  options.passthrough.push_back(argv[0]);
+  for (auto& extra : app.remaining()) options.passthrough.push_back(extra);
+  return -1;
+}
+
+}  // namespace stallbench::bench

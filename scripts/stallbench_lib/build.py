@@ -1,0 +1,53 @@
+"""Configure and build through the CMake presets, only as much as is stale."""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from . import paths
+from .errors import UsageError
+
+
+def _first_error(log: str) -> str:
+    for line in log.splitlines():
+        if "error" in line.lower() or "Could NOT find" in line:
+            return line.strip()
+    lines = [l for l in log.splitlines() if l.strip()]
+    return lines[-1].strip() if lines else "no output"
+
+
+def _step(what: str, command: list[str], log_path: Path, cwd: Path) -> None:
+    result = subprocess.run(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    with open(log_path, "a") as log:
+        log.write(f"$ {' '.join(command)}\n{result.stdout}\n")
+    if result.returncode != 0:
+        raise UsageError(f"{what} failed: {_first_error(result.stdout)} (full log: {log_path})")
+
+
+def ensure_built(preset: str = "release", source: Path = paths.ROOT, build: Path | None = None) -> Path:
+    """Builds `preset` if anything is stale and returns the build directory. A failed configure or
+    build raises UsageError with the first error line and the log's path."""
+    build = build or paths.build_dir(preset)
+    log = build / "build.log"
+    if not (build / "CMakeCache.txt").exists():
+        print(f"stallbench: configuring the {preset} build in {build} ...", file=sys.stderr, flush=True)
+        log.parent.mkdir(parents=True, exist_ok=True)
+        log.write_text("")
+        if build == paths.build_dir(preset) and source == paths.ROOT:
+            _step("configure", ["cmake", "--preset", preset], log, source)
+        else:
+            _step("configure", ["cmake", "-S", str(source), "-B", str(build), "-G", "Ninja"], log, source)
+    print(f"stallbench: building ({preset}) ...", file=sys.stderr, flush=True)
+    log.write_text("")
+    _step("build", ["cmake", "--build", str(build)], log, source)
+    return build
+
+
+def bench_binaries(build: Path) -> dict[str, Path]:
+    """family -> its bench executable (build/<preset>/benches/bench_<family>)."""
+    found = {p.name.removeprefix("bench_"): p for p in sorted((build / "benches").glob("bench_*"))
+             if p.is_file() and os.access(p, os.X_OK)}
+    if not found:
+        raise UsageError(f"no benchmarks are built in {build}: run without --no-build, or run scripts/stallbench run")
+    return found

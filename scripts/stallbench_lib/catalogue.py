@@ -1,0 +1,95 @@
+"""What the bench binaries declare (--stallbench-describe): families, benchmarks, parameter grids
+per profile tier, metrics with units and directions. The orchestrator knows no family by name."""
+import json
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import UsageError
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    values: list[str]
+    smoke: list[str]
+    full: list[str]
+    choices: list[str]
+    range: list[int] | None
+    env: str
+    doc: str
+
+    @property
+    def per_process(self) -> bool:
+        return bool(self.env)
+
+    def grid(self, tier: str) -> list[str]:
+        return {"smoke": self.smoke, "values": self.values, "full": self.full}[tier]
+
+    def valid_text(self) -> str:
+        if self.range:
+            return f"integers {self.range[0]}-{self.range[1]}"
+        if self.choices:
+            return ", ".join(self.choices)
+        return "any word"
+
+
+@dataclass(frozen=True)
+class Metric:
+    name: str
+    unit: str
+    better: str  # "lower" or "higher"
+    tracked: bool
+    doc: str
+
+
+@dataclass
+class Benchmark:
+    family: str
+    name: str
+    doc: str
+    params: list[Param]
+    metrics: list[Metric]
+    timeout_s: float
+    binary: Path
+
+    @property
+    def full_name(self) -> str:
+        return f"{self.family}/{self.name}"
+
+    def param(self, name: str) -> Param | None:
+        return next((p for p in self.params if p.name == name), None)
+
+    def metric(self, name: str) -> Metric | None:
+        return next((m for m in self.metrics if m.name == name), None)
+
+
+@dataclass
+class Family:
+    name: str
+    doc: str
+    binary: Path
+    versions: dict[str, str]
+    benchmarks: list[Benchmark] = field(default_factory=list)
+
+
+def describe(binary: Path) -> Family:
+    result = subprocess.run([str(binary), "--stallbench-describe"], capture_output=True, text=True)
+    if result.returncode != 0:
+        raise UsageError(f"{binary} --stallbench-describe failed: {result.stderr.strip() or result.returncode}")
+    data = json.loads(result.stdout)
+    family = Family(data["family"], data["doc"], binary, data["versions"])
+    for b in data["benchmarks"]:
+        params = [Param(p["name"], p["values"], p["smoke"], p["full"], p["choices"], p["range"], p["env"], p["doc"])
+                  for p in b["params"]]
+        metrics = [Metric(m["name"], m["unit"], m["better"], m["tracked"], m["doc"]) for m in b["metrics"]]
+        family.benchmarks.append(Benchmark(family.name, b["name"], b["doc"], params, metrics, b["timeout_s"], binary))
+    return family
+
+
+def load(binaries: dict[str, Path]) -> list[Family]:
+    return [describe(path) for _, path in sorted(binaries.items())]
+
+
+def all_benchmarks(families: list[Family]) -> list[Benchmark]:
+    return [b for f in families for b in f.benchmarks]

@@ -1,0 +1,41 @@
+"""`scripts/stallbench SUBCOMMAND ...`. Each subcommand is a module in commands/ with NAME, HELP,
+add_arguments(parser) and run(args) -> exit code, found at start-up: adding one edits nothing here."""
+import argparse
+import importlib
+import pkgutil
+import sys
+
+from . import commands
+from .errors import UsageError
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line and exit 2, as for every other bad input
+        print(f"stallbench: {message} (see scripts/stallbench --help)", file=sys.stderr)
+        raise SystemExit(2)
+
+
+def _commands():
+    found = [importlib.import_module(f"{commands.__name__}.{m.name}") for m in pkgutil.iter_modules(commands.__path__)]
+    return sorted(found, key=lambda m: getattr(m, "ORDER", 100))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _Parser(prog="stallbench", description="Reproduce, measure and plot event-loop stalls.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for module in _commands():
+        command = sub.add_parser(module.NAME, help=module.HELP, description=module.HELP)
+        module.add_arguments(command)
+        command.set_defaults(handler=module.run)
+    args = parser.parse_args(argv)
+    if not getattr(args, "handler", None):
+        parser.print_help()
+        return 2
+    try:
+        return args.handler(args)
+    except UsageError as e:
+        print(f"stallbench: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("\nstallbench: interrupted", file=sys.stderr)
+        return 130

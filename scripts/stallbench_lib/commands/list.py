@@ -1,0 +1,35 @@
+"""stallbench list: what can be run, with every parameter's grid per profile."""
+from .. import build, catalogue, paths
+from ..profiles import PROFILES
+
+NAME = "list"
+ORDER = 1
+HELP = "list families, benchmarks, parameters (with their grids per profile) and metrics"
+
+
+def add_arguments(p):
+    p.add_argument("--no-build", action="store_true", help="use the existing build")
+
+
+def _values(values: list[str]) -> str:
+    return ",".join(values)
+
+
+def run(args) -> int:
+    build_dir = paths.build_dir() if args.no_build else build.ensure_built()
+    families = catalogue.load(build.bench_binaries(build_dir))
+    print("profiles: " + "; ".join(f"{p.name} ({p.doc})" for p in PROFILES.values()))
+    for f in families:
+        print(f"\nfamily {f.name}: {f.doc}")
+        for b in f.benchmarks:
+            print(f"  {b.full_name}: {b.doc}")
+            print(f"    parameters (smoke | default | full grid; valid values):")
+            for p in b.params:
+                where = f" [one process per value, via {p.env}]" if p.per_process else ""
+                print(f"      {p.name:<10} {_values(p.smoke)} | {_values(p.values)} | {_values(p.full)};"
+                      f" {p.valid_text()}{where}  {p.doc}")
+            print(f"    metrics:")
+            for m in b.metrics:
+                flags = f"{m.unit}, {m.better} is better" + ("" if m.tracked else ", not tracked")
+                print(f"      {m.name:<18} ({flags})  {m.doc}")
+    return 0

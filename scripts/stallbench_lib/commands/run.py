@@ -1,0 +1,45 @@
+"""stallbench run: the main job."""
+from pathlib import Path
+
+from .. import build, catalogue, paths
+from ..errors import UsageError
+from ..execute import execute, run_meta
+from ..plan import make_plan, parse_sets
+from ..profiles import DEFAULT, PROFILES
+from ..report.render import render
+
+NAME = "run"
+ORDER = 0
+HELP = "build if stale, run a profile's benchmarks, write results/runs/<run-id>/ and its report"
+
+
+def add_arguments(p):
+    p.add_argument("--profile", default=DEFAULT, choices=sorted(PROFILES),
+                   help=f"grid and repetitions (default {DEFAULT}); see `stallbench list`")
+    p.add_argument("--filter", metavar="REGEX", help="run only benchmarks whose family/name matches")
+    p.add_argument("--set", metavar="KEY=V1,V2", action="append", default=[],
+                   help="replace a parameter's grid, e.g. --set pool=1,4,8 (one process per pool size)")
+    p.add_argument("--repetitions", type=int, metavar="N", help="repetitions per cell (default: the profile's)")
+    p.add_argument("--out", metavar="DIR", type=Path,
+                   help="put the run directory under DIR (and its report in it) instead of results/runs/")
+    p.add_argument("--no-build", action="store_true", help="use the existing build; fail if there is none")
+    p.add_argument("--no-report", action="store_true", help="skip rendering the report")
+
+
+def run(args) -> int:
+    profile = PROFILES[args.profile]
+    repetitions = args.repetitions if args.repetitions is not None else profile.repetitions
+    if not 1 <= repetitions <= 1000:
+        raise UsageError(f"--repetitions {repetitions} is out of range: valid values are 1-1000")
+    sets = parse_sets(args.set)
+    build_dir = paths.build_dir() if args.no_build else build.ensure_built()
+    families = catalogue.load(build.bench_binaries(build_dir))
+    cells = make_plan(families, profile, args.filter, sets)
+    settings = {"profile": profile.name, "filter": args.filter, "sets": sets, "repetitions": repetitions}
+    out = args.out if args.out else paths.RUNS
+    result = execute(cells, repetitions, out, run_meta(families, build_dir, settings))
+    print(f"results: {result.path / 'results.csv'}")
+    if not args.no_report:
+        report = render(result.path)
+        print(f"report:  {report / 'index.html'}  ({report / 'report.md'})")
+    return 0 if result.meta["cells"]["failed"] == 0 else 1

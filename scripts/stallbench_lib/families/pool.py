@@ -1,0 +1,144 @@
+"""Report section for family `pool`: completion timelines per pool size, latency against pool
+size with the core count marked, and the medians behind both."""
+from collections import defaultdict
+
+from ..report import stats
+from ..report.figures import CLASS_COLOURS, figure, save
+from ..tidy import parse_params
+
+PROBES = [("fs", "fs_latency_ms", "file read"), ("dns", "dns_latency_ms", "dns lookup"),
+          ("tcp", "tcp_latency_ms", "HTTP over TCP")]
+
+READING = """\
+Each repetition submits `jobs` pbkdf2 jobs to libuv's pool and, in the same instant, one file
+read, one `getaddrinfo("localhost")` and one HTTP GET over loopback to a server on the same loop.
+The **timeline** shows when each completed (one mark per job or request, per repetition; the
+large marks are medians, pbkdf2 by completion rank). Dotted lines are multiples of one pbkdf2 job
+run alone, so waits can be read in jobs. File and DNS work share the pool with pbkdf2, so with a
+pool no larger than the job count they complete only after a job frees a thread; TCP is served by
+the OS's async I/O and completes at once. With more jobs than threads the jobs finish in waves.
+
+On a machine with fewer cores than pool threads the threads share the cores: a larger pool lets
+the file read start at once but it then competes with every pbkdf2 thread (and the loop thread)
+for CPU time, so its latency does not fall to zero. The **latency against pool size** plot marks
+the core count for that reason. `pool_efficiency` is pbkdf2 throughput relative to the physical
+ceiling, min(pool, cores, jobs) jobs at a time each taking one job's alone time: near 1 means the
+cores were fully used.
+"""
+
+
+def _scenarios(rows):
+    """(digest, iters, jobs) -> {pool: params}."""
+    grouped = defaultdict(dict)
+    for params in dict.fromkeys(r.params for r in rows):
+        p = parse_params(params)
+        grouped[(p["digest"], int(p["iters"]), int(p["jobs"]))][int(p["pool"])] = params
+    return dict(sorted(grouped.items()))
+
+
+def _ranked_pbkdf2(rows, params):
+    """Per repetition, the pbkdf2 completion times sorted: rank k is the k-th job to finish."""
+    return [sorted(v) for v in stats.per_repetition(rows, params, "pbkdf2_done_ms").values()]
+
+
+def _timeline(context, scenario, pools, alone):
+    digest, iters, jobs = scenario
+    fig, axes = figure(len(pools), 1, figsize=(9, 1.3 + 1.25 * len(pools)), sharex=True, squeeze=False)
+    lanes = ["pbkdf2", "fs", "dns", "tcp"]
+    for ax, (pool, params) in zip(axes[:, 0], sorted(pools.items())):
+        ranked = _ranked_pbkdf2(context.rows, params)
+        for rep in ranked:
+            ax.scatter(rep, [0] * len(rep), s=14, color=CLASS_COLOURS["pbkdf2"], alpha=0.25, lw=0)
+        if ranked:
+            medians = [stats.median([rep[k] for rep in ranked if k < len(rep)]) for k in range(jobs)]
+            ax.scatter(medians, [0] * len(medians), s=70, marker="|", color=CLASS_COLOURS["pbkdf2"], lw=2.5)
+        for lane, (cls, metric, _) in enumerate(PROBES, 1):
+            values = stats.values_by_cell(context.rows, metric).get(params, [])
+            ax.scatter(values, [lane] * len(values), s=14, color=CLASS_COLOURS[cls], alpha=0.35, lw=0)
+            if values:
+                ax.scatter([stats.median(values)], [lane], s=90, marker="D", color=CLASS_COLOURS[cls])
+        if alone:
+            for k in range(1, jobs + 1):
+                ax.axvline(k * alone, color="grey", ls=":", lw=0.8)
+        ax.set_yticks(range(len(lanes)), lanes)
+        ax.set_ylim(-0.7, len(lanes) - 0.3)
+        ax.set_title(f"pool {pool} · {context.cores} cores", fontsize=9, loc="left")
+    axes[-1, 0].set_xlabel("completion time since submission (ms); dotted: multiples of one job alone "
+                           f"({stats.fmt(alone, 0)} ms)")
+    fig.suptitle(f"{jobs} × pbkdf2 {iters:,} {digest}: who waits behind the pool", fontsize=11)
+    return save(fig, context.out, f"pool-timeline-{digest}-{iters}-{jobs}",
+                f"completion timeline, {jobs} jobs of {iters} iterations")
+
+
+def _latency_vs_pool(context, scenarios):
+    fig, axes = figure(1, len(scenarios), figsize=(4.2 * len(scenarios), 3.8), squeeze=False, sharey=True)
+    for ax, ((digest, iters, jobs), pools) in zip(axes[0], scenarios.items()):
+        sizes = sorted(pools)
+        for cls, metric, label in PROBES:
+            by_cell = stats.values_by_cell(context.rows, metric)
+            med = [stats.median(by_cell.get(pools[s], [])) for s in sizes]
+            lo = [min(by_cell.get(pools[s], [0])) for s in sizes]
+            hi = [max(by_cell.get(pools[s], [0])) for s in sizes]
+            ax.errorbar(sizes, med, yerr=[[m - l for m, l in zip(med, lo)], [h - m for m, h in zip(med, hi)]],
+                        marker="o", color=CLASS_COLOURS[cls], label=label, capsize=3)
+        if context.cores:
+            ax.axvline(context.cores, color="black", ls="--", lw=1)
+            ax.annotate(f"{context.cores} cores", (context.cores, 1), xycoords=("data", "axes fraction"),
+                        xytext=(3, -12), textcoords="offset points", fontsize=8)
+        ax.axvline(jobs, color="grey", ls=":", lw=1)
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.set_xticks(sizes, [str(s) for s in sizes])
+        ax.set_xlabel("UV_THREADPOOL_SIZE (dotted: job count)")
+        ax.set_title(f"{jobs} × {iters:,} {digest}", fontsize=9)
+    axes[0, 0].set_ylabel("latency (ms, log)")
+    axes[0, 0].legend(fontsize=8)
+    fig.suptitle("File, DNS and TCP latency against pool size (median, min–max)", fontsize=11)
+    return save(fig, context.out, "pool-latency-vs-size", "latency against pool size")
+
+
+def _share(rows, params, test):
+    """In how many repetitions `test(first_pbkdf2, fs, dns, tcp)` held: 'k/n'."""
+    firsts = {rep: min(v) for rep, v in stats.per_repetition(rows, params, "pbkdf2_done_ms").items()}
+    probes = {m: {rep: v[0] for rep, v in stats.per_repetition(rows, params, m).items()} for _, m, _ in PROBES}
+    reps = [r for r in firsts if all(r in probes[m] for _, m, _ in PROBES)]
+    held = sum(test(firsts[r], *(probes[m][r] for _, m, _ in PROBES)) for r in reps)
+    return f"{held}/{len(reps)}"
+
+
+def _table(context, scenarios):
+    lines = ["| jobs × iters | pool | fs ms | dns ms | tcp ms | first pbkdf2 ms | last pbkdf2 ms | one job alone ms "
+             "| fs wait in jobs | efficiency | fs after 1st job | tcp before 1st job |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for (digest, iters, jobs), pools in scenarios.items():
+        for pool, params in sorted(pools.items()):
+            med = {m: stats.median(stats.values_by_cell(context.rows, m).get(params, []))
+                   for m in ("fs_latency_ms", "dns_latency_ms", "tcp_latency_ms", "pbkdf2_alone_ms", "pool_efficiency")}
+            ranked = _ranked_pbkdf2(context.rows, params)
+            first = stats.median([r[0] for r in ranked if r])
+            last = stats.median([r[-1] for r in ranked if r])
+            in_jobs = med["fs_latency_ms"] / med["pbkdf2_alone_ms"] if med["fs_latency_ms"] and med["pbkdf2_alone_ms"] else None
+            lines.append(
+                f"| {jobs} × {iters:,} {digest} | {pool} | {stats.fmt(med['fs_latency_ms'])} | "
+                f"{stats.fmt(med['dns_latency_ms'])} | {stats.fmt(med['tcp_latency_ms'])} | {stats.fmt(first)} | "
+                f"{stats.fmt(last)} | {stats.fmt(med['pbkdf2_alone_ms'])} | {stats.fmt(in_jobs, 2)} | "
+                f"{stats.fmt(med['pool_efficiency'], 2)} | "
+                f"{_share(context.rows, params, lambda first, fs, dns, tcp: fs >= first)} | "
+                f"{_share(context.rows, params, lambda first, fs, dns, tcp: tcp < first)} |")
+    return "\n".join(lines) + "\n"
+
+
+def sections(context) -> str:
+    scenarios = _scenarios([r for r in context.rows if r.benchmark == "saturation"])
+    if not scenarios:
+        return ""
+    parts = ["### Pool saturation (seed 000)\n", READING]
+    parts.append(_latency_vs_pool(context, scenarios))
+    for scenario, pools in scenarios.items():
+        alone = stats.median([v for p in pools.values()
+                              for v in stats.values_by_cell(context.rows, "pbkdf2_alone_ms").get(p, [])])
+        parts.append(_timeline(context, scenario, pools, alone))
+    parts.append("Medians per cell. *fs wait in jobs* is the file read's latency divided by one job's alone "
+                 "time; the last two columns count the repetitions that showed the seed's shape.\n")
+    parts.append(_table(context, scenarios))
+    return "\n".join(parts)

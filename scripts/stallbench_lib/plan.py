@@ -1,0 +1,90 @@
+"""From a profile, a filter and --set overrides to the list of cells to run, one process each.
+
+The grid product and which combinations are valid are the bench binary's business: it is asked
+with --benchmark_list_tests, so a grid is declared once, in C++. Values are validated by the
+binary too; its one-line complaint becomes ours."""
+import itertools
+import re
+import subprocess
+from dataclasses import dataclass
+
+from .catalogue import Benchmark, Family, all_benchmarks
+from .errors import UsageError
+from .profiles import Profile
+
+
+@dataclass
+class Cell:
+    benchmark: Benchmark
+    params: dict[str, str]  # every parameter, per-process ones included
+
+    def label(self) -> str:
+        shown = " ".join(f"{k}={v}" for k, v in self.params.items())
+        return f"{self.benchmark.full_name} {shown}"
+
+    def grid_args(self) -> list[str]:
+        return [f"--stallbench-grid={self.benchmark.name}.{k}={v}" for k, v in self.params.items()]
+
+
+def parse_sets(sets: list[str]) -> dict[str, list[str]]:
+    parsed = {}
+    for item in sets:
+        name, eq, values = item.partition("=")
+        if not eq or not name or not values or "" in values.split(","):
+            raise UsageError(f"--set {item!r}: expected KEY=V1,V2,... with no empty value")
+        parsed[name] = values.split(",")
+    return parsed
+
+
+def select(families: list[Family], pattern: str | None) -> list[Benchmark]:
+    benchmarks = all_benchmarks(families)
+    if pattern is None:
+        return benchmarks
+    try:
+        regex = re.compile(pattern)
+    except re.error as e:
+        raise UsageError(f"--filter {pattern!r} is not a valid regular expression: {e}")
+    chosen = [b for b in benchmarks if regex.search(b.full_name)]
+    if not chosen:
+        known = ", ".join(b.full_name for b in benchmarks)
+        raise UsageError(f"--filter {pattern!r} matches no benchmark (known: {known})")
+    return chosen
+
+
+def _list_tests(benchmark: Benchmark, grids: dict[str, list[str]]) -> list[str]:
+    args = [str(benchmark.binary), f"--benchmark_filter=^{benchmark.name}/", "--benchmark_list_tests=true"]
+    args += [f"--stallbench-grid={benchmark.name}.{k}={','.join(v)}" for k, v in grids.items()]
+    result = subprocess.run(args, capture_output=True, text=True)
+    if result.returncode != 0:
+        complaint = result.stderr.strip().splitlines()
+        raise UsageError(complaint[-1] if complaint else f"{benchmark.binary} refused the grid")
+    return [line.strip() for line in result.stdout.splitlines() if line.strip()]
+
+
+def parse_cell_name(benchmark: Benchmark, name: str) -> dict[str, str]:
+    """'saturation/jobs:4/iters:300000/iterations:1/manual_time' -> {'jobs': '4', 'iters': '300000'}:
+    only declared parameters are read, so Google Benchmark's own suffixes fall away."""
+    values = {}
+    for token in name.split("/")[1:]:
+        key, colon, value = token.partition(":")
+        if colon and benchmark.param(key) is not None:
+            values[key] = value
+    return values
+
+
+def make_plan(families: list[Family], profile: Profile, pattern: str | None, sets: dict[str, list[str]]) -> list[Cell]:
+    benchmarks = select(families, pattern)
+    known = sorted({p.name for b in benchmarks for p in b.params})
+    for name in sets:
+        if name not in known:
+            raise UsageError(f"--set {name}: unknown parameter for the selected benchmarks (valid: {', '.join(known)})")
+    cells = []
+    for b in benchmarks:
+        grids = {p.name: sets.get(p.name, p.grid(profile.tier)) for p in b.params}
+        per_process = [p.name for p in b.params if p.per_process]
+        in_process = {k: v for k, v in grids.items() if k not in per_process}
+        for combo in itertools.product(*(grids[name] for name in per_process)):
+            fixed = dict(zip(per_process, combo))
+            for test in _list_tests(b, {**in_process, **{k: [v] for k, v in fixed.items()}}):
+                cells.append(Cell(b, {**parse_cell_name(b, test), **fixed}))
+    return cells

@@ -1,0 +1,64 @@
+"""Progress on stderr while cells run: which cell, how many are left, which repetition, how long.
+On a terminal one line is rewritten in place; otherwise (CI logs) a line per cell."""
+import sys
+import time
+
+
+def _clock(seconds: float) -> str:
+    seconds = int(seconds)
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+class Progress:
+    def __init__(self, total_cells: int, repetitions: int, stream=sys.stderr):
+        self.total = total_cells
+        self.repetitions = repetitions
+        self.stream = stream
+        self.live = stream.isatty()
+        self.started = time.monotonic()
+        self.index = 0
+        self.label = ""
+        self.rep = -1
+        self.cell_started = self.started
+        self.last_draw = 0.0
+        self.failed = 0
+
+    def _prefix(self) -> str:
+        width = len(str(self.total))
+        return f"[{self.index:>{width}}/{self.total}]"
+
+    def start_cell(self, index: int, label: str) -> None:
+        self.index, self.label, self.rep = index, label, -1
+        self.cell_started = time.monotonic()
+        if not self.live:
+            print(f"{self._prefix()} {label} ...", file=self.stream, flush=True)
+        self._draw(force=True)
+
+    def repetition(self, rep: int) -> None:
+        self.rep = rep
+        self._draw(force=True)
+
+    def tick(self) -> None:
+        self._draw()
+
+    def _draw(self, force: bool = False) -> None:
+        if not self.live:
+            return
+        now = time.monotonic()
+        if not force and now - self.last_draw < 0.5:
+            return
+        self.last_draw = now
+        rep = f"rep {self.rep + 1}/{self.repetitions}" if self.rep >= 0 else "starting"
+        line = f"{self._prefix()} {self.label} · {rep} · {_clock(now - self.started)}"
+        print(f"\r\033[K{line}", end="", file=self.stream, flush=True)
+
+    def end_cell(self, status: str, detail: str, seconds: float) -> None:
+        if status != "ok":
+            self.failed += 1
+        verdict = "ok" if status == "ok" else f"{status.upper()}: {detail}"
+        start = "\r\033[K" if self.live else ""
+        print(f"{start}{self._prefix()} {self.label} · {verdict} ({seconds:.1f} s)", file=self.stream, flush=True)
+
+    def summary(self) -> str:
+        return (f"{self.total} cells in {_clock(time.monotonic() - self.started)}, "
+                f"{self.total - self.failed} ok, {self.failed} failed")

@@ -1,0 +1,43 @@
+"""Grouping tidy rows and summarising repetitions: medians, ranges, spread."""
+import statistics
+from collections import defaultdict
+
+from ..tidy import Row
+
+
+def values_by_cell(rows: list[Row], metric: str) -> dict[str, list[float]]:
+    """params -> every ok value of `metric` (all repetitions, all series entries)."""
+    grouped = defaultdict(list)
+    for r in rows:
+        if r.metric == metric and r.status == "ok":
+            grouped[r.params].append(r.value)
+    return dict(grouped)
+
+
+def per_repetition(rows: list[Row], params: str, metric: str) -> dict[int, list[float]]:
+    """repetition -> the ok values of `metric` in that repetition of one cell, in row order."""
+    grouped = defaultdict(list)
+    for r in rows:
+        if r.params == params and r.metric == metric and r.status == "ok":
+            grouped[r.repetition].append(r.value)
+    return dict(grouped)
+
+
+def median(values: list[float]) -> float | None:
+    return statistics.median(values) if values else None
+
+
+def cv(values: list[float]) -> float | None:
+    """Coefficient of variation, the noise figure quoted beside a median."""
+    if len(values) < 2:
+        return None
+    mean = statistics.fmean(values)
+    return statistics.stdev(values) / mean if mean else None
+
+
+def fmt(value: float | None, digits: int = 1) -> str:
+    if value is None:
+        return "–"
+    if abs(value) >= 1000:
+        return f"{value:,.0f}"
+    return f"{value:.{digits}f}"

@@ -1,0 +1,88 @@
+"""The tidy CSV: one row per measured value (schema in README.md, "The results CSV")."""
+import csv
+import io
+import math
+from dataclasses import astuple, dataclass, fields
+from pathlib import Path
+
+from .atomic import atomic_write
+
+STATUSES = ("ok", "timeout", "crashed", "rejected", "guarded", "error")
+
+
+@dataclass
+class Row:
+    run_id: str
+    family: str
+    benchmark: str
+    params: str
+    repetition: int
+    metric: str
+    value: float | None
+    unit: str
+    status: str
+    detail: str
+
+    def param_dict(self) -> dict[str, str]:
+        return parse_params(self.params)
+
+
+COLUMNS = [f.name for f in fields(Row)]
+
+
+def canonical_params(values: dict[str, str]) -> str:
+    """'key=value;key=value', keys sorted: the one spelling of a cell's parameters."""
+    return ";".join(f"{k}={values[k]}" for k in sorted(values))
+
+
+def parse_params(text: str) -> dict[str, str]:
+    return dict(item.split("=", 1) for item in text.split(";") if item)
+
+
+def _format_value(value: float | None) -> str:
+    return "" if value is None else repr(float(value))
+
+
+def to_csv(rows: list[Row]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(COLUMNS)
+    for row in rows:
+        values = list(astuple(row))
+        values[COLUMNS.index("value")] = _format_value(row.value)
+        writer.writerow(values)
+    return out.getvalue()
+
+
+def write_csv(path: Path, rows: list[Row]) -> None:
+    atomic_write(path, to_csv(rows))
+
+
+def validate_row(row: Row) -> list[str]:
+    """What is wrong with a row against the schema; empty when it is right."""
+    problems = []
+    if row.status not in STATUSES:
+        problems.append(f"status {row.status!r} is not one of {', '.join(STATUSES)}")
+    if row.status == "ok" and (row.value is None or not math.isfinite(row.value)):
+        problems.append("an ok row needs a finite value")
+    if row.status != "ok" and row.value is not None:
+        problems.append("a failed row has no value")
+    if row.status != "ok" and not row.detail:
+        problems.append("a failed row says why in detail")
+    if row.params != canonical_params(row.param_dict()):
+        problems.append(f"params {row.params!r} are not in canonical form")
+    if row.repetition < 0:
+        problems.append("repetition is negative")
+    return problems
+
+
+def read_csv(path: Path) -> list[Row]:
+    with open(path, newline="") as f:
+        reader = csv.DictReader(f)
+        if reader.fieldnames != COLUMNS:
+            raise ValueError(f"{path}: columns {reader.fieldnames} are not {COLUMNS}")
+        return [
+            Row(r["run_id"], r["family"], r["benchmark"], r["params"], int(r["repetition"]), r["metric"],
+                float(r["value"]) if r["value"] != "" else None, r["unit"], r["status"], r["detail"])
+            for r in reader
+        ]

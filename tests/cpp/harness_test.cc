@@ -1,0 +1,86 @@
+// The harness's grid rules: validation, expansion, names, per-process parameters, counters.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include "benches/harness/grid.h"
+
+using namespace stallbench::bench;
+
+static Benchmark example() {
+  return {.name = "demo",
+          .params = {{.name = "n", .values = {"1", "2"}, .range = {{1, 10}}},
+                     {.name = "mode", .values = {"a", "b"}, .choices = {"a", "b", "c"}},
+                     {.name = "pool", .values = {"4"}, .range = {{1, 1024}}, .env = "STALLBENCH_TEST_POOL"}},
+          .metrics = {{.name = "x_ms", .unit = "ms"}}};
+}
+
+TEST(CheckValue, RangesAndChoices) {
+  auto b = example();
+  EXPECT_EQ(check_value(b.params[0], "10"), "");
+  EXPECT_NE(check_value(b.params[0], "0"), "");
+  EXPECT_NE(check_value(b.params[0], "11"), "");
+  EXPECT_NE(check_value(b.params[0], "-1"), "");
+  EXPECT_NE(check_value(b.params[0], "abc"), "");
+  EXPECT_NE(check_value(b.params[0], "2x"), "");
+  EXPECT_NE(check_value(b.params[0], ""), "");
+  EXPECT_EQ(check_value(b.params[1], "c"), "");
+  EXPECT_NE(check_value(b.params[1], "d").find("valid values are a, b, c"), std::string::npos);
+  EXPECT_NE(check_value(b.params[2], "2000").find("1-1024"), std::string::npos);
+}
+
+TEST(ExpandGrid, ProductOfInProcessParams) {
+  auto cells = expand_grid(example(), {});
+  ASSERT_EQ(cells.size(), 4u);
+  EXPECT_EQ(cells[0].at("n"), "1");
+  EXPECT_EQ(cells[0].at("mode"), "a");
+  EXPECT_EQ(cells[3].at("n"), "2");
+  EXPECT_EQ(cells[3].at("mode"), "b");
+  EXPECT_EQ(cells[0].count("pool"), 0u);  // per-process: not part of a cell's name
+}
+
+TEST(ExpandGrid, OverridesQualifiedFirstAndValidated) {
+  auto cells = expand_grid(example(), {{"n", {"3"}}, {"demo.n", {"5", "6"}}, {"mode", {"c"}}});
+  ASSERT_EQ(cells.size(), 2u);
+  EXPECT_EQ(cells[1].at("n"), "6");
+  EXPECT_THROW(expand_grid(example(), {{"n", {"0"}}}), std::invalid_argument);
+}
+
+TEST(CellName, ReadsLikeArgNames) {
+  Cell cell({{"n", "2"}, {"mode", "a"}});
+  EXPECT_EQ(cell_name(example(), cell), "demo/n:2/mode:a");
+  EXPECT_EQ(cell.integer("n"), 2);
+  EXPECT_THROW(cell.text("missing"), std::logic_error);
+}
+
+TEST(PerProcess, ExportsOneValidValue) {
+  Family family{.name = "f", .benchmarks = {example()}};
+  unsetenv("STALLBENCH_TEST_POOL");
+  auto applied = apply_per_process(family, {});
+  ASSERT_EQ(applied.size(), 1u);
+  EXPECT_EQ(applied[0].second, "4");
+  EXPECT_STREQ(std::getenv("STALLBENCH_TEST_POOL"), "4");
+  EXPECT_EQ(apply_per_process(family, {{"pool", {"8"}}})[0].second, "8");
+  EXPECT_THROW(apply_per_process(family, {{"pool", {"1", "2"}}}), std::invalid_argument);
+  EXPECT_THROW(apply_per_process(family, {{"pool", {"0"}}}), std::invalid_argument);
+  setenv("STALLBENCH_TEST_POOL", "abc", 1);
+  EXPECT_THROW(apply_per_process(family, {}), std::invalid_argument);
+}
+
+TEST(Counters, OnlyDeclaredMetrics) {
+  auto b = example();
+  Counters counters(b.metrics);
+  counters.set("x_ms", 1.5);
+  counters.series("x_ms", {1, 2});
+  EXPECT_EQ(counters.values().at("x_ms"), 1.5);
+  EXPECT_EQ(counters.values().at("x_ms#1"), 2);
+  EXPECT_THROW(counters.set("y_ms", 1), std::logic_error);
+}
+
+TEST(Describe, ListsGridsAndMetrics) {
+  Family family{.name = "f", .doc = "d", .benchmarks = {example()}};
+  auto text = describe(family);
+  EXPECT_NE(text.find("\"per_process\": true"), std::string::npos);
+  EXPECT_NE(text.find("\"x_ms\""), std::string::npos);
+  EXPECT_NE(text.find("google-benchmark"), std::string::npos);
+}

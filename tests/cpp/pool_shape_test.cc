@@ -1,0 +1,63 @@
+// The seed's shape, not its times: with one pool thread (UV_THREADPOOL_SIZE=1, set by ctest for
+// this executable) and one long pbkdf2 job, the file read and the lookup wait for the job while
+// the TCP request does not.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "workloads/common/owned_loop.h"
+#include "workloads/common/temp_file.h"
+#include "workloads/net/http_server.h"
+#include "workloads/pool/saturation.h"
+
+using namespace stallbench;
+
+static int position(const SaturationResult& r, const std::string& what) {
+  auto it = std::find_if(r.order.begin(), r.order.end(), [&](const Completion& c) { return c.what == what; });
+  return static_cast<int>(it - r.order.begin());
+}
+
+TEST(PoolShape, OneThreadOneLongJob) {
+  ASSERT_STREQ(std::getenv("UV_THREADPOOL_SIZE"), "1");
+  OwnedLoop loop;
+  HttpServer server(loop.get());
+  TempFile file(patterned_bytes(4096));
+  SaturationConfig config;
+  config.jobs = 1;
+  config.pbkdf2.iterations = 400'000;  // long beside a loopback round trip, short for a test
+  config.file_path = file.path();
+  config.http_port = server.port();
+  Key reference;
+  time_pbkdf2_alone(loop.get(), config.pbkdf2, &reference);
+
+  SaturationResult r = run_saturation(loop.get(), config);
+
+  EXPECT_EQ(check_saturation(r, config, reference, file.bytes()), std::vector<std::string>{});
+  EXPECT_LT(position(r, "tcp"), position(r, "pbkdf2"));
+  EXPECT_GT(position(r, "fs"), position(r, "pbkdf2"));
+  EXPECT_GT(position(r, "dns"), position(r, "pbkdf2"));
+}
+
+TEST(PoolShape, JobsRunOneAfterAnotherOnOneThread) {
+  OwnedLoop loop;
+  HttpServer server(loop.get());
+  TempFile file(patterned_bytes(16));
+  SaturationConfig config;
+  config.jobs = 3;
+  config.pbkdf2.iterations = 20'000;
+  config.file_path = file.path();
+  config.http_port = server.port();
+  SaturationResult r = run_saturation(loop.get(), config);
+  ASSERT_TRUE(r.errors.empty()) << r.errors.front();
+  EXPECT_TRUE(std::is_sorted(r.pbkdf2_done_ms.begin(), r.pbkdf2_done_ms.end()));
+}
+
+TEST(PoolEfficiency, AgainstTheCeiling) {
+  // 4 jobs of 100 ms on 4 threads and 2 cores: the ceiling is 2 at a time, so 200 ms is 100%.
+  EXPECT_DOUBLE_EQ(pool_efficiency(4, 200, 100, 4, 2), 1.0);
+  EXPECT_DOUBLE_EQ(pool_efficiency(4, 400, 100, 4, 2), 0.5);
+  // Fewer jobs than threads and cores: the jobs are the ceiling.
+  EXPECT_DOUBLE_EQ(pool_efficiency(1, 100, 100, 8, 4), 1.0);
+  EXPECT_EQ(pool_efficiency(4, 0, 100, 4, 2), 0.0);
+}

@@ -1,0 +1,33 @@
+"""Shared helpers for the Python tests: where the build is, and how to call the command."""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "scripts"))
+BUILD = Path(os.environ.get("STALLBENCH_BUILD_DIR", ROOT / "build" / "release"))
+DATA = Path(__file__).parent / "data"
+
+
+def stallbench(*args: str, timeout: float = 300, env: dict | None = None) -> subprocess.CompletedProcess:
+    """The real launcher, as a user runs it, against the build under test."""
+    full_env = {**os.environ, "STALLBENCH_BUILD_DIR": str(BUILD), **(env or {})}
+    return subprocess.run([str(ROOT / "scripts" / "stallbench"), *args], capture_output=True, text=True,
+                          timeout=timeout, env=full_env)
+
+
+def tree(path: Path) -> dict[str, bytes]:
+    """Every file under `path` with its bytes, to show that nothing changed."""
+    return {str(p.relative_to(path)): p.read_bytes() for p in sorted(path.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture(scope="session")
+def smoke_run(tmp_path_factory):
+    """One `run --profile smoke` for the whole session; returns (completed process, run dir)."""
+    out = tmp_path_factory.mktemp("smoke")
+    result = stallbench("run", "--profile", "smoke", "--no-build", "--out", str(out))
+    runs = [p for p in out.iterdir() if p.is_dir()]
+    return result, runs[0] if runs else None

@@ -1,0 +1,75 @@
+"""Bad input gets one clear line and exit 2, and writes nothing."""
+import pytest
+
+from conftest import BUILD, stallbench, tree
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "2000", "abc"])
+def test_pool_out_of_range(tmp_path, value):
+    result = stallbench("run", "--no-build", "--out", str(tmp_path), "--set", f"pool={value}")
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "1-1024" in lines[0] and value in lines[0], result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--set", "bogus=1"], "unknown parameter"),
+    (["--set", "jobs="], "KEY=V1,V2"),
+    (["--filter", "no-such-family"], "matches no benchmark"),
+    (["--filter", "(unclosed"], "not a valid regular expression"),
+    (["--set", "digest=md5"], "valid values are sha256, sha512"),
+    (["--set", "jobs=4,x"], "out of range"),
+    (["--repetitions", "0"], "out of range"),
+    (["--profile", "huge"], "invalid choice"),
+])
+def test_bad_run_arguments(tmp_path, args, words):
+    result = stallbench("run", "--no-build", "--out", str(tmp_path), *args)
+    assert result.returncode == 2, result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert words in result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_missing_build(tmp_path):
+    result = stallbench("run", "--no-build", "--out", str(tmp_path), env={"STALLBENCH_BUILD_DIR": str(tmp_path / "none")})
+    assert result.returncode == 2
+    assert "no benchmarks are built" in result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_failed_build_is_one_line(tmp_path):
+    from stallbench_lib.build import ensure_built
+    from stallbench_lib.errors import UsageError
+
+    source = tmp_path / "src"
+    source.mkdir()
+    (source / "CMakeLists.txt").write_text("cmake_minimum_required(VERSION 3.22)\nproject(broken CXX)\n"
+                                           "add_executable(b b.cc)\n")
+    (source / "b.cc").write_text("int main() { return missing_symbol; }\n")
+    with pytest.raises(UsageError) as failure:
+        ensure_built(source=source, build=tmp_path / "build")
+    message = str(failure.value)
+    assert message.startswith("build failed") and "missing_symbol" in message and "\n" not in message
+
+
+def test_list_shows_grids_and_metrics():
+    result = stallbench("list", "--no-build")
+    assert result.returncode == 0, result.stderr
+    assert "pool/saturation" in result.stdout
+    assert "UV_THREADPOOL_SIZE" in result.stdout and "integers 1-1024" in result.stdout
+    assert "fs_latency_ms" in result.stdout
+
+
+def test_report_of_a_non_run_is_refused(tmp_path):
+    result = stallbench("report", str(tmp_path))
+    assert result.returncode == 2 and "not a run directory" in result.stderr
+    assert tree(tmp_path) == {}
+
+
+def test_bench_binary_refuses_bad_grid_itself():
+    import subprocess
+
+    result = subprocess.run([str(BUILD / "benches" / "bench_pool"), "--stallbench-grid=pool=2000",
+                             "--benchmark_list_tests"], capture_output=True, text=True)
+    assert result.returncode == 2 and "1-1024" in result.stderr

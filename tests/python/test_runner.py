@@ -1,0 +1,66 @@
+"""A cell that hangs, crashes or fails becomes rows with that status, and finished repetitions
+survive. The 'benchmarks' here are small shell scripts speaking the harness's stderr protocol."""
+import stat
+
+import pytest
+
+from stallbench_lib import runner
+from stallbench_lib.catalogue import Benchmark, Metric
+from stallbench_lib.plan import Cell
+
+
+class Quiet:
+    def repetition(self, _):
+        pass
+
+    def tick(self):
+        pass
+
+
+def fake_bench(tmp_path, body: str, timeout_s: float = 30) -> Cell:
+    script = tmp_path / "bench_fake"
+    script.write_text("#!/bin/sh\n" + body + "\n")
+    script.chmod(script.stat().st_mode | stat.S_IEXEC)
+    bench = Benchmark("fake", "demo", "", [], [Metric("x_ms", "ms", "lower", True, "")], timeout_s, script)
+    return Cell(bench, {"n": "1"})
+
+
+def run(tmp_path, cell, repetitions=3):
+    raw = tmp_path / "raw"
+    raw.mkdir(exist_ok=True)
+    return runner.run_cell(cell, "r", raw, "cell", repetitions, Quiet())
+
+
+def test_crash_keeps_finished_repetitions(tmp_path):
+    cell = fake_bench(tmp_path, """
+echo '@stallbench rep-start 0' >&2
+echo '@stallbench rep-end 0 {"x_ms": 4.5}' >&2
+echo '@stallbench rep-start 1' >&2
+kill -SEGV $$""")
+    result = run(tmp_path, cell)
+    by_rep = {r.repetition: r for r in result.rows}
+    assert by_rep[0].status == "ok" and by_rep[0].value == 4.5
+    assert by_rep[1].status == by_rep[2].status == "crashed"
+    assert "SIGSEGV" in by_rep[1].detail
+    assert result.status == "crashed"
+
+
+def test_hang_becomes_timeout(tmp_path, monkeypatch):
+    monkeypatch.setattr(runner, "STARTUP_ALLOWANCE_S", 5)
+    cell = fake_bench(tmp_path, "echo '@stallbench rep-start 0' >&2\nexec sleep 60", timeout_s=0.5)
+    result = run(tmp_path, cell, repetitions=1)
+    assert [r.status for r in result.rows] == ["timeout"]
+    assert "exceeded 0.5 s" in result.rows[0].detail
+    assert result.seconds < 30
+
+
+def test_exit_without_results_is_an_error_with_the_last_words(tmp_path):
+    cell = fake_bench(tmp_path, "echo 'cannot open payload' >&2\nexit 3")
+    result = run(tmp_path, cell, repetitions=2)
+    assert {r.status for r in result.rows} == {"error"}
+    assert "cannot open payload" in result.rows[0].detail
+    assert (tmp_path / "raw" / "cell.log").read_text().count("cannot open payload") == 1
+
+
+def test_memory_limit_is_below_physical_memory():
+    assert 0 < runner.memory_limit_bytes()

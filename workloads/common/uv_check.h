@@ -1,0 +1,28 @@
+// Every libuv call's result is checked: a benchmark that silently lost a request would report a
+// latency for work that never happened.
+#pragma once
+
+#include <uv.h>
+
+#include <stdexcept>
+#include <string>
+
+namespace stallbench {
+
+struct UvError : std::runtime_error {
+  UvError(const std::string& what, int code)
+      : std::runtime_error(what + ": " + uv_strerror(code)), code(code) {}
+  int code;
+};
+
+inline void uv_check(int rc, const char* what) {
+  if (rc < 0) throw UvError(what, rc);
+}
+
+// Milliseconds on libuv's monotonic clock, the clock every completion time is read from.
+inline double hrtime_ms() { return static_cast<double>(uv_hrtime()) / 1e6; }
+
+// Runs the loop until no handle or request is active; throws if a callback left it unfinished.
+inline void run_loop(uv_loop_t* loop) { uv_check(uv_run(loop, UV_RUN_DEFAULT), "uv_run"); }
+
+}  // namespace stallbench
