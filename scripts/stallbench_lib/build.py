@@ -17,12 +17,24 @@ def _first_error(log: str) -> str:
 
 
 def _step(what: str, command: list[str], log_path: Path, cwd: Path) -> None:
-    result = subprocess.run(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    log_path.parent.mkdir(parents=True, exist_ok=True)
+    """Runs one configure or build step, logging everything and showing ninja's [n/m] progress
+    on stderr (rewritten in place on a terminal), so a first build is not a silent minute."""
+    live = sys.stderr.isatty()
+    output = []
     with open(log_path, "a") as log:
-        log.write(f"$ {' '.join(command)}\n{result.stdout}\n")
-    if result.returncode != 0:
-        raise UsageError(f"{what} failed: {_first_error(result.stdout)} (full log: {log_path})")
+        log.write(f"$ {' '.join(command)}\n")
+        proc = subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        for line in proc.stdout:
+            log.write(line)
+            output.append(line)
+            if line.startswith("[") and "/" in line.split("]")[0]:
+                text = line.rstrip()[:110]
+                print(f"\r\033[K  {text}" if live else f"  {text}", end="" if live else "\n", file=sys.stderr, flush=True)
+        proc.wait()
+    if live:
+        print("\r\033[K", end="", file=sys.stderr, flush=True)
+    if proc.returncode != 0:
+        raise UsageError(f"{what} failed: {_first_error(''.join(output))} (full log: {log_path})")
 
 
 def ensure_built(preset: str = "release", source: Path = paths.ROOT, build: Path | None = None) -> Path:
