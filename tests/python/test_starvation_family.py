@@ -3,7 +3,9 @@ each libuv runs timers, the report draws its plots; without Node there are no No
 import json
 import subprocess
 
-from conftest import BUILD
+import pytest
+
+from conftest import BUILD, stallbench
 from stallbench_lib import node as nodejs
 from stallbench_lib.tidy import read_csv
 
@@ -51,3 +53,15 @@ def test_no_node_cells_without_node():
                             capture_output=True, text=True, env={"STALLBENCH_NODE": "none"})
     assert listed.returncode == 0, listed.stderr
     assert "runtime:stallbench" in listed.stdout and "runtime:node" not in listed.stdout
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--set", "scheduler=soon"], "scheduler=soon is not valid: valid values are nexttick, microtask, immediate, timeout"),
+    (["--set", "n=0"], "n=0 is out of range: valid values are integers 1-10000000"),
+    (["--set", "runtime=deno"], "runtime=deno is not valid: valid values are stallbench, node"),
+])
+def test_bad_settings_are_one_line_and_write_nothing(tmp_path, args, words):
+    result = stallbench("run", "--no-build", "--filter", "starvation", "--out", str(tmp_path), *args)
+    assert result.returncode == 2, result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1 and words in result.stderr, result.stderr
+    assert list(tmp_path.iterdir()) == []

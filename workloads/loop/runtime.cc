@@ -168,15 +168,19 @@ void Runtime::insert_timer(const std::shared_ptr<Timer>& timer, std::uint64_t st
     list_queue_.insert(list->key);
     found = lists_.emplace(timer->duration, list).first;
     if (next_expiry_ > expiry) {
-      uv_check(uv_timer_start(&timer_handle_, [](uv_timer_t* h) { static_cast<Runtime*>(h->data)->run_timers(); },
-                              static_cast<std::uint64_t>(timer->duration), 0),
-               "uv_timer_start");
+      schedule_timer_handle(timer->duration);
       next_expiry_ = expiry;
     }
   }
   auto& timers = found->second->timers;
   timer->where = timers.insert(timers.end(), timer);
   timer->listed = true;
+}
+
+void Runtime::schedule_timer_handle(std::int64_t duration_ms) {  // Node's ScheduleTimer
+  uv_check(uv_timer_start(&timer_handle_, [](uv_timer_t* h) { static_cast<Runtime*>(h->data)->run_timers(); },
+                          static_cast<std::uint64_t>(duration_ms), 0),
+           "uv_timer_start");
 }
 
 void Runtime::requeue(TimerList& list, std::uint64_t expiry) {
@@ -223,9 +227,7 @@ void Runtime::run_timers() {
     if (next != 0) {
       // Relative to the loop's cached time, as Node's RunTimers does.
       auto duration = static_cast<std::int64_t>(next - uv_now(loop()));
-      uv_check(uv_timer_start(&timer_handle_, [](uv_timer_t* h) { static_cast<Runtime*>(h->data)->run_timers(); },
-                              static_cast<std::uint64_t>(std::max<std::int64_t>(duration, 1)), 0),
-               "uv_timer_start");
+      schedule_timer_handle(std::max<std::int64_t>(duration, 1));
     }
   });
 }

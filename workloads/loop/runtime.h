@@ -105,6 +105,7 @@ class Runtime {
   void insert_timer(const std::shared_ptr<Timer>& timer, std::uint64_t start);
   void requeue(TimerList& list, std::uint64_t expiry);
   void drop_list(std::int64_t duration);
+  void schedule_timer_handle(std::int64_t duration_ms);
   void update_timer_ref();
   void run_timers();                                // Node's RunTimers (the uv_timer_t callback)
   std::uint64_t process_timers(std::uint64_t now);  // the next expiry, 0 when no timer is left

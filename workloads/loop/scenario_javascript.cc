@@ -18,6 +18,17 @@ std::string number(double ms) {
   return out.str();
 }
 
+// The function that queues a plain callback, for the ops that are just that.
+const char* queuing_call(OpKind kind) {
+  switch (kind) {
+    case OpKind::next_tick: return "process.nextTick";
+    case OpKind::promise: return "Promise.resolve().then";
+    case OpKind::queue_microtask: return "queueMicrotask";
+    case OpKind::set_immediate: return "setImmediate";
+    default: return nullptr;
+  }
+}
+
 bool uses(const std::vector<Op>& ops, OpKind kind) {
   for (const auto& op : ops)
     if (op.kind == kind || uses(op.then, kind)) return true;
@@ -65,18 +76,10 @@ class Writer {
   }
 
   void emit(const Op& op, int depth) {
+    if (const char* call = queuing_call(op.kind)) return callback(std::string(call) + "(() => {", op, depth, "});");
     switch (op.kind) {
       case OpKind::log:
         line(depth, "log(" + literal(op.log) + ");");
-        break;
-      case OpKind::next_tick:
-        callback("process.nextTick(() => {", op, depth, "});");
-        break;
-      case OpKind::promise:
-        callback("Promise.resolve().then(() => {", op, depth, "});");
-        break;
-      case OpKind::queue_microtask:
-        callback("queueMicrotask(() => {", op, depth, "});");
         break;
       case OpKind::await_null:
         line(depth, "(async () => {");
@@ -86,9 +89,6 @@ class Writer {
         break;
       case OpKind::set_timeout:
         callback("setTimeout(() => {", op, depth, "}, " + number(op.ms) + ");");
-        break;
-      case OpKind::set_immediate:
-        callback("setImmediate(() => {", op, depth, "});");
         break;
       case OpKind::set_interval:
         line(depth, "{");
@@ -108,6 +108,8 @@ class Writer {
       case OpKind::busy:
         line(depth, "busy(" + number(op.ms) + ");");
         if (!op.log.empty()) line(depth, "log(" + literal(op.log) + ");");
+        break;
+      default:  // the queuing calls, done above
         break;
     }
   }
