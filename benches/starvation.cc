@@ -1,0 +1,219 @@
+// Family `starvation`: what Node's queues let a callback do to the rest of the loop (seed 000,
+// seed 002), on stallbench's runtime and, when Node is present, on Node itself in the same run
+// (parameter `runtime`: stallbench or node), so the two are compared side by side rather than
+// across runs.
+//
+// reschedule     a callback that queues itself until it has run n times, through nextTick,
+//                queueMicrotask, setImmediate or setTimeout 0, with a 1 ms timer and a file read
+//                armed just before: how many calls ran before each got a turn, and what a call costs
+// busy_timer     a timer armed, then synchronous work longer than its delay: it fires only after
+// async_pbkdf2   an async function doing pbkdf2Sync calls while an interval should tick: it returns
+//                its promise only when all the work is done, and the interval never ticks
+#include <uv.h>
+
+#include <openssl/crypto.h>
+
+#include <cstdio>
+#include <memory>
+
+#include "../workloads/common/temp_file.h"
+#include "../workloads/loop/node_process.h"
+#include "../workloads/loop/runtime.h"
+#include "../workloads/loop/starvation_node.h"
+#include "harness/harness.h"
+
+using namespace stallbench;
+using namespace stallbench::bench;
+using namespace stallbench::loop;
+
+namespace {
+
+const std::string& node_binary() {
+  static const std::string found = find_node();
+  return found;
+}
+
+bool on_node(const Cell& cell) { return cell.text("runtime") == "node"; }
+
+// Node cells exist only where Node does; without it the run has runtime cells only, and the
+// report says why Node's figures are missing.
+bool runtime_available(const Cell& cell) { return !on_node(cell) || !node_binary().empty(); }
+
+Param runtime_param() {
+  return {.name = "runtime", .values = {"stallbench", "node"}, .smoke = {"stallbench", "node"},
+          .choices = {"stallbench", "node"},
+          .doc = "stallbench: the model on libuv; node: the same experiment in Node (only when node is found)"};
+}
+
+void require(bool ok, const std::string& problem) {
+  if (!ok) throw std::runtime_error(problem);
+}
+
+Repetition make_reschedule(const Cell& cell) {
+  auto file = std::make_shared<TempFile>(patterned_bytes(64 * 1024), "stallbench-starvation");
+  Scheduler scheduler = parse_scheduler(cell.text("scheduler"));
+  std::int64_t n = cell.integer("n");
+  bool node = on_node(cell);
+  return [=](Counters& out) {
+    RescheduleResult r = node ? node_peer::run_reschedule(node_binary(), scheduler, n, file->path())
+                              : run_reschedule(scheduler, n, file->path());
+    require(r.error.empty(), "file read: " + r.error);
+    require(r.calls == n, "the chain made " + std::to_string(r.calls) + " calls, not " + std::to_string(n));
+    require(r.bytes_read == static_cast<std::int64_t>(file->bytes().size()), "the file read returned the wrong size");
+    require(r.calls_before_timer >= 0 && r.calls_before_io >= 0, "the timer or the file read never ran");
+    out.set("calls_before_timer", static_cast<double>(r.calls_before_timer));
+    out.set("calls_before_io", static_cast<double>(r.calls_before_io));
+    out.set("total_ms", r.total_ms);
+    out.set("per_call_us", r.total_ms * 1000 / static_cast<double>(n));
+    return r.total_ms;
+  };
+}
+
+Benchmark reschedule() {
+  return {
+      .name = "reschedule",
+      .doc = "a callback reschedules itself n times (nextTick, microtask, setImmediate, setTimeout 0) with a 1 ms "
+             "timer and a file read armed first: how long each waits, what a call costs",
+      .params =
+          {
+              {.name = "scheduler", .values = {"nexttick", "microtask", "immediate", "timeout"},
+               .smoke = {"nexttick", "immediate"}, .choices = {"nexttick", "microtask", "immediate", "timeout"},
+               .doc = "how the callback queues its next call"},
+              {.name = "n", .values = {"1000", "10000", "100000"}, .smoke = {"1000"},
+               .full = {"1000", "10000", "100000", "1000000"}, .range = {{1, 10'000'000}},
+               .doc = "calls in the chain (timeout: at most 1000, each call waits for a 1 ms timer)"},
+              runtime_param(),
+          },
+      .metrics =
+          {
+              {.name = "calls_before_timer", .unit = "count", .doc = "calls made when the 1 ms timer ran (n: starved)"},
+              {.name = "calls_before_io", .unit = "count", .doc = "calls made when the file read's callback ran"},
+              {.name = "total_ms", .unit = "ms", .doc = "from queuing the first call to the end of the last"},
+              {.name = "per_call_us", .unit = "us", .doc = "total_ms / n: the cost of one call (one loop iteration for immediate)"},
+          },
+      .timeout_s = 120,
+      .make = make_reschedule,
+      // A setTimeout chain takes at least 1 ms per call and is linear in n: 10,000 calls would take
+      // over 10 s per repetition and show nothing 1,000 do not.
+      .valid = [](const Cell& cell) {
+        return runtime_available(cell) && !(cell.text("scheduler") == "timeout" && cell.integer("n") > 1'000);
+      },
+  };
+}
+
+Repetition make_busy_timer(const Cell& cell) {
+  double busy_ms = static_cast<double>(cell.integer("busy_ms"));
+  double timer_ms = static_cast<double>(cell.integer("timer_ms"));
+  bool node = on_node(cell);
+  return [=](Counters& out) {
+    BusyTimerResult r = node ? node_peer::run_busy_timer(node_binary(), busy_ms, timer_ms) : run_busy_timer(busy_ms, timer_ms);
+    require(r.timer_fired_ms >= 0, "the timer never ran");
+    require(r.timer_fired_ms >= r.busy_done_ms, "the timer ran during the synchronous work");
+    out.set("timer_fired_ms", r.timer_fired_ms);
+    out.set("timer_late_ms", r.timer_fired_ms - timer_ms);
+    return r.timer_fired_ms;
+  };
+}
+
+Benchmark busy_timer() {
+  return {
+      .name = "busy_timer",
+      .doc = "seed 002: a timer armed, then synchronous work longer than its delay; it fires only after the work",
+      .params =
+          {
+              {.name = "busy_ms", .values = {"500"}, .smoke = {"50"}, .full = {"100", "500", "2000"},
+               .range = {{1, 10'000}}, .doc = "synchronous work after arming the timer (seed: 500)"},
+              {.name = "timer_ms", .values = {"50"}, .smoke = {"5"}, .range = {{1, 10'000}},
+               .doc = "the timer's delay (seed: 50); must be below busy_ms"},
+              runtime_param(),
+          },
+      .metrics =
+          {
+              {.name = "timer_fired_ms", .unit = "ms", .doc = "when the timer ran, since it was armed"},
+              {.name = "timer_late_ms", .unit = "ms", .doc = "timer_fired_ms - timer_ms: about busy_ms - timer_ms"},
+          },
+      .timeout_s = 60,
+      .make = make_busy_timer,
+      .valid = [](const Cell& cell) {
+        return runtime_available(cell) && cell.integer("timer_ms") < cell.integer("busy_ms");
+      },
+  };
+}
+
+Repetition make_async_pbkdf2(const Cell& cell) {
+  int calls = static_cast<int>(cell.integer("calls"));
+  int iterations = static_cast<int>(cell.integer("pbkdf2_iters"));
+  double interval_ms = static_cast<double>(cell.integer("interval_ms"));
+  std::string expected_key = to_hex(pbkdf2(async_pbkdf2_params(calls - 1, iterations)));
+  bool node = on_node(cell);
+  return [=](Counters& out) {
+    AsyncHashResult r = node ? node_peer::run_async_pbkdf2(node_binary(), calls, iterations, interval_ms)
+                             : run_async_pbkdf2(calls, iterations, interval_ms);
+    require(r.last_key_hex == expected_key, "the last key is " + r.last_key_hex + ", expected " + expected_key);
+    require(r.ticks_before_resume >= r.ticks_before_return, "the awaiting code never resumed");
+    out.set("returned_ms", r.returned_ms);
+    out.set("interval_ticks", r.ticks_before_resume);
+    out.set("ticks_expected", static_cast<double>(static_cast<int>(r.returned_ms / interval_ms)));
+    return r.returned_ms;
+  };
+}
+
+Benchmark async_pbkdf2() {
+  return {
+      .name = "async_pbkdf2",
+      .doc = "seed 000: an async function running pbkdf2Sync calls while an interval should tick; it returns its "
+             "promise only after all the work, and the interval never ticks",
+      .params =
+          {
+              {.name = "calls", .values = {"10"}, .range = {{1, 100}}, .doc = "pbkdf2Sync calls in the function (seed: 10)"},
+              {.name = "pbkdf2_iters", .values = {"600000"}, .smoke = {"20000"}, .full = {"100000", "600000"},
+               .range = {{1, 10'000'000}}, .doc = "pbkdf2 iterations per call, sha256 (seed: 600,000)"},
+              {.name = "interval_ms", .values = {"10"}, .range = {{1, 1000}}, .doc = "the interval's period (seed: 10)"},
+              runtime_param(),
+          },
+      .metrics =
+          {
+              {.name = "returned_ms", .unit = "ms", .doc = "when the async function returned its promise (seed: 421)"},
+              {.name = "interval_ticks", .unit = "count", .doc = "ticks before the awaiting code resumed and cleared it (seed: 0)"},
+              {.name = "ticks_expected", .unit = "count", .tracked = false,
+               .doc = "returned_ms / interval_ms: the ticks a free loop would have made meanwhile"},
+          },
+      .timeout_s = 120,
+      .make = make_async_pbkdf2,
+      .valid = runtime_available,
+  };
+}
+
+// What meta.json records: the libuv each runtime runs on and where it runs timers.
+std::vector<std::pair<std::string, std::string>> versions() {
+  std::vector<std::pair<std::string, std::string>> v = {
+      {"libuv", uv_version_string()},
+      {"libuv-timer-phase", linked_timer_phase().text},
+      {"openssl", OpenSSL_version(OPENSSL_VERSION)},
+  };
+  if (node_binary().empty()) {
+    v.emplace_back("node", "not found (STALLBENCH_NODE or PATH): no Node figures");
+    return v;
+  }
+  try {
+    NodeVersions node = node_versions(node_binary());
+    unsigned major = 0, minor = 0;
+    std::sscanf(node.libuv.c_str(), "%u.%u", &major, &minor);
+    v.emplace_back("node", node.node + " (" + node_binary() + ")");
+    v.emplace_back("node-libuv", node.libuv);
+    v.emplace_back("node-libuv-timer-phase", timer_phase(major, minor).text);
+  } catch (const std::exception& e) {
+    v.emplace_back("node", std::string("failed to start: ") + e.what());
+  }
+  return v;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return run_main(argc, argv,
+                  {.name = "starvation",
+                   .doc = "Node's queues and the starvation they allow, on stallbench's runtime and on Node",
+                   .benchmarks = {reschedule(), busy_timer(), async_pbkdf2()},
+                   .versions = versions()});
+}

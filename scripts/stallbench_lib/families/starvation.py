@@ -1,0 +1,200 @@
+"""Report section for family `starvation`: who waits behind a self-rescheduling callback (calls
+before the timer and before the file read, against n), what a call costs on the runtime and on
+Node measured in the same run, and the seeds' blocked-timer and async-function experiments."""
+from ..report import stats
+from ..report.figures import figure, save
+from ..tidy import parse_params
+
+SCHEDULERS = ["nexttick", "microtask", "immediate", "timeout"]
+LABELS = {"nexttick": "process.nextTick", "microtask": "queueMicrotask", "immediate": "setImmediate",
+          "timeout": "setTimeout 0"}
+COLOURS = {"nexttick": "#d62728", "microtask": "#ff7f0e", "immediate": "#2ca02c", "timeout": "#1f77b4"}
+STYLE = {"stallbench": dict(ls="-", marker="o"), "node": dict(ls="--", marker="s", mfc="white")}
+# What the runtime should manage beside Node for chains of TARGET_N calls: the nextTick chain in at
+# least 10x less time, the setImmediate chain at least 2x less per loop iteration.
+TARGETS = {"nexttick": 10.0, "immediate": 2.0}
+TARGET_N = 100_000
+
+READING = """\
+A callback reschedules itself until it has run *n* times; just before its first call a 1 ms
+timer and a file read (`fs.readFile`: open, fstat, read, close on libuv's pool) are armed. The
+first plot counts the calls made before each of them got a turn (symmetric log scale, so 0 shows
+at the bottom; the dotted diagonal is *n*, "waited for the whole chain").
+
+- **nextTick** and **microtask** chains never give the loop back: the tick and microtask queues
+  are drained until empty after every callback, so the timer and the file read wait for all *n*
+  calls, whatever *n* is. An endless chain would starve them for ever.
+- **setImmediate** queues the next call for the next loop iteration's check phase; every iteration
+  passes through the timers phase and polls for I/O, so the timer and the file read get in after a
+  handful of calls (how many depends on how fast an iteration is, and on whether the millisecond
+  clock has ticked when the first timers phase runs).
+- **setTimeout 0** is a 1 ms timer per call: the 1 ms timer armed first runs before the first call,
+  and every call costs at least a millisecond.
+
+The second plot is what one call costs (for setImmediate: one loop iteration), on stallbench's
+runtime and, when Node was found, on Node running the same experiment in the same run; the number
+over each pair is Node's time divided by the runtime's. The runtime is native code on libuv, the
+model and not the thing itself: the point of the comparison is that it is cheap enough to
+measure Node's orderings without adding its own noise.
+"""
+
+
+def _cells(rows, benchmark):
+    """params -> parsed params, for one benchmark, in first-seen order."""
+    return {p: parse_params(p) for p in dict.fromkeys(r.params for r in rows if r.benchmark == benchmark)}
+
+
+def _median(rows, params, metric):
+    return stats.median(stats.values_by_cell(rows, metric).get(params, []))
+
+
+def _by_key(rows):
+    """(scheduler, runtime) -> {n: params} for the reschedule benchmark."""
+    grouped = {}
+    for params, p in _cells(rows, "reschedule").items():
+        grouped.setdefault((p["scheduler"], p["runtime"]), {})[int(p["n"])] = params
+    return grouped
+
+
+def _node_note(context) -> str:
+    node = context.run.meta.get("versions", {}).get("node")
+    if node and not node.startswith(("not found", "failed")):
+        return (f"Node: {node}, libuv {context.run.meta['versions'].get('node-libuv', '?')} "
+                f"({context.run.meta['versions'].get('node-libuv-timer-phase', '')}).")
+    return f"Node: {node or 'not recorded'}: the Node columns are empty."
+
+
+def _waits_plot(context, grouped):
+    fig, axes = figure(1, 2, figsize=(11, 4.2), sharey=True)
+    ns = sorted({n for cells in grouped.values() for n in cells})
+    for ax, metric, title in zip(axes, ["calls_before_timer", "calls_before_io"],
+                                 ["calls before the 1 ms timer ran", "calls before the file read's callback ran"]):
+        for (scheduler, who), cells in sorted(grouped.items(), key=lambda kv: (SCHEDULERS.index(kv[0][0]), kv[0][1] != "stallbench")):
+            xs = sorted(cells)
+            values = [stats.values_by_cell(context.rows, metric).get(cells[n], []) for n in xs]
+            med = [stats.median(v) for v in values]
+            # nextTick and microtask chains give the same counts: draw the first one wider so both show.
+            ax.plot(xs, med, color=COLOURS[scheduler], label=f"{LABELS[scheduler]} ({who})",
+                    lw=4 if scheduler == "nexttick" else 1.5, **STYLE[who])
+            for x, v in zip(xs, values):
+                ax.scatter([x] * len(v), v, s=10, color=COLOURS[scheduler], alpha=0.3, lw=0)
+        ax.plot(ns, ns, ":", color="grey", lw=1, label="n (waited for every call)")
+        ax.set_xscale("log")
+        ax.set_yscale("symlog", linthresh=1)
+        ax.set_xlabel("n, calls in the chain (log)")
+        ax.set_title(title, fontsize=10)
+    axes[0].set_ylabel("calls (symmetric log; medians, dots: repetitions)")
+    axes[1].legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.02, 1.0))
+    fig.suptitle("Who starves behind a self-rescheduling callback", fontsize=11)
+    return save(fig, context.out, "starvation-waits", "calls before the timer and the file read against n")
+
+
+def _largest_common_n(grouped, scheduler):
+    runtime = set(grouped.get((scheduler, "stallbench"), {}))
+    node = set(grouped.get((scheduler, "node"), {}))
+    both = runtime & node
+    return max(both) if both else (max(runtime) if runtime else None)
+
+
+def _cost_plot(context, grouped):
+    fig, ax = figure(figsize=(8, 4))
+    positions, labels = [], []
+    for i, scheduler in enumerate(s for s in SCHEDULERS if (s, "stallbench") in grouped):
+        n = _largest_common_n(grouped, scheduler)
+        medians = {}
+        for k, who in enumerate(["stallbench", "node"]):
+            params = grouped.get((scheduler, who), {}).get(n)
+            values = stats.values_by_cell(context.rows, "per_call_us").get(params, []) if params else []
+            if not values:
+                continue
+            medians[who] = stats.median(values)
+            x = i + (k - 0.5) * 0.36
+            ax.bar(x, medians[who], width=0.34, color=COLOURS[scheduler], alpha=1.0 if who == "stallbench" else 0.45,
+                   hatch="" if who == "stallbench" else "//", edgecolor="black", lw=0.5)
+            ax.scatter([x] * len(values), values, s=10, color="black", zorder=3)
+        if len(medians) == 2 and medians["stallbench"]:
+            ax.annotate(f"×{medians['node'] / medians['stallbench']:.1f}", (i, max(medians.values())),
+                        xytext=(0, 4), textcoords="offset points", ha="center", fontsize=9)
+        positions.append(i)
+        labels.append(f"{LABELS[scheduler]}\nn={n:,}")
+    ax.set_xticks(positions, labels, fontsize=8)
+    ax.set_yscale("log")
+    ax.set_ylabel("µs per call (log; bars: medians, dots: repetitions)")
+    ax.set_title("Cost of one call: stallbench's runtime (solid) and Node (hatched), same run; ×: Node / stallbench",
+                 fontsize=10)
+    return save(fig, context.out, "starvation-cost", "time per call per scheduler, runtime and Node")
+
+
+def _cost_table(context, grouped):
+    lines = ["| chain | n | stallbench total ms | Node total ms | Node / stallbench | per call: stallbench µs | "
+             "per call: Node µs | aim |", "|---|---|---|---|---|---|---|---|"]
+    for scheduler in SCHEDULERS:
+        n = _largest_common_n(grouped, scheduler)
+        if n is None:
+            continue
+        cells = {e: grouped.get((scheduler, e), {}).get(n) for e in ("stallbench", "node")}
+        total = {e: stats.values_by_cell(context.rows, "total_ms").get(p, []) if p else [] for e, p in cells.items()}
+        med = {e: stats.median(v) for e, v in total.items()}
+        ratio = med["node"] / med["stallbench"] if med["node"] and med["stallbench"] else None
+        aim = TARGETS.get(scheduler) if n == TARGET_N else None
+        verdict = "–" if aim is None else (f"≥ {aim:g}×: " + ("–" if ratio is None else ("met" if ratio >= aim else "**not met**")))
+        span = {e: f" ({stats.fmt(min(v), 2)}–{stats.fmt(max(v), 2)})" if v else "" for e, v in total.items()}
+        per_call = {e: stats.fmt(m * 1000 / n, 3) if m is not None else "–" for e, m in med.items()}
+        lines.append(f"| {LABELS[scheduler]} | {n:,} | {stats.fmt(med['stallbench'], 2)}{span['stallbench']} | "
+                     f"{stats.fmt(med['node'], 2)}{span['node']} | {stats.fmt(ratio, 1)} | {per_call['stallbench']} | "
+                     f"{per_call['node']} | {verdict} |")
+    return "\n".join(lines) + "\n"
+
+
+def _waits_table(context, grouped):
+    lines = ["| chain | runtime | n | calls before timer | calls before file read | total ms | µs per call |",
+             "|---|---|---|---|---|---|---|"]
+    for (scheduler, who), cells in sorted(grouped.items(), key=lambda kv: (SCHEDULERS.index(kv[0][0]), kv[0][1] != "stallbench")):
+        for n, params in sorted(cells.items()):
+            m = {k: _median(context.rows, params, k) for k in ("calls_before_timer", "calls_before_io", "total_ms", "per_call_us")}
+            lines.append(f"| {LABELS[scheduler]} | {who} | {n:,} | {stats.fmt(m['calls_before_timer'], 0)} | "
+                         f"{stats.fmt(m['calls_before_io'], 0)} | {stats.fmt(m['total_ms'], 2)} | {stats.fmt(m['per_call_us'], 3)} |")
+    return "\n".join(lines) + "\n"
+
+
+def _simple_table(context, benchmark, columns):
+    """One row per cell: its parameters, then the median of each (metric, title, digits)."""
+    cells = _cells(context.rows, benchmark)
+    if not cells:
+        return ""
+    keys = [k for k in next(iter(cells.values())) if k != "runtime"]
+    lines = ["| runtime | " + " | ".join(keys) + " | " + " | ".join(title for _, title, _ in columns) + " |",
+             "|---" * (1 + len(keys) + len(columns)) + "|"]
+    for params, p in cells.items():
+        values = [stats.fmt(_median(context.rows, params, metric), digits) for metric, _, digits in columns]
+        lines.append(f"| {p['runtime']} | " + " | ".join(p[k] for k in keys) + " | " + " | ".join(values) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def sections(context) -> str:
+    parts = []
+    grouped = _by_key(context.rows)
+    if grouped:
+        parts += ["### Self-rescheduling callbacks (seed 000)\n", READING, _node_note(context) + "\n",
+                  _waits_plot(context, grouped), _cost_plot(context, grouped),
+                  "The runtime's own cost beside Node's, both measured in this run (medians, min–max of the "
+                  f"repetitions), at the largest n both ran. The aims hold for n = {TARGET_N:,}: smaller chains "
+                  "mostly measure Node's JIT warming up. On a shared machine take the ratio, not the absolute "
+                  "times.\n",
+                  _cost_table(context, grouped), "Every cell (medians):\n", _waits_table(context, grouped)]
+    busy = _simple_table(context, "busy_timer", [("timer_fired_ms", "timer fired ms", 1), ("timer_late_ms", "late by ms", 1)])
+    if busy:
+        parts += ["### A timer behind synchronous work (seed 002)\n",
+                  "A timer is armed, then the loop thread works synchronously for `busy_ms`. The timer cannot run "
+                  "until the work ends, so it fires about `busy_ms` after it was armed whatever its own delay: "
+                  "late by about `busy_ms - timer_ms` (seed: a 50 ms timer behind 500 ms of work).\n", busy]
+    hashing = _simple_table(context, "async_pbkdf2", [("returned_ms", "promise returned after ms", 1),
+                                                      ("interval_ticks", "interval ticks", 0),
+                                                      ("ticks_expected", "ticks a free loop would make", 0)])
+    if hashing:
+        parts += ["### An async function is not a thread (seed 000)\n",
+                  "An `async` function with `calls` synchronous pbkdf2 derivations and no `await` inside runs to the "
+                  "end before it returns its promise, while an interval should tick every `interval_ms`. The seed: "
+                  "promise returned after 421 ms, 0 ticks. Any tick count above 0 would mean the loop got a turn.\n",
+                  hashing]
+    return "\n".join(parts)

@@ -1,0 +1,174 @@
+// Scenario files: every shipped one runs to an order it declares right; bad files are refused
+// with one line naming the file and the JSON path; the generated JavaScript says the same thing.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+#include "workloads/loop/scenario.h"
+
+using namespace stallbench::loop;
+namespace fs = std::filesystem;
+
+#ifndef STALLBENCH_SCENARIO_DIR
+#error "STALLBENCH_SCENARIO_DIR must name workloads/loop/scenarios"
+#endif
+
+namespace {
+
+std::vector<std::string> shipped() {
+  std::vector<std::string> files;
+  for (const auto& entry : fs::directory_iterator(STALLBENCH_SCENARIO_DIR))
+    if (entry.path().extension() == ".json") files.push_back(entry.path().string());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// A scenario file in a fresh temporary folder, removed afterwards.
+class ScenarioFile {
+ public:
+  explicit ScenarioFile(const std::string& text) {
+    dir_ = fs::temp_directory_path() / ("stallbench-scenario-" + std::to_string(::getpid()) + "-" + std::to_string(counter_++));
+    fs::create_directories(dir_);
+    path_ = (dir_ / "case.json").string();
+    std::ofstream(path_) << text;
+  }
+  ~ScenarioFile() { fs::remove_all(dir_); }
+  const std::string& path() const { return path_; }
+
+ private:
+  static inline int counter_ = 0;
+  fs::path dir_;
+  std::string path_;
+};
+
+// The one-line message load_scenario gives for `text`.
+std::string refusal(const std::string& text) {
+  ScenarioFile file(text);
+  try {
+    load_scenario(file.path());
+  } catch (const ScenarioError& e) {
+    std::string message = e.what();
+    EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+    EXPECT_EQ(message.rfind(file.path(), 0), 0u) << "does not start with the file's name: " << message;
+    return message;
+  }
+  ADD_FAILURE() << "accepted: " << text;
+  return "";
+}
+
+}  // namespace
+
+TEST(Scenarios, EveryShippedScenarioGivesAnExpectedOrder) {
+  auto files = shipped();
+  ASSERT_GE(files.size(), 13u);
+  for (const auto& file : files) {
+    Scenario s = load_scenario(file);
+    ASSERT_FALSE(s.expect.empty()) << file << " declares no expected order";
+    ASSERT_FALSE(s.analysis.empty()) << file << " does not say why it is there";
+    auto order = run_scenario(s);
+    EXPECT_NE(std::find(s.expect.begin(), s.expect.end(), order), s.expect.end())
+        << s.name << " gave an order it does not expect";
+  }
+}
+
+TEST(Scenarios, TheSeedsDeterministicOrdersAreDeclaredExactly) {
+  auto expect_of = [](const std::string& name) {
+    return load_scenario(std::string(STALLBENCH_SCENARIO_DIR) + "/" + name + ".json").expect;
+  };
+  using Orders = std::vector<std::vector<std::string>>;
+  EXPECT_EQ(expect_of("000-io-callback-order"),
+            (Orders{{"readFile callback", "process.nextTick", "promise.then", "setImmediate", "setTimeout 0"}}));
+  EXPECT_EQ(expect_of("002-sync-nexttick-promise"),
+            (Orders{{"1. sync start", "4. sync end", "2. nextTick", "3. promise.then"}}));
+  EXPECT_EQ(expect_of("000-esm-promise-before-nexttick"), (Orders{{"promise.then", "process.nextTick"}}));
+  EXPECT_EQ(expect_of("003-sync-micro-macro"), (Orders{{"1", "5", "3", "4", "2"}}));
+  EXPECT_EQ(expect_of("003-then-chain-and-timeouts"),
+            (Orders{{"start", "end", "then 1", "then 2", "timeout 1", "micro in timeout", "timeout 2"}}));
+  EXPECT_EQ(expect_of("003-async-await"), (Orders{{"C", "A", "D", "B"}}));
+  EXPECT_EQ(expect_of("000-main-timeout-vs-immediate").size(), 2u);  // the race: both orders
+}
+
+TEST(Scenarios, MalformedJson) {
+  auto message = refusal("{\"name\": \"x\", \"module\": \"cjs\", \"program\": [}");
+  EXPECT_NE(message.find("not valid JSON"), std::string::npos) << message;
+  EXPECT_NE(message.find("line 1"), std::string::npos) << message;
+}
+
+TEST(Scenarios, UnknownOp) {
+  auto message = refusal(R"({"name": "x", "module": "cjs", "program": [{"op": "log", "text": "a"}, {"op": "setTimout", "ms": 1}]})");
+  EXPECT_NE(message.find("$.program[1].op: unknown op 'setTimout'"), std::string::npos) << message;
+  EXPECT_NE(message.find("valid: log, nextTick"), std::string::npos) << message;
+}
+
+TEST(Scenarios, NegativeDelayInANestedOp) {
+  auto message = refusal(R"({"name": "x", "module": "cjs", "program": [{"op": "nextTick", "then": [{"op": "setTimeout", "ms": -5}]}]})");
+  EXPECT_NE(message.find("$.program[0].then[0].ms: must be a number of milliseconds from 0 to 10000 (got -5)"),
+            std::string::npos) << message;
+}
+
+TEST(Scenarios, NonNumericDelay) {
+  auto message = refusal(R"({"name": "x", "module": "cjs", "program": [{"op": "setInterval", "ms": "10", "count": 2}]})");
+  EXPECT_NE(message.find("$.program[0].ms: must be a number"), std::string::npos) << message;
+  EXPECT_NE(message.find("(got \"10\")"), std::string::npos) << message;
+}
+
+TEST(Scenarios, MissingFileToRead) {
+  auto message = refusal(R"({"name": "x", "module": "cjs", "program": [{"op": "readFile", "path": "no-such-file.txt"}]})");
+  EXPECT_NE(message.find("$.program[0].path: no such file"), std::string::npos) << message;
+  EXPECT_NE(message.find("no-such-file.txt"), std::string::npos) << message;
+}
+
+TEST(Scenarios, OtherMistakesAreNamedToo) {
+  EXPECT_NE(refusal(R"({"name": "x", "program": []})").find("$: missing field 'module'"), std::string::npos);
+  EXPECT_NE(refusal(R"({"name": "x", "module": "amd", "program": []})").find("$.module: must be \"cjs\" or \"esm\""),
+            std::string::npos);
+  EXPECT_NE(refusal(R"({"name": "x", "module": "cjs", "programme": []})").find("unknown field 'programme'"),
+            std::string::npos);
+  EXPECT_NE(refusal(R"({"name": "x", "module": "cjs", "program": [{"op": "nextTick", "ms": 3}]})")
+                .find("$.program[0].ms: field 'ms' does not apply to op 'nextTick'"),
+            std::string::npos);
+  EXPECT_NE(refusal(R"({"name": "x", "module": "cjs", "program": [{"op": "setInterval", "ms": 1, "count": 0}]})")
+                .find("$.program[0].count: must be an integer from 1 to 1000"),
+            std::string::npos);
+  EXPECT_NE(refusal(R"({"name": "x", "module": "cjs", "program": [{"op": "lookup", "host": "example.invalid"}]})")
+                .find("$.program[0].host: refusing to look up 'example.invalid'"),
+            std::string::npos);
+  EXPECT_NE(refusal(R"({"name": "x", "module": "cjs", "program": [{"op": "busy"}]})").find("$.program[0]: missing field 'ms'"),
+            std::string::npos);
+  EXPECT_NE(refusal("[]").find("$: must be an object"), std::string::npos);
+}
+
+TEST(Scenarios, AMissingScenarioFile) {
+  try {
+    load_scenario("/nonexistent/scenario.json");
+    FAIL() << "accepted a missing file";
+  } catch (const ScenarioError& e) {
+    EXPECT_STREQ(e.what(), "/nonexistent/scenario.json: no such file");
+  }
+}
+
+TEST(Scenarios, JavaScriptForCommonJs) {
+  ScenarioFile file(R"({"name": "x", "module": "cjs", "program": [
+    {"op": "readFile", "then": [{"op": "nextTick", "log": "tick \"quoted\"\nline"}]},
+    {"op": "setInterval", "ms": 2.5, "count": 3, "log": "tick"},
+    {"op": "await", "log": "resumed"}]})");
+  std::string js = to_javascript(load_scenario(file.path()));
+  EXPECT_NE(js.find("\"use strict\";"), std::string::npos) << js;
+  EXPECT_NE(js.find("const fs = require(\"node:fs\");"), std::string::npos) << js;
+  EXPECT_EQ(js.find("node:dns"), std::string::npos) << js;  // only what is used
+  EXPECT_NE(js.find("process.nextTick(() => {"), std::string::npos) << js;
+  EXPECT_NE(js.find("log(\"tick \\\"quoted\\\"\\nline\");"), std::string::npos) << js;  // escaped as JSON
+  EXPECT_NE(js.find("if (++ticks === 3) clearInterval(interval);"), std::string::npos) << js;
+  EXPECT_NE(js.find("}, 2.5);"), std::string::npos) << js;
+  EXPECT_NE(js.find("await null;"), std::string::npos) << js;
+}
+
+TEST(Scenarios, JavaScriptForAnEsModule) {
+  ScenarioFile file(R"({"name": "x", "module": "esm", "program": [{"op": "lookup", "log": "looked up"}]})");
+  std::string js = to_javascript(load_scenario(file.path()));
+  EXPECT_EQ(js.find("use strict"), std::string::npos) << js;
+  EXPECT_NE(js.find("import dns from \"node:dns\";"), std::string::npos) << js;
+  EXPECT_NE(js.find("dns.lookup(\"localhost\", (error) => {"), std::string::npos) << js;
+}
