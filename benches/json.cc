@@ -16,12 +16,10 @@
 #include <optional>
 
 #include "../workloads/common/owned_loop.h"
-#include "../workloads/common/rss.h"
 #include "../workloads/common/temp_file.h"
 #include "../workloads/json/input_file.h"
-#include "../workloads/json/memcpy_floor.h"
 #include "../workloads/json/node_parse.h"
-#include "../workloads/json/parse_modes.h"
+#include "../workloads/json/parse_trial.h"
 #include "harness/harness.h"
 #include "session_metrics.h"
 
@@ -33,16 +31,6 @@ namespace {
 constexpr double kMiB = 1024.0 * 1024.0;
 
 double mb_per_s(std::size_t bytes, double ms) { return ms > 0 ? static_cast<double>(bytes) / 1e6 / (ms / 1e3) : 0; }
-
-// A parser's refusal ends the cell as `rejected`, with the parser's message and byte offset.
-template <typename F>
-auto rejecting(F&& parse) {
-  try {
-    return parse();
-  } catch (const ParseError& e) {
-    throw CellFailure("rejected", e.what());
-  }
-}
 
 // One parser, one mode, one document: what `parse` and `input` cells share.
 struct ParseCell {
@@ -73,36 +61,27 @@ struct ParseCell {
   }
 
   double repetition(Counters& out) {
-    // First parse: a parser made now, buffers allocated and faulted in now.
-    reset_peak_rss();
-    double rss_before = rss_mb();
-    auto parser = entry->make(json.size());
-    ParseJob first = job;
-    first.parser = parser.get();
-    double first_ms = rejecting([&] { return run_until_finished(loop.get(), start_parse(first)); });
-    double growth = peak_rss_mb() - rss_before;
-    check(first);
+    ParseTrial t;
+    try {
+      t = run_parse_trial(session, *entry, job, memcpy_target);
+    } catch (const ParseError& e) {  // the parser's refusal, with its byte offset
+      throw CellFailure("rejected", e.what());
+    }
+    check(t.first);
+    check(t.steady);
+    walked = t.steady.walked;
 
-    // Steady state: the same parser again, measured.
-    ParseJob steady = job;
-    steady.parser = parser.get();
-    SessionRecord record = rejecting([&] { return session.run(start_parse(steady)); });
-    check(steady);
-    walked = steady.walked;
-    parser.reset();
-    double floor_ms = memcpy_floor_ms(json, memcpy_target);
-
-    report_session(out, record);
-    double ms = record.work_ms();
+    report_session(out, t.window);
+    double ms = t.window.work_ms();
     out.set("parse_ms", ms);
     out.set("parse_mb_s", mb_per_s(json.size(), ms));
-    out.set("first_parse_ms", first_ms);
-    out.set("rss_growth_mb", growth);
-    out.set("memcpy_ms", floor_ms);
-    out.set("memcpy_mb_s", mb_per_s(json.size(), floor_ms));
-    out.set("memcpy_gap_ratio", floor_ms > 0 ? ms / floor_ms : 0);
+    out.set("first_parse_ms", t.first_ms);
+    out.set("rss_growth_mb", t.rss_growth_mb);
+    out.set("memcpy_ms", t.floor_ms);
+    out.set("memcpy_mb_s", mb_per_s(json.size(), t.floor_ms));
+    out.set("memcpy_gap_ratio", t.floor_ms > 0 ? ms / t.floor_ms : 0);
     out.set("payload_mib", static_cast<double>(json.size()) / kMiB);
-    out.set("turns", static_cast<double>(steady.turns));
+    out.set("turns", static_cast<double>(t.steady.turns));
     return ms;
   }
 };
@@ -170,7 +149,10 @@ Benchmark parse_benchmark() {
       .params =
           {
               parser_param(),
-              {.name = "mode", .values = parse_mode_names(), .smoke = {"inline", "worker", "incremental", "ndjson"},
+              // `pool` is the full profile's: it tells the same story as `worker` at the cost of every
+              // parser's slowest cells again.
+              {.name = "mode", .values = {"inline", "worker", "incremental", "ndjson"},
+               .smoke = {"inline", "worker", "incremental", "ndjson"}, .full = parse_mode_names(),
                .choices = parse_mode_names(),
                .doc = "inline | pool (libuv pool) | worker (dedicated thread) | incremental (On-Demand, per_turn "
                       "records per loop turn) | ndjson (iterate_many, per_turn documents per turn)"},

@@ -126,7 +126,7 @@ Benchmark meters() {
       .params = {{.name = "stall", .values = {"2", "5", "20"}, .smoke = {"2"}, .range = {{1, 1000}},
                   .doc = "ms of busy-wait per injected stall (5 per repetition)"},
                  {.name = "resolution", .values = {"10"}, .range = {{1, 1000}}, .doc = "the delay monitor's timer, ms"},
-                 {.name = "idle_ms", .values = {"1000"}, .smoke = {"200"}, .range = {{50, 60'000}},
+                 {.name = "idle_ms", .values = {"500"}, .smoke = {"200"}, .full = {"2000"}, .range = {{50, 60'000}},
                   .doc = "idle stretch over which the instruments' cost is measured"}},
       .metrics = {{.name = "stall_error_ms", .unit = "ms", .doc = "exact meter: worst (sized - injected) of the 5 stalls"},
                   {.name = "stall_injected_ms", .unit = "ms", .tracked = false, .doc = "each busy-wait's own wall time"},

@@ -3,6 +3,8 @@
 #include <memory>
 #include <stdexcept>
 
+#include "../common/enum_names.h"
+
 namespace stallbench {
 
 const std::vector<std::string>& parse_mode_names() {
@@ -10,12 +12,7 @@ const std::vector<std::string>& parse_mode_names() {
   return names;
 }
 
-ParseMode parse_mode(const std::string& name) {
-  const auto& names = parse_mode_names();
-  for (std::size_t i = 0; i < names.size(); ++i)
-    if (names[i] == name) return static_cast<ParseMode>(i);
-  throw std::invalid_argument("unknown json mode '" + name + "'");
-}
+ParseMode parse_mode(const std::string& name) { return enum_named<ParseMode>(parse_mode_names(), name, "json mode"); }
 
 bool mode_steps(ParseMode mode) { return mode == ParseMode::incremental || mode == ParseMode::ndjson; }
 
@@ -30,12 +27,11 @@ StartWork start_parse(ParseJob& job) {
     };
     switch (job.mode) {
       case ParseMode::inline_on_loop:
-        whole();
-        return finished(nullptr);
+        return run_placed(job.loop, Placement::loop, nullptr, whole, finished);
       case ParseMode::pool:
-        return run_on_pool(job.loop, whole, finished);
+        return run_placed(job.loop, Placement::libuv_pool, nullptr, whole, finished);
       case ParseMode::worker:
-        return job.worker->submit(whole, finished);
+        return run_placed(job.loop, Placement::worker_pool, job.worker, whole, finished);
       case ParseMode::incremental:
       case ParseMode::ndjson:
         break;

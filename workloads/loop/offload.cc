@@ -73,6 +73,19 @@ void run_on_new_thread(uv_loop_t* loop, Work work, Done done) {
   });
 }
 
+void run_placed(uv_loop_t* loop, Placement placement, WorkerPool* workers, Work work, Done done) {
+  switch (placement) {
+    case Placement::loop:
+      return done(run_caught(work));
+    case Placement::libuv_pool:
+      return run_on_pool(loop, std::move(work), std::move(done));
+    case Placement::new_thread:
+      return run_on_new_thread(loop, std::move(work), std::move(done));
+    case Placement::worker_pool:
+      return workers->submit(std::move(work), std::move(done));
+  }
+}
+
 void run_in_slices(uv_loop_t* loop, std::function<bool()> step, Done done) {
   struct SlicedJob {
     uv_check_t check;

@@ -27,6 +27,13 @@ using Done = std::function<void(std::exception_ptr)>;  // null when the work suc
 void run_on_pool(uv_loop_t* loop, Work work, Done done);
 void run_on_new_thread(uv_loop_t* loop, Work work, Done done);
 
+class WorkerPool;
+
+// Where a whole job runs: on the loop itself (`done` is then called before this returns, with the
+// job's exception if it threw), on libuv's pool, on a new thread, or on `workers`.
+enum class Placement { loop, libuv_pool, new_thread, worker_pool };
+void run_placed(uv_loop_t* loop, Placement placement, WorkerPool* workers, Work work, Done done);
+
 // `step` does one slice and returns true when nothing is left. The first slice runs at once, in
 // the caller's callback (an async function runs until its first await); each next one in the
 // check phase of the following turn, with an idle handle keeping poll from blocking meanwhile,

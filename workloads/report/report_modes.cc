@@ -4,6 +4,8 @@
 #include <memory>
 #include <stdexcept>
 
+#include "../common/enum_names.h"
+
 namespace stallbench {
 
 const std::vector<std::string>& report_mode_names() {
@@ -11,12 +13,7 @@ const std::vector<std::string>& report_mode_names() {
   return names;
 }
 
-ReportMode report_mode(const std::string& name) {
-  const auto& names = report_mode_names();
-  for (std::size_t i = 0; i < names.size(); ++i)
-    if (names[i] == name) return static_cast<ReportMode>(i);
-  throw std::invalid_argument("unknown report mode '" + name + "'");
-}
+ReportMode report_mode(const std::string& name) { return enum_named<ReportMode>(report_mode_names(), name, "report mode"); }
 
 namespace {
 
@@ -27,12 +24,11 @@ void start_one(ReportJob& job, ReportRequest& request, Done done) {
   auto whole = [&job, &request] { request.report = build_price_report(job.rows); };
   switch (job.mode) {
     case ReportMode::inline_on_loop:
-      whole();
-      return done(nullptr);
+      return run_placed(job.loop, Placement::loop, nullptr, whole, done);
     case ReportMode::worker:
-      return run_on_new_thread(job.loop, whole, done);
+      return run_placed(job.loop, Placement::new_thread, nullptr, whole, done);
     case ReportMode::worker_pool:
-      return job.pool->submit(whole, done);
+      return run_placed(job.loop, Placement::worker_pool, job.pool, whole, done);
     case ReportMode::chunked:
       break;
   }

@@ -15,9 +15,10 @@ TIMELINE_READING = """\
 In each panel the shaded band is the {work}: from the moment it started to the moment its answer
 was back on the loop. Red bars are the **exact stall meter**'s stalls over 1 ms: each starts where
 the loop stopped waiting for I/O and is as wide (and as tall) as the loop stayed busy. The blue
-line is the **delay monitor** (Node's `monitorEventLoopDelay` at resolution 10 ms): one point per
-timer firing, the gap since the previous one, so an idle loop reads about 10 ms, not 0 — the
-resolution artefact, not a stall — and a stall shorter than the resolution may not show at all.
+segments are the **delay monitor** (Node's `monitorEventLoopDelay` at resolution 10 ms): one per
+timer firing, the gap since the previous firing drawn over the span it covers, at its height, so
+an idle loop reads about 10 ms, not 0 — the resolution artefact, not a stall — and a stall shorter
+than the resolution may not show at all.
 Green crosses are **/health** requests, at the time they were sent, at the height of their latency:
 a request sent during a stall waits for the rest of it. One repetition per panel (the one with the
 median time).
@@ -52,7 +53,10 @@ def _timeline_panel(ax, rows, params, rep, title, work):
         ax.bar(stall_at, stall, width=stall, align="edge", color=STALL_COLOUR, alpha=0.45,
                label="stall (exact meter, ≥ 1 ms)")
     delay_at, delay = _series(rows, params, rep, "delay_at_ms"), _series(rows, params, rep, "delay_ms")
-    ax.plot(delay_at, delay, marker=".", ms=4, lw=1, color=DELAY_COLOUR, label="loop delay (monitor, 10 ms)")
+    # Each monitor sample is the gap that ended when the timer fired: drawn over the span it covers.
+    ax.hlines(delay, [t - d for t, d in zip(delay_at, delay)], delay_at, color=DELAY_COLOUR, lw=1.5,
+              label="loop delay (monitor, 10 ms): each gap over its span")
+    ax.plot(delay_at, delay, ls="none", marker=".", ms=4, color=DELAY_COLOUR)
     sent, latency = _series(rows, params, rep, "health_sent_ms"), _series(rows, params, rep, "health_latency_ms")
     ax.scatter(sent, latency, marker="x", s=18, color=HEALTH_COLOUR, label="/health latency, at send time", zorder=3)
     ax.set_ylim(bottom=0)
@@ -69,7 +73,11 @@ def timeline_figure(context, panels, title, stem, work, time_metric):
     for ax, (label, params) in zip(axes[:, 0], panels):
         _timeline_panel(ax, context.rows, params, median_repetition(context.rows, params, time_metric), label, work)
     axes[-1, 0].set_xlabel("time since the measured window began (ms)")
-    axes[0, 0].legend(fontsize=7, loc="upper right")
+    legend = {}
+    for ax in axes[:, 0]:  # every kind of mark, from whichever panel has it
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            legend.setdefault(label, handle)
+    axes[0, 0].legend(legend.values(), legend.keys(), fontsize=7, loc="upper right")
     fig.suptitle(title, fontsize=11)
     fig.tight_layout()
     return save(fig, context.out, stem, title)

@@ -16,6 +16,10 @@ inline ParseError simdjson_parse_error(const std::string& parser, simdjson::erro
                     at_end ? size : 0, at_end);
 }
 
-inline std::string simdjson_version() { return SIMDJSON_STRINGIFY(SIMDJSON_VERSION); }
+// The version, and the kernels stage 1 picked at run time for this CPU (icelake, haswell, ...).
+inline std::string simdjson_version() {
+  return std::string(SIMDJSON_STRINGIFY(SIMDJSON_VERSION)) + " (" + simdjson::get_active_implementation()->name() +
+         " kernels)";
+}
 
 }  // namespace stallbench
