@@ -74,3 +74,15 @@ def test_stall_reports_render(smoke_run):
         assert (report / f"{stem}.png").exists() and (report / f"{stem}.svg").exists(), stem
     text = (report / "report.md").read_text()
     assert "same revenue" in text and "Calibrating the instruments" in text
+
+
+def test_node_is_optional():
+    """Without node on PATH, json/node-parse has no cells and meta.json says node was not found."""
+    import subprocess
+
+    binary = str(BUILD / "benches" / "bench_json")
+    env = {"PATH": "/nonexistent"}
+    listed = subprocess.run([binary, "--benchmark_list_tests"], env=env, capture_output=True, text=True)
+    assert listed.returncode == 0 and "parse/" in listed.stdout and "node-parse" not in listed.stdout
+    described = subprocess.run([binary, "--stallbench-describe"], env=env, capture_output=True, text=True)
+    assert '"node": "not found' in described.stdout
