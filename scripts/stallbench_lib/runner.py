@@ -85,12 +85,12 @@ def run_cell(cell: Cell, run_id: str, raw_dir: Path, slug: str, repetitions: int
         log.flush()
         proc = subprocess.Popen(command, stdout=log, stderr=subprocess.PIPE, text=True,
                                 start_new_session=True, preexec_fn=_child_setup)
-        lines: queue.Queue = queue.Queue()
-        threading.Thread(target=_pump, args=(proc.stderr, lines), daemon=True).start()
-        deadline = started + STARTUP_ALLOWANCE_S + b.timeout_s
         current = -1
         finished: dict[int, dict] = {}
-        try:
+        try:  # from here on an interrupt must take the cell's process down (it already runs)
+            lines: queue.Queue = queue.Queue()
+            threading.Thread(target=_pump, args=(proc.stderr, lines), daemon=True).start()
+            deadline = started + STARTUP_ALLOWANCE_S + b.timeout_s
             while True:
                 try:
                     line = lines.get(timeout=0.25)
@@ -113,13 +113,13 @@ def run_cell(cell: Cell, run_id: str, raw_dir: Path, slug: str, repetitions: int
                     timed_out = current
                     _kill(proc)
                     break
+            proc.wait()
         except BaseException:
             # Interrupted: take the cell's process down with us and drop its partial output.
             _kill(proc)
             proc.wait()
             tmp_json.unlink(missing_ok=True)
             raise
-        proc.wait()
 
     doc = {}
     if tmp_json.exists():

@@ -1,0 +1,56 @@
+"""stallbench json --input FILE: parse your own JSON file with every parser, with the same stall and
+/health measurements as family `json`, into a run directory and its report.
+
+The file is handed to bench_json through STALLBENCH_JSON_INPUT; bench_json refuses a file it
+cannot parse at all (missing, over simdjson's 4 GiB limit, larger than the memory available)
+before any cell exists, and that one line becomes ours (exit 2, nothing written). A file that is
+malformed or truncated is parsed, and each parser's refusal, with its byte offset, is a
+`rejected` row."""
+import os
+from pathlib import Path
+
+from .. import build, catalogue, paths
+from ..errors import UsageError
+from ..execute import execute, run_meta
+from ..plan import make_plan, parse_sets
+from ..profiles import PROFILES
+from ..report.render import render
+
+NAME = "json"
+ORDER = 10
+HELP = "parse your own JSON file (--input FILE) with every parser, measuring stalls and /health"
+INPUT_ENV = "STALLBENCH_JSON_INPUT"
+
+
+def add_arguments(p):
+    p.add_argument("--input", required=True, type=Path, metavar="FILE", help="the JSON document to parse")
+    p.add_argument("--set", metavar="KEY=V1,V2", action="append", default=[],
+                   help="choose parsers or modes (default: every parser, inline), "
+                        "e.g. --set parser=simdjson-dom,rapidjson --set mode=inline,pool,worker")
+    p.add_argument("--repetitions", type=int, default=3, metavar="N", help="repetitions per cell (default 3)")
+    p.add_argument("--out", metavar="DIR", type=Path, help="put the run directory under DIR instead of results/runs/")
+    p.add_argument("--no-build", action="store_true", help="use the existing build; fail if there is none")
+    p.add_argument("--no-report", action="store_true", help="skip rendering the report")
+
+
+def run(args) -> int:
+    if not 1 <= args.repetitions <= 1000:
+        raise UsageError(f"--repetitions {args.repetitions} is out of range: valid values are 1-1000")
+    if not args.input.is_file():
+        raise UsageError(f"--input {args.input}: no such file (give the path of a JSON document)")
+    sets = parse_sets(args.set)
+    os.environ[INPUT_ENV] = str(args.input.resolve())
+    build_dir = paths.build_dir() if args.no_build else build.ensure_built()
+    families = [f for f in catalogue.load(build.bench_binaries(build_dir)) if f.name == "json"]
+    if not families:
+        raise UsageError("bench_json is not built (its family is missing from the build)")
+    cells = make_plan(families, PROFILES["quick"], r"^json/input$", sets)
+    settings = {"profile": "json --input", "input": str(args.input.resolve()), "sets": sets,
+                "repetitions": args.repetitions}
+    out = args.out if args.out else paths.RUNS
+    result = execute(cells, args.repetitions, out, run_meta(families, build_dir, settings))
+    print(f"results: {result.path / 'results.csv'}")
+    if not args.no_report:
+        report = render(result.path)
+        print(f"report:  {report / 'index.html'}  ({report / 'report.md'})")
+    return 0 if result.meta["cells"]["failed"] == 0 else 1

@@ -1,0 +1,145 @@
+// Every parser compiled in, on every shape: the record task gives exactly the generator's answer;
+// the walk agrees across parsers; On-Demand's steppers (array and NDJSON) give the same answer
+// whatever the records per step; malformed and truncated documents are refused with a ParseError
+// (with a byte offset inside the document where the parser gives one).
+#include <gtest/gtest.h>
+
+#include "workloads/json/parser.h"
+#include "workloads/json/payload.h"
+
+using namespace stallbench;
+
+namespace {
+
+std::vector<std::string> all_parsers() {
+  std::vector<std::string> names;
+  for (const auto& p : parsers()) names.push_back(p.name);
+  return names;
+}
+
+class EveryParser : public ::testing::TestWithParam<std::string> {};
+
+}  // namespace
+
+TEST(Parsers, AllFiveAreCompiledIn) {
+  // The build found every library (scripts/packages/json.txt lists them).
+  EXPECT_EQ(all_parsers(), (std::vector<std::string>{"simdjson-dom", "simdjson-ondemand", "nlohmann", "rapidjson", "boost-json"}));
+}
+
+TEST(Payload, OrdersAreWhatJsonStringifyWrites) {
+  Payload p = generate_payload(find_shape("orders"), 2, Layout::array);
+  EXPECT_EQ(p.json.view(),
+            R"([{"orderId":0,"isbn":"9780441172719","quantity":2,"unitPrice":349.9,"status":"Paid"},)"
+            R"({"orderId":1,"isbn":"9780441172719","quantity":2,"unitPrice":349.9,"status":"Paid"}])");
+  EXPECT_EQ(p.expected.records, 2u);
+  EXPECT_EQ(p.expected.id_sum, 1u);
+  EXPECT_EQ(p.expected.text_bytes, 8u);
+  // 1,000,000 of them are the seed's 84.8 MB (MiB: payload.length / 1024 / 1024).
+  EXPECT_NEAR(static_cast<double>(generate_payload(find_shape("orders"), 1'000'000, Layout::array).json.size()) / 1048576,
+              84.8, 0.05);
+}
+
+TEST(Payload, NdjsonHasTheSameAnswer) {
+  for (const auto& shape : shapes()) {
+    EXPECT_EQ(generate_payload(shape, 1000, Layout::array).expected, generate_payload(shape, 1000, Layout::ndjson).expected);
+  }
+}
+
+TEST_P(EveryParser, RecordTaskOnEveryShape) {
+  for (const auto& shape : shapes()) {
+    Payload p = generate_payload(shape, 3000, Layout::array);
+    auto parser = find_parser(GetParam()).make(p.json.size());
+    EXPECT_EQ(parser->sum_records(p.json, shape.task), p.expected) << shape.name;
+    EXPECT_EQ(parser->sum_records(p.json, shape.task), p.expected) << shape.name << ", parser reused";
+  }
+}
+
+TEST_P(EveryParser, WalkAgreesWithSimdjsonDom) {
+  for (const auto& shape : shapes()) {
+    Payload p = generate_payload(shape, 500, Layout::array);
+    WalkAnswer reference = find_parser("simdjson-dom").make(p.json.size())->walk(p.json);
+    WalkAnswer walked = find_parser(GetParam()).make(p.json.size())->walk(p.json);
+    EXPECT_TRUE(walked.agrees_with(reference)) << walked.describe() << " vs " << reference.describe();
+    // Every record: 1 object + its fields' values, plus the array itself.
+    EXPECT_EQ(walked.values, 1 + 500 * (1 + shape.fields.size()));
+  }
+}
+
+TEST_P(EveryParser, ScalarsAndNestingWalk) {
+  JsonText doc(R"({"a":[1,2.5,-3e2,{"b\n":"\u00e7\ud83d\udcda"}],"c":null,"d":true,"e":""})");
+  WalkAnswer w = find_parser(GetParam()).make(doc.size())->walk(doc);
+  EXPECT_EQ(w.values, 10u);  // root, array, 3 numbers, inner object, its string, null, true, ""
+  EXPECT_DOUBLE_EQ(w.number_sum, 1 + 2.5 - 300);
+  EXPECT_EQ(w.string_bytes, 6u + 6u);  // keys a, "b\n", c, d, e (6 bytes); "ç📚" (2 + 4 bytes); ""
+}
+
+TEST_P(EveryParser, RefusesMalformedAndTruncatedDocuments) {
+  Payload p = generate_payload(find_shape("orders"), 50, Layout::array);
+  std::string whole(p.json.view());
+  std::vector<std::string> bad = {
+      whole.substr(0, whole.size() / 2),         // truncated mid-document
+      whole.substr(0, whole.find("Paid") + 2),   // truncated inside a string
+      R"([{"orderId":0,"quantity":tru}])",       // a misspelt literal
+      R"([{"orderId":0,,"quantity":2}])",        // a doubled comma
+      R"([1,2] 3)",                              // trailing content
+      "",                                        // nothing
+  };
+  for (const auto& text : bad) {
+    JsonText doc(text);
+    auto parser = find_parser(GetParam()).make(std::max<std::size_t>(doc.size(), 1));
+    try {
+      parser->walk(doc);
+      ADD_FAILURE() << GetParam() << " accepted: " << text.substr(0, 60);
+    } catch (const ParseError& e) {
+      EXPECT_LE(e.offset, doc.size()) << e.what();
+      EXPECT_NE(std::string(e.what()).find(GetParam()), std::string::npos);
+      bool always_located = GetParam() == "nlohmann" || GetParam() == "rapidjson" || GetParam() == "boost-json";
+      if (always_located) {
+        EXPECT_TRUE(e.offset_known) << e.what();
+      }
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Parsers, EveryParser, ::testing::ValuesIn(all_parsers()),
+                         [](const auto& info) {
+                           std::string name = info.param;
+                           for (auto& c : name) if (c == '-') c = '_';
+                           return name;
+                         });
+
+TEST(OnDemandSteppers, SameAnswerWhateverTheStep) {
+  const ParserEntry& entry = find_parser("simdjson-ondemand");
+  for (const auto& shape : shapes()) {
+    Payload array = generate_payload(shape, 2000, Layout::array);
+    Payload ndjson = generate_payload(shape, 2000, Layout::ndjson);
+    auto parser = entry.make(array.json.size());
+    for (std::size_t step : {1u, 7u, 1000u, 5000u}) {
+      auto stepper = parser->array_stepper(array.json, shape.task);
+      std::size_t turns = 1;
+      while (!stepper->step(step)) ++turns;
+      EXPECT_EQ(stepper->answer(), array.expected) << shape.name << " step " << step;
+      EXPECT_EQ(turns, std::max<std::size_t>(1, (2000 + step - 1) / step)) << "array, step " << step;
+      auto lines = parser->ndjson_stepper(ndjson.json, shape.task);
+      while (!lines->step(step)) {
+      }
+      EXPECT_EQ(lines->answer(), ndjson.expected) << shape.name << " ndjson step " << step;
+    }
+  }
+}
+
+TEST(OnDemandSteppers, LocatesAnErrorInTheMiddle) {
+  Payload p = generate_payload(find_shape("orders"), 100, Layout::array);
+  std::string text(p.json.view());
+  std::size_t at = text.find("\"quantity\":2", text.size() / 2) + 11;
+  text[at] = 'x';  // "quantity":x
+  JsonText doc(text);
+  auto parser = find_parser("simdjson-ondemand").make(doc.size());
+  try {
+    parser->sum_records(doc, find_shape("orders").task);
+    FAIL() << "accepted a broken number";
+  } catch (const ParseError& e) {
+    ASSERT_TRUE(e.offset_known) << e.what();
+    EXPECT_NEAR(static_cast<double>(e.offset), static_cast<double>(at), 40) << e.what();
+  }
+}
