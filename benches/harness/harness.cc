@@ -54,17 +54,21 @@ struct CellRun {
   const Benchmark* benchmark;
   Cell cell;
   Repetition repetition;
-  std::string build_failure;
+  std::string build_failure;  // "<status>: <detail>" when make() failed
   int repetitions_started = 0;
 };
 
 void run_repetition(benchmark::State& state, CellRun& run) {
   for (auto _ : state) {
     progress("rep-start", run.repetitions_started++);
+    if (!run.build_failure.empty()) {  // the scenario could not be built: every repetition says why
+      progress("rep-failed", run.repetitions_started - 1);
+      state.SkipWithError(run.build_failure.c_str());
+      break;
+    }
     std::string failure;
     try {
-      if (!run.repetition && run.build_failure.empty()) run.repetition = run.benchmark->make(run.cell);
-      if (!run.build_failure.empty()) throw std::runtime_error(run.build_failure);
+      if (!run.repetition) run.repetition = run.benchmark->make(run.cell);
       Counters counters(run.benchmark->metrics);
       double ms = run.repetition(counters);
       state.SetIterationTime(ms / 1e3);
@@ -76,7 +80,7 @@ void run_repetition(benchmark::State& state, CellRun& run) {
     } catch (const std::exception& e) {
       failure = std::string("error: ") + e.what();
     }
-    if (!run.repetition && run.build_failure.empty()) run.build_failure = failure.substr(failure.find(": ") + 2);
+    if (!run.repetition) run.build_failure = failure;
     progress("rep-failed", run.repetitions_started - 1);
     state.SkipWithError(failure.c_str());
     break;

@@ -72,19 +72,52 @@ def parse_cell_name(benchmark: Benchmark, name: str) -> dict[str, str]:
     return values
 
 
+def _scope_of(key: str) -> tuple[str, str]:
+    """'pool' -> ('', 'pool'); 'report.mode' -> ('report', 'mode'); 'json/parse.mode' -> ('json/parse', 'mode')."""
+    scope, _, name = key.rpartition(".")
+    return scope, name
+
+
+def _in_scope(scope: str, b: Benchmark) -> bool:
+    return scope in ("", b.family, b.full_name)
+
+
+def sets_for(b: Benchmark, sets: dict[str, list[str]]) -> dict[str, list[str]]:
+    """The --set grids that apply to `b`: KEY, FAMILY.KEY or FAMILY/BENCHMARK.KEY, the most specific
+    winning, so `--set mode=...` can be narrowed to one family when two use the name."""
+    chosen = {}
+    for key in sorted(sets, key=lambda k: (k.count("."), k.count("/"))):
+        scope, name = _scope_of(key)
+        if _in_scope(scope, b) and b.param(name) is not None:
+            chosen[name] = sets[key]
+    return chosen
+
+
 def make_plan(families: list[Family], profile: Profile, pattern: str | None, sets: dict[str, list[str]]) -> list[Cell]:
     benchmarks = select(families, pattern)
-    known = sorted({p.name for b in benchmarks for p in b.params})
-    for name in sets:
-        if name not in known:
-            raise UsageError(f"--set {name}: unknown parameter for the selected benchmarks (valid: {', '.join(known)})")
+    for key in sets:
+        scope, name = _scope_of(key)
+        if not any(_in_scope(scope, b) and b.param(name) is not None for b in benchmarks):
+            known = sorted({p.name for b in benchmarks if _in_scope(scope, b) for p in b.params})
+            where = f" in {scope}" if scope else ""
+            raise UsageError(f"--set {key}: unknown parameter{where} for the selected benchmarks "
+                             f"(valid: {', '.join(known) or 'none'})")
     cells = []
     for b in benchmarks:
-        grids = {p.name: sets.get(p.name, p.grid(profile.tier)) for p in b.params}
+        grids = {p.name: p.grid(profile.tier) for p in b.params} | sets_for(b, sets)
         per_process = [p.name for p in b.params if p.per_process]
         in_process = {k: v for k, v in grids.items() if k not in per_process}
         for combo in itertools.product(*(grids[name] for name in per_process)):
             fixed = dict(zip(per_process, combo))
-            for test in _list_tests(b, {**in_process, **{k: [v] for k, v in fixed.items()}}):
+            try:
+                tests = _list_tests(b, {**in_process, **{k: [v] for k, v in fixed.items()}})
+            except UsageError as refused:
+                hint = f" (for {b.full_name}; narrow it with --filter or --set {b.family}.KEY=...)" if sets else ""
+                raise UsageError(f"{refused}{hint}") from None
+            for test in tests:
                 cells.append(Cell(b, {**parse_cell_name(b, test), **fixed}))
+    if not cells:
+        raise UsageError("nothing to run: every combination of the grid was ruled out by the benchmarks' "
+                         "own rules (a value that only pairs with another, or a runtime such as node that "
+                         "is missing); see `stallbench list`")
     return cells

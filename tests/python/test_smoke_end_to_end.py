@@ -7,7 +7,7 @@ import subprocess
 import time
 import os
 
-from conftest import BUILD, ROOT, stallbench, tree
+from conftest import BUILD, ROOT, tree
 from stallbench_lib.tidy import read_csv, validate_row
 
 

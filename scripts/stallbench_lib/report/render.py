@@ -57,13 +57,10 @@ def _header(run: rundir.RunDir) -> str:
 
 def _generic_table(rows: list[Row]) -> str:
     lines = ["| benchmark | params | metric | median | min – max | n | status |", "|---|---|---|---|---|---|---|"]
-    keys = []
+    cells: dict[tuple, list[Row]] = {}
     for r in rows:
-        key = (r.benchmark, r.params, r.metric)
-        if key not in keys:
-            keys.append(key)
-    for benchmark, params, metric in keys:
-        cell = [r for r in rows if (r.benchmark, r.params, r.metric) == (benchmark, params, metric)]
+        cells.setdefault((r.benchmark, r.params, r.metric), []).append(r)
+    for (benchmark, params, metric), cell in cells.items():
         ok = [r.value for r in cell if r.status == "ok"]
         failed = sorted({f"{r.status}: {r.detail}" for r in cell if r.status != "ok"})
         unit = cell[0].unit
