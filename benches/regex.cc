@@ -125,7 +125,7 @@ Param engine_param() {
 
 Metric samples_metric() {
   return {.name = "samples", .unit = "count", .tracked = false,
-          .doc = "timed batches after the warm-up (0: the warm-up was the only, cold, match)"};
+          .doc = "timed batches (match) or passes (throughput) after the warm-up; 0: the warm-up was the only one"};
 }
 
 Benchmark match(const rx::Catalogue& catalogue) {

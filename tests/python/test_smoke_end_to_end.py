@@ -19,10 +19,11 @@ def test_smoke_run_completes(smoke_run):
 
 def test_smoke_csv_follows_the_schema(smoke_run):
     _, run_dir = smoke_run
-    rows = read_csv(run_dir / "results.csv")
-    assert rows
-    assert [p for r in rows for p in validate_row(r)] == []
-    assert {r.run_id for r in rows} == {run_dir.name}
+    every = read_csv(run_dir / "results.csv")
+    assert every
+    assert [p for r in every for p in validate_row(r)] == []
+    assert {r.run_id for r in every} == {run_dir.name}
+    rows = [r for r in every if r.family == "pool"]  # the smoke profile runs every family
     pools = {r.param_dict()["pool"] for r in rows}
     assert pools == {"1", "4"}  # one process per pool size, each recorded
     assert {r.status for r in rows} == {"ok"}
@@ -40,7 +41,7 @@ def test_smoke_meta_is_complete(smoke_run):
     assert meta["build_type"] == "Release"
     assert meta["pool_sizes"] == [1, 4]
     assert meta["command_line"][:2] == ["scripts/stallbench", "run"]
-    assert sorted(p.suffix for p in (run_dir / "raw").glob("*.json")) == [".json", ".json"]
+    assert len(list((run_dir / "raw").glob("*-pool-*.json"))) == 2
 
 
 def test_smoke_report_renders(smoke_run):
@@ -94,6 +95,7 @@ def test_kill_leaves_the_run_marked_incomplete(tmp_path):
     proc, run_dir = _interrupt_run(tmp_path, signal.SIGKILL)
     assert proc.returncode == -signal.SIGKILL
     assert json.loads((run_dir / "meta.json").read_text())["complete"] is False
-    # The cell's process died with the orchestrator (PR_SET_PDEATHSIG), not left running.
-    assert _wait_for(lambda: "bench_pool" not in subprocess.run(["ps", "-eo", "args"], capture_output=True,
-                                                                text=True).stdout, 10)
+    # The cell's process died with the orchestrator (PR_SET_PDEATHSIG), not left running. Its command
+    # line names this run's directory; other bench_pool processes on a shared machine do not.
+    assert _wait_for(lambda: str(run_dir) not in subprocess.run(["ps", "-eo", "args"], capture_output=True,
+                                                                 text=True).stdout, 10)

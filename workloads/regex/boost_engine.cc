@@ -5,49 +5,34 @@
 #include <boost/version.hpp>
 
 #include "adapters.h"
+#include "iterator_regex.h"
 
 namespace stallbench::regex {
 namespace {
 
-// no_mod_m / no_mod_s: ^ $ and . as in every other adapter (Boost's perl default is multiline).
-constexpr auto kSyntax = boost::regex::perl | boost::regex::no_mod_m | boost::regex::no_mod_s;
+struct BoostLibrary {
+  using regex = boost::regex;
+  using error = boost::regex_error;
+  // no_mod_m / no_mod_s: ^ $ and . as in every other adapter (Boost's perl default is multiline).
+  static constexpr auto kSyntax = boost::regex::perl | boost::regex::no_mod_m | boost::regex::no_mod_s;
 
-const char* code_name(boost::regex_constants::error_type code) {
-  switch (code) {
-    case boost::regex_constants::error_complexity: return "error_complexity";
-    case boost::regex_constants::error_stack: return "error_stack";
-    default: return "regex_error";
+  template <class It>
+  static bool match(It first, It last, const regex& re) { return boost::regex_match(first, last, re); }
+  template <class It>
+  static bool search(It first, It last, const regex& re) { return boost::regex_search(first, last, re); }
+
+  static std::string guard_message(const error& e) {
+    const char* code = e.code() == boost::regex_constants::error_complexity ? "error_complexity"
+                       : e.code() == boost::regex_constants::error_stack    ? "error_stack"
+                                                                             : "regex_error";
+    return std::string(code) + ": " + e.what();
   }
-}
-
-class BoostRegex : public Regex {
- public:
-  BoostRegex(std::string_view pattern, Anchoring anchoring) : anchoring_(anchoring) {
-    try {
-      regex_.assign(pattern.begin(), pattern.end(), kSyntax);
-    } catch (const boost::regex_error& e) {
-      throw EngineFailure("rejected", e.what());
-    }
-  }
-
-  bool matches(std::string_view input) override {
-    try {
-      return anchoring_ == Anchoring::full ? boost::regex_match(input.begin(), input.end(), regex_)
-                                           : boost::regex_search(input.begin(), input.end(), regex_);
-    } catch (const boost::regex_error& e) {
-      throw EngineFailure("guarded", std::string(code_name(e.code())) + ": " + e.what());
-    }
-  }
-
- private:
-  boost::regex regex_;
-  Anchoring anchoring_;
 };
 
 }  // namespace
 
 std::unique_ptr<Regex> compile_boost(std::string_view pattern, Anchoring anchoring) {
-  return std::make_unique<BoostRegex>(pattern, anchoring);
+  return std::make_unique<IteratorRegex<BoostLibrary>>(pattern, anchoring);
 }
 
 std::string boost_version() {

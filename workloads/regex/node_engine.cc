@@ -4,7 +4,9 @@
 // its backtrack stack limit (RangeError): `guarded`. Each batch is timed inside node.
 //
 // The node process is this process's child, in its process group: when the orchestrator kills a
-// cell it kills node too, and when this process exits node reads end-of-file and exits.
+// cell it kills node too, and when this process exits node reads end-of-file and exits. One node
+// process per flavour serves every pattern this process compiles (starting node costs ~0.1 s;
+// regex_check and the tests compile hundreds).
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -114,13 +116,33 @@ json checked(json reply) {
   return reply;
 }
 
+// Started on first use and never destroyed: compiled patterns may outlive any static (Google
+// Benchmark's registry holds them until exit), and at exit the kernel closes the pipe, so node
+// reads end-of-file and exits by itself.
+NodeProcess& shared_node(bool linear_fallback) {
+  static auto* processes = new std::unique_ptr<NodeProcess>[2];
+  auto& slot = processes[linear_fallback ? 1 : 0];
+  if (!slot) slot = std::make_unique<NodeProcess>(linear_fallback);
+  return *slot;
+}
+
 class NodeRegex : public Regex {
  public:
-  NodeRegex(std::string_view pattern, Anchoring anchoring, bool linear_fallback) : node_(linear_fallback) {
-    checked(node_.request({{"op", "compile"},
-                           {"pattern", latin1_to_utf8(pattern)},
-                           {"full", anchoring == Anchoring::full}}));
+  NodeRegex(std::string_view pattern, Anchoring anchoring, bool linear_fallback)
+      : node_(shared_node(linear_fallback)) {
+    json reply = checked(node_.request({{"op", "compile"},
+                                        {"pattern", latin1_to_utf8(pattern)},
+                                        {"full", anchoring == Anchoring::full}}));
+    id_ = reply.at("id").get<int>();
   }
+  ~NodeRegex() override {
+    try {
+      node_.request({{"op", "free"}, {"id", id_}});
+    } catch (const std::exception&) {  // node already gone: nothing to free
+    }
+  }
+  NodeRegex(const NodeRegex&) = delete;
+  NodeRegex& operator=(const NodeRegex&) = delete;
 
   bool matches(std::string_view input) override {
     std::string_view one[] = {input};
@@ -130,12 +152,14 @@ class NodeRegex : public Regex {
   Batch run_batch(std::span<const std::string_view> inputs, int repeat) override {
     json texts = json::array();
     for (auto input : inputs) texts.push_back(latin1_to_utf8(input));
-    json reply = checked(node_.request({{"op", "batch"}, {"inputs", std::move(texts)}, {"repeat", repeat}}));
+    json reply = checked(
+        node_.request({{"op", "batch"}, {"id", id_}, {"inputs", std::move(texts)}, {"repeat", repeat}}));
     return {reply.at("matched").get<std::size_t>(), reply.at("ms").get<double>()};
   }
 
  private:
-  NodeProcess node_;
+  NodeProcess& node_;
+  int id_ = -1;
 };
 
 }  // namespace
@@ -157,8 +181,7 @@ std::string node_path() {
 }
 
 std::string node_version() {
-  NodeProcess node(false);
-  return node.request({{"op", "version"}}).at("version").get<std::string>();
+  return shared_node(false).request({{"op", "version"}}).at("version").get<std::string>();
 }
 
 }  // namespace stallbench::regex

@@ -4,12 +4,14 @@
 // only the regex engine, and each batch is timed here so the pipe is not measured.
 //
 //   {"op":"version"}                                  -> {"version":"v20.20.2 (V8 11.3.244.8-node.33)"}
-//   {"op":"compile","pattern":"^a+$","full":false}    -> {} or {"status":"rejected","message":...}
-//   {"op":"batch","inputs":["aaa!"],"repeat":5}       -> {"matched":0,"ms":0.004}
+//   {"op":"compile","pattern":"^a+$","full":false}    -> {"id":0} or {"status":"rejected","message":...}
+//   {"op":"batch","id":0,"inputs":["aaa!"],"repeat":5} -> {"matched":0,"ms":0.004}
 //                                                        or {"status":"guarded","message":...}
+//   {"op":"free","id":0}                              -> {}
 const fs = require('fs');
 
-let regex = null;
+const regexes = new Map();
+let nextId = 0;
 
 function handle(request) {
   switch (request.op) {
@@ -18,13 +20,15 @@ function handle(request) {
     case 'compile':
       try {
         // No flags: not unicode, not multiline, not dotAll, as every other adapter.
-        regex = new RegExp(request.full ? `^(?:${request.pattern})$` : request.pattern);
-        return {};
+        const id = nextId++;
+        regexes.set(id, new RegExp(request.full ? `^(?:${request.pattern})$` : request.pattern));
+        return { id };
       } catch (e) {
         return { status: 'rejected', message: `${e.name}: ${e.message}` };
       }
     case 'batch': {
       const { inputs, repeat } = request;
+      const regex = regexes.get(request.id);
       let matched = 0;
       try {
         const started = performance.now();
@@ -38,6 +42,9 @@ function handle(request) {
         throw e;
       }
     }
+    case 'free':
+      regexes.delete(request.id);
+      return {};
     default:
       throw new Error(`unknown op ${request.op}`);
   }

@@ -4,38 +4,29 @@
 #include <regex>
 
 #include "adapters.h"
+#include "iterator_regex.h"
 
 namespace stallbench::regex {
 namespace {
 
-class StdRegex : public Regex {
- public:
-  StdRegex(std::string_view pattern, Anchoring anchoring) : anchoring_(anchoring) {
-    try {
-      regex_.assign(pattern.begin(), pattern.end(), std::regex::ECMAScript);
-    } catch (const std::regex_error& e) {
-      throw EngineFailure("rejected", e.what());
-    }
-  }
+struct StdLibrary {
+  using regex = std::regex;
+  using error = std::regex_error;
+  static constexpr auto kSyntax = std::regex::ECMAScript;
 
-  bool matches(std::string_view input) override {
-    try {
-      return anchoring_ == Anchoring::full ? std::regex_match(input.begin(), input.end(), regex_)
-                                           : std::regex_search(input.begin(), input.end(), regex_);
-    } catch (const std::regex_error& e) {  // libstdc++ throws none while matching today; if it does, it is a guard
-      throw EngineFailure("guarded", e.what());
-    }
-  }
+  template <class It>
+  static bool match(It first, It last, const regex& re) { return std::regex_match(first, last, re); }
+  template <class It>
+  static bool search(It first, It last, const regex& re) { return std::regex_search(first, last, re); }
 
- private:
-  std::regex regex_;
-  Anchoring anchoring_;
+  // libstdc++ throws nothing while matching today; if it ever does, that is its guard.
+  static std::string guard_message(const error& e) { return e.what(); }
 };
 
 }  // namespace
 
 std::unique_ptr<Regex> compile_std(std::string_view pattern, Anchoring anchoring) {
-  return std::make_unique<StdRegex>(pattern, anchoring);
+  return std::make_unique<IteratorRegex<StdLibrary>>(pattern, anchoring);
 }
 
 std::string std_version() {

@@ -48,7 +48,7 @@ def _matrix(found, variants, engines, patterns_meta) -> str:
     for variant, common, cells in summary.matrix_rows(found, variants, engines):
         entry = patterns_meta.get(variant.removesuffix(SAFE_SUFFIX), {})
         expect = "linear (rewrite)" if variant.endswith(SAFE_SUFFIX) else entry.get("expect") or "–"
-        shown = [f"{text}<br>{stats.fmt(ms, 4)} ms" if ms is not None else text for _, text, ms in cells]
+        shown = [f"{text}<br>{summary.fmt_time(ms)}" if ms is not None else text for _, text, ms in cells]
         lines.append(f"| `{variant}` | {expect} | {f'{common:,}' if common else '–'} | " + " | ".join(shown) + " |")
     return "\n".join(lines) + "\n"
 
@@ -116,7 +116,7 @@ def _correctness(context, variants) -> str:
     if disagreements:
         lines.append(f"**{len(disagreements)} DISAGREEMENTS between engines** (each is a bug in an engine or an "
                      "adapter, or a difference in regex dialect):\n")
-        lines += [f"- `{d['pattern']}` on {html.escape(d['input'])}: " +
+        lines += [f"- `{d['pattern']}` on {html.escape(d['input'], quote=False)}: " +
                   ", ".join(f"{e} {'match' if m else 'no match'}" for e, m in d["answers"].items()) for d in disagreements]
     else:
         lines.append("Engines that finished agreed on match / no match for every attack input"
@@ -130,7 +130,7 @@ def _correctness(context, variants) -> str:
     if checks["counterexamples"]:
         lines.append("\n**Safe rewrites that are not the same language** (input: original's answer → rewrite's):\n")
         for c in checks["counterexamples"]:
-            lines.append(f"- `{c['pattern']}`: {html.escape(c['input'])}: {'match' if c['original'] else 'no match'} → "
+            lines.append(f"- `{c['pattern']}`: {html.escape(c['input'], quote=False)}: {'match' if c['original'] else 'no match'} → "
                          f"{'match' if c['safe'] else 'no match'} ({', '.join(c['engines'])})")
     elif samples:
         lines.append("\nEvery safe rewrite answered as its original on every input checked.")

@@ -4,13 +4,25 @@ budget overrun figure."""
 import csv
 import io
 
-from ..report import stats
 from .curves import Curve, largest_common_length
 
 SHORT = {"linear": "linear", "rejected": "rejected", "guarded": "guarded", "crashed": "crashed",
          "timeout": "timeout", "error": "ERROR", "unknown": "?"}
 CLASSIFICATION_COLUMNS = ["pattern", "engine", "verdict", "degree", "base", "r2", "points", "largest_finished_length",
                           "stopped_at_length", "stop_status", "stop_detail", "description"]
+
+
+def fmt_time(ms: float | None) -> str:
+    """A match time at a readable scale: 1.24 s, 615.8 ms, 61.2 µs, 63 ns."""
+    if ms is None:
+        return "–"
+    if ms >= 1000:
+        return f"{ms / 1000:.2f} s"
+    if ms >= 1:
+        return f"{ms:.1f} ms"
+    if ms >= 0.001:
+        return f"{ms * 1000:.1f} µs"
+    return f"{ms * 1e6:.0f} ns"
 
 
 def short_verdict(curve: Curve) -> str:
@@ -56,7 +68,7 @@ def matrix_text(curves, variants, engines) -> str:
     for variant, common, cells in matrix_rows(curves, variants, engines):
         lines.append(variant.ljust(name_width) + "".join(text.ljust(width) for _, text, _ in cells))
         if common:
-            times = "".join((stats.fmt(ms, 4) + " ms" if ms is not None else "–").ljust(width) for _, _, ms in cells)
+            times = "".join(fmt_time(ms).ljust(width) for _, _, ms in cells)
             lines.append(f"  at {common:,}".ljust(name_width) + times)
     return "\n".join(lines)
 
