@@ -64,7 +64,7 @@ def _engines(text: str | None, available: list[str]) -> list[str]:
     chosen = _list(text, "--engines")
     if chosen is None:
         if missing_node:
-            print(f"stallbench: node not found on PATH: engines node and node-linear are left out", file=sys.stderr)
+            print("stallbench: node not found on PATH: engines node and node-linear are left out", file=sys.stderr)
         return available
     for engine in chosen:
         if engine not in available:
@@ -119,7 +119,7 @@ def run(args) -> int:
     check_binary = checker.binary(build_dir)
     checker.require_some_engine_accepts(check_binary, available, catalogue_patterns, path)
 
-    print(f"stallbench: checking safe rewrites and engine agreement on sample inputs ...", file=sys.stderr, flush=True)
+    print("stallbench: checking safe rewrites and engine agreement on sample inputs ...", file=sys.stderr, flush=True)
     samples = verify.check_all(check_binary, engines, catalogue_patterns)
     escalation = Escalation(match, patterns.variants(catalogue_patterns), engines, lengths)
     cells = list(escalation.cells)
@@ -148,6 +148,9 @@ def run(args) -> int:
     if over["max_ratio"] is not None:
         print(f"budget {args.budget_ms} ms: slowest match cell took {over['max_ratio']:.2f}x the budget "
               f"({over['worst_cell']}, {over['worst_status']}); {over['cells_over_1_2']} of {over['cells']} over 1.2x")
+    load = ", ".join(f"{x:.1f}" for x in result.meta["machine"]["load_average_start"])
+    print(f"load average at the start: {load} on {result.meta['machine']['cores']} cores: times are noisy when "
+          "the machine is shared; compare ratios within this run")
     print(f"results: {result.path / 'results.csv'}")
     print(f"classification: {result.path / 'classification.csv'}")
     if not args.no_report:

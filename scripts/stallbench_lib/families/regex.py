@@ -3,6 +3,8 @@ per pattern (log scale, one line per engine, the budget drawn, where each curve 
 correctness findings, and throughput on ordinary text."""
 import html
 
+from matplotlib.lines import Line2D
+
 from ..redos import agreement, summary
 from ..redos.curves import curves
 from ..redos.patterns import SAFE_SUFFIX
@@ -90,10 +92,10 @@ def _plot_curves(context, names, found, engines, budget_ms):
         ax.set_ylabel("median match (ms, log)", fontsize=8)
     for ax in axes[-1, :]:
         ax.set_xlabel("input length (characters)", fontsize=8)
-    handles = [axes.flat[0].plot([], [], color=ENGINE_COLOURS.get(e, "grey"), label=e)[0] for e in engines]
-    handles += [axes.flat[0].plot([], [], color="grey", ls=ls, label=label)[0]
+    handles = [Line2D([], [], color=ENGINE_COLOURS.get(e, "grey"), label=e) for e in engines]
+    handles += [Line2D([], [], color="grey", ls=ls, label=label)
                 for ls, label in (("-", "pattern"), ("--", "safe rewrite"), (":", f"budget {budget_ms:g} ms"))]
-    handles += [axes.flat[0].scatter([], [], marker=m, color="grey", label=f"stopped: {status}")
+    handles += [Line2D([], [], ls="", marker=m, color="grey", label=f"stopped: {status}")
                 for status, m in STOP_MARKERS.items()]
     if spare:  # the legend takes the empty panel
         spare[0].legend(handles=handles, loc="center", ncol=2, fontsize=8, frameon=False)
@@ -104,7 +106,7 @@ def _plot_curves(context, names, found, engines, budget_ms):
     return save(fig, context.out, "regex-curves", "match time against input length per pattern and engine")
 
 
-def _correctness(context, variants) -> str:
+def _correctness(context) -> str:
     regex_meta = context.run.meta.get("regex", {})
     checks = regex_meta.get("correctness")
     if checks is None:  # a run made by `stallbench run`: only what the rows tell
@@ -204,6 +206,6 @@ def sections(context) -> str:
                   _censoring(context)]
         names = list(dict.fromkeys(v.removesuffix(SAFE_SUFFIX) for v in variants))
         parts.append(_plot_curves(context, names, found, engines, budget_ms))
-        parts.append(_correctness(context, variants))
+        parts.append(_correctness(context))
     parts.append(_throughput(context, engines))
     return "\n".join(p for p in parts if p)

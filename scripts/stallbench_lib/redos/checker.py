@@ -1,12 +1,14 @@
 """Runs build/<preset>/benches/regex_check (benches/regex_check.cc): compiles regexes with engines
-and answers match / no match for inputs, in a process of its own with a time limit, so a crash or
-an exponential blow-up there costs a report line, not the run."""
+and answers match / no match for inputs, in a process of its own with a time and memory limit, so
+a crash or an exponential blow-up there costs a report line, not the run."""
 import json
+import resource
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import UsageError
+from ..runner import memory_limit_bytes
 from .patterns import Pattern
 
 CHECK_TIMEOUT_S = 60
@@ -22,6 +24,12 @@ class CheckFailed(Exception):
     pass
 
 
+def _cap_memory() -> None:
+    """In the helper's process before exec: the same memory cap as a cell's."""
+    limit = memory_limit_bytes()
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
 def binary(build_dir: Path) -> Path:
     return build_dir / "benches" / "regex_check"
 
@@ -31,7 +39,8 @@ def run(check_binary: Path, engines: list[str], regexes: list[str], inputs: list
     """engine -> one EngineAnswers per regex. Raises CheckFailed when the helper crashed, hung or failed."""
     request = json.dumps({"engines": engines, "regexes": regexes, "inputs": inputs})
     try:
-        done = subprocess.run([str(check_binary)], input=request, capture_output=True, text=True, timeout=timeout_s)
+        done = subprocess.run([str(check_binary)], input=request, capture_output=True, text=True, timeout=timeout_s,
+                              preexec_fn=_cap_memory)
     except subprocess.TimeoutExpired:
         raise CheckFailed(f"did not finish within {timeout_s:g} s")
     except OSError as e:
