@@ -143,6 +143,8 @@ def run(args) -> int:
 
     variants = [v.name for v in patterns.variants(catalogue_patterns)]
     print(summary.matrix_text(found_curves, variants, engines))
+    if not args.no_throughput:
+        print(summary.throughput_text(result.rows, engines))
     _print_findings(correctness, samples)
     over = result.meta["regex"]["overrun"]
     if over["max_ratio"] is not None:

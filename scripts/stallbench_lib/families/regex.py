@@ -140,32 +140,26 @@ def _correctness(context) -> str:
 
 
 def _throughput(context, engines) -> str:
-    by_cell: dict[tuple[str, str], list] = {}
-    for r in context.rows:
-        if r.benchmark == "throughput" and r.metric == "throughput_mb_s":
-            p = r.param_dict()
-            by_cell.setdefault((p["pattern"], p["engine"]), []).append(r)
-    if not by_cell:
+    table = summary.throughput_cells(context.rows)
+    if not table:
         return ""
-    names = list(dict.fromkeys(name for name, _ in by_cell))
     lines = ["### Throughput on ordinary text\n",
              "Every line of a generated prose corpus searched, as `grep -c` does; megabytes of text per second "
              "(median pass). Every engine's count of matching lines is checked against a plain string scan.\n",
              "| pattern | " + " | ".join(engines) + " |", "|---|" + "---|" * len(engines)]
     fig, ax = figure(figsize=(8, 3.6))
     width = 0.8 / max(1, len(engines))
-    for i, name in enumerate(names):
+    for i, (name, by_engine) in enumerate(table.items()):
         shown = []
         for j, engine in enumerate(engines):
-            cell = by_cell.get((name, engine), [])
-            value = stats.median([r.value for r in cell if r.status == "ok"])
-            failed = [r.status for r in cell if r.status != "ok"]
-            shown.append(stats.fmt(value, 0) if value is not None else (failed[0] if failed else "–"))
-            if value is not None:
+            value = by_engine.get(engine, "–")
+            if isinstance(value, float):
                 ax.bar(i + (j - len(engines) / 2 + 0.5) * width, value, width, color=ENGINE_COLOURS.get(engine, "grey"),
                        label=engine if i == 0 else None)
+                value = stats.fmt(value, 0)
+            shown.append(value)
         lines.append(f"| {name} | " + " | ".join(shown) + " |")
-    ax.set_xticks(range(len(names)), names)
+    ax.set_xticks(range(len(table)), list(table))
     ax.set_yscale("log")
     ax.set_ylabel("MB/s (log)")
     ax.legend(fontsize=7, ncol=4)

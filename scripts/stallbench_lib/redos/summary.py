@@ -4,6 +4,7 @@ budget overrun figure."""
 import csv
 import io
 
+from ..report import stats
 from .curves import Curve, largest_common_length
 
 SHORT = {"linear": "linear", "rejected": "rejected", "guarded": "guarded", "crashed": "crashed",
@@ -85,6 +86,33 @@ def classification_csv(curves: dict[tuple[str, str], Curve]) -> str:
                          c.stop.length if c.stop else "", c.stop.status if c.stop else "",
                          c.stop.detail if c.stop else "", c.describe()])
     return out.getvalue()
+
+
+def throughput_cells(rows) -> dict[str, dict[str, float | str]]:
+    """pattern -> engine -> median MB/s, or the status of a cell that did not finish."""
+    grouped: dict[tuple[str, str], list] = {}
+    for r in rows:
+        if r.benchmark == "throughput" and r.metric == "throughput_mb_s":
+            p = r.param_dict()
+            grouped.setdefault((p["pattern"], p["engine"]), []).append(r)
+    table: dict[str, dict[str, float | str]] = {}
+    for (pattern, engine), cell in grouped.items():
+        ok = [r.value for r in cell if r.status == "ok"]
+        table.setdefault(pattern, {})[engine] = stats.median(ok) if ok else cell[0].status
+    return table
+
+
+def throughput_text(rows, engines) -> str:
+    table = throughput_cells(rows)
+    if not table:
+        return ""
+    width = max(14, *(len(e) for e in engines)) + 1
+    lines = ["throughput, MB/s".ljust(30) + "".join(e.ljust(width) for e in engines)]
+    for pattern, by_engine in table.items():
+        cells = [by_engine.get(e, "–") for e in engines]
+        lines.append(pattern.ljust(30) + "".join((stats.fmt(c, 0) if isinstance(c, float) else c).ljust(width)
+                                                 for c in cells))
+    return "\n".join(lines)
 
 
 def overrun(times, budget_ms: float) -> dict:
