@@ -1,9 +1,14 @@
 """Runs a plan into a new run directory: meta first (complete=false), each cell in its own
 process, the CSV rewritten after every cell, meta completed at the end. SIGINT and SIGTERM stop
-the current cell, keep what finished, and leave the run marked incomplete."""
+the current cell, keep what finished, and leave the run marked incomplete.
+
+A plan may adapt as it goes (the regex family stops escalating an engine's input length after its
+first failed cell): `skip(cell)` is asked before each cell and returns why not to run it, or None;
+`finished(cell, result)` hears each cell's outcome."""
 import os
 import signal
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from . import meta as metadata
@@ -11,7 +16,7 @@ from .catalogue import Family
 from .plan import Cell
 from .progress import Progress
 from .rundir import RunDir, slug
-from .runner import run_cell
+from .runner import CellResult, run_cell
 
 
 class Interrupted(Exception):
@@ -41,15 +46,23 @@ def run_meta(families: list[Family], build: Path, settings: dict) -> dict:
     }
 
 
-def execute(cells: list[Cell], repetitions: int, out_parent: Path, meta: dict) -> RunDir:
+def execute(cells: list[Cell], repetitions: int, out_parent: Path, meta: dict,
+            skip: Callable[[Cell], str | None] | None = None,
+            finished: Callable[[Cell, CellResult], None] | None = None) -> RunDir:
     run = RunDir.create(out_parent, metadata.new_run_id(meta["git"]), meta)
     run.meta["cells"] = {"planned": len(cells), "ok": 0, "failed": 0}
+    if skip:
+        run.meta["cells"]["skipped"] = 0
     run.meta["pool_sizes"] = sorted({int(c.params["pool"]) for c in cells if "pool" in c.params})
     run.save()
     progress = Progress(len(cells), repetitions)
     previous = {s: signal.signal(s, _raise_interrupted) for s in (signal.SIGINT, signal.SIGTERM)}
     try:
         for i, cell in enumerate(cells, 1):
+            if skip and skip(cell):
+                run.meta["cells"]["skipped"] += 1
+                progress.skip_cell()
+                continue
             progress.start_cell(i, cell.label())
             name = slug(f"{i:04d}-{cell.benchmark.family}-{cell.benchmark.name}-" +
                         "-".join(f"{k}={v}" for k, v in cell.params.items()))
@@ -58,6 +71,8 @@ def execute(cells: list[Cell], repetitions: int, out_parent: Path, meta: dict) -
             run.meta["cells"]["ok" if result.status == "ok" else "failed"] += 1
             run.save()
             progress.end_cell(result.status, result.detail, result.seconds)
+            if finished:
+                finished(cell, result)
     except Interrupted as stop:
         run.meta.update(ended_at=metadata.now_iso(), interrupted=str(stop))
         run.save()

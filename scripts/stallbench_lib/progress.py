@@ -22,6 +22,7 @@ class Progress:
         self.cell_started = self.started
         self.last_draw = 0.0
         self.failed = 0
+        self.skipped = 0
 
     def _prefix(self) -> str:
         width = len(str(self.total))
@@ -33,6 +34,10 @@ class Progress:
         if not self.live:
             print(f"{self._prefix()} {label} ...", file=self.stream, flush=True)
         self._draw(force=True)
+
+    def skip_cell(self) -> None:
+        """A planned cell left out (the plan adapted); counted in the summary, not printed."""
+        self.skipped += 1
 
     def repetition(self, rep: int) -> None:
         self.rep = rep
@@ -60,5 +65,7 @@ class Progress:
         print(f"{start}{self._prefix()} {self.label} · {verdict} ({seconds:.1f} s)", file=self.stream, flush=True)
 
     def summary(self) -> str:
-        return (f"{self.total} cells in {_clock(time.monotonic() - self.started)}, "
-                f"{self.total - self.failed} ok, {self.failed} failed")
+        run = self.total - self.skipped
+        skipped = f", {self.skipped} skipped" if self.skipped else ""
+        return (f"{run} cells in {_clock(time.monotonic() - self.started)}, "
+                f"{run - self.failed} ok, {self.failed} failed{skipped}")

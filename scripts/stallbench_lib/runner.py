@@ -91,9 +91,10 @@ def run_cell(cell: Cell, run_id: str, raw_dir: Path, slug: str, repetitions: int
             lines: queue.Queue = queue.Queue()
             threading.Thread(target=_pump, args=(proc.stderr, lines), daemon=True).start()
             deadline = started + STARTUP_ALLOWANCE_S + b.timeout_s
+            poll_s = min(0.25, b.timeout_s / 20)  # short timeouts (regex budgets) are enforced to within 5%
             while True:
                 try:
-                    line = lines.get(timeout=0.25)
+                    line = lines.get(timeout=poll_s)
                 except queue.Empty:
                     line = ""
                 if line is None:

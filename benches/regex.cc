@@ -1,0 +1,196 @@
+// Family `regex`: catastrophic backtracking (ReDoS) against linear-time engines (seed 000's
+// coupon-code pattern and a catalogue of classic shapes), and throughput on ordinary text.
+//
+// `match`: one engine, one catalogue pattern (or its safe rewrite, NAME.safe), one attack input of
+// `length` characters. The cell's whole life (compile, warm-up, timed matches) fits in a budget
+// (STALLBENCH_REGEX_BUDGET_MS, default 1000 ms); the orchestrator kills a cell that overruns it,
+// because a backtracking match cannot be interrupted any other way. Which catalogue is read:
+// STALLBENCH_REGEX_PATTERNS, else workloads/regex/patterns.toml. `scripts/stallbench regex`
+// escalates lengths per engine and pattern until a cell fails; `run` measures the fixed grid.
+//
+// `throughput`: lines of a generated text corpus searched one by one (grep -c); every engine's
+// count is checked against a plain string scan.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <string>
+
+#include "../workloads/regex/catalogue.h"
+#include "../workloads/regex/corpus.h"
+#include "../workloads/regex/engine.h"
+#include "../workloads/regex/engines.h"
+#include "../workloads/regex/measure.h"
+#include "harness/harness.h"
+
+using namespace stallbench::bench;
+namespace rx = stallbench::regex;
+
+namespace {
+
+constexpr double kDefaultBudgetMs = 1000;
+constexpr double kThroughputBudgetMs = 3000;
+constexpr double kWatchdogGrace = 1.05;  // the orchestrator's kill comes this much after the budget
+
+double budget_ms() {
+  const char* given = std::getenv("STALLBENCH_REGEX_BUDGET_MS");
+  if (given == nullptr || *given == '\0') return kDefaultBudgetMs;
+  char* end = nullptr;
+  double value = std::strtod(given, &end);
+  if (*end != '\0' || value <= 0) throw std::invalid_argument("STALLBENCH_REGEX_BUDGET_MS must be a positive number");
+  return value;
+}
+
+// The engine's refusal (`rejected`) or guard (`guarded`) becomes the cell's status, its message the detail.
+template <class Work>
+auto engine_status(Work&& work) {
+  try {
+    return work();
+  } catch (const rx::EngineFailure& e) {
+    throw CellFailure(e.status, e.what());
+  }
+}
+
+std::unique_ptr<rx::Regex> compile_timed(const std::string& engine, const std::string& regex, double* ms) {
+  auto started = rx::Clock::now();
+  auto compiled = engine_status([&] { return rx::compile(engine, regex, rx::Anchoring::search); });
+  *ms = std::chrono::duration<double, std::milli>(rx::Clock::now() - started).count();
+  return compiled;
+}
+
+// Repetition 0's budget starts when its cell starts (compiling is part of it); later ones at their own start.
+struct BudgetClock {
+  rx::Clock::time_point cell_started = rx::Clock::now();
+  bool first = true;
+  rx::Clock::time_point start() {
+    auto at = first ? cell_started : rx::Clock::now();
+    first = false;
+    return at;
+  }
+};
+
+Repetition make_match(const rx::Catalogue& catalogue, const Cell& cell) {
+  BudgetClock clock;
+  rx::Variant variant = catalogue.variant(cell.text("pattern"));
+  const rx::Pattern& recipe = *variant.pattern;
+  auto input = std::make_shared<std::string>(rx::attack_input(recipe, cell.integer("length")));
+  // The same recipe with one pump: short enough to be cheap however the engine grows.
+  auto short_input = std::make_shared<std::string>(
+      rx::attack_input(recipe, static_cast<std::int64_t>(recipe.prefix.size() + recipe.pump.size() + recipe.suffix.size())));
+  double compile_ms = 0;
+  std::shared_ptr<rx::Regex> regex = compile_timed(cell.text("engine"), variant.regex, &compile_ms);
+  rx::TimingPlan plan{.budget_ms = budget_ms()};
+  return [=](Counters& out) mutable {
+    auto timing = engine_status([&] { return rx::time_match(*regex, *input, *short_input, clock.start(), plan); });
+    out.set("match_ms", timing.median_ms);
+    out.set("matched", timing.matched ? 1 : 0);
+    out.set("samples", timing.samples);
+    out.set("compile_ms", compile_ms);
+    return timing.median_ms;
+  };
+}
+
+Repetition make_throughput(const Cell& cell) {
+  BudgetClock clock;
+  const std::string& name = cell.text("pattern");
+  const rx::ThroughputPattern* pattern = nullptr;
+  for (const auto& p : rx::throughput_patterns())
+    if (p.name == name) pattern = &p;
+  if (pattern == nullptr) throw std::invalid_argument("no throughput pattern '" + name + "'");
+  auto corpus = std::make_shared<rx::Corpus>(rx::make_corpus(static_cast<std::size_t>(cell.integer("length"))));
+  std::size_t expected = rx::reference_matching_lines(name, corpus->lines);
+  double compile_ms = 0;
+  std::shared_ptr<rx::Regex> regex = compile_timed(cell.text("engine"), pattern->regex, &compile_ms);
+  rx::TimingPlan plan{.budget_ms = kThroughputBudgetMs, .max_samples = 5};
+  return [=](Counters& out) mutable {
+    std::size_t found = 0;
+    auto timing = engine_status([&] { return rx::time_lines(*regex, corpus->lines, clock.start(), plan, &found); });
+    if (found != expected)
+      throw std::runtime_error("matched " + std::to_string(found) + " lines, the reference scan " +
+                               std::to_string(expected));
+    out.set("throughput_mb_s", static_cast<double>(corpus->text.size()) / 1e6 / (timing.median_ms / 1e3));
+    out.set("matching_lines", static_cast<double>(found));
+    out.set("samples", timing.samples);
+    return timing.median_ms;
+  };
+}
+
+Param engine_param() {
+  auto names = rx::engine_names();
+  std::vector<std::string> smoke{"std"};  // the seed's curve, and RE2's flat line when it is built
+  if (std::find(names.begin(), names.end(), "re2") != names.end()) smoke.insert(smoke.begin(), "re2");
+  return {.name = "engine", .values = names, .smoke = smoke, .choices = names,
+          .doc = "regex engine (node and node-linear only when node is installed)"};
+}
+
+Metric samples_metric() {
+  return {.name = "samples", .unit = "count", .tracked = false,
+          .doc = "timed batches (match) or passes (throughput) after the warm-up; 0: the warm-up was the only one"};
+}
+
+Benchmark match(const rx::Catalogue& catalogue) {
+  auto variants = catalogue.variant_names();
+  const auto& first = catalogue.patterns().front();
+  std::vector<std::string> defaults{first.name};
+  if (first.safe) defaults.push_back(first.name + ".safe");
+  double budget = budget_ms();
+  return {
+      .name = "match",
+      .doc = "one engine, one catalogue pattern (NAME or NAME.safe), one attack input of `length` characters: "
+             "median time of a match after a warm-up, within the cell's budget",
+      .params = {engine_param(),
+                 {.name = "pattern", .values = defaults, .smoke = {first.name}, .full = variants, .choices = variants,
+                  .doc = "catalogue entry; NAME.safe is its safe rewrite"},
+                 {.name = "length", .values = {"20", "24", "28"}, .smoke = {"20"},
+                  .full = {"16", "20", "24", "28", "32"}, .range = {{1, 50'000'000}},
+                  .doc = "attack input length in characters: prefix + pump cycled + suffix"}},
+      .metrics = {{.name = "match_ms", .unit = "ms", .doc = "median time of one match"},
+                  {.name = "matched", .unit = "count", .tracked = false, .doc = "1 when the pattern matched"},
+                  samples_metric(),
+                  {.name = "compile_ms", .unit = "ms", .tracked = false, .doc = "compiling the pattern"}},
+      .timeout_s = budget / 1e3 * kWatchdogGrace,
+      .make = [&catalogue](const Cell& cell) { return make_match(catalogue, cell); },
+  };
+}
+
+Benchmark throughput() {
+  std::vector<std::string> names;
+  for (const auto& p : rx::throughput_patterns()) names.push_back(p.name);
+  return {
+      .name = "throughput",
+      .doc = "every line of a generated text corpus searched, as grep -c: MB/s per engine",
+      .params = {engine_param(),
+                 {.name = "pattern", .values = names, .smoke = {"literal"}, .choices = names,
+                  .doc = "literal, alternation of words, or \\w+\\s+Holmes\\s+\\w+"},
+                 {.name = "length", .values = {"2000000"}, .smoke = {"200000"}, .range = {{1000, 200'000'000}},
+                  .doc = "corpus size in bytes"}},
+      .metrics = {{.name = "throughput_mb_s", .unit = "MB/s", .better = Better::higher,
+                   .doc = "corpus bytes / median time of one pass"},
+                  {.name = "matching_lines", .unit = "count", .tracked = false, .doc = "lines that matched"},
+                  samples_metric()},
+      .timeout_s = kThroughputBudgetMs / 1e3 * kWatchdogGrace,
+      .make = make_throughput,
+  };
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string path = rx::Catalogue::default_path();
+  static rx::Catalogue catalogue;
+  try {
+    catalogue = rx::Catalogue::load(path);
+    budget_ms();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "regex: %s\n", e.what());
+    return 2;
+  }
+  // Only the orchestrator's --stallbench-describe (meta.json) needs node's version; a cell would
+  // pay a node start-up for it.
+  bool describing = std::any_of(argv + 1, argv + argc, [](const char* a) { return std::string(a) == "--stallbench-describe"; });
+  return run_main(argc, argv,
+                  {.name = "regex",
+                   .doc = "catastrophic backtracking (ReDoS) against linear-time engines, and throughput on text",
+                   .benchmarks = {match(catalogue), throughput()},
+                   .versions = rx::engine_versions(describing)});
+}

@@ -1,0 +1,205 @@
+"""Report section for family `regex`: the patterns x engines matrix, time-against-length plots
+per pattern (log scale, one line per engine, the budget drawn, where each curve was censored),
+correctness findings, and throughput on ordinary text."""
+import html
+
+from matplotlib.lines import Line2D
+
+from ..redos import agreement, summary
+from ..redos.curves import curves
+from ..redos.patterns import SAFE_SUFFIX
+from ..report import stats
+from ..report.figures import figure, save
+
+ENGINE_COLOURS = {"boost": "#1f77b4", "std": "#d62728", "pcre2": "#ff7f0e", "pcre2-jit": "#bcbd22", "re2": "#2ca02c",
+                  "hyperscan": "#17becf", "node": "#9467bd", "node-linear": "#8c564b"}
+STOP_MARKERS = {"timeout": "^", "guarded": "s", "crashed": "X", "error": "*"}
+DEFAULT_BUDGET_MS = 1000  # the bench's default, for runs made with `stallbench run`
+
+READING = """\
+Each cell runs one engine on one pattern at one input length, in its own process, within a time
+budget (compile, warm-up and timed matches together; the cell is killed when it overruns). Times
+are medians of the timed matches after the warm-up. With `stallbench regex`, lengths escalate per
+engine and pattern until a cell does not finish; that engine is not run at longer lengths of that
+pattern: its curve is **censored** there (a marker on the budget line: ▲ over the budget, ■ the
+engine's guard fired, ✖ the process crashed). In the plot each engine has a colour, the pattern a
+solid line and its safe rewrite a dashed one.
+
+The **verdict** comes from the finished points: `linear`, `poly k` (time ∝ n^k), `exp xb` (time ∝
+b^n, b per character; the seed's ×4 per 2 characters is b = 2), with R² of the fit on log time;
+or the status that ended the curve when that is the engine's own behaviour: `guarded` (Boost's
+error_complexity, PCRE2's match or JIT-stack limit, V8's backtrack stack), `crashed` (std::regex
+overflowing the stack), `rejected` (the engine refused the pattern), or `timeout` when too few
+lengths finished to fit. `NAME.safe` rows are the catalogue's linear rewrites on the same inputs.
+"""
+
+
+def _engines(rows):
+    order = list(ENGINE_COLOURS)
+    found = {r.param_dict()["engine"] for r in rows}
+    return sorted(found, key=lambda e: (order.index(e) if e in order else len(order), e))
+
+
+def _variants(rows):
+    return list(dict.fromkeys(r.param_dict()["pattern"] for r in rows if r.benchmark == "match"))
+
+
+def _matrix(found, variants, engines, patterns_meta) -> str:
+    lines = ["| pattern | expect | at length | " + " | ".join(engines) + " |",
+             "|---|---|---|" + "---|" * len(engines)]
+    for variant, common, cells in summary.matrix_rows(found, variants, engines):
+        entry = patterns_meta.get(variant.removesuffix(SAFE_SUFFIX), {})
+        expect = "linear (rewrite)" if variant.endswith(SAFE_SUFFIX) else entry.get("expect") or "–"
+        shown = [f"{text}<br>{summary.fmt_time(ms)}" if ms is not None else text for _, text, ms in cells]
+        lines.append(f"| `{variant}` | {expect} | {f'{common:,}' if common else '–'} | " + " | ".join(shown) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def _draw_variant(ax, curve, colour, dashed, budget_ms):
+    if curve.points:
+        xs, ys = zip(*curve.points)
+        ax.plot(xs, ys, marker="o", ms=3, lw=1.2, ls="--" if dashed else "-", color=colour,
+                mfc="white" if dashed else colour)
+    if curve.stop and curve.stop.status in STOP_MARKERS:
+        ax.scatter([curve.stop.length], [budget_ms], marker=STOP_MARKERS[curve.stop.status], s=50, zorder=5,
+                   color="white" if dashed else colour, edgecolors=colour, clip_on=False)
+
+
+def _plot_curves(context, names, found, engines, budget_ms):
+    """Small multiples: one panel per pattern, one colour per engine, the safe rewrite dashed. One
+    figure rather than one per pattern: on a busy 2-core machine each saved figure costs seconds."""
+    columns = 2 if len(names) > 1 else 1
+    rows = (len(names) + columns - 1) // columns
+    fig, axes = figure(rows, columns, figsize=(5.6 * columns, 3.4 * rows), squeeze=False)
+    for ax, name in zip(axes.flat, names):
+        lengths = []
+        for engine in engines:
+            for variant, dashed in ((name, False), (name + SAFE_SUFFIX, True)):
+                curve = found.get((variant, engine))
+                if curve is not None:
+                    _draw_variant(ax, curve, ENGINE_COLOURS.get(engine, "grey"), dashed, budget_ms)
+                    lengths += [n for n, _ in curve.points] + ([curve.stop.length] if curve.stop else [])
+        ax.axhline(budget_ms, color="black", ls=":", lw=1)
+        ax.set_yscale("log")
+        if lengths and max(lengths) > 20 * min(lengths):
+            ax.set_xscale("log")
+        ax.set_title(name, fontsize=9)
+        ax.tick_params(labelsize=7)
+    spare = list(axes.flat[len(names):])
+    for ax in spare:
+        ax.axis("off")
+    for ax in axes[:, 0]:
+        ax.set_ylabel("median match (ms, log)", fontsize=8)
+    for ax in axes[-1, :]:
+        ax.set_xlabel("input length (characters)", fontsize=8)
+    handles = [Line2D([], [], color=ENGINE_COLOURS.get(e, "grey"), label=e) for e in engines]
+    handles += [Line2D([], [], color="grey", ls=ls, label=label)
+                for ls, label in (("-", "pattern"), ("--", "safe rewrite"), (":", f"budget {budget_ms:g} ms"))]
+    handles += [Line2D([], [], ls="", marker=m, color="grey", label=f"stopped: {status}")
+                for status, m in STOP_MARKERS.items()]
+    if spare:  # the legend takes the empty panel
+        spare[0].legend(handles=handles, loc="center", ncol=2, fontsize=8, frameon=False)
+    else:
+        fig.legend(handles=handles, loc="lower center", ncol=6, fontsize=8, bbox_to_anchor=(0.5, 1.0))
+    fig.suptitle("Match time against input length (censored curves end on the budget line)", fontsize=11)
+    fig.tight_layout()
+    return save(fig, context.out, "regex-curves", "match time against input length per pattern and engine")
+
+
+def _correctness(context) -> str:
+    regex_meta = context.run.meta.get("regex", {})
+    checks = regex_meta.get("correctness")
+    if checks is None:  # a run made by `stallbench run`: only what the rows tell
+        checks = {"disagreements": [vars(d) for d in agreement.cell_disagreements(context.rows)],
+                  "counterexamples": [vars(c) for c in agreement.cell_counterexamples(context.rows)]}
+    samples = regex_meta.get("sample_check", {})
+    lines = ["### Correctness\n"]
+    disagreements = list(checks["disagreements"]) + [d for s in samples.values() for d in s["disagreements"]]
+    if disagreements:
+        lines.append(f"**{len(disagreements)} DISAGREEMENTS between engines** (each is a bug in an engine or an "
+                     "adapter, or a difference in regex dialect):\n")
+        lines += [f"- `{d['pattern']}` on {html.escape(d['input'], quote=False)}: " +
+                  ", ".join(f"{e} {'match' if m else 'no match'}" for e, m in d["answers"].items()) for d in disagreements]
+    else:
+        lines.append("Engines that finished agreed on match / no match for every attack input"
+                     + (" and every sample input." if samples else "."))
+    if samples:
+        total = sum(s["inputs"] for s in samples.values())
+        failed = [f"`{n}` ({s['status']})" for n, s in samples.items() if s["status"] != "ok"]
+        lines.append(f"\nSample check: {total:,} inputs (random strings over each pattern's alphabet, the short "
+                     "attack inputs, and those with one or two random edits), every engine, original and rewrite."
+                     + (f" Did not finish: {', '.join(failed)}." if failed else ""))
+    if checks["counterexamples"]:
+        lines.append("\n**Safe rewrites that are not the same language** (input: original's answer → rewrite's):\n")
+        for c in checks["counterexamples"]:
+            lines.append(f"- `{c['pattern']}`: {html.escape(c['input'], quote=False)}: {'match' if c['original'] else 'no match'} → "
+                         f"{'match' if c['safe'] else 'no match'} ({', '.join(c['engines'])})")
+    elif samples:
+        lines.append("\nEvery safe rewrite answered as its original on every input checked.")
+    return "\n".join(lines) + "\n"
+
+
+def _throughput(context, engines) -> str:
+    table = summary.throughput_cells(context.rows)
+    if not table:
+        return ""
+    lines = ["### Throughput on ordinary text\n",
+             "Every line of a generated prose corpus searched, as `grep -c` does; megabytes of text per second "
+             "(median pass). Every engine's count of matching lines is checked against a plain string scan.\n",
+             "| pattern | " + " | ".join(engines) + " |", "|---|" + "---|" * len(engines)]
+    fig, ax = figure(figsize=(8, 3.6))
+    width = 0.8 / max(1, len(engines))
+    for i, (name, by_engine) in enumerate(table.items()):
+        shown = []
+        for j, engine in enumerate(engines):
+            value = by_engine.get(engine, "–")
+            if isinstance(value, float):
+                ax.bar(i + (j - len(engines) / 2 + 0.5) * width, value, width, color=ENGINE_COLOURS.get(engine, "grey"),
+                       label=engine if i == 0 else None)
+                value = stats.fmt(value, 0)
+            shown.append(value)
+        lines.append(f"| {name} | " + " | ".join(shown) + " |")
+    ax.set_xticks(range(len(table)), list(table))
+    ax.set_yscale("log")
+    ax.set_ylabel("MB/s (log)")
+    ax.legend(fontsize=7, ncol=4)
+    ax.set_title("Throughput on ordinary text (higher is better)", fontsize=10)
+    return "\n".join(lines) + "\n\n" + save(fig, context.out, "regex-throughput", "throughput per engine")
+
+
+def _censoring(context) -> str:
+    censoring = context.run.meta.get("regex", {}).get("censoring", [])
+    if not censoring:
+        return ""
+    items = [f"{c['engine']} on `{c['pattern']}` at {c['at_length']:,} ({c['status']})" for c in censoring]
+    return "Censored (not run at longer lengths): " + "; ".join(items) + ".\n"
+
+
+def _overrun(context) -> str:
+    over = context.run.meta.get("regex", {}).get("overrun")
+    if not over or over.get("max_ratio") is None:
+        return ""
+    return (f"Budget check: the slowest of {over['cells']} match cells took {over['max_ratio']:.2f}× the budget, "
+            f"process start to exit ({over['worst_cell']}, {over['worst_status']}); {over['cells_over_1_2']} took "
+            "more than 1.2×.\n")
+
+
+def sections(context) -> str:
+    match_rows = [r for r in context.rows if r.benchmark == "match"]
+    engines = _engines(context.rows)
+    parts = []
+    if match_rows:
+        regex_meta = context.run.meta.get("regex", {})
+        budget_ms = regex_meta.get("budget_ms", DEFAULT_BUDGET_MS)
+        found = curves(match_rows)
+        variants = _variants(match_rows)
+        parts += ["### Catastrophic backtracking (ReDoS)\n", READING,
+                  f"Budget per cell: {budget_ms:g} ms. Matrix: verdict per engine, and the median time at the largest "
+                  "length every engine that compiled the pattern finished (`at length`).\n",
+                  _matrix(found, variants, engines, regex_meta.get("patterns", {})), _overrun(context),
+                  _censoring(context)]
+        names = list(dict.fromkeys(v.removesuffix(SAFE_SUFFIX) for v in variants))
+        parts.append(_plot_curves(context, names, found, engines, budget_ms))
+        parts.append(_correctness(context))
+    parts.append(_throughput(context, engines))
+    return "\n".join(p for p in parts if p)

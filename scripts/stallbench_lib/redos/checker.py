@@ -1,0 +1,75 @@
+"""Runs build/<preset>/benches/regex_check (benches/regex_check.cc): compiles regexes with engines
+and answers match / no match for inputs, in a process of its own with a time and memory limit, so
+a crash or an exponential blow-up there costs a report line, not the run."""
+import json
+import resource
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import UsageError
+from ..runner import memory_limit_bytes
+from .patterns import Pattern
+
+CHECK_TIMEOUT_S = 60
+
+
+@dataclass
+class EngineAnswers:
+    rejected: str | None  # the engine's compile error
+    answers: str          # per input: 1 match, 0 no match, g guarded, e error
+
+
+class CheckFailed(Exception):
+    pass
+
+
+def _cap_memory() -> None:
+    """In the helper's process before exec: the same memory cap as a cell's."""
+    limit = memory_limit_bytes()
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
+def binary(build_dir: Path) -> Path:
+    return build_dir / "benches" / "regex_check"
+
+
+def run(check_binary: Path, engines: list[str], regexes: list[str], inputs: list[str],
+        timeout_s: float = CHECK_TIMEOUT_S) -> dict[str, list[EngineAnswers]]:
+    """engine -> one EngineAnswers per regex. Raises CheckFailed when the helper crashed, hung or failed."""
+    request = json.dumps({"engines": engines, "regexes": regexes, "inputs": inputs})
+    try:
+        done = subprocess.run([str(check_binary)], input=request, capture_output=True, text=True, timeout=timeout_s,
+                              preexec_fn=_cap_memory)
+    except subprocess.TimeoutExpired:
+        raise CheckFailed(f"did not finish within {timeout_s:g} s")
+    except OSError as e:
+        raise CheckFailed(f"cannot run {check_binary}: {e}")
+    if done.returncode != 0:
+        reason = done.stderr.strip().splitlines()[-1:] or [f"exit status {done.returncode}"]
+        raise CheckFailed(reason[0] if done.returncode > 0 else f"killed by signal {-done.returncode}")
+    reply = json.loads(done.stdout)["engines"]
+    return {engine: [EngineAnswers(a["rejected"], a["answers"]) for a in per_regex] for engine, per_regex in reply.items()}
+
+
+def require_some_engine_accepts(check_binary: Path, engines: list[str], patterns: list[Pattern], where: Path) -> None:
+    """UsageError naming the first regex (or safe rewrite) that every engine refuses. The engines
+    in this process go first; the V8 ones (a node start-up per regex) only for what all others refused."""
+    regexes = [(p, field, text) for p in patterns for field, text in (("regex", p.regex), ("safe", p.safe)) if text]
+    in_process = [e for e in engines if not e.startswith("node")]
+    refusals: list[dict[str, str | None]] = [{} for _ in regexes]
+    for group in (in_process, [e for e in engines if e.startswith("node")]):
+        todo = [i for i, r in enumerate(refusals) if all(r.values())]
+        if not group or not todo:
+            continue
+        try:
+            compiled = run(check_binary, group, [regexes[i][2] for i in todo], [])
+        except CheckFailed as e:
+            raise UsageError(f"{where}: checking the regexes with every engine failed: {e}")
+        for k, i in enumerate(todo):
+            refusals[i].update({e: compiled[e][k].rejected for e in group})
+    for (pattern, field, text), refused in zip(regexes, refusals):
+        if all(refused.values()):
+            engine, message = next(iter(refused.items()))
+            raise UsageError(f"{where}: pattern {pattern.name!r}: {field} {text!r} is invalid for every engine "
+                             f"({engine}: {message}; engines tried: {', '.join(refused)})")

@@ -1,0 +1,96 @@
+// The regex workload around the engines: the catalogue, the attack-input recipe, the timing loop
+// within a budget, and the throughput corpus with its reference count.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+
+#include "workloads/regex/catalogue.h"
+#include "workloads/regex/corpus.h"
+#include "workloads/regex/engine.h"
+#include "workloads/regex/engines.h"
+#include "workloads/regex/measure.h"
+
+namespace rx = stallbench::regex;
+
+namespace {
+
+std::string write_temp(const std::string& text) {
+  std::string path = testing::TempDir() + "/regex_catalogue_test.toml";
+  std::ofstream(path) << text;
+  return path;
+}
+
+}  // namespace
+
+TEST(AttackInput, SeedRecipe) {
+  rx::Pattern coupon{.name = "coupon-code", .pump = "BOOKSTORE2026", .suffix = "!"};
+  // "BOOKSTORE2026BOOKSTORE2026BOOK".slice(0, length - 1) + "!"
+  EXPECT_EQ(rx::attack_input(coupon, 20), "BOOKSTORE2026BOOKST!");
+  EXPECT_EQ(rx::attack_input(coupon, 28), "BOOKSTORE2026BOOKSTORE2026B!");
+  EXPECT_EQ(rx::attack_input(coupon, 1), "!");
+  EXPECT_THROW(rx::attack_input(coupon, 0), std::invalid_argument);
+  rx::Pattern spaces{.name = "ws", .prefix = "a", .pump = " ", .suffix = "a"};
+  EXPECT_EQ(rx::attack_input(spaces, 5), "a   a");
+}
+
+TEST(Catalogue, ShippedCatalogueLoadsWithVariants) {
+  auto catalogue = rx::Catalogue::load(STALLBENCH_TEST_CATALOGUE);
+  auto names = catalogue.variant_names();
+  ASSERT_GE(names.size(), 2u);
+  EXPECT_EQ(names[0], "coupon-code");
+  EXPECT_EQ(names[1], "coupon-code.safe");
+  EXPECT_EQ(catalogue.variant("coupon-code").regex, "^([A-Z0-9]+-?)+$");
+  EXPECT_EQ(catalogue.variant("coupon-code.safe").regex, "^[A-Z0-9]+(-[A-Z0-9]+)*$");
+  EXPECT_THROW(catalogue.variant("no-such"), std::invalid_argument);
+}
+
+TEST(Catalogue, RefusesWhatItCannotRead) {
+  EXPECT_THROW(rx::Catalogue::load(write_temp("[[pattern]\n")), std::runtime_error);
+  EXPECT_THROW(rx::Catalogue::load(write_temp("[[pattern]]\nname = \"x\"\nregex = \"a\"\nsource = \"s\"\n")),
+               std::runtime_error);  // no pump
+  EXPECT_THROW(rx::Catalogue::load(write_temp("[[pattern]]\nname = \"x\"\nregex = \"a\"\npump = \"\"\nsource = \"s\"\n")),
+               std::runtime_error);
+  auto ok = rx::Catalogue::load(write_temp("[[pattern]]\nname = \"x\"\nregex = \"a+\"\npump = \"a\"\nsource = \"s\"\n"
+                                           "lengths = [1, 2]\n"));
+  EXPECT_EQ(ok.patterns().at(0).lengths, (std::vector<std::int64_t>{1, 2}));
+}
+
+TEST(TimeMatch, StaysInsideTheBudgetAndKeepsTheAnswer) {
+  auto regex = rx::compile("std", "^(a+)+$", rx::Anchoring::search);
+  rx::TimingPlan plan{.budget_ms = 200};
+  auto started = rx::Clock::now();
+  auto timing = rx::time_match(*regex, "aaaaaaaaaaaaaaaa!", "a!", started, plan);
+  EXPECT_FALSE(timing.matched);
+  EXPECT_GE(timing.samples, 1);
+  EXPECT_LE(timing.samples, plan.max_samples);
+  EXPECT_GT(timing.median_ms, 0);
+  auto fast = rx::time_match(*regex, "aaaa", "a", rx::Clock::now(), plan);
+  EXPECT_TRUE(fast.matched);
+}
+
+TEST(TimeMatch, SlowMatchIsMeasuredOnceCold) {
+  // A budget smaller than one match: the warm-up is the only match, reported with samples = 0.
+  auto regex = rx::compile("std", "^(a+)+$", rx::Anchoring::search);
+  rx::TimingPlan plan{.budget_ms = 0.001};
+  auto timing = rx::time_match(*regex, "aaaaaaaaaaaa!", "a!", rx::Clock::now(), plan);
+  EXPECT_EQ(timing.samples, 0);
+  EXPECT_GT(timing.median_ms, 0);
+}
+
+TEST(Corpus, DeterministicAndCountedLikeTheEngines) {
+  auto a = rx::make_corpus(100'000), b = rx::make_corpus(100'000);
+  EXPECT_EQ(a.text, b.text);
+  EXPECT_GE(a.text.size(), 100'000u);
+  for (const auto& pattern : rx::throughput_patterns()) {
+    SCOPED_TRACE(pattern.name);
+    std::size_t expected = rx::reference_matching_lines(pattern.name, a.lines);
+    for (const auto& engine : rx::engine_names()) {
+      SCOPED_TRACE(engine);
+      auto regex = rx::compile(engine, pattern.regex, rx::Anchoring::search);
+      EXPECT_EQ(regex->run_batch(a.lines, 1).matched, expected);
+    }
+  }
+  EXPECT_GT(rx::reference_matching_lines("alternation", a.lines), 0u);
+  EXPECT_THROW(rx::reference_matching_lines("nope", a.lines), std::invalid_argument);
+}

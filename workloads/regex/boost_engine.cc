@@ -1,0 +1,43 @@
+// Boost.Regex 1.81, perl syntax. Its guard: a match that visits more states than a bound derived
+// from the pattern and input size throws error_complexity; a backtracking stack that outgrows its
+// block budget throws error_stack. Both are `guarded`.
+#include <boost/regex.hpp>
+#include <boost/version.hpp>
+
+#include "adapters.h"
+#include "iterator_regex.h"
+
+namespace stallbench::regex {
+namespace {
+
+struct BoostLibrary {
+  using regex = boost::regex;
+  using error = boost::regex_error;
+  // no_mod_m / no_mod_s: ^ $ and . as in every other adapter (Boost's perl default is multiline).
+  static constexpr auto kSyntax = boost::regex::perl | boost::regex::no_mod_m | boost::regex::no_mod_s;
+
+  template <class It>
+  static bool match(It first, It last, const regex& re) { return boost::regex_match(first, last, re); }
+  template <class It>
+  static bool search(It first, It last, const regex& re) { return boost::regex_search(first, last, re); }
+
+  static std::string guard_message(const error& e) {
+    const char* code = e.code() == boost::regex_constants::error_complexity ? "error_complexity"
+                       : e.code() == boost::regex_constants::error_stack    ? "error_stack"
+                                                                             : "regex_error";
+    return std::string(code) + ": " + e.what();
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Regex> compile_boost(std::string_view pattern, Anchoring anchoring) {
+  return std::make_unique<IteratorRegex<BoostLibrary>>(pattern, anchoring);
+}
+
+std::string boost_version() {
+  return std::to_string(BOOST_VERSION / 100000) + "." + std::to_string(BOOST_VERSION / 100 % 1000) + "." +
+         std::to_string(BOOST_VERSION % 100);
+}
+
+}  // namespace stallbench::regex

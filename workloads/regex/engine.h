@@ -1,0 +1,56 @@
+// One small interface in front of every regex engine: compile a pattern (search or full match),
+// ask whether an input matches, and learn what went wrong as what it is.
+//
+// Failures carry the status the results CSV uses:
+//   rejected  the engine refused the pattern at compile time (syntax it does not have, too large)
+//   guarded   the engine's own limit fired while matching (Boost's error_complexity, PCRE2's
+//             match limit, V8's backtrack stack); the engine's message is the detail
+// Anything else an adapter throws is an `error`. A crash (std::regex overflowing the stack) cannot
+// be thrown: the cell's process dies and the orchestrator records it as `crashed`.
+//
+// Every adapter gives the same meaning to a pattern: bytes (no UTF-8 decoding), `.` does not match
+// a newline, `$` matches at the end of the input only, no multiline, case-sensitive. One exception
+// the engine does not let us remove: Hyperscan's `$` also matches before a final newline. The
+// inputs stallbench generates never contain line breaks, so no measurement sees it.
+#pragma once
+
+#include <memory>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace stallbench::regex {
+
+enum class Anchoring {
+  search,  // the pattern may match anywhere in the input (JavaScript's test(), regex_search)
+  full,    // the pattern must match the whole input (regex_match, RE2::FullMatch)
+};
+
+struct EngineFailure : std::runtime_error {
+  EngineFailure(std::string status, const std::string& message)
+      : std::runtime_error(message), status(std::move(status)) {}
+  std::string status;  // "rejected" or "guarded"
+};
+
+// What a batch of matches found and how long it took.
+struct Batch {
+  std::size_t matched = 0;  // how many (input, repeat) pairs matched
+  double ms = 0;            // wall time of the whole batch, measured where the engine runs
+};
+
+// A compiled pattern. Not thread-safe: one per thread.
+class Regex {
+ public:
+  virtual ~Regex() = default;
+  // True when the pattern matches `input`; throws EngineFailure("guarded", ...) when a limit fires.
+  virtual bool matches(std::string_view input) = 0;
+  // Every input `repeat` times, timed around the loop. Engines in another process (V8 through
+  // node) time the loop there, so the pipe between the processes is not measured.
+  virtual Batch run_batch(std::span<const std::string_view> inputs, int repeat);
+};
+
+// Compiles `pattern` with `engine` (one of engine_names()); throws EngineFailure("rejected", ...).
+std::unique_ptr<Regex> compile(std::string_view engine, std::string_view pattern, Anchoring anchoring);
+
+}  // namespace stallbench::regex

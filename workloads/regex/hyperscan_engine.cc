@@ -1,0 +1,60 @@
+// Hyperscan (or its fork Vectorscan, same API): automata compiled for SIMD scanning, linear in the
+// input. It refuses at compile time what it cannot run that way (backreferences, lookaround,
+// atomic groups, some large bounded repeats): `rejected` with its message. Block mode, stopping
+// at the first match: a yes/no answer like every other adapter's.
+#include <hs.h>
+
+#include "adapters.h"
+
+namespace stallbench::regex {
+namespace {
+
+int stop_at_first_match(unsigned, unsigned long long, unsigned long long, unsigned, void*) { return 1; }
+
+class HyperscanRegex : public Regex {
+ public:
+  HyperscanRegex(std::string_view pattern, Anchoring anchoring) {
+    std::string expression(pattern);
+    if (anchoring == Anchoring::full) expression = "\\A(?:" + expression + ")\\z";
+    hs_compile_error_t* error = nullptr;
+    // ALLOWEMPTY: patterns that can match the empty string (^(a|b)*$) are legal here too.
+    unsigned flags = HS_FLAG_SINGLEMATCH | HS_FLAG_ALLOWEMPTY;
+    if (hs_compile(expression.c_str(), flags, HS_MODE_BLOCK, nullptr, &database_, &error) != HS_SUCCESS) {
+      std::string message = error != nullptr ? error->message : "hs_compile failed";
+      hs_free_compile_error(error);
+      throw EngineFailure("rejected", message);
+    }
+    if (hs_alloc_scratch(database_, &scratch_) != HS_SUCCESS) {
+      hs_free_database(database_);
+      throw std::runtime_error("hs_alloc_scratch failed");
+    }
+  }
+  ~HyperscanRegex() override {
+    hs_free_scratch(scratch_);
+    hs_free_database(database_);
+  }
+  HyperscanRegex(const HyperscanRegex&) = delete;
+  HyperscanRegex& operator=(const HyperscanRegex&) = delete;
+
+  bool matches(std::string_view input) override {
+    hs_error_t rc = hs_scan(database_, input.data(), static_cast<unsigned>(input.size()), 0, scratch_,
+                            stop_at_first_match, nullptr);
+    if (rc == HS_SCAN_TERMINATED) return true;
+    if (rc == HS_SUCCESS) return false;
+    throw std::runtime_error("hs_scan failed with " + std::to_string(rc));
+  }
+
+ private:
+  hs_database_t* database_ = nullptr;
+  hs_scratch_t* scratch_ = nullptr;
+};
+
+}  // namespace
+
+std::unique_ptr<Regex> compile_hyperscan(std::string_view pattern, Anchoring anchoring) {
+  return std::make_unique<HyperscanRegex>(pattern, anchoring);
+}
+
+std::string hyperscan_version() { return hs_version(); }
+
+}  // namespace stallbench::regex

@@ -1,0 +1,187 @@
+// V8's irregexp through a node process running node_regex.js, plain or with
+// --enable-experimental-regexp-engine-on-excessive-backtracks (V8 switches to its linear engine
+// after a number of backtracks, when the pattern is one that engine supports). V8's own guard is
+// its backtrack stack limit (RangeError): `guarded`. Each batch is timed inside node.
+//
+// The node process is this process's child, in its process group: when the orchestrator kills a
+// cell it kills node too, and when this process exits node reads end-of-file and exits. One node
+// process per flavour serves every pattern this process compiles (starting node costs ~0.1 s;
+// regex_check and the tests compile hundreds).
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <vector>
+
+#include "adapters.h"
+
+extern char** environ;
+
+namespace stallbench::regex {
+namespace {
+
+using nlohmann::json;
+
+// Inputs are bytes; V8 gets them as the Latin-1 characters they are, so `.` and classes see the
+// same units as in the byte-oriented engines. JSON carries them as UTF-8.
+std::string latin1_to_utf8(std::string_view bytes) {
+  std::string out;
+  out.reserve(bytes.size());
+  for (unsigned char c : bytes) {
+    if (c < 0x80) {
+      out.push_back(static_cast<char>(c));
+    } else {
+      out.push_back(static_cast<char>(0xC0 | (c >> 6)));
+      out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
+    }
+  }
+  return out;
+}
+
+class NodeProcess {
+ public:
+  explicit NodeProcess(bool linear_fallback) {
+    std::string node = node_path();
+    if (node.empty()) throw std::runtime_error("node is not installed (not on PATH, STALLBENCH_NODE unset)");
+    std::signal(SIGPIPE, SIG_IGN);  // a dead node must be an error reply, not a killed bench
+    int to_child[2], from_child[2];
+    if (pipe2(to_child, O_CLOEXEC) != 0 || pipe2(from_child, O_CLOEXEC) != 0)
+      throw std::runtime_error("pipe failed");
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, to_child[0], 0);
+    posix_spawn_file_actions_adddup2(&actions, from_child[1], 1);
+    std::vector<std::string> args{node};
+    if (linear_fallback) args.emplace_back("--enable-experimental-regexp-engine-on-excessive-backtracks");
+    args.emplace_back(STALLBENCH_NODE_HELPER);
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    int rc = posix_spawn(&pid_, node.c_str(), &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    close(to_child[0]);
+    close(from_child[1]);
+    to_child_ = to_child[1];
+    from_child_ = fdopen(from_child[0], "r");
+    if (rc != 0) {
+      close(to_child_);
+      fclose(from_child_);
+      throw std::runtime_error("cannot start " + node + ": " + std::strerror(rc));
+    }
+  }
+  ~NodeProcess() {
+    close(to_child_);  // node reads end-of-file and exits
+    fclose(from_child_);
+    int status = 0;
+    waitpid(pid_, &status, 0);
+  }
+  NodeProcess(const NodeProcess&) = delete;
+  NodeProcess& operator=(const NodeProcess&) = delete;
+
+  json request(const json& message) {
+    std::string line = message.dump() + "\n";
+    for (std::size_t sent = 0; sent < line.size();) {
+      ssize_t n = write(to_child_, line.data() + sent, line.size() - sent);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) throw std::runtime_error(std::string("node helper: write failed: ") + std::strerror(errno));
+      sent += static_cast<std::size_t>(n);
+    }
+    char* buffer = nullptr;
+    std::size_t capacity = 0;
+    ssize_t n = getline(&buffer, &capacity, from_child_);
+    std::string reply = n > 0 ? std::string(buffer, static_cast<std::size_t>(n)) : std::string();
+    std::free(buffer);
+    if (reply.empty()) throw std::runtime_error("node helper exited without replying (see its stderr in the log)");
+    return json::parse(reply);
+  }
+
+ private:
+  pid_t pid_ = -1;
+  int to_child_ = -1;
+  FILE* from_child_ = nullptr;
+};
+
+// Replies that carry a status are the engine's refusal or guard.
+json checked(json reply) {
+  if (reply.contains("status"))
+    throw EngineFailure(reply.at("status").get<std::string>(), reply.at("message").get<std::string>());
+  return reply;
+}
+
+// Started on first use and never destroyed: compiled patterns may outlive any static (Google
+// Benchmark's registry holds them until exit), and at exit the kernel closes the pipe, so node
+// reads end-of-file and exits by itself.
+NodeProcess& shared_node(bool linear_fallback) {
+  static auto* processes = new std::unique_ptr<NodeProcess>[2];
+  auto& slot = processes[linear_fallback ? 1 : 0];
+  if (!slot) slot = std::make_unique<NodeProcess>(linear_fallback);
+  return *slot;
+}
+
+class NodeRegex : public Regex {
+ public:
+  NodeRegex(std::string_view pattern, Anchoring anchoring, bool linear_fallback)
+      : node_(shared_node(linear_fallback)) {
+    json reply = checked(node_.request({{"op", "compile"},
+                                        {"pattern", latin1_to_utf8(pattern)},
+                                        {"full", anchoring == Anchoring::full}}));
+    id_ = reply.at("id").get<int>();
+  }
+  ~NodeRegex() override {
+    try {
+      node_.request({{"op", "free"}, {"id", id_}});
+    } catch (const std::exception&) {  // node already gone: nothing to free
+    }
+  }
+  NodeRegex(const NodeRegex&) = delete;
+  NodeRegex& operator=(const NodeRegex&) = delete;
+
+  bool matches(std::string_view input) override {
+    std::string_view one[] = {input};
+    return run_batch(one, 1).matched == 1;
+  }
+
+  Batch run_batch(std::span<const std::string_view> inputs, int repeat) override {
+    json texts = json::array();
+    for (auto input : inputs) texts.push_back(latin1_to_utf8(input));
+    json reply = checked(
+        node_.request({{"op", "batch"}, {"id", id_}, {"inputs", std::move(texts)}, {"repeat", repeat}}));
+    return {reply.at("matched").get<std::size_t>(), reply.at("ms").get<double>()};
+  }
+
+ private:
+  NodeProcess& node_;
+  int id_ = -1;
+};
+
+}  // namespace
+
+std::unique_ptr<Regex> compile_node(std::string_view pattern, Anchoring anchoring, bool linear_fallback) {
+  return std::make_unique<NodeRegex>(pattern, anchoring, linear_fallback);
+}
+
+std::string node_path() {
+  if (const char* given = std::getenv("STALLBENCH_NODE"); given != nullptr && *given != '\0')
+    return access(given, X_OK) == 0 ? given : "";
+  const char* path = std::getenv("PATH");
+  std::stringstream dirs(path != nullptr ? path : "");
+  for (std::string dir; std::getline(dirs, dir, ':');) {
+    std::string candidate = (dir.empty() ? "." : dir) + "/node";
+    if (access(candidate.c_str(), X_OK) == 0) return candidate;
+  }
+  return "";
+}
+
+std::string node_version() {
+  return shared_node(false).request({{"op", "version"}}).at("version").get<std::string>();
+}
+
+}  // namespace stallbench::regex

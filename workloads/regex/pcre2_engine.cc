@@ -1,0 +1,81 @@
+// PCRE2 (8-bit), as the interpreter or JIT-compiled. Its guards, all with their default settings:
+// the match limit (-47, 10,000,000 backtracking steps), the depth and heap limits, and for the JIT
+// its machine stack (-46, 32 KiB unless the application gives it more, which most do not).
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+
+#include "adapters.h"
+
+namespace stallbench::regex {
+namespace {
+
+std::string error_text(int code) {
+  PCRE2_UCHAR buffer[256];
+  pcre2_get_error_message(code, buffer, sizeof buffer);
+  return reinterpret_cast<const char*>(buffer);
+}
+
+bool is_limit(int rc) {
+  return rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_DEPTHLIMIT || rc == PCRE2_ERROR_HEAPLIMIT ||
+         rc == PCRE2_ERROR_JIT_STACKLIMIT;
+}
+
+class Pcre2Regex : public Regex {
+ public:
+  Pcre2Regex(std::string_view pattern, Anchoring anchoring, bool jit) {
+    // DOLLAR_ENDONLY: `$` at the very end only, as in every other adapter.
+    uint32_t options = PCRE2_DOLLAR_ENDONLY;
+    if (anchoring == Anchoring::full) options |= PCRE2_ANCHORED | PCRE2_ENDANCHORED;
+    int code = 0;
+    PCRE2_SIZE offset = 0;
+    code_ = pcre2_compile(reinterpret_cast<PCRE2_SPTR>(pattern.data()), pattern.size(), options, &code, &offset,
+                          nullptr);
+    if (code_ == nullptr)
+      throw EngineFailure("rejected", "offset " + std::to_string(offset) + ": " + error_text(code));
+    if (jit) {
+      if (int rc = pcre2_jit_compile(code_, PCRE2_JIT_COMPLETE); rc != 0) {
+        pcre2_code_free(code_);
+        throw EngineFailure("rejected", "JIT compile: " + error_text(rc));
+      }
+    }
+    data_ = pcre2_match_data_create_from_pattern(code_, nullptr);
+    if (data_ == nullptr) {
+      pcre2_code_free(code_);
+      throw std::bad_alloc();
+    }
+  }
+  ~Pcre2Regex() override {
+    pcre2_match_data_free(data_);
+    pcre2_code_free(code_);
+  }
+  Pcre2Regex(const Pcre2Regex&) = delete;
+  Pcre2Regex& operator=(const Pcre2Regex&) = delete;
+
+  // pcre2_match runs the JIT code when the pattern was JIT-compiled, the interpreter otherwise.
+  bool matches(std::string_view input) override {
+    int rc = pcre2_match(code_, reinterpret_cast<PCRE2_SPTR>(input.data()), input.size(), 0, 0, data_, nullptr);
+    if (rc >= 0) return true;
+    if (rc == PCRE2_ERROR_NOMATCH) return false;
+    std::string message = "error " + std::to_string(rc) + ": " + error_text(rc);
+    if (is_limit(rc)) throw EngineFailure("guarded", message);
+    throw std::runtime_error("pcre2_match: " + message);
+  }
+
+ private:
+  pcre2_code* code_ = nullptr;
+  pcre2_match_data* data_ = nullptr;
+};
+
+}  // namespace
+
+std::unique_ptr<Regex> compile_pcre2(std::string_view pattern, Anchoring anchoring, bool jit) {
+  return std::make_unique<Pcre2Regex>(pattern, anchoring, jit);
+}
+
+std::string pcre2_version() {
+  char buffer[64];
+  pcre2_config(PCRE2_CONFIG_VERSION, buffer);
+  return buffer;
+}
+
+}  // namespace stallbench::regex

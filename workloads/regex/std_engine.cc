@@ -1,0 +1,36 @@
+// libstdc++ std::regex, ECMAScript grammar. It has no guard: its matcher recurses once per
+// repetition step, so a long enough input overflows the stack and kills the process (recorded by
+// the orchestrator as `crashed`), and an exponential pattern simply runs until the budget ends.
+#include <regex>
+
+#include "adapters.h"
+#include "iterator_regex.h"
+
+namespace stallbench::regex {
+namespace {
+
+struct StdLibrary {
+  using regex = std::regex;
+  using error = std::regex_error;
+  static constexpr auto kSyntax = std::regex::ECMAScript;
+
+  template <class It>
+  static bool match(It first, It last, const regex& re) { return std::regex_match(first, last, re); }
+  template <class It>
+  static bool search(It first, It last, const regex& re) { return std::regex_search(first, last, re); }
+
+  // libstdc++ throws nothing while matching today; if it ever does, that is its guard.
+  static std::string guard_message(const error& e) { return e.what(); }
+};
+
+}  // namespace
+
+std::unique_ptr<Regex> compile_std(std::string_view pattern, Anchoring anchoring) {
+  return std::make_unique<IteratorRegex<StdLibrary>>(pattern, anchoring);
+}
+
+std::string std_version() {
+  return "libstdc++ " + std::to_string(_GLIBCXX_RELEASE) + " (" + std::to_string(__GLIBCXX__) + ")";
+}
+
+}  // namespace stallbench::regex
