@@ -1,16 +1,25 @@
 """Runs a plan into a new run directory: meta first (complete=false), each cell in its own
 process, the CSV rewritten after every cell, meta completed at the end. SIGINT and SIGTERM stop
-the current cell, keep what finished, and leave the run marked incomplete."""
+the current cell, keep what finished, and leave the run marked incomplete.
+
+With an interleave seed the repetitions run in shuffled rounds (schedule.py); with
+`instructions`, the cells of CPU-bound benchmarks are run again under callgrind afterwards
+(instructions.py). meta.json keeps every metric's declaration (unit, direction, tracked), so
+compare and history read old runs without the binaries that made them."""
+import dataclasses
 import os
 import signal
 import sys
 from pathlib import Path
 
+from . import instructions as instruction_counts
 from . import meta as metadata
-from .catalogue import Family
+from . import schedule
+from .catalogue import Family, all_benchmarks, metric_declarations
+from .convert import failure_rows
 from .plan import Cell
 from .progress import Progress
-from .rundir import RunDir, slug
+from .rundir import RunDir
 from .runner import run_cell
 
 
@@ -37,27 +46,62 @@ def run_meta(families: list[Family], build: Path, settings: dict) -> dict:
         "build_type": metadata.build_type(build),
         "uv_threadpool_size_env": os.environ.get("UV_THREADPOOL_SIZE"),
         "versions": versions,
+        "metrics": metric_declarations(all_benchmarks(families)),
         **settings,
     }
 
 
-def execute(cells: list[Cell], repetitions: int, out_parent: Path, meta: dict) -> RunDir:
+def _step_rows(run: RunDir, cells: list[Cell], step: schedule.Step, failed: dict, progress: Progress):
+    """Runs one step; returns (rows, status, detail, seconds). In rounds, a cell that failed is
+    not run again: its later repetitions get the same status, saying which one failed."""
+    cell = cells[step.cell]
+    if step.cell in failed:
+        status, detail = failed[step.cell]
+        return failure_rows(run.run_id, cell.benchmark, cell.params, step.round, status,
+                            f"not run again after: {detail}"), status, "not run again", 0.0
+    name = schedule.cell_slug(step.cell, cell) + ("" if step.round is None else f"-round{step.round:03d}")
+    result = run_cell(cell, run.run_id, run.raw, name, step.repetitions, progress)
+    rows = result.rows
+    if step.round is not None:
+        rows = [dataclasses.replace(r, repetition=step.round) for r in rows]
+    if run.meta.get("instructions") and cell.benchmark.instructions:
+        rows += instruction_counts.wall_rows(run.raw / f"{name}.json", run.run_id, cell, step.round)
+    return rows, result.status, result.detail, result.seconds
+
+
+def execute(cells: list[Cell], repetitions: int, out_parent: Path, meta: dict,
+            interleave_seed: int | None = None) -> RunDir:
+    if interleave_seed is not None:
+        meta = {**meta, "interleave": {"rounds": repetitions, "seed": interleave_seed}}
+        steps = schedule.interleaved(len(cells), repetitions, interleave_seed)
+    else:
+        steps = schedule.sequential(len(cells), repetitions)
     run = RunDir.create(out_parent, metadata.new_run_id(meta["git"]), meta)
     run.meta["cells"] = {"planned": len(cells), "ok": 0, "failed": 0}
     run.meta["pool_sizes"] = sorted({int(c.params["pool"]) for c in cells if "pool" in c.params})
     run.save()
-    progress = Progress(len(cells), repetitions)
+    progress = Progress(len(steps), steps[0].repetitions if steps else repetitions)
     previous = {s: signal.signal(s, _raise_interrupted) for s in (signal.SIGINT, signal.SIGTERM)}
+    failed: dict[int, tuple[str, str]] = {}
+    steps_left = {i: 0 for i in range(len(cells))}
+    for step in steps:
+        steps_left[step.cell] += 1
     try:
-        for i, cell in enumerate(cells, 1):
-            progress.start_cell(i, cell.label())
-            name = slug(f"{i:04d}-{cell.benchmark.family}-{cell.benchmark.name}-" +
-                        "-".join(f"{k}={v}" for k, v in cell.params.items()))
-            result = run_cell(cell, run.run_id, run.raw, name, repetitions, progress)
-            run.add(result.rows)
-            run.meta["cells"]["ok" if result.status == "ok" else "failed"] += 1
+        for k, step in enumerate(steps, 1):
+            cell = cells[step.cell]
+            rounds = "" if step.round is None else f" · round {step.round + 1}/{repetitions}"
+            progress.start_cell(k, cell.label() + rounds)
+            rows, status, detail, seconds = _step_rows(run, cells, step, failed, progress)
+            run.add(rows)
+            if status != "ok" and step.cell not in failed:
+                failed[step.cell] = (status, detail)
+            steps_left[step.cell] -= 1
+            run.meta["cells"]["failed"] = len(failed)
+            run.meta["cells"]["ok"] = sum(1 for i, n in steps_left.items() if n == 0 and i not in failed)
             run.save()
-            progress.end_cell(result.status, result.detail, result.seconds)
+            progress.end_cell(status, detail, seconds)
+        if run.meta.get("instructions"):
+            instruction_counts.count(run, cells, repetitions)
     except Interrupted as stop:
         run.meta.update(ended_at=metadata.now_iso(), interrupted=str(stop))
         run.save()

@@ -68,13 +68,15 @@ def _pump(stream, lines: queue.Queue) -> None:
     lines.put(None)
 
 
-def run_cell(cell: Cell, run_id: str, raw_dir: Path, slug: str, repetitions: int, progress) -> CellResult:
-    """Runs every repetition of `cell`; `progress.repetition(i)` is called as each one starts."""
+def run_cell(cell: Cell, run_id: str, raw_dir: Path, slug: str, repetitions: int, progress,
+             wrapper: list[str] | None = None) -> CellResult:
+    """Runs every repetition of `cell`; `progress.repetition(i)` is called as each one starts.
+    `wrapper` goes before the bench binary on the command line (valgrind, for --instructions)."""
     b = cell.benchmark
     out_json = raw_dir / f"{slug}.json"
     log_path = raw_dir / f"{slug}.log"
     tmp_json = raw_dir / f".{slug}.json.tmp"
-    command = [str(b.binary), *cell.grid_args(), f"--benchmark_filter=^{b.name}/",
+    command = [*(wrapper or []), str(b.binary), *cell.grid_args(), f"--benchmark_filter=^{b.name}/",
                f"--benchmark_repetitions={repetitions}", f"--benchmark_out={tmp_json}",
                "--benchmark_out_format=json"]
     started = time.monotonic()
