@@ -5,7 +5,7 @@ from pathlib import Path
 from .. import paths
 from ..atomic import atomic_write
 from ..errors import UsageError
-from ..tracking import comparison, samples
+from ..tracking import calibration, comparison, samples
 
 NAME = "compare"
 ORDER = 10
@@ -57,6 +57,7 @@ def run(args) -> int:
     base, current = samples.load(args.base), samples.load(args.current)
     warning = comparison.check_machines(base, current, args.allow_other_machine)
     outcome = comparison.compare_runs(base, current, limits)
+    outcome.notes.append(calibration.trust_note(calibration.latest_for(current.fingerprint)))
     text = comparison.markdown(outcome, base, current, limits, warning)
     out = args.out or paths.REPORTS / f"compare-{base.run_id}-vs-{current.run_id}"
     atomic_write(out / "compare.md", text)

@@ -30,25 +30,36 @@ def add_arguments(p):
                         "(`instructions`) beside their repetition times (`wall_ms`); about 50x slower per cell")
 
 
+def perform(profile, repetitions: int, pattern: str | None, sets: dict, out: Path, build_dir: Path,
+            count_instructions: bool = False, extra_meta: dict | None = None):
+    """Plans and executes one run into a new directory under `out`; returns its RunDir. Also what
+    `calibrate` runs, with `extra_meta` saying which calibration run it is."""
+    families = catalogue.load(build.bench_binaries(build_dir))
+    cells = make_plan(families, profile, pattern, sets)
+    settings = {"profile": profile.name, "filter": pattern, "sets": sets, "repetitions": repetitions,
+                "instructions": count_instructions, **(extra_meta or {})}
+    meta = run_meta(families, build_dir, settings)
+    if count_instructions:
+        instructions.declare(meta["metrics"], cells)
+    seed = random.SystemRandom().randrange(2**31) if profile.interleave else None
+    return execute(cells, repetitions, out, meta, interleave_seed=seed)
+
+
+def check_repetitions(repetitions: int) -> None:
+    if not 1 <= repetitions <= 1000:
+        raise UsageError(f"--repetitions {repetitions} is out of range: valid values are 1-1000")
+
+
 def run(args) -> int:
     profile = PROFILES[args.profile]
     repetitions = args.repetitions if args.repetitions is not None else profile.repetitions
-    if not 1 <= repetitions <= 1000:
-        raise UsageError(f"--repetitions {repetitions} is out of range: valid values are 1-1000")
+    check_repetitions(repetitions)
     sets = parse_sets(args.set)
     if args.instructions:
         instructions.require_valgrind()
     build_dir = paths.build_dir() if args.no_build else build.ensure_built()
-    families = catalogue.load(build.bench_binaries(build_dir))
-    cells = make_plan(families, profile, args.filter, sets)
-    settings = {"profile": profile.name, "filter": args.filter, "sets": sets, "repetitions": repetitions,
-                "instructions": args.instructions}
-    meta = run_meta(families, build_dir, settings)
-    if args.instructions:
-        instructions.declare(meta["metrics"], cells)
-    seed = random.SystemRandom().randrange(2**31) if profile.interleave else None
-    out = args.out if args.out else paths.RUNS
-    result = execute(cells, repetitions, out, meta, interleave_seed=seed)
+    result = perform(profile, repetitions, args.filter, sets, args.out if args.out else paths.RUNS, build_dir,
+                     args.instructions)
     print(f"results: {result.path / 'results.csv'}")
     if not args.no_report:
         report = render(result.path)

@@ -106,3 +106,21 @@ def describe_machine(meta: dict) -> str:
     if not m:
         return "unknown machine (no meta.json)"
     return f"{m.get('cpu_model')}, {m.get('cores')} cores, {m.get('memory_gib')} GiB (fingerprint {m.get('fingerprint')})"
+
+
+def pooled(runs: list[Run], run_id: str) -> Run:
+    """Several runs of the same build as one: each cell's repetitions put together (calibrate
+    compares an injected run with the unchanged runs just before and just after it, so a machine
+    that drifts during the calibration shifts both sides alike)."""
+    merged: dict[Key, Sample] = {}
+    for run in runs:
+        for key, sample in run.samples.items():
+            into = merged.setdefault(key, Sample(sample.unit))
+            into.values += sample.values
+            for status, detail in sample.failures.items():
+                into.failures.setdefault(status, detail)
+    declarations = {}
+    for run in runs:
+        for bench, metrics in run.declarations.items():
+            declarations.setdefault(bench, {}).update(metrics)
+    return Run(runs[0].path, run_id, runs[-1].meta, merged, declarations, [])
