@@ -2,6 +2,7 @@
 import os
 import re
 from datetime import datetime, timezone
+from pathlib import Path
 
 from .. import build, catalogue, instructions, meta, paths
 from ..errors import UsageError
@@ -31,6 +32,8 @@ def add_arguments(p):
     p.add_argument("--min-effect", type=float, default=comparison.DEFAULT_MIN_EFFECT_PCT, metavar="PCT",
                    help="as for compare (default 5)")
     p.add_argument("--no-build", action="store_true", help="use the existing build")
+    p.add_argument("--out", type=Path, metavar="DIR",
+                   help="where the runs and calibration.md/.json go (default results/calibrations/<UTC time>/)")
 
 
 def _parse_inject(text: str, families) -> tuple[str, float]:
@@ -77,7 +80,7 @@ def run(args) -> int:
         raise UsageError(f"--inject {args.inject}: --filter {args.filter!r} leaves {bench} out of the A runs")
     machine = meta.machine()
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-    out = paths.RESULTS / "calibrations" / stamp
+    out = args.out or paths.RESULTS / "calibrations" / stamp
     cal = calibration.Calibration(machine["fingerprint"], samples.describe_machine({"machine": machine}),
                                   profile.name, repetitions, args.alpha, args.min_effect, {})
     a1 = _run("A/A first", args, profile, repetitions, sets, out, build_dir)

@@ -37,16 +37,20 @@ class ChangePoint:
 
 
 def _best_split(distances: np.ndarray, min_size: int) -> tuple[int, float]:
-    """The split tau (points [0, tau) against [tau, n)) that maximises the energy statistic
+    """The split tau that maximises the energy statistic between [0, tau) and [tau, kappa), over
+    every end kappa (Matteson and James's Q(tau, kappa): the free end lets a change that is later
+    undone, a regression and its fix, stand out against the segment before it):
     Q = m*k/(m+k) * (2*mean between - mean within left - mean within right)."""
     n = distances.shape[0]
     prefix = np.zeros((n + 1, n + 1))
     prefix[1:, 1:] = distances.cumsum(0).cumsum(1)
-    tau = np.arange(min_size, n - min_size + 1)
-    m, k = tau.astype(float), (n - tau).astype(float)
+    tau, kappa = np.meshgrid(np.arange(n + 1), np.arange(n + 1), indexing="ij")
+    usable = (tau >= min_size) & (kappa - tau >= min_size)
+    tau, kappa = tau[usable], kappa[usable]
+    m, k = tau.astype(float), (kappa - tau).astype(float)
     within_left = prefix[tau, tau]
-    between = prefix[tau, n] - within_left
-    within_right = prefix[n, n] - 2 * prefix[tau, n] + within_left
+    between = prefix[tau, kappa] - within_left
+    within_right = prefix[kappa, kappa] - 2 * prefix[tau, kappa] + within_left
     energy = 2 * between / (m * k) - within_left / (m * (m - 1)) - within_right / (k * (k - 1))
     q = m * k / (m + k) * energy
     best = int(np.argmax(q))
