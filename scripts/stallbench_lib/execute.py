@@ -113,5 +113,10 @@ def execute(cells: list[Cell], repetitions: int, out_parent: Path, meta: dict,
             signal.signal(s, handler)
     run.meta.update(ended_at=metadata.now_iso(), complete=True)
     run.save()
-    print(f"stallbench: {progress.summary()}", file=sys.stderr)
+    if interleave_seed is None:
+        print(f"stallbench: {progress.summary()}", file=sys.stderr)
+    else:
+        cells_done = run.meta["cells"]
+        print(f"stallbench: {len(cells)} cells × {repetitions} shuffled rounds ({len(steps)} processes), "
+              f"{cells_done['ok']} ok, {cells_done['failed']} failed", file=sys.stderr)
     return run
