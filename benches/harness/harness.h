@@ -104,7 +104,7 @@ struct Benchmark {
   // Optional: cells of the product that make no sense (a chunk size for an unchunked mode).
   std::function<bool(const Cell&)> valid;
   // CPU-bound and deterministic: `run --instructions` also counts its instructions under callgrind
-  // (about 50x slower, so its grid must stay small enough for that).
+  // (20-100x slower, so its grid must stay small enough for that).
   bool instructions = false;
 };
 

@@ -112,6 +112,7 @@ def execute(cells: list[Cell], repetitions: int, out_parent: Path, meta: dict,
         for s, handler in previous.items():
             signal.signal(s, handler)
     run.meta.update(ended_at=metadata.now_iso(), complete=True)
+    run.meta["machine"]["load_average_end"] = list(os.getloadavg())  # compare warns when the machine was busy
     run.save()
     if interleave_seed is None:
         print(f"stallbench: {progress.summary()}", file=sys.stderr)

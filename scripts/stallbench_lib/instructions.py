@@ -33,7 +33,7 @@ DECLARATIONS = {
     WALL: {"unit": "ms", "better": "lower", "tracked": True, "min_effect_pct": 0.0},
 }
 # Callgrind runs code 20-100x slower than natively; a repetition's limit grows by this much.
-SLOWDOWN = 100
+SLOWDOWN = 50
 _TRIGGER = re.compile(r"^desc: Trigger: Client Request: stallbench-rep (\d+)$", re.M)
 _TOTALS = re.compile(r"^summary: (\d+)", re.M)
 
@@ -113,10 +113,12 @@ def count(run: RunDir, cells: list[Cell], repetitions: int) -> None:
               file=sys.stderr, flush=True)
         return
     progress = Progress(len(chosen), repetitions)
+    run.meta["instruction_cells"] = {"planned": len(chosen), "ok": 0, "failed": 0}
     for k, (i, cell) in enumerate(chosen, 1):
         progress.start_cell(k, cell.label() + " · callgrind")
         rows, status, detail, seconds = count_cell(cell, run.run_id, run.raw, cell_slug(i, cell), repetitions,
                                                    progress)
         run.add(rows)
+        run.meta["instruction_cells"]["ok" if status == "ok" else "failed"] += 1
         run.save()
         progress.end_cell(status, detail, seconds)

@@ -139,3 +139,31 @@ def test_not_a_run_is_refused(tmp_path, capsys):
     (tmp_path / "empty").mkdir()
     result, _ = compare(tmp_path, tmp_path / "empty", tmp_path / "empty", capsys=capsys)
     assert result.returncode == 2 and "not a run directory" in result.stderr
+
+
+def test_instructions_and_wall_time_disagreeing_is_said(tmp_path, capsys):
+    from stallbench_lib.tracking import samples as loaded
+    from stallbench_lib.tracking.comparison import Thresholds, compare_runs, disagreements
+
+    counts = {"unit": "instructions", "better": "lower", "tracked": True, "min_effect_pct": 0.5}
+    wall = {"unit": "ms", "better": "lower", "tracked": True, "min_effect_pct": 0.0}
+    extra = {"metrics": {"fam/bench": {"instructions": counts, "wall_ms": wall}}}
+    base = write_run(tmp_path / "base", {(CELL, "instructions"): [1e9 + i for i in range(9)],
+                                         (CELL, "wall_ms"): noisy(100, 9, 0.01, 1)}, meta_extra=extra)
+    current = write_run(tmp_path / "cur", {(CELL, "instructions"): [1.03e9 + i for i in range(9)],
+                                           (CELL, "wall_ms"): noisy(100, 9, 0.01, 2)}, meta_extra=extra)
+    outcome = compare_runs(loaded.load(base), loaded.load(current), Thresholds())
+    said = disagreements(outcome.comparisons)
+    assert len(said) == 1 and "instructions +3.00% (regressed)" in said[0] and "wall time" in said[0]
+    result, _ = compare(tmp_path, base, current, capsys=capsys)
+    assert "Instructions and wall time disagree" in result.stdout
+
+
+def test_a_busy_machine_is_said(tmp_path, capsys):
+    busy = {**MACHINE, "load_average_start": [5.2, 3.0, 1.0], "load_average_end": [7.9, 6.0, 3.0]}
+    base = write_run(tmp_path / "base", {(CELL, "time_ms"): noisy(100, 9, 0.01, 1)},
+                     machine={**MACHINE, "load_average_start": [0.3, 0.2, 0.1]})
+    current = write_run(tmp_path / "cur", {(CELL, "time_ms"): noisy(100, 9, 0.01, 2)}, machine=busy)
+    result, _ = compare(tmp_path, base, current, capsys=capsys)
+    assert "cur ran on a busy machine** (1-minute load average 5.2 → 7.9 on 2 cores)" in result.stdout
+    assert "base ran on a busy machine" not in result.stdout

@@ -85,7 +85,8 @@ def run(args) -> int:
                                   profile.name, repetitions, args.alpha, args.min_effect, {})
     a1 = _run("A/A first", args, profile, repetitions, sets, out, build_dir)
     a2 = _run("A/A second", args, profile, repetitions, sets, out, build_dir)
-    cal.runs.update({"A1": str(a1.path), "A2": str(a2.path)})
+    calibration.record(cal, "A1", a1)
+    calibration.record(cal, "A2", a2)
     calibration.aa_summary(cal, comparison.compare_runs(a1, a2, limits))
     if bench:
         # Each injected run B is judged against the unchanged runs just before and just after it,
@@ -97,7 +98,8 @@ def run(args) -> int:
             size = round(pct / step, 3)
             b = _run(f"A/B +{size:g}%", args, profile, repetitions, sets, out, build_dir, only, f"{bench}:{size:g}")
             after = _run(f"A/B unchanged after +{size:g}%", args, profile, repetitions, sets, out, build_dir, only)
-            cal.runs.update({f"B+{size:g}%": str(b.path), f"A after +{size:g}%": str(after.path)})
+            calibration.record(cal, f"B +{size:g}%", b)
+            calibration.record(cal, f"A after +{size:g}%", after)
             base = samples.pooled([before, after], f"{before.run_id}+{after.run_id}")
             injection = calibration.injection_summary(size, comparison.compare_runs(base, b, limits), bench)
             cal.injections.append(injection)

@@ -64,4 +64,5 @@ def run(args) -> int:
     if not args.no_report:
         report = render(result.path)
         print(f"report:  {report / 'index.html'}  ({report / 'report.md'})")
-    return 0 if result.meta["cells"]["failed"] == 0 else 1
+    failed = result.meta["cells"]["failed"] + result.meta.get("instruction_cells", {}).get("failed", 0)
+    return 0 if failed == 0 else 1

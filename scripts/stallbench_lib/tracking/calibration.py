@@ -47,6 +47,7 @@ class Calibration:
     alpha: float
     min_effect_pct: float
     runs: dict[str, str]                          # role -> run directory
+    loads: dict[str, list[float]] = field(default_factory=dict)  # role -> 1-minute load at start, end
     false_regressions: list[str] = field(default_factory=list)
     false_improvements: list[str] = field(default_factory=list)
     aa_compared: int = 0
@@ -63,6 +64,12 @@ class Calibration:
 def _label(c) -> str:
     return f"{c.key[0]}/{c.key[1]} {c.key[3]} `{c.key[2]}` ({c.change_pct:+.1f}%)" if c.change_pct is not None else \
         f"{c.key[0]}/{c.key[1]} {c.key[3]} `{c.key[2]}` ({c.kind})"
+
+
+def record(cal: Calibration, role: str, run) -> None:
+    machine = run.meta.get("machine", {})
+    cal.runs[role] = str(run.path)
+    cal.loads[role] = [v[0] for v in (machine.get("load_average_start"), machine.get("load_average_end")) if v]
 
 
 def aa_summary(calibration: Calibration, outcome: Outcome) -> None:
@@ -97,13 +104,17 @@ def _fmt(value: float | None, digits: int = 1) -> str:
 def markdown(cal: Calibration) -> str:
     lines = [f"# stallbench calibration: machine {cal.fingerprint}", "",
              f"{cal.machine}. Profile `{cal.profile}`, {cal.repetitions} repetitions per cell, alpha {cal.alpha:g}, "
-             f"minimum effect {cal.min_effect_pct:g}% unless a metric declares its own. Runs: "
-             + ", ".join(f"{role} `{path}`" for role, path in cal.runs.items()) + ".", "",
+             f"minimum effect {cal.min_effect_pct:g}% unless a metric declares its own.", "",
              "Measured on this machine as it was at the time: when other work shares it, the spread (and so the "
-             "detectable effect) is larger than on a quiet machine.", "",
-             "## A/A: the same build twice", "",
-             f"**{len(cal.false_regressions)} false regressions** (goal: 0) and {len(cal.false_improvements)} false "
-             f"improvements over {cal.aa_compared} compared cell × metric pairs.", ""]
+             "detectable effect) is larger than on a quiet machine, and a change in that other work between two "
+             "runs looks like a change in the code. The 1-minute load average at the start and end of each run "
+             "says how busy it was:", "",
+             "| run | directory | load average (start → end) |", "|---|---|---|"]
+    lines += [f"| {role} | `{path}` | {' → '.join(f'{x:.1f}' for x in cal.loads.get(role, []))} |"
+              for role, path in cal.runs.items()]
+    lines += ["", "## A/A: the same build twice", "",
+              f"**{len(cal.false_regressions)} false regressions** (goal: 0) and {len(cal.false_improvements)} false "
+              f"improvements over {cal.aa_compared} compared cell × metric pairs.", ""]
     lines += [f"- false regression: {x}" for x in cal.false_regressions]
     lines += [f"- false improvement: {x}" for x in cal.false_improvements]
     lines += ["", "Detectable effect: the smallest change the test finds 80% of the time at these repetitions, from "

@@ -66,10 +66,32 @@ def compare_runs(base: Run, current: Run, thresholds: Thresholds) -> Outcome:
         notes.append(f"{len(only_base)} cells only in BASE (not run in CURRENT), not compared")
     if only_current:
         notes.append(f"{len(only_current)} cells only in CURRENT (new), not compared")
+    base_metrics, current_metrics = {k[3] for k in base.samples}, {k[3] for k in current.samples}
+    for side, missing in (("BASE", base_metrics - current_metrics), ("CURRENT", current_metrics - base_metrics)):
+        if missing:
+            notes.append(f"metrics only in {side}, not compared: {', '.join(sorted(missing))}")
+    busy = [busy_note(run) for run in (base, current)]
+    notes += [n for n in busy if n]
     for run in (base, current):
         if run.meta and not run.meta.get("complete"):
             notes.append(f"{run.run_id} is incomplete ({run.meta.get('interrupted', 'stopped before the end')})")
     return Outcome(worst_first(comparisons), list(dict.fromkeys(notes)))
+
+
+BUSY_LOAD_PER_CORE = 1.0  # a load average above the core count: other work competed for the CPUs
+
+
+def busy_note(run: Run) -> str | None:
+    """Says when a run's machine was busy with other work (load average at its start or end above
+    its core count): its wall-time figures then measure the other work too."""
+    machine = run.meta.get("machine", {})
+    cores = machine.get("cores") or 0
+    loads = [values[0] for values in (machine.get("load_average_start"), machine.get("load_average_end")) if values]
+    if not cores or not loads or max(loads) <= BUSY_LOAD_PER_CORE * cores:
+        return None
+    return (f"**{run.run_id} ran on a busy machine** (1-minute load average {' → '.join(f'{x:.1f}' for x in loads)} "
+            f"on {cores} cores): other work competed for the CPUs, so its wall-time figures are slower and noisier "
+            "than the code alone makes them; instruction counts are not affected")
 
 
 def disagreements(comparisons: list[Comparison]) -> list[str]:
