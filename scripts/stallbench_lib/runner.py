@@ -39,11 +39,14 @@ def memory_limit_bytes() -> int:
 
 
 _PR_SET_PDEATHSIG = 1
+# The orchestrator's stop signals, held while a cell's process starts (see run_cell).
+_STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
 
 
 def _child_setup() -> None:
     """In the cell's process before exec: cap its memory, and have the kernel kill it if the
     orchestrator dies (even by SIGKILL), so no cell outlives its run."""
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)  # held by the parent during Popen
     limit = memory_limit_bytes()
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
@@ -85,14 +88,23 @@ def run_cell(cell: Cell, run_id: str, raw_dir: Path, slug: str, repetitions: int
     with open(log_path, "w") as log:
         log.write("$ " + " ".join(command) + "\n")
         log.flush()
-        proc = subprocess.Popen(command, stdout=log, stderr=subprocess.PIPE, text=True,
-                                start_new_session=True, preexec_fn=_child_setup)
-        lines: queue.Queue = queue.Queue()
-        threading.Thread(target=_pump, args=(proc.stderr, lines), daemon=True).start()
-        deadline = started + STARTUP_ALLOWANCE_S + b.timeout_s
+        # An interruption (the orchestrator's SIGINT/SIGTERM handler raises) must never land
+        # between the process's start and the `try` that takes it down, or the process outlives
+        # the handler and leaves its partial output: the stop signals wait until we are inside.
+        signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+        try:
+            proc = subprocess.Popen(command, stdout=log, stderr=subprocess.PIPE, text=True,
+                                    start_new_session=True, preexec_fn=_child_setup)
+        except BaseException:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
+            raise
         current = -1
         finished: dict[int, dict] = {}
         try:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
+            lines: queue.Queue = queue.Queue()
+            threading.Thread(target=_pump, args=(proc.stderr, lines), daemon=True).start()
+            deadline = started + STARTUP_ALLOWANCE_S + b.timeout_s
             while True:
                 try:
                     line = lines.get(timeout=0.25)
@@ -115,21 +127,21 @@ def run_cell(cell: Cell, run_id: str, raw_dir: Path, slug: str, repetitions: int
                     timed_out = current
                     _kill(proc)
                     break
+            proc.wait()
+            doc = {}
+            if tmp_json.exists():
+                try:
+                    doc = json.loads(tmp_json.read_text())
+                    os.replace(tmp_json, out_json)
+                except json.JSONDecodeError:
+                    tmp_json.unlink()
         except BaseException:
             # Interrupted: take the cell's process down with us and drop its partial output.
             _kill(proc)
             proc.wait()
             tmp_json.unlink(missing_ok=True)
             raise
-        proc.wait()
 
-    doc = {}
-    if tmp_json.exists():
-        try:
-            doc = json.loads(tmp_json.read_text())
-            os.replace(tmp_json, out_json)
-        except json.JSONDecodeError:
-            tmp_json.unlink()
     rows = rows_from_gbench(doc, run_id, b, cell.params)
     seen = repetitions_seen(doc)
     for r, counters in sorted(finished.items()):
