@@ -90,6 +90,11 @@ def test_calibrate_injects_work_into_the_chosen_benchmark(tmp_path):
     assert injected and {p.parent.parent.name for p in injected} == b_runs
     report = (tmp_path / "calibration.md").read_text()
     assert "## A/A" in report and "## A/B" in report and "false regressions" in report
+    # Analysing the same runs again measures nothing and gives the same report.
+    (tmp_path / "calibration.md").unlink()
+    assert cli.main(["calibrate", "--from", str(tmp_path)]) == code
+    assert (tmp_path / "calibration.md").read_text() == report
+    assert len(list(tmp_path.glob("*/meta.json"))) == len(metas)
 
 
 @pytest.mark.parametrize("args, words", [

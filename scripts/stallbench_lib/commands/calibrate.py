@@ -1,4 +1,5 @@
 """stallbench calibrate: how far compare's verdicts can be trusted on this machine (A/A, A/B)."""
+import json
 import os
 import re
 from datetime import datetime, timezone
@@ -34,6 +35,9 @@ def add_arguments(p):
     p.add_argument("--no-build", action="store_true", help="use the existing build")
     p.add_argument("--out", type=Path, metavar="DIR",
                    help="where the runs and calibration.md/.json go (default results/calibrations/<UTC time>/)")
+    p.add_argument("--from", dest="previous", type=Path, metavar="DIR",
+                   help="measure nothing: analyse again the runs of the calibration in DIR (with this --alpha and "
+                        "--min-effect) and rewrite its calibration.md/.json")
 
 
 def _parse_inject(text: str, families) -> tuple[str, float]:
@@ -63,6 +67,48 @@ def _run(role: str, args, profile, repetitions, sets, out, build_dir, pattern=No
     return samples.load(result.path)
 
 
+def _judge_injection(cal, before, b, after, size: float, limits) -> calibration.Injection:
+    """B against the unchanged runs just before and just after it, pooled (A B A B A ...), so
+    drift of a shared machine lands on both sides alike."""
+    calibration.record(cal, f"B +{size:g}%", b)
+    calibration.record(cal, f"A after +{size:g}%", after)
+    base = samples.pooled([before, after], f"{before.run_id}+{after.run_id}")
+    injection = calibration.injection_summary(size, comparison.compare_runs(base, b, limits), cal.benchmark)
+    cal.injections.append(injection)
+    return injection
+
+
+def _finish(cal, out) -> int:
+    calibration.save(cal, out)
+    print(calibration.markdown(cal))
+    print(f"calibration: {out / 'calibration.md'}")
+    missed = cal.benchmark is not None and not (cal.injections and cal.injections[0].flagged)
+    return 1 if cal.false_regressions or missed else 0
+
+
+def _analyse_again(previous: Path, args, limits) -> int:
+    try:
+        data = json.loads((previous / "calibration.json").read_text())
+        runs = {role: samples.load(Path(path)) for role, path in data["runs"].items()}
+    except (OSError, KeyError, json.JSONDecodeError) as e:
+        raise UsageError(f"--from {previous}: not a calibration directory ({e})")
+    cal = calibration.Calibration(data["fingerprint"], data["machine"], data["profile"], data["repetitions"],
+                                  args.alpha, args.min_effect, {})
+    calibration.record(cal, "A1", runs["A1"])
+    calibration.record(cal, "A2", runs["A2"])
+    calibration.aa_summary(cal, comparison.compare_runs(runs["A1"], runs["A2"], limits))
+    cal.benchmark = data.get("benchmark")
+    roles = list(runs)
+    before = runs["A2"]
+    for role in roles:
+        size = re.fullmatch(r"B ?\+([\d.]+)%", role)
+        if size and cal.benchmark:
+            after = runs[roles[roles.index(role) + 1]]
+            _judge_injection(cal, before, runs[role], after, float(size.group(1)), limits)
+            before = after
+    return _finish(cal, previous)
+
+
 def run(args) -> int:
     profile = PROFILES[args.profile]
     repetitions = args.repetitions if args.repetitions is not None else profile.repetitions
@@ -70,6 +116,8 @@ def run(args) -> int:
     limits = comparison.Thresholds(alpha=args.alpha, min_effect_pct=args.min_effect)
     if not 0 < args.alpha < 1 or not 0 < args.min_effect <= 1000:
         raise UsageError("--alpha must be between 0 and 1 and --min-effect in (0, 1000]")
+    if args.previous:
+        return _analyse_again(args.previous, args, limits)
     sets = parse_sets(args.set)
     if args.instructions:
         instructions.require_valgrind()
@@ -89,8 +137,6 @@ def run(args) -> int:
     calibration.record(cal, "A2", a2)
     calibration.aa_summary(cal, comparison.compare_runs(a1, a2, limits))
     if bench:
-        # Each injected run B is judged against the unchanged runs just before and just after it,
-        # pooled (A B A B A ...), so drift of a shared machine lands on both sides alike.
         cal.benchmark = bench
         only = f"^{re.escape(bench)}$"
         before = a2
@@ -98,16 +144,8 @@ def run(args) -> int:
             size = round(pct / step, 3)
             b = _run(f"A/B +{size:g}%", args, profile, repetitions, sets, out, build_dir, only, f"{bench}:{size:g}")
             after = _run(f"A/B unchanged after +{size:g}%", args, profile, repetitions, sets, out, build_dir, only)
-            calibration.record(cal, f"B +{size:g}%", b)
-            calibration.record(cal, f"A after +{size:g}%", after)
-            base = samples.pooled([before, after], f"{before.run_id}+{after.run_id}")
-            injection = calibration.injection_summary(size, comparison.compare_runs(base, b, limits), bench)
-            cal.injections.append(injection)
+            injection = _judge_injection(cal, before, b, after, size, limits)
             before = after
             if not injection.flagged:
                 break
-    calibration.save(cal, out)
-    print(calibration.markdown(cal))
-    print(f"calibration: {out / 'calibration.md'}")
-    missed = bench is not None and not (cal.injections and cal.injections[0].flagged)
-    return 1 if cal.false_regressions or missed else 0
+    return _finish(cal, out)
