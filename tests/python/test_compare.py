@@ -36,7 +36,7 @@ def test_clear_regression_exits_1(tmp_path):
 def test_clear_improvement_exits_0(tmp_path, capsys):
     base = write_run(tmp_path / "base", {(CELL, "time_ms"): noisy(100, 9, 0.01, 1)})
     current = write_run(tmp_path / "cur", {(CELL, "time_ms"): noisy(80, 9, 0.01, 2)})
-    result, rows = compare(tmp_path, base, current, capsys=capsys)
+    result, rows = compare(tmp_path, base / "results.csv", current / "results.csv", capsys=capsys)  # CSVs work too
     assert result.returncode == 0, result.stderr
     assert rows[(CELL, "time_ms")]["verdict"] == "improved"
 
