@@ -94,6 +94,8 @@ def test_kill_leaves_the_run_marked_incomplete(tmp_path):
     proc, run_dir = _interrupt_run(tmp_path, signal.SIGKILL)
     assert proc.returncode == -signal.SIGKILL
     assert json.loads((run_dir / "meta.json").read_text())["complete"] is False
-    # The cell's process died with the orchestrator (PR_SET_PDEATHSIG), not left running.
-    assert _wait_for(lambda: "bench_pool" not in subprocess.run(["ps", "-eo", "args"], capture_output=True,
+    # The cell's process died with the orchestrator (PR_SET_PDEATHSIG), not left running. It is
+    # recognised by its output path, which is this test's own: other bench processes on a shared
+    # machine (another checkout's run, say) are not this run's.
+    assert _wait_for(lambda: str(run_dir) not in subprocess.run(["ps", "-eo", "args"], capture_output=True,
                                                                 text=True).stdout, 10)
