@@ -131,8 +131,8 @@ def markdown(outcome: Outcome, base: Run, current: Run, thresholds: Thresholds, 
              f"{counts['regressed']} regressed, {counts['noisy']} noisy, {counts['unchanged']} unchanged, "
              f"{counts['improved']} improved (Mann–Whitney U, two-sided, alpha {thresholds.alpha:g}; minimum effect "
              f"{thresholds.min_effect_pct:g}% unless a metric says otherwise). Medians over repetitions; `cv` is the "
-             "robust spread (1.4826·MAD/median) of the side with fewer repetitions; `detectable` the change this "
-             "spread lets the test find 80% of the time.", ""]
+             "robust spread (1.4826·MAD/median) of the side with fewer repetitions (the noisier side when both have "
+             "as many); `detectable` the change this spread lets the test find 80% of the time.", ""]
     if warning:
         lines += [f"**Warning:** {warning}.", ""]
     lines += [f"- {n}" for n in outcome.notes] + ([""] if outcome.notes else [])

@@ -32,7 +32,7 @@ class Comparison:
     ratio: float | None         # current median / base median
     change_pct: float | None    # (ratio - 1) * 100, signed
     p_value: float | None
-    cv_pct: float | None        # robust CV of the side with fewer repetitions (BASE on a tie)
+    cv_pct: float | None        # robust CV of the side with fewer repetitions (the noisier on a tie)
     detectable_pct: float | None
     min_effect_pct: float
     verdict: str
@@ -65,8 +65,10 @@ def judge(key: Key, base: Sample, current: Sample, better: str, min_effect_pct: 
     c_med = statistics.median(current.values) if n2 else None
     ratio = c_med / b_med if b_med and c_med is not None else None
     change = (ratio - 1) * 100 if ratio is not None else None
-    smaller = base.values if n1 <= n2 else current.values
-    cv = robust_cv(smaller)
+    if n1 != n2:
+        cv = robust_cv(base.values if n1 < n2 else current.values)
+    else:  # equal sizes: the noisier side, so one quiet side does not hide a noisy one
+        cv = max((x for x in (robust_cv(base.values), robust_cv(current.values)) if x is not None), default=None)
     mde = detectable_effect(cv, n1, n2, alpha) * 100 if cv is not None and n1 and n2 else None
     p = mann_whitney_p(base.values, current.values) if n1 and n2 else None
     c = Comparison(key, current.unit or base.unit, better, n1, n2, b_med, c_med, ratio, change, p,
