@@ -26,6 +26,8 @@ std::string describe(const Family& family) {
                     {"values", p.values},
                     {"smoke", p.smoke.empty() ? std::vector<std::string>{p.values.front()} : p.smoke},
                     {"full", p.full.empty() ? p.values : p.full},
+                    {"nightly", p.nightly.empty() ? p.values : p.nightly},
+                    {"work", p.work},
                     {"choices", p.choices},
                     {"env", p.env},
                     {"per_process", !p.env.empty()},
@@ -38,12 +40,14 @@ std::string describe(const Family& family) {
                          {"unit", m.unit},
                          {"better", m.better == Better::lower ? "lower" : "higher"},
                          {"tracked", m.tracked},
+                         {"min_effect_pct", m.min_effect_pct},
                          {"doc", m.doc}});
     out["benchmarks"].push_back({{"name", b.name},
                                  {"doc", b.doc},
                                  {"params", params},
                                  {"metrics", metrics},
-                                 {"timeout_s", b.timeout_s}});
+                                 {"timeout_s", b.timeout_s},
+                                 {"instructions", b.instructions}});
   }
   return out.dump(2);
 }

@@ -7,6 +7,14 @@
 #include <nlohmann/json.hpp>
 
 #include "grid.h"
+#include "inject.h"
+
+#ifdef STALLBENCH_HAVE_CALLGRIND
+#include <valgrind/callgrind.h>
+#else
+#define CALLGRIND_ZERO_STATS
+#define CALLGRIND_DUMP_STATS_AT(label) ((void)(label))
+#endif
 
 namespace stallbench::bench {
 
@@ -52,7 +60,7 @@ void progress(const char* event, int repetition, const std::map<std::string, dou
 // failure to build it is reported like any other failure of the cell.
 struct CellRun {
   const Benchmark* benchmark;
-  Cell cell;
+  Cell cell;  // what `make` sees: the declared values, or more work under STALLBENCH_INJECT_WORK
   Repetition repetition;
   std::string build_failure;  // "<status>: <detail>" when make() failed
   int repetitions_started = 0;
@@ -70,7 +78,12 @@ void run_repetition(benchmark::State& state, CellRun& run) {
     try {
       if (!run.repetition) run.repetition = run.benchmark->make(run.cell);
       Counters counters(run.benchmark->metrics);
+      // No-ops unless run under callgrind (`run --instructions`), where they make each dump hold
+      // exactly one repetition's instructions, all threads included; the label names it.
+      CALLGRIND_ZERO_STATS;
       double ms = run.repetition(counters);
+      std::string dump_label = "stallbench-rep " + std::to_string(run.repetitions_started - 1);
+      CALLGRIND_DUMP_STATS_AT(dump_label.c_str());
       state.SetIterationTime(ms / 1e3);
       for (const auto& [name, value] : counters.values()) state.counters[name] = value;
       progress("rep-end", run.repetitions_started - 1, &counters.values());
@@ -87,11 +100,12 @@ void run_repetition(benchmark::State& state, CellRun& run) {
   }
 }
 
-void register_cells(const Benchmark& b, const GridOverrides& overrides) {
+void register_cells(const Benchmark& b, const GridOverrides& overrides, std::optional<double> inject_pct) {
   for (auto& values : expand_grid(b, overrides)) {
     Cell cell(values);
     if (b.valid && !b.valid(cell)) continue;
-    auto run = std::make_shared<CellRun>(CellRun{&b, cell, {}, {}, 0});
+    Cell work = inject_pct ? with_injected_work(b, cell, *inject_pct) : cell;
+    auto run = std::make_shared<CellRun>(CellRun{&b, work, {}, {}, 0});
     benchmark::RegisterBenchmark(cell_name(b, cell).c_str(),
                                  [run](benchmark::State& state) { run_repetition(state, *run); })
         ->Iterations(1)
@@ -111,7 +125,11 @@ int run_main(int argc, char** argv, Family family) {
   }
   try {
     for (auto& [name, value] : apply_per_process(family, options.overrides)) benchmark::AddCustomContext(name, value);
-    for (const auto& b : family.benchmarks) register_cells(b, options.overrides);
+    for (const auto& b : family.benchmarks) {
+      auto inject_pct = injected_work_pct(family.name, b.name);
+      if (inject_pct) benchmark::AddCustomContext("stallbench_inject_work_pct:" + b.name, std::to_string(*inject_pct));
+      register_cells(b, options.overrides, inject_pct);
+    }
   } catch (const std::invalid_argument& e) {
     std::fprintf(stderr, "%s: %s\n", family.name.c_str(), e.what());
     return 2;

@@ -8,6 +8,14 @@
 //   --stallbench-grid [BENCH.]NAME=V1,V2
 //                                  replace a parameter's grid (repeatable); a per-process
 //                                  parameter takes exactly one value
+// Environment:
+//   STALLBENCH_INJECT_WORK=FAMILY/BENCH:PCT
+//                                  calibration knob (`stallbench calibrate`): that benchmark's
+//                                  `work` parameters are scaled by 1 + PCT/100 before `make`
+//                                  sees them, so it really does PCT% more work; rows keep the
+//                                  declared values so the cells still match the baseline's
+// Under callgrind (`stallbench run --instructions`) the harness zeroes the counts before each
+// repetition and dumps them after it, so only the measured closure is counted, on every thread.
 // A parameter not given keeps the first value of its default grid when per-process, its whole
 // default grid otherwise.
 #pragma once
@@ -31,17 +39,20 @@ struct Metric {
   Better better = Better::lower;
   bool tracked = true;  // compared night to night; untracked metrics are context
   std::string doc;
+  double min_effect_pct = 0;  // smallest change `compare` calls a regression; 0: its default (5%)
 };
 
 struct Param {
   std::string name;
-  std::vector<std::string> values;  // the default grid (profiles quick and nightly)
+  std::vector<std::string> values;  // the default grid (profile quick; nightly unless `nightly` is set)
   std::vector<std::string> smoke;   // the smoke profile's grid; empty means the first value
   std::vector<std::string> full;    // the full profile's grid; empty means `values`
+  std::vector<std::string> nightly; // the nightly profile's grid (9+ repetitions); empty means `values`
   std::optional<std::pair<std::int64_t, std::int64_t>> range;  // integers in [first, second]
   std::vector<std::string> choices;                            // or one of these words
   std::string env;  // when set, the parameter is per process: exported to this variable
   std::string doc;
+  bool work = false;  // an integer the work is proportional to (iterations, bytes): the A/B knob scales it
 };
 
 // One combination of parameter values.
@@ -92,6 +103,9 @@ struct Benchmark {
   std::function<Repetition(const Cell&)> make;
   // Optional: cells of the product that make no sense (a chunk size for an unchunked mode).
   std::function<bool(const Cell&)> valid;
+  // CPU-bound and deterministic: `run --instructions` also counts its instructions under callgrind
+  // (20-100x slower, so its grid must stay small enough for that).
+  bool instructions = false;
 };
 
 struct Family {

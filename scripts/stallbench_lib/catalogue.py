@@ -18,13 +18,16 @@ class Param:
     range: list[int] | None
     env: str
     doc: str
+    nightly: list[str] | None = None  # the nightly profile's grid; None: `values`
+    work: bool = False                # the work is proportional to it (calibrate's A/B knob scales it)
 
     @property
     def per_process(self) -> bool:
         return bool(self.env)
 
     def grid(self, tier: str) -> list[str]:
-        return {"smoke": self.smoke, "values": self.values, "full": self.full}[tier]
+        return {"smoke": self.smoke, "values": self.values, "nightly": self.nightly or self.values,
+                "full": self.full}[tier]
 
     def valid_text(self) -> str:
         if self.range:
@@ -41,6 +44,7 @@ class Metric:
     better: str  # "lower" or "higher"
     tracked: bool
     doc: str
+    min_effect_pct: float = 0.0  # compare's minimum effect for this metric; 0: compare's default
 
 
 @dataclass
@@ -52,6 +56,7 @@ class Benchmark:
     metrics: list[Metric]
     timeout_s: float
     binary: Path
+    instructions: bool = False  # CPU-bound: `run --instructions` counts its instructions under callgrind
 
     @property
     def full_name(self) -> str:
@@ -80,10 +85,12 @@ def describe(binary: Path) -> Family:
     data = json.loads(result.stdout)
     family = Family(data["family"], data["doc"], binary, data["versions"])
     for b in data["benchmarks"]:
-        params = [Param(p["name"], p["values"], p["smoke"], p["full"], p["choices"], p["range"], p["env"], p["doc"])
-                  for p in b["params"]]
-        metrics = [Metric(m["name"], m["unit"], m["better"], m["tracked"], m["doc"]) for m in b["metrics"]]
-        family.benchmarks.append(Benchmark(family.name, b["name"], b["doc"], params, metrics, b["timeout_s"], binary))
+        params = [Param(p["name"], p["values"], p["smoke"], p["full"], p["choices"], p["range"], p["env"], p["doc"],
+                        p.get("nightly"), p.get("work", False)) for p in b["params"]]
+        metrics = [Metric(m["name"], m["unit"], m["better"], m["tracked"], m["doc"], m.get("min_effect_pct", 0.0))
+                   for m in b["metrics"]]
+        family.benchmarks.append(Benchmark(family.name, b["name"], b["doc"], params, metrics, b["timeout_s"], binary,
+                                           b.get("instructions", False)))
     return family
 
 
@@ -93,3 +100,11 @@ def load(binaries: dict[str, Path]) -> list[Family]:
 
 def all_benchmarks(families: list[Family]) -> list[Benchmark]:
     return [b for f in families for b in f.benchmarks]
+
+
+def metric_declarations(benchmarks: list[Benchmark]) -> dict[str, dict[str, dict]]:
+    """family/benchmark -> metric -> {unit, better, tracked, min_effect_pct}: what meta.json keeps so
+    compare and history can read a run without the binaries that made it."""
+    return {b.full_name: {m.name: {"unit": m.unit, "better": m.better, "tracked": m.tracked,
+                                   "min_effect_pct": m.min_effect_pct} for m in b.metrics}
+            for b in benchmarks}

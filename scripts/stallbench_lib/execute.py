@@ -2,20 +2,29 @@
 process, the CSV rewritten after every cell, meta completed at the end. SIGINT and SIGTERM stop
 the current cell, keep what finished, and leave the run marked incomplete.
 
+With an interleave seed the repetitions run in shuffled rounds (schedule.py); with
+`instructions`, the cells of CPU-bound benchmarks are run again under callgrind afterwards
+(instructions.py). meta.json keeps every metric's declaration (unit, direction, tracked), so
+compare and history read old runs without the binaries that made them.
+
 A plan may adapt as it goes (the regex family stops escalating an engine's input length after its
-first failed cell): `skip(cell)` is asked before each cell and returns why not to run it, or None;
-`finished(cell, result)` hears each cell's outcome."""
+first failed cell): `skip(cell)` is asked before each step and returns why not to run it, or None;
+`finished(cell, result)` hears each step's outcome."""
+import dataclasses
 import os
 import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from . import instructions as instruction_counts
 from . import meta as metadata
-from .catalogue import Family
+from . import schedule
+from .catalogue import Family, all_benchmarks, metric_declarations
+from .convert import failure_rows
 from .plan import Cell
 from .progress import Progress
-from .rundir import RunDir, slug
+from .rundir import RunDir
 from .runner import CellResult, run_cell
 
 
@@ -42,37 +51,75 @@ def run_meta(families: list[Family], build: Path, settings: dict) -> dict:
         "build_type": metadata.build_type(build),
         "uv_threadpool_size_env": os.environ.get("UV_THREADPOOL_SIZE"),
         "versions": versions,
+        "metrics": metric_declarations(all_benchmarks(families)),
         **settings,
     }
 
 
+def _step_result(run: RunDir, cells: list[Cell], step: schedule.Step, failed: dict, progress: Progress) -> CellResult:
+    """Runs one step. In rounds, a cell that failed is not run again: its later repetitions get
+    the same status, saying which one failed."""
+    cell = cells[step.cell]
+    if step.cell in failed:
+        status, detail = failed[step.cell]
+        return CellResult(failure_rows(run.run_id, cell.benchmark, cell.params, step.round, status,
+                                       f"not run again after: {detail}"), status, "not run again", 0.0)
+    name = schedule.cell_slug(step.cell, cell) + ("" if step.round is None else f"-round{step.round:03d}")
+    result = run_cell(cell, run.run_id, run.raw, name, step.repetitions, progress)
+    rows = result.rows
+    if step.round is not None:
+        rows = [dataclasses.replace(r, repetition=step.round) for r in rows]
+    if run.meta.get("instructions") and cell.benchmark.instructions:
+        rows += instruction_counts.wall_rows(run.raw / f"{name}.json", run.run_id, cell, step.round)
+    return dataclasses.replace(result, rows=rows)
+
+
 def execute(cells: list[Cell], repetitions: int, out_parent: Path, meta: dict,
+            interleave_seed: int | None = None,
             skip: Callable[[Cell], str | None] | None = None,
             finished: Callable[[Cell, CellResult], None] | None = None) -> RunDir:
+    if interleave_seed is not None:
+        meta = {**meta, "interleave": {"rounds": repetitions, "seed": interleave_seed}}
+        steps = schedule.interleaved(len(cells), repetitions, interleave_seed)
+    else:
+        steps = schedule.sequential(len(cells), repetitions)
     run = RunDir.create(out_parent, metadata.new_run_id(meta["git"]), meta)
     run.meta["cells"] = {"planned": len(cells), "ok": 0, "failed": 0}
     if skip:
         run.meta["cells"]["skipped"] = 0
     run.meta["pool_sizes"] = sorted({int(c.params["pool"]) for c in cells if "pool" in c.params})
     run.save()
-    progress = Progress(len(cells), repetitions)
+    progress = Progress(len(steps), steps[0].repetitions if steps else repetitions)
     previous = {s: signal.signal(s, _raise_interrupted) for s in (signal.SIGINT, signal.SIGTERM)}
+    failed: dict[int, tuple[str, str]] = {}
+    skipped: set[int] = set()
+    steps_left = {i: 0 for i in range(len(cells))}
+    for step in steps:
+        steps_left[step.cell] += 1
     try:
-        for i, cell in enumerate(cells, 1):
+        for k, step in enumerate(steps, 1):
+            cell = cells[step.cell]
+            steps_left[step.cell] -= 1
             if skip and skip(cell):
-                run.meta["cells"]["skipped"] += 1
+                skipped.add(step.cell)
+                run.meta["cells"]["skipped"] = len(skipped)
                 progress.skip_cell()
                 continue
-            progress.start_cell(i, cell.label())
-            name = slug(f"{i:04d}-{cell.benchmark.family}-{cell.benchmark.name}-" +
-                        "-".join(f"{k}={v}" for k, v in cell.params.items()))
-            result = run_cell(cell, run.run_id, run.raw, name, repetitions, progress)
+            rounds = "" if step.round is None else f" · round {step.round + 1}/{repetitions}"
+            progress.start_cell(k, cell.label() + rounds)
+            result = _step_result(run, cells, step, failed, progress)
             run.add(result.rows)
-            run.meta["cells"]["ok" if result.status == "ok" else "failed"] += 1
+            if result.status != "ok" and step.cell not in failed:
+                failed[step.cell] = (result.status, result.detail)
+            run.meta["cells"]["failed"] = len(failed)
+            run.meta["cells"]["ok"] = sum(1 for i, n in steps_left.items()
+                                          if n == 0 and i not in failed and i not in skipped)
             run.save()
             progress.end_cell(result.status, result.detail, result.seconds)
             if finished:
                 finished(cell, result)
+        if run.meta.get("instructions"):
+            instruction_counts.count(run, cells, repetitions)
     except Interrupted as stop:
         run.meta.update(ended_at=metadata.now_iso(), interrupted=str(stop))
         run.save()
@@ -83,6 +130,12 @@ def execute(cells: list[Cell], repetitions: int, out_parent: Path, meta: dict,
         for s, handler in previous.items():
             signal.signal(s, handler)
     run.meta.update(ended_at=metadata.now_iso(), complete=True)
+    run.meta["machine"]["load_average_end"] = list(os.getloadavg())  # compare warns when the machine was busy
     run.save()
-    print(f"stallbench: {progress.summary()}", file=sys.stderr)
+    if interleave_seed is None:
+        print(f"stallbench: {progress.summary()}", file=sys.stderr)
+    else:
+        cells_done = run.meta["cells"]
+        print(f"stallbench: {len(cells)} cells × {repetitions} shuffled rounds ({len(steps)} processes), "
+              f"{cells_done['ok']} ok, {cells_done['failed']} failed", file=sys.stderr)
     return run

@@ -39,11 +39,14 @@ def memory_limit_bytes() -> int:
 
 
 _PR_SET_PDEATHSIG = 1
+# The orchestrator's stop signals, held while a cell's process starts (see run_cell).
+_STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
 
 
 def _child_setup() -> None:
     """In the cell's process before exec: cap its memory, and have the kernel kill it if the
     orchestrator dies (even by SIGKILL), so no cell outlives its run."""
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)  # held by the parent during Popen
     limit = memory_limit_bytes()
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
@@ -68,13 +71,15 @@ def _pump(stream, lines: queue.Queue) -> None:
     lines.put(None)
 
 
-def run_cell(cell: Cell, run_id: str, raw_dir: Path, slug: str, repetitions: int, progress) -> CellResult:
-    """Runs every repetition of `cell`; `progress.repetition(i)` is called as each one starts."""
+def run_cell(cell: Cell, run_id: str, raw_dir: Path, slug: str, repetitions: int, progress,
+             wrapper: list[str] | None = None) -> CellResult:
+    """Runs every repetition of `cell`; `progress.repetition(i)` is called as each one starts.
+    `wrapper` goes before the bench binary on the command line (valgrind, for --instructions)."""
     b = cell.benchmark
     out_json = raw_dir / f"{slug}.json"
     log_path = raw_dir / f"{slug}.log"
     tmp_json = raw_dir / f".{slug}.json.tmp"
-    command = [str(b.binary), *cell.grid_args(), f"--benchmark_filter=^{b.name}/",
+    command = [*(wrapper or []), str(b.binary), *cell.grid_args(), f"--benchmark_filter=^{b.name}/",
                f"--benchmark_repetitions={repetitions}", f"--benchmark_out={tmp_json}",
                "--benchmark_out_format=json"]
     started = time.monotonic()
@@ -83,11 +88,20 @@ def run_cell(cell: Cell, run_id: str, raw_dir: Path, slug: str, repetitions: int
     with open(log_path, "w") as log:
         log.write("$ " + " ".join(command) + "\n")
         log.flush()
-        proc = subprocess.Popen(command, stdout=log, stderr=subprocess.PIPE, text=True,
-                                start_new_session=True, preexec_fn=_child_setup)
+        # An interruption (the orchestrator's SIGINT/SIGTERM handler raises) must never land
+        # between the process's start and the `try` that takes it down, or the process outlives
+        # the handler and leaves its partial output: the stop signals wait until we are inside.
+        signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+        try:
+            proc = subprocess.Popen(command, stdout=log, stderr=subprocess.PIPE, text=True,
+                                    start_new_session=True, preexec_fn=_child_setup)
+        except BaseException:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
+            raise
         current = -1
         finished: dict[int, dict] = {}
-        try:  # from here on an interrupt must take the cell's process down (it already runs)
+        try:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
             lines: queue.Queue = queue.Queue()
             threading.Thread(target=_pump, args=(proc.stderr, lines), daemon=True).start()
             deadline = started + STARTUP_ALLOWANCE_S + b.timeout_s
@@ -115,6 +129,13 @@ def run_cell(cell: Cell, run_id: str, raw_dir: Path, slug: str, repetitions: int
                     _kill(proc)
                     break
             proc.wait()
+            doc = {}
+            if tmp_json.exists():
+                try:
+                    doc = json.loads(tmp_json.read_text())
+                    os.replace(tmp_json, out_json)
+                except json.JSONDecodeError:
+                    tmp_json.unlink()
         except BaseException:
             # Interrupted: take the cell's process down with us and drop its partial output.
             _kill(proc)
@@ -122,13 +143,6 @@ def run_cell(cell: Cell, run_id: str, raw_dir: Path, slug: str, repetitions: int
             tmp_json.unlink(missing_ok=True)
             raise
 
-    doc = {}
-    if tmp_json.exists():
-        try:
-            doc = json.loads(tmp_json.read_text())
-            os.replace(tmp_json, out_json)
-        except json.JSONDecodeError:
-            tmp_json.unlink()
     rows = rows_from_gbench(doc, run_id, b, cell.params)
     seen = repetitions_seen(doc)
     for r, counters in sorted(finished.items()):

@@ -2,7 +2,6 @@
 survive. The 'benchmarks' here are small shell scripts speaking the harness's stderr protocol."""
 import stat
 
-import pytest
 
 from stallbench_lib import runner
 from stallbench_lib.catalogue import Benchmark, Metric

@@ -23,13 +23,16 @@ def run(args) -> int:
         print(f"\nfamily {f.name}: {f.doc}")
         for b in f.benchmarks:
             print(f"  {b.full_name}: {b.doc}")
-            print(f"    parameters (smoke | default | full grid; valid values):")
+            print("    parameters (smoke | default | nightly | full grid; valid values):")
             for p in b.params:
                 where = f" [one process per value, via {p.env}]" if p.per_process else ""
-                print(f"      {p.name:<10} {_values(p.smoke)} | {_values(p.values)} | {_values(p.full)};"
+                where += " [work: scaled by calibrate --inject]" if p.work else ""
+                print(f"      {p.name:<10} {_values(p.smoke)} | {_values(p.values)} | {_values(p.grid('nightly'))} | "
+                      f"{_values(p.full)};"
                       f" {p.valid_text()}{where}  {p.doc}")
-            print(f"    metrics:")
+            print("    metrics:")
             for m in b.metrics:
                 flags = f"{m.unit}, {m.better} is better" + ("" if m.tracked else ", not tracked")
+                flags += f", minimum effect {m.min_effect_pct:g}%" if m.min_effect_pct else ""
                 print(f"      {m.name:<18} ({flags})  {m.doc}")
     return 0

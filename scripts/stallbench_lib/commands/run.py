@@ -1,7 +1,8 @@
 """stallbench run: the main job."""
+import random
 from pathlib import Path
 
-from .. import build, catalogue, paths
+from .. import build, catalogue, instructions, paths
 from ..errors import UsageError
 from ..execute import execute, run_meta
 from ..plan import make_plan, parse_sets
@@ -24,22 +25,44 @@ def add_arguments(p):
                    help="put the run directory under DIR (and its report in it) instead of results/runs/")
     p.add_argument("--no-build", action="store_true", help="use the existing build; fail if there is none")
     p.add_argument("--no-report", action="store_true", help="skip rendering the report")
+    p.add_argument("--instructions", action="store_true",
+                   help="also run CPU-bound benchmarks under callgrind and record their instruction counts "
+                        "(`instructions`) beside their repetition times (`wall_ms`); about 50x slower per cell")
+
+
+def perform(profile, repetitions: int, pattern: str | None, sets: dict, out: Path, build_dir: Path,
+            count_instructions: bool = False, extra_meta: dict | None = None):
+    """Plans and executes one run into a new directory under `out`; returns its RunDir. Also what
+    `calibrate` runs, with `extra_meta` saying which calibration run it is."""
+    families = catalogue.load(build.bench_binaries(build_dir))
+    cells = make_plan(families, profile, pattern, sets)
+    settings = {"profile": profile.name, "filter": pattern, "sets": sets, "repetitions": repetitions,
+                "instructions": count_instructions, **(extra_meta or {})}
+    meta = run_meta(families, build_dir, settings)
+    if count_instructions:
+        instructions.declare(meta["metrics"], cells)
+    seed = random.SystemRandom().randrange(2**31) if profile.interleave else None
+    return execute(cells, repetitions, out, meta, interleave_seed=seed)
+
+
+def check_repetitions(repetitions: int) -> None:
+    if not 1 <= repetitions <= 1000:
+        raise UsageError(f"--repetitions {repetitions} is out of range: valid values are 1-1000")
 
 
 def run(args) -> int:
     profile = PROFILES[args.profile]
     repetitions = args.repetitions if args.repetitions is not None else profile.repetitions
-    if not 1 <= repetitions <= 1000:
-        raise UsageError(f"--repetitions {repetitions} is out of range: valid values are 1-1000")
+    check_repetitions(repetitions)
     sets = parse_sets(args.set)
+    if args.instructions:
+        instructions.require_valgrind()
     build_dir = paths.build_dir() if args.no_build else build.ensure_built()
-    families = catalogue.load(build.bench_binaries(build_dir))
-    cells = make_plan(families, profile, args.filter, sets)
-    settings = {"profile": profile.name, "filter": args.filter, "sets": sets, "repetitions": repetitions}
-    out = args.out if args.out else paths.RUNS
-    result = execute(cells, repetitions, out, run_meta(families, build_dir, settings))
+    result = perform(profile, repetitions, args.filter, sets, args.out if args.out else paths.RUNS, build_dir,
+                     args.instructions)
     print(f"results: {result.path / 'results.csv'}")
     if not args.no_report:
         report = render(result.path)
         print(f"report:  {report / 'index.html'}  ({report / 'report.md'})")
-    return 0 if result.meta["cells"]["failed"] == 0 else 1
+    failed = result.meta["cells"]["failed"] + result.meta.get("instruction_cells", {}).get("failed", 0)
+    return 0 if failed == 0 else 1

@@ -1,0 +1,151 @@
+"""stallbench calibrate: how far compare's verdicts can be trusted on this machine (A/A, A/B)."""
+import json
+import os
+import re
+from datetime import datetime, timezone
+from pathlib import Path
+
+from .. import build, catalogue, instructions, meta, paths
+from ..errors import UsageError
+from ..plan import parse_sets
+from ..profiles import PROFILES
+from ..tracking import calibration, comparison, samples
+from .run import check_repetitions, perform
+
+NAME = "calibrate"
+ORDER = 12
+HELP = ("A/A: two runs of the same build compared (false regressions, detectable effect per metric); "
+        "with --inject BENCH:PCT also A/B: that benchmark made to do PCT percent more work, and the smallest size "
+        "compare still flags")
+INJECT_VARIABLE = "STALLBENCH_INJECT_WORK"  # read by the harness (benches/harness/inject.h)
+
+
+def add_arguments(p):
+    p.add_argument("--inject", metavar="FAMILY/BENCH:PCT",
+                   help="A/B: make that benchmark do PCT percent more work (its `work` parameters scaled), e.g. "
+                        "pool/saturation:10; then PCT/2, PCT/5, PCT/10 until compare stops flagging it")
+    p.add_argument("--profile", default="nightly", choices=sorted(PROFILES), help="profile of every run (default nightly)")
+    p.add_argument("--filter", metavar="REGEX", help="only benchmarks whose family/name matches (as for run)")
+    p.add_argument("--set", metavar="KEY=V1,V2", action="append", default=[], help="replace a parameter's grid (as for run)")
+    p.add_argument("--repetitions", type=int, metavar="N", help="repetitions per cell (default: the profile's)")
+    p.add_argument("--instructions", action="store_true", help="count instructions too (run --instructions)")
+    p.add_argument("--alpha", type=float, default=comparison.DEFAULT_ALPHA, metavar="A", help="as for compare")
+    p.add_argument("--min-effect", type=float, default=comparison.DEFAULT_MIN_EFFECT_PCT, metavar="PCT",
+                   help="as for compare (default 5)")
+    p.add_argument("--no-build", action="store_true", help="use the existing build")
+    p.add_argument("--out", type=Path, metavar="DIR",
+                   help="where the runs and calibration.md/.json go (default results/calibrations/<UTC time>/)")
+    p.add_argument("--from", dest="previous", type=Path, metavar="DIR",
+                   help="measure nothing: analyse again the runs of the calibration in DIR (with this --alpha and "
+                        "--min-effect) and rewrite its calibration.md/.json")
+
+
+def _parse_inject(text: str, families) -> tuple[str, float]:
+    bench, colon, pct_text = text.rpartition(":")
+    known = {b.full_name: b for b in catalogue.all_benchmarks(families)}
+    able = ", ".join(n for n, b in known.items() if any(p.work and not p.per_process for p in b.params)) or "none"
+    try:
+        pct = float(pct_text)
+    except ValueError:
+        pct = -1
+    if not colon or not 0 < pct <= 1000:
+        raise UsageError(f"--inject {text}: expected FAMILY/BENCHMARK:PCT with PCT in (0, 1000], e.g. pool/saturation:10")
+    if bench not in known or not any(p.work and not p.per_process for p in known[bench].params):
+        raise UsageError(f"--inject {text}: {bench} is not a benchmark with a `work` parameter (valid: {able})")
+    return bench, pct
+
+
+def _run(role: str, args, profile, repetitions, sets, out, build_dir, pattern=None, inject=None):
+    print(f"stallbench: calibrate: {role} run", flush=True)
+    if inject:
+        os.environ[INJECT_VARIABLE] = inject
+    try:
+        result = perform(profile, repetitions, pattern or args.filter, sets, out, build_dir, args.instructions,
+                         {"calibration": {"role": role, "inject": inject}})
+    finally:
+        os.environ.pop(INJECT_VARIABLE, None)
+    return samples.load(result.path)
+
+
+def _judge_injection(cal, before, b, after, size: float, limits) -> calibration.Injection:
+    """B against the unchanged runs just before and just after it, pooled (A B A B A ...), so
+    drift of a shared machine lands on both sides alike."""
+    calibration.record(cal, f"B +{size:g}%", b)
+    calibration.record(cal, f"A after +{size:g}%", after)
+    base = samples.pooled([before, after], f"{before.run_id}+{after.run_id}")
+    injection = calibration.injection_summary(size, comparison.compare_runs(base, b, limits), cal.benchmark)
+    cal.injections.append(injection)
+    return injection
+
+
+def _finish(cal, out) -> int:
+    calibration.save(cal, out)
+    print(calibration.markdown(cal))
+    print(f"calibration: {out / 'calibration.md'}")
+    missed = cal.benchmark is not None and not (cal.injections and cal.injections[0].flagged)
+    return 1 if cal.false_regressions or missed else 0
+
+
+def _analyse_again(previous: Path, args, limits) -> int:
+    try:
+        data = json.loads((previous / "calibration.json").read_text())
+        runs = {role: samples.load(Path(path)) for role, path in data["runs"].items()}
+    except (OSError, KeyError, json.JSONDecodeError) as e:
+        raise UsageError(f"--from {previous}: not a calibration directory ({e})")
+    cal = calibration.Calibration(data["fingerprint"], data["machine"], data["profile"], data["repetitions"],
+                                  args.alpha, args.min_effect, {})
+    calibration.record(cal, "A1", runs["A1"])
+    calibration.record(cal, "A2", runs["A2"])
+    calibration.aa_summary(cal, comparison.compare_runs(runs["A1"], runs["A2"], limits))
+    cal.benchmark = data.get("benchmark")
+    roles = list(runs)
+    before = runs["A2"]
+    for role in roles:
+        size = re.fullmatch(r"B ?\+([\d.]+)%", role)
+        if size and cal.benchmark:
+            after = runs[roles[roles.index(role) + 1]]
+            _judge_injection(cal, before, runs[role], after, float(size.group(1)), limits)
+            before = after
+    return _finish(cal, previous)
+
+
+def run(args) -> int:
+    profile = PROFILES[args.profile]
+    repetitions = args.repetitions if args.repetitions is not None else profile.repetitions
+    check_repetitions(repetitions)
+    limits = comparison.Thresholds(alpha=args.alpha, min_effect_pct=args.min_effect)
+    if not 0 < args.alpha < 1 or not 0 < args.min_effect <= 1000:
+        raise UsageError("--alpha must be between 0 and 1 and --min-effect in (0, 1000]")
+    if args.previous:
+        return _analyse_again(args.previous, args, limits)
+    sets = parse_sets(args.set)
+    if args.instructions:
+        instructions.require_valgrind()
+    build_dir = paths.build_dir() if args.no_build else build.ensure_built()
+    families = catalogue.load(build.bench_binaries(build_dir))
+    bench, pct = _parse_inject(args.inject, families) if args.inject else (None, None)
+    if bench and args.filter and not re.search(args.filter, bench):
+        raise UsageError(f"--inject {args.inject}: --filter {args.filter!r} leaves {bench} out of the A runs")
+    machine = meta.machine()
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    out = args.out or paths.RESULTS / "calibrations" / stamp
+    cal = calibration.Calibration(machine["fingerprint"], samples.describe_machine({"machine": machine}),
+                                  profile.name, repetitions, args.alpha, args.min_effect, {})
+    a1 = _run("A/A first", args, profile, repetitions, sets, out, build_dir)
+    a2 = _run("A/A second", args, profile, repetitions, sets, out, build_dir)
+    calibration.record(cal, "A1", a1)
+    calibration.record(cal, "A2", a2)
+    calibration.aa_summary(cal, comparison.compare_runs(a1, a2, limits))
+    if bench:
+        cal.benchmark = bench
+        only = f"^{re.escape(bench)}$"
+        before = a2
+        for step in calibration.STEPS:
+            size = round(pct / step, 3)
+            b = _run(f"A/B +{size:g}%", args, profile, repetitions, sets, out, build_dir, only, f"{bench}:{size:g}")
+            after = _run(f"A/B unchanged after +{size:g}%", args, profile, repetitions, sets, out, build_dir, only)
+            injection = _judge_injection(cal, before, b, after, size, limits)
+            before = after
+            if not injection.flagged:
+                break
+    return _finish(cal, out)

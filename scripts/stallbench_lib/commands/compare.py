@@ -1,0 +1,67 @@
+"""stallbench compare BASE CURRENT: did anything get slower, with significance."""
+import re
+from pathlib import Path
+
+from .. import paths
+from ..atomic import atomic_write
+from ..errors import UsageError
+from ..tracking import calibration, comparison, samples
+
+NAME = "compare"
+ORDER = 10
+HELP = ("compare two runs (run directories or results.csv) cell by cell: medians, ratio, Mann-Whitney p, "
+        "verdict improved/regressed/unchanged/noisy; exit 1 when anything regressed")
+
+
+def add_arguments(p):
+    p.add_argument("base", type=Path, metavar="BASE", help="the reference run (a run directory or its results.csv)")
+    p.add_argument("current", type=Path, metavar="CURRENT", help="the run to judge")
+    p.add_argument("--min-effect", action="append", default=[], metavar="PCT|METRIC=PCT",
+                   help="smallest change called a regression: PCT for every metric (default 5), METRIC=PCT for one "
+                        "(repeatable); a metric's own declaration beats the default, METRIC=PCT beats both")
+    p.add_argument("--alpha", type=float, default=comparison.DEFAULT_ALPHA, metavar="A",
+                   help=f"significance level of the Mann-Whitney U test (default {comparison.DEFAULT_ALPHA})")
+    p.add_argument("--allow-other-machine", action="store_true",
+                   help="compare runs whose machine fingerprints differ (timings then say little)")
+    p.add_argument("--out", type=Path, metavar="DIR",
+                   help="where compare.md and compare.csv go (default reports/compare-BASE-vs-CURRENT/)")
+
+
+def _percent(text: str, what: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1
+    if not 0 < value <= 1000:
+        raise UsageError(f"--min-effect {what}: expected a percentage in (0, 1000], e.g. 5 or wall_ms=2")
+    return value
+
+
+def thresholds(args) -> comparison.Thresholds:
+    if not 0 < args.alpha < 1:
+        raise UsageError(f"--alpha {args.alpha:g} is out of range: valid values are between 0 and 1, e.g. 0.05")
+    result = comparison.Thresholds(alpha=args.alpha)
+    for item in args.min_effect:
+        metric, eq, pct = item.rpartition("=")
+        if eq and not re.fullmatch(r"[A-Za-z0-9_]+", metric):
+            raise UsageError(f"--min-effect {item}: expected PCT or METRIC=PCT")
+        if eq:
+            result.per_metric[metric] = _percent(pct, item)
+        else:
+            result.min_effect_pct = _percent(pct, item)
+    return result
+
+
+def run(args) -> int:
+    limits = thresholds(args)
+    base, current = samples.load(args.base), samples.load(args.current)
+    warning = comparison.check_machines(base, current, args.allow_other_machine)
+    outcome = comparison.compare_runs(base, current, limits)
+    outcome.notes.append(calibration.trust_note(calibration.latest_for(current.fingerprint)))
+    text = comparison.markdown(outcome, base, current, limits, warning)
+    out = args.out or paths.REPORTS / f"compare-{base.run_id}-vs-{current.run_id}"
+    atomic_write(out / "compare.md", text)
+    atomic_write(out / "compare.csv", comparison.to_csv(outcome))
+    print(text)
+    print(f"compare: {out / 'compare.md'} and {out / 'compare.csv'}")
+    return 1 if outcome.regressed else 0

@@ -1,0 +1,174 @@
+"""BASE against CURRENT over every tracked metric of every cell both ran, and the report of it:
+a Markdown table (worst first), a CSV, and the cells where instruction counts and wall time
+disagree."""
+import csv
+import io
+from dataclasses import dataclass, field
+
+from .. import instructions
+from ..errors import UsageError
+from .samples import Run, describe_machine
+from .verdict import DEFAULT_ALPHA, DEFAULT_MIN_EFFECT_PCT, Comparison, judge, worst_first
+
+
+@dataclass
+class Thresholds:
+    alpha: float = DEFAULT_ALPHA
+    min_effect_pct: float = DEFAULT_MIN_EFFECT_PCT
+    per_metric: dict[str, float] = field(default_factory=dict)  # given on the command line
+
+    def min_effect(self, metric: str, declared: float) -> float:
+        """The command line's METRIC=PCT, else the metric's own declaration, else the default."""
+        return self.per_metric.get(metric) or declared or self.min_effect_pct
+
+
+@dataclass
+class Outcome:
+    comparisons: list[Comparison]
+    notes: list[str]
+
+    @property
+    def regressed(self) -> list[Comparison]:
+        return [c for c in self.comparisons if c.verdict == "regressed"]
+
+    def counts(self) -> dict[str, int]:
+        return {v: sum(1 for c in self.comparisons if c.verdict == v)
+                for v in ("regressed", "noisy", "unchanged", "improved")}
+
+
+def check_machines(base: Run, current: Run, allow_other: bool) -> str | None:
+    """Refuses runs from different machines unless allowed; returns the warning to print then."""
+    if base.fingerprint and base.fingerprint == current.fingerprint:
+        return None
+    why = (f"BASE ran on {describe_machine(base.meta)}, CURRENT on {describe_machine(current.meta)}: "
+           "timings from different machines are not comparable")
+    if not allow_other:
+        raise UsageError(f"{why}; pass --allow-other-machine to compare anyway")
+    return why
+
+
+def compare_runs(base: Run, current: Run, thresholds: Thresholds) -> Outcome:
+    notes = base.notes + current.notes
+    comparisons, untracked = [], set()
+    for key in sorted(set(base.samples) & set(current.samples)):
+        declared = current.declaration(key) or base.declaration(key)
+        if not declared.get("tracked", True):
+            untracked.add(key[3])
+            continue
+        better = declared.get("better", "lower")
+        min_effect = thresholds.min_effect(key[3], declared.get("min_effect_pct", 0))
+        comparisons.append(judge(key, base.samples[key], current.samples[key], better, min_effect, thresholds.alpha))
+    only_base = {k[:3] for k in base.samples} - {k[:3] for k in current.samples}
+    only_current = {k[:3] for k in current.samples} - {k[:3] for k in base.samples}
+    if untracked:
+        notes.append(f"not tracked, so not compared: {', '.join(sorted(untracked))}")
+    if only_base:
+        notes.append(f"{len(only_base)} cells only in BASE (not run in CURRENT), not compared")
+    if only_current:
+        notes.append(f"{len(only_current)} cells only in CURRENT (new), not compared")
+    base_metrics, current_metrics = {k[3] for k in base.samples}, {k[3] for k in current.samples}
+    for side, missing in (("BASE", base_metrics - current_metrics), ("CURRENT", current_metrics - base_metrics)):
+        if missing:
+            notes.append(f"metrics only in {side}, not compared: {', '.join(sorted(missing))}")
+    busy = [busy_note(run) for run in (base, current)]
+    notes += [n for n in busy if n]
+    for run in (base, current):
+        if run.meta and not run.meta.get("complete"):
+            notes.append(f"{run.run_id} is incomplete ({run.meta.get('interrupted', 'stopped before the end')})")
+    return Outcome(worst_first(comparisons), list(dict.fromkeys(notes)))
+
+
+BUSY_LOAD_PER_CORE = 1.0  # a load average above the core count: other work competed for the CPUs
+
+
+def busy_note(run: Run) -> str | None:
+    """Says when a run's machine was busy with other work (load average at its start or end above
+    its core count): its wall-time figures then measure the other work too."""
+    machine = run.meta.get("machine", {})
+    cores = machine.get("cores") or 0
+    loads = [values[0] for values in (machine.get("load_average_start"), machine.get("load_average_end")) if values]
+    if not cores or not loads or max(loads) <= BUSY_LOAD_PER_CORE * cores:
+        return None
+    return (f"**{run.run_id} ran on a busy machine** (1-minute load average {' → '.join(f'{x:.1f}' for x in loads)} "
+            f"on {cores} cores): other work competed for the CPUs, so its wall-time figures are slower and noisier "
+            "than the code alone makes them; instruction counts are not affected")
+
+
+def disagreements(comparisons: list[Comparison]) -> list[str]:
+    """Cells where the instruction count and the repetition's wall time tell different stories:
+    one moved (improved or regressed) and the other did not move the same way."""
+    by_cell: dict[tuple, dict[str, Comparison]] = {}
+    for c in comparisons:
+        if c.key[3] in (instructions.INSTRUCTIONS, instructions.WALL):
+            by_cell.setdefault(c.key[:3], {})[c.key[3]] = c
+    lines = []
+    for cell, pair in sorted(by_cell.items()):
+        ins, wall = pair.get(instructions.INSTRUCTIONS), pair.get(instructions.WALL)
+        if ins is None or wall is None or ins.verdict == wall.verdict:
+            continue
+        if {ins.verdict, wall.verdict} <= {"unchanged", "noisy"}:
+            continue
+        lines.append(f"{cell[0]}/{cell[1]} `{cell[2]}`: instructions {_signed(ins.change_pct)} ({ins.verdict}), "
+                     f"wall time {_signed(wall.change_pct)} ({wall.verdict})")
+    return lines
+
+
+def _signed(pct: float | None) -> str:
+    return "–" if pct is None else f"{pct:+.2f}%"
+
+
+def _num(value: float | None) -> str:
+    if value is None:
+        return "–"
+    if abs(value) >= 1e6:
+        return f"{value:.4g}"
+    return f"{value:.4g}" if abs(value) < 1000 else f"{value:,.0f}"
+
+
+def markdown(outcome: Outcome, base: Run, current: Run, thresholds: Thresholds, warning: str | None) -> str:
+    counts = outcome.counts()
+    lines = [f"# stallbench compare: {base.run_id} → {current.run_id}", "",
+             f"{counts['regressed']} regressed, {counts['noisy']} noisy, {counts['unchanged']} unchanged, "
+             f"{counts['improved']} improved (Mann–Whitney U, two-sided, alpha {thresholds.alpha:g}; minimum effect "
+             f"{thresholds.min_effect_pct:g}% unless a metric says otherwise). Medians over repetitions; `cv` is the "
+             "robust spread (1.4826·MAD/median) of the side with fewer repetitions (the noisier side when both have "
+             "as many); `detectable` the change this spread lets the test find 80% of the time.", ""]
+    if warning:
+        lines += [f"**Warning:** {warning}.", ""]
+    lines += [f"- {n}" for n in outcome.notes] + ([""] if outcome.notes else [])
+    disagree = disagreements(outcome.comparisons)
+    if disagree:
+        lines += ["**Instructions and wall time disagree** (instruction counts are deterministic; wall time also "
+                  "moves with the machine's load, caches and scheduling):", ""]
+        lines += [f"- {d}" for d in disagree] + [""]
+    lines += ["| verdict | benchmark | params | metric | base | current | ratio | change | p | cv | detectable | "
+              "min effect | n | note |", "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for c in outcome.comparisons:
+        family, bench, params, metric = c.key
+        verdict = f"**{c.verdict}**" if c.verdict == "regressed" else c.verdict
+        note = "; ".join(x for x in (c.kind, c.note) if x)
+        lines.append(f"| {verdict} | {family}/{bench} | `{params}` | {metric} ({c.unit}, {c.better} is better) | "
+                     f"{_num(c.base_median)} | {_num(c.current_median)} | {_num(c.ratio)} | {_signed(c.change_pct)} | "
+                     f"{'–' if c.p_value is None else f'{c.p_value:.2g}'} | "
+                     f"{'–' if c.cv_pct is None else f'{c.cv_pct:.1f}%'} | "
+                     f"{'–' if c.detectable_pct is None else f'{c.detectable_pct:.1f}%'} | {c.min_effect_pct:g}% | "
+                     f"{c.base_n}/{c.current_n} | {note.replace('|', '/')} |")
+    if not outcome.comparisons:
+        lines.append("| – | no cell and metric in common | | | | | | | | | | | | |")
+    return "\n".join(lines) + "\n"
+
+
+CSV_COLUMNS = ["family", "benchmark", "params", "metric", "unit", "better", "base_n", "current_n", "base_median",
+               "current_median", "ratio", "change_pct", "p_value", "cv_pct", "detectable_pct", "min_effect_pct",
+               "verdict", "kind", "note"]
+
+
+def to_csv(outcome: Outcome) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for c in outcome.comparisons:
+        row = [*c.key, c.unit, c.better, c.base_n, c.current_n, c.base_median, c.current_median, c.ratio,
+               c.change_pct, c.p_value, c.cv_pct, c.detectable_pct, c.min_effect_pct, c.verdict, c.kind, c.note]
+        writer.writerow(["" if v is None else v for v in row])
+    return out.getvalue()

@@ -1,0 +1,43 @@
+// A tiny CPU-bound family for the tests of `run --instructions` and of the A/B knob: a fixed
+// integer loop whose instruction count depends only on `n`, and which checks its own answer.
+#include <cstdint>
+
+#include "benches/harness/harness.h"
+
+using namespace stallbench::bench;
+
+namespace {
+
+// Sum of i*i for i < n, modulo 2^64; volatile so the loop is neither folded nor vectorised away.
+std::uint64_t sum_of_squares(std::int64_t n) {
+  volatile std::uint64_t sum = 0;
+  for (std::int64_t i = 0; i < n; ++i) sum = sum + static_cast<std::uint64_t>(i) * static_cast<std::uint64_t>(i);
+  return sum;
+}
+
+std::uint64_t expected(std::int64_t n) {  // n(n-1)(2n-1)/6 over 128 bits, then truncated like the loop
+  unsigned __int128 m = static_cast<unsigned __int128>(n);
+  return static_cast<std::uint64_t>(m * (m - 1) * (2 * m - 1) / 6);
+}
+
+Repetition make_sum(const Cell& cell) {
+  std::int64_t n = cell.integer("n");
+  return [n](Counters& out) {
+    if (sum_of_squares(n) != expected(n)) throw std::runtime_error("wrong sum");
+    out.set("n_done", static_cast<double>(n));
+    return 1.0;
+  };
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Benchmark sum{.name = "sum",
+                .doc = "sum of squares below n",
+                .params = {{.name = "n", .values = {"100000"}, .range = {{1, 100'000'000}}, .work = true}},
+                .metrics = {{.name = "n_done", .unit = "count", .doc = "the n the loop ran to"}},
+                .timeout_s = 60,
+                .make = make_sum,
+                .instructions = true};
+  return run_main(argc, argv, {.name = "tiny", .doc = "test fixture", .benchmarks = {sum}});
+}
