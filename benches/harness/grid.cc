@@ -23,6 +23,7 @@ std::string check_value(const Param& p, const std::string& value) {
   }
   if (value.find_first_of("/:;=,# \t") != std::string::npos)
     return p.name + "=" + value + " contains a separator character (/:;=,# or space)";
+  if (p.check) return p.check(value);
   return {};
 }
 

@@ -75,6 +75,18 @@ TEST(Counters, OnlyDeclaredMetrics) {
   EXPECT_EQ(counters.values().at("x_ms"), 1.5);
   EXPECT_EQ(counters.values().at("x_ms#1"), 2);
   EXPECT_THROW(counters.set("y_ms", 1), std::logic_error);
+  counters.set("x_ms", {{"class", "read"}}, 3);
+  EXPECT_EQ(counters.values().at("x_ms@class=read"), 3);
+  EXPECT_THROW(counters.set("x_ms", {{"class", "a=b"}}, 1), std::logic_error);
+  EXPECT_THROW(counters.set("y_ms", {{"class", "read"}}, 1), std::logic_error);
+}
+
+TEST(CheckValue, CustomCheckRunsAfterTheSeparatorRule) {
+  Param p{.name = "mix", .values = {"even"},
+          .check = [](const std::string& v) { return v.size() % 2 == 0 ? "" : "mix " + v + " has odd length"; }};
+  EXPECT_EQ(check_value(p, "ab"), "");
+  EXPECT_EQ(check_value(p, "abc"), "mix abc has odd length");
+  EXPECT_NE(check_value(p, "a,b,"), "");
 }
 
 TEST(Describe, ListsGridsAndMetrics) {

@@ -19,13 +19,14 @@ def test_smoke_run_completes(smoke_run):
 
 def test_smoke_csv_follows_the_schema(smoke_run):
     _, run_dir = smoke_run
-    rows = read_csv(run_dir / "results.csv")
-    assert rows
-    assert [p for r in rows for p in validate_row(r)] == []
-    assert {r.run_id for r in rows} == {run_dir.name}
+    all_rows = read_csv(run_dir / "results.csv")
+    assert all_rows
+    assert [p for r in all_rows for p in validate_row(r)] == []
+    assert {r.run_id for r in all_rows} == {run_dir.name}
+    rows = [r for r in all_rows if r.family == "pool"]  # other families have smoke grids of their own
     pools = {r.param_dict()["pool"] for r in rows}
     assert pools == {"1", "4"}  # one process per pool size, each recorded
-    assert {r.status for r in rows} == {"ok"}
+    assert {r.status for r in all_rows} == {"ok"}
     jobs = int(rows[0].param_dict()["jobs"])
     per_rep = [r for r in rows if r.metric == "pbkdf2_done_ms" and r.repetition == 0 and r.params == rows[0].params]
     assert len(per_rep) == jobs
@@ -38,9 +39,9 @@ def test_smoke_meta_is_complete(smoke_run):
     assert meta["machine"]["cores"] >= 1 and meta["machine"]["fingerprint"]
     assert {"libuv", "openssl", "compiler", "google-benchmark"} <= set(meta["versions"])
     assert meta["build_type"] == "Release"
-    assert meta["pool_sizes"] == [1, 4]
+    assert {1, 4} <= set(meta["pool_sizes"])
     assert meta["command_line"][:2] == ["scripts/stallbench", "run"]
-    assert sorted(p.suffix for p in (run_dir / "raw").glob("*.json")) == [".json", ".json"]
+    assert len(list((run_dir / "raw").glob("*-pool-saturation-*.json"))) == 2
 
 
 def test_smoke_report_renders(smoke_run):
