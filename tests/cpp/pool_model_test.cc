@@ -19,12 +19,20 @@ TEST(ErlangC, KnownValues) {
   EXPECT_EQ(erlang_c(4, 0), 0.0);
 }
 
-TEST(WaitQuantile, OneVisitIsAnAtomAndAnExponential) {
+TEST(WaitQuantile, AnAtomAndAnExponential) {
   // P(W > t) = p e^{-t/m}: the 99th percentile of p=0.4, m=100 is 100 ln(40).
-  EXPECT_NEAR(wait_quantile(1, 0.4, 100, 0.99), 100 * std::log(40.0), 1e-6);
-  EXPECT_EQ(wait_quantile(1, 0.4, 100, 0.5), 0);  // 60% do not wait at all
-  // Two visits: P(no wait) = 0.36, so the median is above zero.
-  EXPECT_GT(wait_quantile(2, 0.4, 100, 0.5), 0);
+  EXPECT_NEAR(wait_quantile(0.4, 100, 0.99), 100 * std::log(40.0), 1e-9);
+  EXPECT_EQ(wait_quantile(0.4, 100, 0.5), 0);  // 60% do not wait at all
+  EXPECT_NEAR(wait_quantile(0.8, 100, 0.5), 100 * std::log(1.6), 1e-9);
+}
+
+TEST(Model, LaterStepsWaitAShareOfTheFirstWait) {
+  // One thread, 100 reads/s of four 1 ms steps: utilisation 0.4, a step's mean wait (M/D/1)
+  // 0.4 * 1 / (2 * 0.6); the three later steps add 0.4, 0.16 and 0.064 of it.
+  ModelInput in{.classes = {{.name = "read", .rate_per_s = 100, .step_ms = {1, 1, 1, 1}}}, .threads = 1, .cores = 1};
+  auto c = predict(in).classes[0];
+  EXPECT_NEAR(c.mean_wait_ms, 0.4 / 1.2 * (1 + 0.4 + 0.16 + 0.064), 1e-9);
+  EXPECT_NEAR(c.service_ms, 4, 1e-12);
 }
 
 TEST(Model, MD1ByHand) {

@@ -65,3 +65,15 @@ def test_model_error_is_the_median_absolute_relative_error():
     error = model_error(_sweep(table))
     assert abs(error.median_abs - 0.2) < 1e-12
     assert len(error.points) == 3
+
+
+def test_in_flight_paragraph_reads_the_seed_headline():
+    from stallbench_lib.families.pool_sweep import _in_flight_paragraph
+
+    table = {4: {"pbkdf2": {"service_alone_ms": 100}, "read": {"latency_p50_ms": 350, "latency_p99_ms": 390}},
+             5: {"pbkdf2": {"service_alone_ms": 100}, "read": {"latency_p50_ms": 2.5, "predicted_enough_cores_p50_ms": 0.1}}}
+    sweep = _sweep(table)
+    sweep.mix = "pbkdf2@x4@300000+read@20"
+    (paragraph,) = _in_flight_paragraph(sweep, 2)
+    assert "read with 4 × pbkdf2 always in flight" in paragraph
+    assert "3.9 times one pbkdf2 job alone" in paragraph and "At pool 5" in paragraph and "2.50 ms" in paragraph

@@ -66,8 +66,10 @@ class Driver {
     deadline_ns_ = window_end_ns_ + static_cast<std::uint64_t>(config_.drain_s * 1e9);
     cpu_start_ = process_cpu_seconds();
     ticks_start_ = machine_ticks();
-    uv_check(uv_poll_start(&poll_, UV_READABLE, [](uv_poll_t* p, int, int) { static_cast<Driver*>(p->data)->tick(); }),
-             "uv_poll_start(timerfd)");
+    uv_check(uv_poll_start(&poll_, UV_READABLE, [](uv_poll_t* p, int, int) {
+               auto* self = static_cast<Driver*>(p->data);
+               self->guarded([self] { self->tick(); });
+             }), "uv_poll_start(timerfd)");
     arm(start_ns_);
     uv_run(loop_, UV_RUN_DEFAULT);
     if (!outstanding_.empty()) result_.errors.push_back("the loop stopped with jobs still out");
@@ -122,7 +124,21 @@ class Driver {
       return;
     }
     auto job = outstanding_.insert(outstanding_.end(), Job{cls, arrival_ns, {}});
-    config_.classes[cls].job->submit(loop_, job->handle, [this, job](JobResult r) { done(job, std::move(r)); });
+    config_.classes[cls].job->submit(loop_, job->handle, [this, job](JobResult r) {
+      guarded([&] { done(job, std::move(r)); });
+    });
+  }
+
+  // Runs a callback's work; an exception must not unwind through libuv's C frames, so it becomes
+  // an error of the run and the run stops.
+  template <typename Work>
+  void guarded(Work work) {
+    try {
+      work();
+    } catch (const std::exception& e) {
+      result_.errors.push_back(e.what());
+      if (phase_ != Phase::over) stop();
+    }
   }
 
   void done(std::list<Job>::iterator job, JobResult r) {

@@ -15,25 +15,6 @@ double erlang_c_integer(int servers, double load) {
   return servers * blocking / (servers - load * (1 - blocking));
 }
 
-// P(sum of `visits` waits <= t): k of them wait (binomial), and then the sum is Erlang(k).
-double wait_cdf(int visits, double p, double mean_ms, double t) {
-  double x = t / mean_ms, total = 0;
-  for (int k = 0; k <= visits; ++k) {
-    double choose = std::tgamma(visits + 1) / (std::tgamma(k + 1) * std::tgamma(visits - k + 1));
-    double weight = choose * std::pow(p, k) * std::pow(1 - p, visits - k);
-    double erlang = 1, term = 1, partial = 0;
-    if (k > 0) {
-      for (int i = 0; i < k; ++i) {
-        partial += term;
-        term *= x / (i + 1);
-      }
-      erlang = 1 - std::exp(-x) * partial;
-    }
-    total += weight * erlang;
-  }
-  return total;
-}
-
 struct Queue {
   double servers = 0, load = 0;     // load in threads (arrivals x service)
   double visits_per_s = 0;          // arrivals of steps
@@ -114,15 +95,10 @@ double erlang_c(double servers, double load) {
   return frac == 0 ? at_low : (1 - frac) * at_low + frac * at_high;
 }
 
-double wait_quantile(int visits, double p, double mean_ms, double q) {
-  if (visits <= 0 || p <= 0 || mean_ms <= 0 || wait_cdf(visits, p, mean_ms, 0) >= q) return 0;
-  double low = 0, high = mean_ms;
-  while (wait_cdf(visits, p, mean_ms, high) < q) high *= 2;
-  for (int i = 0; i < 100; ++i) {
-    double mid = (low + high) / 2;
-    (wait_cdf(visits, p, mean_ms, mid) < q ? low : high) = mid;
-  }
-  return high;
+double wait_quantile(double p, double mean_ms, double q) {
+  // P(W > t) = p exp(-t / mean): solve p exp(-t / mean) = 1 - q.
+  if (p <= 1 - q || mean_ms <= 0) return 0;
+  return mean_ms * std::log(p / (1 - q));
 }
 
 Prediction predict(const ModelInput& in) {
@@ -154,16 +130,31 @@ Prediction predict(const ModelInput& in) {
   }
   out.stretch = stretch;
 
-  // The queues: main (CPU and fast I/O) and slow I/O, on the threads the closed class leaves.
-  Queue main, slow;
-  double main_sq = 0, slow_sq = 0;
-  for (const auto& k : in.classes)
-    if (k.in_flight == 0) add_steps(k.slow_io ? slow : main, k, stretch_steps(k, stretch), k.slow_io ? slow_sq : main_sq);
-  finish_moments(main, main_sq);
-  finish_moments(slow, slow_sq);
+  // The queues, on the threads the closed class leaves. `shared`: what a CPU or file step waits
+  // in; lookups hold threads there too, so their long holds lengthen everyone's waits, until
+  // they reach libuv's cap, from when on they simply keep (threads+1)/2 threads to themselves.
+  // `slow`: lookups alone, on at most (threads+1)/2 threads.
+  Queue shared, slow;
+  double shared_sq = 0, slow_sq = 0, lookups_sq = 0;
+  for (const auto& k : in.classes) {
+    if (k.in_flight > 0) continue;
+    auto stretched = stretch_steps(k, stretch);
+    if (k.slow_io) add_steps(slow, k, stretched, slow_sq);
+    else add_steps(shared, k, stretched, shared_sq);
+  }
   slow.servers = std::min(slow_cap, std::max(open_servers, 0));
-  main.servers = open_servers - std::min(slow.load, slow.servers);
-  solve_waits(main);
+  const bool cap_binds = slow.load >= slow.servers && slow.load > 0;
+  if (cap_binds) {
+    shared.servers = open_servers - slow.servers;
+  } else {
+    shared.servers = open_servers;
+    lookups_sq = slow_sq;
+    shared.load += slow.load;
+    shared.visits_per_s += slow.visits_per_s;
+  }
+  finish_moments(shared, shared_sq + lookups_sq);
+  finish_moments(slow, slow_sq);
+  solve_waits(shared);
   solve_waits(slow);
   const double cpu_demand = [&] {
     double d = 0;
@@ -185,7 +176,7 @@ Prediction predict(const ModelInput& in) {
     const double base_ms = p.service_ms + k.overhead_ms;  // latency with no wait at all
     const int visits = static_cast<int>(stretched.size());
     if (k.in_flight > 0) {
-      double cycle = waves ? p.service_ms * k.in_flight / c + k.overhead_ms : base_ms + main.wait_p * main.wait_mean_ms;
+      double cycle = waves ? p.service_ms * k.in_flight / c + k.overhead_ms : base_ms + shared.wait_p * shared.wait_mean_ms;
       p.p50_ms = cycle;
       p.p99_ms = waves ? p.service_ms * std::ceil(static_cast<double>(k.in_flight) / c) + k.overhead_ms : cycle;
       p.mean_wait_ms = cycle - p.service_ms;
@@ -199,27 +190,30 @@ Prediction predict(const ModelInput& in) {
       p.mean_wait_ms = wait_at(0.5);
       p.throughput_per_s = k.rate_per_s;
     } else {
-      const Queue& own = k.slow_io ? slow : main;
-      bool saturated = !main.stable() || (k.slow_io && !slow.stable());
+      bool saturated = !shared.stable() || (k.slow_io && !slow.stable());
       if (!saturated) {
-        // Slow I/O passes the main queue (as libuv's marker) and then its own: one combined
-        // wait with the same mean and the same chance of waiting at all.
-        int n = k.slow_io ? 1 : visits;
-        double wp = main.wait_p, wm = main.wait_mean_ms;
+        // The first step waits as any arrival does. A later step is submitted just as the
+        // previous one finished, and waits only for what arrived meanwhile and queued ahead of
+        // it: on average a share rho of the wait before, so a job's whole wait is its first
+        // wait times 1 + rho + rho^2 + ... (one term per step).
+        double wp = shared.wait_p, wm = shared.wait_mean_ms, later = 0, term = 1;
+        for (int v = 1; v < visits; ++v) later += (term *= shared.rho());
         if (k.slow_io) {
-          double mean = main.wait_p * main.wait_mean_ms + slow.wait_p * slow.wait_mean_ms;
-          wp = 1 - (1 - main.wait_p) * (1 - slow.wait_p);
+          // Through the shared queue (as libuv's marker), then the lookups' own: one wait with
+          // the same mean and the same chance of waiting at all.
+          double mean = shared.wait_p * shared.wait_mean_ms + slow.wait_p * slow.wait_mean_ms;
+          wp = 1 - (1 - shared.wait_p) * (1 - slow.wait_p);
           wm = wp > 0 ? mean / wp : 0;
         }
-        p.mean_wait_ms = n * wp * wm;
-        p.p50_ms = wait_quantile(n, wp, wm, 0.5) + base_ms;
-        p.p99_ms = wait_quantile(n, wp, wm, 0.99) + base_ms;
+        p.mean_wait_ms = wp * wm * (1 + later);
+        p.p50_ms = wait_quantile(wp, wm, 0.5) * (1 + later) + base_ms;
+        p.p99_ms = wait_quantile(wp, wm, 0.99) * (1 + later) + base_ms;
         p.throughput_per_s = k.rate_per_s;
       } else {
         // The backlog grows at (rho - 1) per unit time for each trip through the queue; only
         // arrivals early enough to finish by the end of the drain period are measured.
-        const Queue& growing = main.stable() ? own : main;
-        double growth = (main.stable() ? 0 : main.rho() - 1) + (k.slow_io && !slow.stable() ? slow.rho() - 1 : 0);
+        const Queue& growing = shared.stable() ? slow : shared;
+        double growth = (shared.stable() ? 0 : shared.rho() - 1) + (k.slow_io && !slow.stable() ? slow.rho() - 1 : 0);
         int trips = k.slow_io ? 1 : visits;
         double per_ms = trips * growth;
         double last = std::min(window_ms, (window_ms + drain_ms - p.service_ms) / (1 + per_ms));

@@ -8,9 +8,13 @@
 //   - CPU sharing: when more threads compute than there are cores, each runs slower. Every step's
 //     CPU part is stretched by the expected number of computing threads per core, as seen by a
 //     job in service, solved as a fixed point (more stretching, more busy threads).
-//   - Slow I/O: getaddrinfo/getnameinfo wait in a queue of their own served by at most
-//     (threads+1)/2 threads, after first passing through the main queue like any request.
-//   - Several steps: a file read is four trips through the queue; each trip waits again.
+//   - Slow I/O: getaddrinfo/getnameinfo share the threads with everything else (their long holds
+//     lengthen everyone's waits) but wait in a queue of their own served by at most
+//     (threads+1)/2 threads, after first passing through the main queue like any request; once
+//     they need more than that, they keep that many threads and the rest serve the others.
+//   - Several steps: a file read is four trips through the queue. A later step waits only for
+//     what arrived during the step before and queued ahead of it, so its wait is a share (the
+//     utilisation) of the previous one: waits of one job's steps go together.
 // A class kept in flight (xN: a closed background load) holds min(N, threads) threads; when it
 // holds them all, other jobs get a thread only when its jobs finish, in waves of one job's time.
 // When arrivals outpace the pool the queue grows for the whole run; the model then follows the
@@ -60,8 +64,8 @@ Prediction predict(const ModelInput& input);
 // (Erlang's C formula); `servers` may be fractional (interpolated), 1 when load >= servers.
 double erlang_c(double servers, double load);
 
-// The q-quantile of the sum of `visits` independent waits, each 0 with probability 1 - p and
-// otherwise exponential with mean `mean_ms`.
-double wait_quantile(int visits, double p, double mean_ms, double q);
+// The q-quantile of a wait that is 0 with probability 1 - p and otherwise exponential with mean
+// `mean_ms`.
+double wait_quantile(double p, double mean_ms, double q);
 
 }  // namespace stallbench

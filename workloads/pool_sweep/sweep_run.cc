@@ -22,6 +22,33 @@ double drain_seconds(double window_s, const std::vector<AloneTimes>& alone) {
   return std::clamp(std::max(window_s / 2, 5 * longest), 1.0, 30.0);
 }
 
+// The machine may be shared, and what else runs changes during a run: the model's inputs are the
+// mean of a calibration just before the run and one just after it.
+struct Calibration {
+  std::vector<AloneTimes> alone;
+  double effective_cores = 0;
+};
+
+Calibration calibrate(uv_loop_t* loop, std::vector<std::unique_ptr<JobClass>>& jobs, int cores) {
+  Calibration c;
+  for (auto& job : jobs) c.alone.push_back(time_alone(loop, *job));
+  c.effective_cores = parallel_capacity(cores);
+  return c;
+}
+
+Calibration mean_of(const Calibration& a, const Calibration& b) {
+  Calibration m = a;
+  m.effective_cores = (a.effective_cores + b.effective_cores) / 2;
+  for (std::size_t i = 0; i < m.alone.size(); ++i) {
+    AloneTimes& x = m.alone[i];
+    const AloneTimes& y = b.alone[i];
+    for (std::size_t s = 0; s < x.step_ms.size() && s < y.step_ms.size(); ++s) x.step_ms[s] = (x.step_ms[s] + y.step_ms[s]) / 2;
+    x.service_ms = (x.service_ms + y.service_ms) / 2;
+    x.latency_ms = (x.latency_ms + y.latency_ms) / 2;
+  }
+  return m;
+}
+
 }  // namespace
 
 MixRunner::MixRunner(uv_loop_t* loop, const Mix& mix, int threads) : loop_(loop), mix_(mix), threads_(threads) {
@@ -31,16 +58,23 @@ MixRunner::MixRunner(uv_loop_t* loop, const Mix& mix, int threads) : loop_(loop)
 SweepRun MixRunner::run(double window_s, std::uint64_t seed) {
   SweepRun out;
   out.cores = available_cores();
-  std::vector<AloneTimes> alone;
-  for (auto& job : jobs_) alone.push_back(time_alone(loop_, *job));
-  out.effective_cores = parallel_capacity(out.cores);
-  out.drain_s = drain_seconds(window_s, alone);
+  Calibration before = calibrate(loop_, jobs_, out.cores);
+  out.drain_s = drain_seconds(window_s, before.alone);
 
   OpenLoopConfig config{.window_s = window_s, .drain_s = out.drain_s, .seed = seed};
+  for (std::size_t i = 0; i < jobs_.size(); ++i)
+    config.classes.push_back({jobs_[i].get(), mix_.entries[i].rate_per_s, mix_.entries[i].in_flight});
+  OpenLoopResult measured = run_open_loop(loop_, config);
+  if (!measured.errors.empty())
+    throw std::runtime_error(measured.errors.front() + (measured.errors.size() > 1 ? " (and " +
+                             std::to_string(measured.errors.size() - 1) + " more failures)" : ""));
+
+  Calibration calibration = mean_of(before, calibrate(loop_, jobs_, out.cores));
+  const auto& alone = calibration.alone;
+  out.effective_cores = calibration.effective_cores;
   ModelInput model{.threads = threads_, .cores = out.effective_cores, .window_s = window_s, .drain_s = out.drain_s};
   for (std::size_t i = 0; i < jobs_.size(); ++i) {
     const MixEntry& entry = mix_.entries[i];
-    config.classes.push_back({jobs_[i].get(), entry.rate_per_s, entry.in_flight});
     double held = std::min(jobs_[i]->held_ms(), alone[i].service_ms);
     model.classes.push_back({.name = entry.job_class,
                              .rate_per_s = entry.rate_per_s,
@@ -50,10 +84,6 @@ SweepRun MixRunner::run(double window_s, std::uint64_t seed) {
                              .overhead_ms = std::max(0.0, alone[i].latency_ms - alone[i].service_ms),
                              .slow_io = jobs_[i]->info().kind == PoolKind::slow_io});
   }
-  OpenLoopResult measured = run_open_loop(loop_, config);
-  if (!measured.errors.empty())
-    throw std::runtime_error(measured.errors.front() + (measured.errors.size() > 1 ? " (and " +
-                             std::to_string(measured.errors.size() - 1) + " more failures)" : ""));
   Prediction predicted = predict(model);
   ModelInput enough = model;
   enough.cores = threads_ + 1;  // a machine with a core for every thread (and the loop)

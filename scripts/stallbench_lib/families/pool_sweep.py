@@ -114,6 +114,36 @@ def _table(sweep, rec):
     return "\n".join(lines) + "\n"
 
 
+def _in_flight_paragraph(sweep, cores):
+    """Seed 000's headline read off a sweep with a class kept in flight: what the other classes
+    waited with a pool no larger than the jobs in flight, and what was left once it was larger."""
+    parts = []
+    for busy, jobs in mixes.in_flight_of(sweep.mix).items():
+        alone = sweep.at(jobs, busy) or sweep.at(sweep.sizes[0], busy)
+        job_ms = alone.get("service_alone_ms") if alone else None
+        above = next((s for s in sweep.sizes if s > jobs), None)
+        if not job_ms or jobs not in sweep.sizes or above is None:
+            continue
+        for cls in sweep.classes:
+            if cls == busy:
+                continue
+            at, past = sweep.at(jobs, cls), sweep.at(above, cls)
+            if not at or not past:
+                continue
+            parts.append(
+                f"- **{cls} with {jobs} × {busy} always in flight.** At pool {jobs} its median latency was "
+                f"{stats.fmt(at.get('latency_p50_ms'))} ms and its p99 {stats.fmt(at.get('latency_p99_ms'))} ms, "
+                f"{at.get('latency_p99_ms') / job_ms:.1f} times one {busy} job alone ({stats.fmt(job_ms)} ms): it waited "
+                f"for a job to finish before each trip through the queue. At pool {above}, one thread more than the "
+                f"jobs, it had a thread at once: median {stats.fmt(past.get('latency_p50_ms'), 2)} ms. With a core "
+                f"for every thread the model puts that at {stats.fmt(past.get('predicted_enough_cores_p50_ms'), 2)} "
+                f"ms; what remains on this machine's {cores} cores is the wait for a share of a core among "
+                f"{above} busy threads and the loop (its steps' service p99 "
+                f"{stats.fmt(past.get('service_p99_ms'), 2)} ms against {stats.fmt(past.get('service_alone_ms'), 3)} "
+                f"ms alone).")
+    return parts
+
+
 def _open_loop_sections(context):
     parts = []
     given = targets.from_meta(context.run.meta.get("targets"))
@@ -126,6 +156,7 @@ def _open_loop_sections(context):
             parts.append(f"{mix['mix']}: {mix['analysis']}\n")
         parts.append(f"**{rec.headline()}**\n")
         parts += [f"- {r}" for r in rec.reasons]
+        parts += _in_flight_paragraph(sweep, context.cores)
         parts.append("\nTargets: " + "; ".join(t.text() for t in rec.targets.values()) + ".\n")
         parts.append(_latency_plot(context, sweep, rec, index))
         parts.append(_throughput_plot(context, sweep, rec, index))

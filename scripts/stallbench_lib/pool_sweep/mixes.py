@@ -22,10 +22,19 @@ def as_command_line(text: str) -> str:
     return text.replace("@", ":").replace("+", ",")
 
 
+def _items(text: str) -> list[list[str]]:
+    spelled = as_command_line(named()[text]["mix"] if text in named() else text)
+    return [item.split(":") for item in spelled.split(",")]
+
+
 def classes_of(text: str) -> list[str]:
     """The classes of a mix the bench has accepted, in order."""
-    spelled = as_command_line(named()[text]["mix"] if text in named() else text)
-    return [item.split(":")[0] for item in spelled.split(",")]
+    return [fields[0] for fields in _items(text)]
+
+
+def in_flight_of(text: str) -> dict[str, int]:
+    """The classes kept in flight (RATE written xN) and their N."""
+    return {f[0]: int(f[1][1:]) for f in _items(text) if len(f) > 1 and f[1].startswith("x")}
 
 
 def help_text() -> str:
