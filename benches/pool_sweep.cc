@@ -65,6 +65,7 @@ Repetition make_open_loop(const Cell& cell) {
     if (run.machine_cpu_util >= 0) out.set("machine_cpu_util", run.machine_cpu_util);
     out.set("predicted_cpu_util", run.predicted_cpu_util);
     out.set("effective_cores", run.effective_cores);
+    out.set("busy_cores_delay_ms", run.busy_cores_delay_ms);
     out.set("cores", run.cores);
     out.set("drain_s", run.drain_s);
     return duration * 1000;
@@ -94,6 +95,8 @@ std::vector<Metric> open_loop_metrics() {
   m.push_back(context("machine_cpu_util", "ratio", "every process's CPU use in the window (/proc/stat): the noise"));
   m.push_back(context("predicted_cpu_util", "ratio", "the model's CPU use / available cores"));
   m.push_back(context("effective_cores", "count", "cores CPU-bound threads really got side by side (mean of before and after the run)"));
+  m.push_back(context("busy_cores_delay_ms", "ms", "how much later a one-step job completes when it arrives while "
+                      "every core computes (mean of before and after the run)"));
   m.push_back(context("cores", "count", "CPUs this process may run on"));
   m.push_back(context("drain_s", "s", "how long jobs out at the end of the window were given to finish"));
   return m;

@@ -108,4 +108,22 @@ TEST(Model, ClosedLoadHoldingEveryThreadMakesWaves) {
   EXPECT_NEAR(at4.classes[0].throughput_per_s, 4 / 0.3, 1e-6);
   auto at8 = predict({.classes = {background, read}, .threads = 8, .cores = 8});
   EXPECT_LT(at8.classes[1].p50_ms, 0.1);
+  // On 2 cores the four jobs keep every core computing, so every read arrives to full cores and
+  // pays the measured delay of that case; its steps also run at half speed.
+  auto on2 = predict({.classes = {background, read}, .threads = 8, .cores = 2, .busy_cores_delay_ms = 5});
+  EXPECT_NEAR(on2.classes[1].p50_ms, 0.04 * on2.stretch + 5, 1e-6);
+}
+
+TEST(Model, LookupsStarveBehindAQueuedBackground) {
+  // Four 100 ms jobs always in flight on one thread: libuv's slow-I/O marker passes the queue
+  // once per four jobs, so at most 2.5 lookups a second start, however fast they arrive.
+  ModelClass background{.name = "pbkdf2", .in_flight = 4, .step_ms = {100}};
+  ModelClass lookup{.name = "lookup", .rate_per_s = 20, .step_ms = {0.01}, .slow_io = true};
+  auto p = predict({.classes = {background, lookup}, .threads = 1, .cores = 1});
+  EXPECT_TRUE(p.classes[1].saturated);
+  EXPECT_NEAR(p.classes[1].throughput_per_s, 2.5, 1e-9);
+  ModelClass slow{.name = "lookup", .rate_per_s = 1, .step_ms = {0.01}, .slow_io = true};
+  auto calm = predict({.classes = {background, slow}, .threads = 1, .cores = 1});
+  EXPECT_FALSE(calm.classes[1].saturated);
+  EXPECT_NEAR(calm.classes[1].p50_ms, 200 + 0.01, 1e-9);  // half a pass of 400 ms
 }

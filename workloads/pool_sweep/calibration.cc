@@ -1,6 +1,8 @@
 #include "calibration.h"
 
 #include <algorithm>
+#include <atomic>
+#include <numeric>
 #include <stdexcept>
 #include <thread>
 
@@ -62,6 +64,31 @@ double parallel_capacity(int cores) {
     ratios.push_back(cores * alone / together);
   }
   return std::clamp(nearest_rank(ratios, 0.5), 1.0, static_cast<double>(cores));
+}
+
+double busy_cores_delay_ms(uv_loop_t* loop, int cores) {
+  // Timer-paced arrivals of one-step jobs, as in a run: back-to-back round trips would hand the
+  // woken thread a core at once and hide the delay. The mean, not the median: a wake-up often
+  // gets a core at once and sometimes waits for a whole time slice.
+  auto stat = make_job_class("stat", 0);
+  OpenLoopConfig probe{.classes = {{stat.get(), 300}}, .window_s = 0.3, .drain_s = 1, .seed = 99};
+  auto mean_latency = [&] {
+    auto latency = run_open_loop(loop, probe).classes[0].latency_ms;
+    return latency.empty() ? 0.0 : std::accumulate(latency.begin(), latency.end(), 0.0) / static_cast<double>(latency.size());
+  };
+  double idle = mean_latency();
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> spinners;
+  Pbkdf2Params unit;
+  unit.iterations = 20'000;
+  for (int t = 0; t < cores; ++t)
+    spinners.emplace_back([&] {
+      while (!stop.load()) pbkdf2(unit);
+    });
+  double busy = mean_latency();
+  stop = true;
+  for (auto& t : spinners) t.join();
+  return std::max(0.0, busy - idle);
 }
 
 }  // namespace stallbench

@@ -27,4 +27,11 @@ AloneTimes time_alone(uv_loop_t* loop, JobClass& job, double budget_ms = 250);
 // worth of work they got done, between 1 and `cores`. On a quiet machine it is about `cores`.
 double parallel_capacity(int cores);
 
+// How much later a one-step job arriving on a timer completes while `cores` CPU-bound threads keep
+// every core busy: the woken loop (and then the pool thread) must first get a core. On this
+// project's development machines (gVisor) a timer wake-up waits for the running thread's time
+// slice to end, while the hand-offs between the loop and a pool thread that follow are nearly
+// free; what a small job pays once, when it arrives while the cores are full.
+double busy_cores_delay_ms(uv_loop_t* loop, int cores);
+
 }  // namespace stallbench

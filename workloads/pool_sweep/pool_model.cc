@@ -48,10 +48,14 @@ void finish_moments(Queue& q, double sum_sq) {
   q.scv = q.mean_ms > 0 ? std::max(0.0, second / (q.mean_ms * q.mean_ms) - 1) : 0;
 }
 
-// The expected CPU-sharing stretch seen by a job in service when `fixed` threads are always busy
-// computing `fixed_cpu` of their time and the open load `open_load` runs on `open_servers`
-// threads computing `open_cpu` of their time.
-double sharing_stretch(double fixed, double fixed_cpu, double open_load, int open_servers, double open_cpu, double cores) {
+struct Sharing {
+  double stretch = 1;      // how much longer CPU time takes, as seen by a job in service
+  double cores_full = 0;   // the share of time every core is computing (a woken thread must wait)
+};
+
+// CPU sharing when `fixed` threads are always busy computing `fixed_cpu` of their time and the
+// open load `open_load` runs on `open_servers` threads computing `open_cpu` of their time.
+Sharing cpu_sharing(double fixed, double fixed_cpu, double open_load, int open_servers, double open_cpu, double cores) {
   std::vector<double> states(open_servers + 1, 0.0);  // P(b open threads busy), M/M/c shape
   if (open_servers == 0 || open_load >= open_servers) {
     states.back() = 1;
@@ -66,13 +70,16 @@ double sharing_stretch(double fixed, double fixed_cpu, double open_load, int ope
     for (auto& s : states) s /= sum;
   }
   double weighted = 0, weight = 0;
+  Sharing out;
   for (int b = 0; b <= open_servers; ++b) {
     double in_service = fixed + b;
     double computing = fixed * fixed_cpu + b * open_cpu;
     weighted += states[b] * in_service * std::max(1.0, computing / cores);
     weight += states[b] * in_service;
+    if (computing >= cores - 1e-9) out.cores_full += states[b];
   }
-  return weight > 0 ? weighted / weight : 1;
+  out.stretch = weight > 0 ? weighted / weight : 1;
+  return out;
 }
 
 std::vector<double> stretch_steps(const ModelClass& c, double stretch) {
@@ -114,6 +121,7 @@ Prediction predict(const ModelInput& in) {
   // Solve the CPU-sharing stretch as a fixed point.
   Prediction out;
   double stretch = 1, open_load = 0, open_cpu = 0;
+  Sharing sharing;
   for (int i = 0; i < 500; ++i) {
     double load = 0, cpu_load = 0;
     for (const auto& k : in.classes) {
@@ -124,9 +132,9 @@ Prediction predict(const ModelInput& in) {
     }
     open_load = load;
     open_cpu = load > 0 ? cpu_load / load : 0;
-    double next = sharing_stretch(fixed, closed ? closed->cpu_share : 0, open_load, open_servers, open_cpu, in.cores);
-    if (std::abs(next - stretch) < 1e-9) break;
-    stretch = 0.5 * stretch + 0.5 * next;
+    sharing = cpu_sharing(fixed, closed ? closed->cpu_share : 0, open_load, open_servers, open_cpu, in.cores);
+    if (std::abs(sharing.stretch - stretch) < 1e-9) break;
+    stretch = 0.5 * stretch + 0.5 * sharing.stretch;
   }
   out.stretch = stretch;
 
@@ -173,14 +181,34 @@ Prediction predict(const ModelInput& in) {
     ClassPrediction p;
     const auto stretched = stretch_steps(k, stretch);
     p.service_ms = total(stretched);
-    const double base_ms = p.service_ms + k.overhead_ms;  // latency with no wait at all
     const int visits = static_cast<int>(stretched.size());
+    // Latency with no wait at all, and the measured delay of an arrival while every core computes.
+    const double base_ms = p.service_ms + k.overhead_ms + in.busy_cores_delay_ms * sharing.cores_full;
     if (k.in_flight > 0) {
       double cycle = waves ? p.service_ms * k.in_flight / c + k.overhead_ms : base_ms + shared.wait_p * shared.wait_mean_ms;
       p.p50_ms = cycle;
       p.p99_ms = waves ? p.service_ms * std::ceil(static_cast<double>(k.in_flight) / c) + k.overhead_ms : cycle;
       p.mean_wait_ms = cycle - p.service_ms;
       p.throughput_per_s = k.in_flight / cycle * 1000;
+    } else if (waves && k.slow_io && closed->in_flight > c) {
+      // Lookups start only when libuv's marker reaches the head of the main queue, and after each
+      // start it goes back to the tail, behind the background jobs queued meanwhile: one lookup
+      // per pass through the queued background, whatever the cap. Faster arrivals pile up.
+      double pass_ms = wave_ms * std::max(1.0, static_cast<double>(closed->in_flight - c + 1) / c);
+      double rho = k.rate_per_s * pass_ms / 1000;
+      if (rho < 1) {
+        p.p50_ms = 0.5 * pass_ms + base_ms;
+        p.p99_ms = 0.99 * pass_ms + base_ms;
+        p.mean_wait_ms = 0.5 * pass_ms;
+        p.throughput_per_s = k.rate_per_s;
+      } else {
+        double last = std::min(window_ms, (window_ms + drain_ms) / rho);
+        p.saturated = true;
+        p.mean_wait_ms = 0.5 * last * (rho - 1);
+        p.p50_ms = p.mean_wait_ms + base_ms;
+        p.p99_ms = 0.99 * last * (rho - 1) + base_ms;
+        p.throughput_per_s = 1000 / pass_ms;
+      }
     } else if (waves) {
       // Each arrival waits out the current wave (uniformly placed in it) and any queued
       // background ahead of it; each later step arrives as a wave begins and waits a whole one.

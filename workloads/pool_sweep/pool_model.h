@@ -7,7 +7,9 @@
 // machine do:
 //   - CPU sharing: when more threads compute than there are cores, each runs slower. Every step's
 //     CPU part is stretched by the expected number of computing threads per core, as seen by a
-//     job in service, solved as a fixed point (more stretching, more busy threads).
+//     job in service, solved as a fixed point (more stretching, more busy threads). And a job
+//     arriving while every core computes completes later by the delay measured for that case
+//     (calibration.h: busy_cores_delay_ms), weighted by the share of time the cores are all busy.
 //   - Slow I/O: getaddrinfo/getnameinfo share the threads with everything else (their long holds
 //     lengthen everyone's waits) but wait in a queue of their own served by at most
 //     (threads+1)/2 threads, after first passing through the main queue like any request; once
@@ -16,7 +18,9 @@
 //     what arrived during the step before and queued ahead of it, so its wait is a share (the
 //     utilisation) of the previous one: waits of one job's steps go together.
 // A class kept in flight (xN: a closed background load) holds min(N, threads) threads; when it
-// holds them all, other jobs get a thread only when its jobs finish, in waves of one job's time.
+// holds them all, other jobs get a thread only when its jobs finish, in waves of one job's time;
+// and when more of its jobs are queued than running, lookups start only once per pass of libuv's
+// marker through that queue, so they starve.
 // When arrivals outpace the pool the queue grows for the whole run; the model then follows the
 // backlog (a fluid approximation) over the arrival window and the drain period after it.
 #pragma once
@@ -40,6 +44,7 @@ struct ModelInput {
   std::vector<ModelClass> classes;
   int threads = 4;
   double cores = 2;      // cores the pool threads can use at once
+  double busy_cores_delay_ms = 0;  // how much later a small job completes arriving while every core computes
   double window_s = 10;  // how long arrivals last
   double drain_s = 5;    // how long after that completions still count
 };

@@ -27,18 +27,21 @@ double drain_seconds(double window_s, const std::vector<AloneTimes>& alone) {
 struct Calibration {
   std::vector<AloneTimes> alone;
   double effective_cores = 0;
+  double busy_cores_delay_ms = 0;
 };
 
 Calibration calibrate(uv_loop_t* loop, std::vector<std::unique_ptr<JobClass>>& jobs, int cores) {
   Calibration c;
   for (auto& job : jobs) c.alone.push_back(time_alone(loop, *job));
   c.effective_cores = parallel_capacity(cores);
+  c.busy_cores_delay_ms = busy_cores_delay_ms(loop, cores);
   return c;
 }
 
 Calibration mean_of(const Calibration& a, const Calibration& b) {
   Calibration m = a;
   m.effective_cores = (a.effective_cores + b.effective_cores) / 2;
+  m.busy_cores_delay_ms = (a.busy_cores_delay_ms + b.busy_cores_delay_ms) / 2;
   for (std::size_t i = 0; i < m.alone.size(); ++i) {
     AloneTimes& x = m.alone[i];
     const AloneTimes& y = b.alone[i];
@@ -72,7 +75,9 @@ SweepRun MixRunner::run(double window_s, std::uint64_t seed) {
   Calibration calibration = mean_of(before, calibrate(loop_, jobs_, out.cores));
   const auto& alone = calibration.alone;
   out.effective_cores = calibration.effective_cores;
-  ModelInput model{.threads = threads_, .cores = out.effective_cores, .window_s = window_s, .drain_s = out.drain_s};
+  out.busy_cores_delay_ms = calibration.busy_cores_delay_ms;
+  ModelInput model{.threads = threads_, .cores = out.effective_cores, .busy_cores_delay_ms = out.busy_cores_delay_ms,
+                   .window_s = window_s, .drain_s = out.drain_s};
   for (std::size_t i = 0; i < jobs_.size(); ++i) {
     const MixEntry& entry = mix_.entries[i];
     double held = std::min(jobs_[i]->held_ms(), alone[i].service_ms);

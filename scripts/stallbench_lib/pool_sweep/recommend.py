@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from statistics import median
 
 from ..report.stats import fmt
+from . import mixes
 from .summary import CPU_CLASSES, Sweep
 from .targets import MAX_UNFINISHED, Target, for_classes
 
@@ -62,14 +63,14 @@ def _judge(sweep: Sweep, pool: int, targets: dict[str, Target]) -> Verdict:
         if cell is None:
             verdict.problems.append((cls, f"{cls} was not measured"))
             continue
-        target = targets[cls]
+        target = targets.get(cls)
         arrived = (cell.get("completed") or 0) + (cell.get("unfinished") or 0)
         unfinished = (cell.get("unfinished") or 0) / arrived if arrived else 0
-        if unfinished > MAX_UNFINISHED[target.percentile]:
+        if target and unfinished > MAX_UNFINISHED[target.percentile]:
             verdict.problems.append((cls, f"{cls}: {unfinished:.0%} of its jobs never finished, so its "
                                            f"{target.percentile} is unbounded (the pool cannot keep up)"))
             continue
-        value = cell.get(target.metric)
+        value = cell.get(target.metric) if target else None
         if value is not None and value > target.ms:
             verdict.problems.append((cls, f"{cls} {target.percentile} {fmt(value)} ms > {target.ms:g} ms, "
                                            + _wait_or_service(cell)))
@@ -122,7 +123,7 @@ def _machine_reasons(sweep: Sweep, cores: int | None, chosen: int | None) -> lis
 
 
 def recommend(sweep: Sweep, given: dict[str, Target], cores: int | None) -> Recommendation:
-    targets = for_classes(given, _alone(sweep))
+    targets = for_classes(given, _alone(sweep), set(mixes.in_flight_of(sweep.mix)))
     verdicts = [_judge(sweep, pool, targets) for pool in sweep.sizes]
     chosen = next((v.pool for v in verdicts if not v.problems), None)
     reasons = []
@@ -142,7 +143,8 @@ def recommend(sweep: Sweep, given: dict[str, Target], cores: int | None) -> Reco
                 why = "; ".join(text for c, text in best.problems if c == cls)
                 reasons.append(f"{cls} misses its target at every size; at its best, pool {best.pool}: {why}.")
         if not reasons:
-            reasons.append("Every class meets its target at some size, but never all at the same size: "
-                           + " | ".join(f"pool {v.pool}: {v.text()}" for v in verdicts))
+            closest = min(verdicts, key=lambda v: len(v.problems))
+            reasons.append(f"Every class meets its target at some size, but never all at the same size; the closest "
+                           f"is pool {closest.pool}, where {closest.text()}.")
     reasons += _machine_reasons(sweep, cores, chosen)
     return Recommendation(chosen, targets, verdicts, reasons)

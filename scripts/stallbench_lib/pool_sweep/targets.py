@@ -1,7 +1,8 @@
 """Latency targets per class: `--targets CLASS:MS[:PCT],...` (PCT one of p50, p95, p99, max; p99
 when left out). A class without a target gets the default: its p99 within 100 ms or within five
 times its alone service time, whichever is larger, so a job may wait behind a few of its own kind
-and nothing needs to be faster than a tenth of a second."""
+and nothing needs to be faster than a tenth of a second. A class kept in flight (xN) is background
+load and has no default target."""
 from dataclasses import dataclass
 
 from ..errors import UsageError
@@ -54,12 +55,17 @@ def parse(text: str | None, classes: list[str]) -> dict[str, Target]:
     return targets
 
 
-def for_classes(given: dict[str, Target], alone_ms: dict[str, float]) -> dict[str, Target]:
-    """Every class's target: the given one, else the default from its alone service time."""
+def for_classes(given: dict[str, Target], alone_ms: dict[str, float], background: set[str]) -> dict[str, Target]:
+    """Every class's target: the given one, else the default from its alone service time. A class
+    kept in flight (xN) is background load: its latency is its population over its throughput by
+    construction, so it gets no default target."""
     out = {}
     for job_class, alone in alone_ms.items():
-        out[job_class] = given.get(job_class) or Target(
-            job_class, max(DEFAULT_FLOOR_MS, round(DEFAULT_ALONE_MULTIPLE * alone, 1)), "p99", given=False)
+        if job_class in given:
+            out[job_class] = given[job_class]
+        elif job_class not in background:
+            out[job_class] = Target(job_class, max(DEFAULT_FLOOR_MS, round(DEFAULT_ALONE_MULTIPLE * alone, 1)), "p99",
+                                    given=False)
     return out
 
 
