@@ -99,12 +99,15 @@ TEST(Model, SlowIoIsCappedAtHalfThePool) {
 
 TEST(Model, ClosedLoadHoldingEveryThreadMakesWaves) {
   // Seed 000 as a steady state: 4 pbkdf2 of 300 ms always in flight on 4 threads (and 4 cores).
-  // A read waits for the current wave to end (half a job at the median), then each of its three
-  // later steps waits for a whole wave; with 8 threads nothing waits.
+  // A read waits for the current wave to end (half a job at the median); each of its three later
+  // steps waits another wave one time in four. With 2 threads, two jobs are always queued: each
+  // later step waits a whole wave behind them. With 8 threads nothing waits.
   ModelClass background{.name = "pbkdf2", .in_flight = 4, .step_ms = {300}};
   ModelClass read{.name = "read", .rate_per_s = 10, .step_ms = {0.01, 0.01, 0.01, 0.01}};
   auto at4 = predict({.classes = {background, read}, .threads = 4, .cores = 4});
-  EXPECT_NEAR(at4.classes[1].p50_ms, (0.5 + 3) * 300 + 0.04, 1e-6);
+  EXPECT_NEAR(at4.classes[1].p50_ms, (0.5 + 3 * 0.25) * 300 + 0.04, 1e-6);
+  auto at2 = predict({.classes = {background, read}, .threads = 2, .cores = 4});
+  EXPECT_NEAR(at2.classes[1].p50_ms, (0.5 + 1 + 3 * 2) * 300 + 0.04, 1e-6);
   EXPECT_NEAR(at4.classes[0].throughput_per_s, 4 / 0.3, 1e-6);
   auto at8 = predict({.classes = {background, read}, .threads = 8, .cores = 8});
   EXPECT_LT(at8.classes[1].p50_ms, 0.1);

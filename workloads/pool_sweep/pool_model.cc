@@ -211,8 +211,12 @@ Prediction predict(const ModelInput& in) {
       }
     } else if (waves) {
       // Each arrival waits out the current wave (uniformly placed in it) and any queued
-      // background ahead of it; each later step arrives as a wave begins and waits a whole one.
-      auto wait_at = [&](double q) { return ((q + extra_waves) + (visits - 1) * (1 + extra_waves)) * wave_ms; };
+      // background ahead of it. A later step, submitted as its previous one ends: with background
+      // jobs queued it goes behind them and waits a whole wave (and any more queued ahead); with
+      // none queued it waits only when the background's resubmission takes the last free thread
+      // first, one time in `threads`.
+      double later = closed->in_flight > c ? 1 + extra_waves : 1.0 / c;
+      auto wait_at = [&](double q) { return ((q + extra_waves) + (visits - 1) * later) * wave_ms; };
       p.p50_ms = wait_at(0.5) + base_ms;
       p.p99_ms = wait_at(0.99) + base_ms;
       p.mean_wait_ms = wait_at(0.5);
