@@ -1,7 +1,9 @@
-// What the queueing model needs to know about this machine, measured just before a run: each
-// class's service time with the pool otherwise idle (per step, since a read is four trips
-// through the queue), and how many cores CPU-bound threads can really use at once right now
-// (fewer than the machine has when other work shares it).
+// What the queueing model needs to know about this machine, measured around a run: each class's
+// service time with the pool otherwise idle (per step, since a read is four trips through the
+// queue), how many cores CPU-bound threads can really use at once (fewer than the machine has
+// when other work shares it), and how much later a small job completes when it arrives while the
+// cores are full. Samples are kept, so calibrations before and after a run pool into one estimate:
+// what else runs on a shared machine changes meanwhile.
 #pragma once
 
 #include <uv.h>
@@ -12,16 +14,28 @@
 
 namespace stallbench {
 
-struct AloneTimes {
-  std::vector<double> step_ms;  // median time on a thread of each step
-  double service_ms = 0;        // their sum
-  double latency_ms = 0;        // median submission-to-callback time of one job alone
-  int jobs = 0;                 // how many were timed
+struct AloneSamples {
+  std::vector<std::vector<double>> steps;  // per job: each step's time on a thread
+  std::vector<double> latencies;           // per job: submission to callback
+
+  std::vector<double> step_ms() const;  // the median of each step
+  double service_ms() const;            // their sum
+  double latency_ms() const;            // the median latency
 };
 
-// Runs jobs of `job` one at a time on the idle pool for about `budget_ms` (at least 3, at most
-// 15 jobs) and returns the medians. Throws std::runtime_error if a job fails.
-AloneTimes time_alone(uv_loop_t* loop, JobClass& job, double budget_ms = 250);
+struct Calibration {
+  std::vector<AloneSamples> alone;       // per class
+  std::vector<double> capacity_trials;   // parallel capacity, one per trial
+  std::vector<double> delay_trials;      // busy-cores delay, one per trial
+
+  double effective_cores() const;        // the median trial
+  double busy_cores_delay_ms() const;    // the mean trial
+  void add(const Calibration& more);     // pool another calibration's samples
+};
+
+// Each class alone on the idle pool for about `budget_ms` (at least 3, at most 25 jobs), then
+// the cores and the delay. Throws std::runtime_error if a job fails.
+Calibration calibrate(uv_loop_t* loop, const std::vector<std::unique_ptr<JobClass>>& jobs, int cores, double budget_ms);
 
 // CPU-bound threads running side by side, `cores` of them, against one alone: how many cores'
 // worth of work they got done, between 1 and `cores`. On a quiet machine it is about `cores`.
@@ -31,7 +45,8 @@ double parallel_capacity(int cores);
 // every core busy: the woken loop (and then the pool thread) must first get a core. On this
 // project's development machines (gVisor) a timer wake-up waits for the running thread's time
 // slice to end, while the hand-offs between the loop and a pool thread that follow are nearly
-// free; what a small job pays once, when it arrives while the cores are full.
-double busy_cores_delay_ms(uv_loop_t* loop, int cores);
+// free; what a small job pays once, when it arrives while the cores are full. `window_s` of
+// arrivals with the cores idle, then as long with them full.
+double busy_cores_delay_ms(uv_loop_t* loop, int cores, double window_s);
 
 }  // namespace stallbench

@@ -33,8 +33,8 @@ struct ClassSummary {
 struct SweepRun {
   std::vector<ClassSummary> classes;
   double cpu_util = 0, machine_cpu_util = -1, predicted_cpu_util = 0;
-  double effective_cores = 0;  // parallel_capacity, mean of before and after the run
-  double busy_cores_delay_ms = 0;  // busy_cores_delay_ms, likewise
+  double effective_cores = 0;      // calibration.h, before and after the run
+  double busy_cores_delay_ms = 0;  // likewise
   int cores = 0;
   double drain_s = 0;
 };
