@@ -67,6 +67,19 @@ TEST(PerProcess, ExportsOneValidValue) {
   EXPECT_THROW(apply_per_process(family, {}), std::invalid_argument);
 }
 
+TEST(PerProcess, AQualifiedOverrideOfAnyBenchmarkWins) {
+  // Two benchmarks share the per-process `pool`; the orchestrator names the one it runs.
+  Benchmark second = example();
+  second.name = "second";
+  Family family{.name = "f", .benchmarks = {example(), second}};
+  unsetenv("STALLBENCH_TEST_POOL");
+  auto applied = apply_per_process(family, {{"second.pool", {"8"}}});
+  ASSERT_EQ(applied.size(), 1u);
+  EXPECT_EQ(applied[0].second, "8");
+  EXPECT_STREQ(std::getenv("STALLBENCH_TEST_POOL"), "8");
+  EXPECT_THROW(apply_per_process(family, {{"demo.pool", {"2"}}, {"second.pool", {"8"}}}), std::invalid_argument);
+}
+
 TEST(Counters, OnlyDeclaredMetrics) {
   auto b = example();
   Counters counters(b.metrics);

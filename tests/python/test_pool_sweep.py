@@ -15,7 +15,7 @@ TINY = "pbkdf2:20:20000,read:50,lookup:20"
 def tiny_sweep(tmp_path_factory):
     out = tmp_path_factory.mktemp("sweep")
     result = stallbench("sweep-pool", "--no-build", "--sizes", "1,2", "--mix", TINY, "--duration", "1",
-                        "--targets", "read:500", "--out", str(out))
+                        "--targets", "read:500", "--slow-dns", "--out", str(out))
     runs = [p for p in out.iterdir() if p.is_dir()]
     return result, runs[0] if runs else None
 
@@ -29,13 +29,23 @@ def test_sweep_writes_rows_for_every_size_and_class(tiny_sweep):
     assert {r.family for r in rows} == {"pool-sweep"}
     per_class = {(r.param_dict()["pool"], r.param_dict()["class"]) for r in rows if "class" in r.param_dict()}
     assert per_class == {(p, c) for p in ("1", "2") for c in ("pbkdf2", "read", "lookup")}
-    assert {r.param_dict()["mix"] for r in rows} == {"pbkdf2@20@20000+read@50+lookup@20"}
+    assert {r.param_dict()["mix"] for r in rows if r.benchmark == "open-loop"} == {"pbkdf2@20@20000+read@50+lookup@20"}
     metrics = {r.metric for r in rows}
     for name in ("latency_p50_ms", "latency_p99_ms", "queue_wait_p50_ms", "service_p50_ms", "throughput_per_s",
                  "cpu_util", "predicted_p50_ms", "predicted_p99_ms", "unfinished", "dropped"):
         assert name in metrics, name
     cpu = [r for r in rows if r.metric == "cpu_util"]
     assert len(cpu) == 2 and all("class" not in r.param_dict() for r in cpu)
+
+
+def test_sweep_runs_slow_dns_at_each_pool_size(tiny_sweep):
+    _, run_dir = tiny_sweep
+    rows = [r for r in read_csv(run_dir / "results.csv") if r.metric == "max_concurrent_lookups"]
+    seen = {(r.param_dict()["lookup_kind"], int(r.param_dict()["pool"])): r.value for r in rows}
+    # The pool size really reached each process: ordinary work fills the pool, lookups half of it.
+    assert seen[("blocking-work", 1)] == 1 and seen[("blocking-work", 2)] == 2
+    if ("getaddrinfo", 2) in seen:
+        assert seen[("getaddrinfo", 1)] == 1 and seen[("getaddrinfo", 2)] == 1
 
 
 def test_sweep_prints_and_reports_the_recommendation(tiny_sweep):

@@ -70,10 +70,12 @@ def test_model_error_is_the_median_absolute_relative_error():
 def test_in_flight_paragraph_reads_the_seed_headline():
     from stallbench_lib.families.pool_sweep import _in_flight_paragraph
 
-    table = {4: {"pbkdf2": {"service_alone_ms": 100}, "read": {"latency_p50_ms": 350, "latency_p99_ms": 390}},
-             5: {"pbkdf2": {"service_alone_ms": 100}, "read": {"latency_p50_ms": 2.5, "predicted_enough_cores_p50_ms": 0.1}}}
+    table = {4: {"pbkdf2": {"service_p50_ms": 200}, "read": {"latency_p50_ms": 180, "latency_p99_ms": 390}},
+             5: {"pbkdf2": {"service_p50_ms": 200}, "read": {"latency_p50_ms": 2.5, "predicted_enough_cores_p50_ms": 0.1}}}
     sweep = _sweep(table)
     sweep.mix = "pbkdf2@x4@300000+read@20"
+    sweep.per_size[5]["busy_cores_delay_ms"] = 2.0
     (paragraph,) = _in_flight_paragraph(sweep, 2)
     assert "read with 4 × pbkdf2 always in flight" in paragraph
-    assert "3.9 times one pbkdf2 job alone" in paragraph and "At pool 5" in paragraph and "2.50 ms" in paragraph
+    assert "0.9 and 1.9 times one pbkdf2 job's time in the pool" in paragraph
+    assert "At pool 5" in paragraph and "2.50 ms" in paragraph and "2.00 ms a job" in paragraph

@@ -119,28 +119,27 @@ def _in_flight_paragraph(sweep, cores):
     waited with a pool no larger than the jobs in flight, and what was left once it was larger."""
     parts = []
     for busy, jobs in mixes.in_flight_of(sweep.mix).items():
-        alone = sweep.at(jobs, busy) or sweep.at(sweep.sizes[0], busy)
-        job_ms = alone.get("service_alone_ms") if alone else None
+        background = sweep.at(jobs, busy)
+        job_ms = background.get("service_p50_ms") if background else None  # one job's time in the pool, sharing the cores
         above = next((s for s in sweep.sizes if s > jobs), None)
-        if not job_ms or jobs not in sweep.sizes or above is None:
+        if not job_ms or above is None:
             continue
+        delay = sweep.per_size.get(above, {}).get("busy_cores_delay_ms")
         for cls in sweep.classes:
-            if cls == busy:
-                continue
             at, past = sweep.at(jobs, cls), sweep.at(above, cls)
-            if not at or not past:
+            if cls == busy or not at or not past:
                 continue
             parts.append(
                 f"- **{cls} with {jobs} × {busy} always in flight.** At pool {jobs} its median latency was "
-                f"{stats.fmt(at.get('latency_p50_ms'))} ms and its p99 {stats.fmt(at.get('latency_p99_ms'))} ms, "
-                f"{at.get('latency_p99_ms') / job_ms:.1f} times one {busy} job alone ({stats.fmt(job_ms)} ms): it waited "
-                f"for a job to finish before each trip through the queue. At pool {above}, one thread more than the "
-                f"jobs, it had a thread at once: median {stats.fmt(past.get('latency_p50_ms'), 2)} ms. With a core "
-                f"for every thread the model puts that at {stats.fmt(past.get('predicted_enough_cores_p50_ms'), 2)} "
-                f"ms; what remains on this machine's {cores} cores is the wait for a share of a core among "
-                f"{above} busy threads and the loop (its steps' service p99 "
-                f"{stats.fmt(past.get('service_p99_ms'), 2)} ms against {stats.fmt(past.get('service_alone_ms'), 3)} "
-                f"ms alone).")
+                f"{stats.fmt(at.get('latency_p50_ms'))} ms and its p99 {stats.fmt(at.get('latency_p99_ms'))} ms: "
+                f"{at.get('latency_p50_ms') / job_ms:.1f} and {at.get('latency_p99_ms') / job_ms:.1f} times one {busy} "
+                f"job's time in the pool ({stats.fmt(job_ms)} ms, the {jobs} jobs sharing the cores), as it waited for "
+                f"a job to finish before its trips through the queue. At pool {above}, one thread more than the jobs, "
+                f"it had a thread at once: median {stats.fmt(past.get('latency_p50_ms'), 2)} ms. With a core for every "
+                f"thread the model puts that at {stats.fmt(past.get('predicted_enough_cores_p50_ms'), 2)} ms; what "
+                f"remains on this machine's {cores} cores is CPU sharing: the {jobs} jobs keep every core computing, "
+                "so the loop woken by an arrival (and the thread woken for a step) first waits for a core"
+                + (f" (measured just for that case: {stats.fmt(delay, 2)} ms a job)" if delay is not None else "") + ".")
     return parts
 
 
