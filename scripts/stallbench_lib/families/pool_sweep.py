@@ -165,7 +165,7 @@ def _open_loop_sections(context):
                          f"**{error.median_abs:.0%}** over {len(error.points)} points (sizes × classes); the worst is "
                          f"{worst[1]} at pool {worst[0]}: predicted {stats.fmt(worst[3], 2)} ms, measured "
                          f"{stats.fmt(worst[2], 2)} ms. The model knows only each class's alone service time, the "
-                         "arrival rates, the pool size and the cores that were free at the start; load from other "
+                         "arrival rates, the pool size and the cores that were free around the run; load from other "
                          "work that changes during the run is noise it cannot see.\n")
         parts.append("Medians over repetitions, in ms. *alone*: one job's service time on the idle pool.\n")
         parts.append(_table(sweep, rec))
