@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdlib>
-#include <set>
 
 namespace stallbench::bench {
 
@@ -23,6 +22,7 @@ std::string check_value(const Param& p, const std::string& value) {
   }
   if (value.find_first_of("/:;=,# \t") != std::string::npos)
     return p.name + "=" + value + " contains a separator character (/:;=,# or space)";
+  if (p.check) return p.check(value);
   return {};
 }
 
@@ -65,26 +65,41 @@ std::string cell_name(const Benchmark& b, const Cell& cell) {
 }
 
 std::vector<std::pair<std::string, std::string>> apply_per_process(const Family& family, const GridOverrides& overrides) {
-  std::vector<std::pair<std::string, std::string>> applied;
-  std::set<std::string> seen;
+  // Several benchmarks may declare the same per-process parameter (`pool`); the orchestrator
+  // qualifies its override with the benchmark it runs ("slow-dns.pool=4"), so an override for any
+  // of them wins over the environment and the first default.
+  struct Choice {
+    const Param* param;
+    std::string value;
+    bool given;
+  };
+  std::vector<std::pair<std::string, Choice>> chosen;
   for (const auto& b : family.benchmarks) {
     for (const auto& p : b.params) {
-      if (p.env.empty() || !seen.insert(p.name).second) continue;
-      std::string value;
-      if (auto* given = override_of(b, p, overrides); given != nullptr) {
-        if (given->size() != 1)
-          throw std::invalid_argument(p.name + " is set once per process (" + p.env +
-                                      "): give one value; the orchestrator runs one process per value");
-        value = given->front();
-      } else if (const char* env = std::getenv(p.env.c_str()); env != nullptr) {
-        value = env;
-      } else {
-        value = p.values.front();
+      if (p.env.empty()) continue;
+      auto it = std::find_if(chosen.begin(), chosen.end(), [&](auto& c) { return c.first == p.name; });
+      const auto* given = override_of(b, p, overrides);
+      if (given != nullptr && given->size() != 1)
+        throw std::invalid_argument(p.name + " is set once per process (" + p.env +
+                                    "): give one value; the orchestrator runs one process per value");
+      if (given != nullptr && it != chosen.end() && it->second.given && it->second.value != given->front())
+        throw std::invalid_argument(p.name + " is given two values for one process: " + it->second.value + " and " +
+                                    given->front());
+      if (given != nullptr) {
+        Choice choice{&p, given->front(), true};
+        if (it == chosen.end()) chosen.emplace_back(p.name, choice);
+        else it->second = choice;
+      } else if (it == chosen.end()) {
+        const char* env = std::getenv(p.env.c_str());
+        chosen.emplace_back(p.name, Choice{&p, env != nullptr ? env : p.values.front(), false});
       }
-      if (auto problem = check_value(p, value); !problem.empty()) throw std::invalid_argument(problem);
-      setenv(p.env.c_str(), value.c_str(), 1);
-      applied.emplace_back(p.name, value);
     }
+  }
+  std::vector<std::pair<std::string, std::string>> applied;
+  for (const auto& [name, choice] : chosen) {
+    if (auto problem = check_value(*choice.param, choice.value); !problem.empty()) throw std::invalid_argument(problem);
+    setenv(choice.param->env.c_str(), choice.value.c_str(), 1);
+    applied.emplace_back(name, choice.value);
   }
   return applied;
 }

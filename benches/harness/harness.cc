@@ -37,6 +37,19 @@ void Counters::set(const std::string& metric, double value) {
   values_[metric] = value;
 }
 
+void Counters::set(const std::string& metric, const Subcase& subcase, double value) {
+  require_declared(metric);
+  // metric@key=value@key=value: '@' and '=' cannot appear in a metric name or a parameter
+  // value, so the converter can split the sub-case off again.
+  std::string name = metric;
+  for (const auto& [key, text] : subcase) {
+    if (key.empty() || text.empty() || (key + text).find_first_of("@=#;/:, \t") != std::string::npos)
+      throw std::logic_error("sub-case " + key + "=" + text + " of metric '" + metric + "' is not a plain word");
+    name += "@" + key + "=" + text;
+  }
+  values_[name] = value;
+}
+
 void Counters::series(const std::string& metric, const std::vector<double>& values) {
   require_declared(metric);
   // '#' cannot appear in a metric name, so the converter can split the index off again.

@@ -53,6 +53,10 @@ struct Param {
   std::string env;  // when set, the parameter is per process: exported to this variable
   std::string doc;
   bool work = false;  // an integer the work is proportional to (iterations, bytes): the A/B knob scales it
+  // Optional, for values a range or a list cannot describe (a mix of job classes): what is wrong
+  // with `value`, empty when it is valid. Runs wherever values are checked, so a bad value is
+  // refused (exit 2) before anything runs.
+  std::function<std::string(const std::string& value)> check;
 };
 
 // One combination of parameter values.
@@ -67,11 +71,16 @@ class Cell {
   std::map<std::string, std::string> values_;
 };
 
+// Extra parameters naming a sub-case that one repetition measured side by side with others
+// (one job class of a mixed load: {{"class", "read"}}); its rows carry them in `params`.
+using Subcase = std::map<std::string, std::string>;
+
 // What one repetition reports; only declared metrics are accepted.
 class Counters {
  public:
   explicit Counters(const std::vector<Metric>& declared) : declared_(declared) {}
   void set(const std::string& metric, double value);
+  void set(const std::string& metric, const Subcase& subcase, double value);
   // Several values of one metric (one per job, say): rows in this order.
   void series(const std::string& metric, const std::vector<double>& values);
   const std::map<std::string, double>& values() const { return values_; }

@@ -1,7 +1,8 @@
 """Google Benchmark JSON (one cell's process) -> tidy rows.
 
 Counters named `metric#i` are one metric's series (one value per job, say) and become rows in
-index order. A repetition that failed carries `error_message` "<status>: <detail>" (the harness
+index order. Counters named `metric@key=value` belong to a sub-case the repetition measured side by
+side with others (a job class of a mixed load): their rows carry key=value in `params`. A repetition that failed carries `error_message` "<status>: <detail>" (the harness
 writes it so); it becomes one row per declared metric with that status. Repetitions the JSON
 lacks (the process died or was stopped) are filled in by the caller: from the counters the
 harness printed as each repetition ended (`rows_from_counters`), else with `failure_rows`."""
@@ -28,14 +29,23 @@ def _series_key(counter: str) -> tuple[str, int]:
     return name, int(index) if index else -1
 
 
+def _metric_and_subcase(name: str) -> tuple[str, dict[str, str]]:
+    """'latency_p50_ms@class=read' -> ('latency_p50_ms', {'class': 'read'})."""
+    metric, *extras = name.split("@")
+    return metric, dict(extra.split("=", 1) for extra in extras if "=" in extra)
+
+
 def rows_from_counters(counters: dict, run_id: str, benchmark: Benchmark, params: dict[str, str],
                        repetition: int) -> list[Row]:
     """One repetition's counters (any dict holding them, extra keys ignored) -> its ok rows."""
-    key = canonical_params(params)
     declared = {m.name: m for m in benchmark.metrics}
-    names = sorted((k for k in counters if _series_key(k)[0] in declared), key=_series_key)
-    return [Row(run_id, benchmark.family, benchmark.name, key, repetition, declared[_series_key(n)[0]].name,
-                float(counters[n]), declared[_series_key(n)[0]].unit, "ok", "") for n in names]
+    rows = []
+    for counter in sorted(counters, key=_series_key):
+        metric, subcase = _metric_and_subcase(_series_key(counter)[0])
+        if metric in declared:
+            rows.append(Row(run_id, benchmark.family, benchmark.name, canonical_params({**params, **subcase}),
+                            repetition, metric, float(counters[counter]), declared[metric].unit, "ok", ""))
+    return rows
 
 
 def rows_from_gbench(doc: dict, run_id: str, benchmark: Benchmark, params: dict[str, str]) -> list[Row]:

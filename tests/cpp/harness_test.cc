@@ -67,6 +67,19 @@ TEST(PerProcess, ExportsOneValidValue) {
   EXPECT_THROW(apply_per_process(family, {}), std::invalid_argument);
 }
 
+TEST(PerProcess, AQualifiedOverrideOfAnyBenchmarkWins) {
+  // Two benchmarks share the per-process `pool`; the orchestrator names the one it runs.
+  Benchmark second = example();
+  second.name = "second";
+  Family family{.name = "f", .benchmarks = {example(), second}};
+  unsetenv("STALLBENCH_TEST_POOL");
+  auto applied = apply_per_process(family, {{"second.pool", {"8"}}});
+  ASSERT_EQ(applied.size(), 1u);
+  EXPECT_EQ(applied[0].second, "8");
+  EXPECT_STREQ(std::getenv("STALLBENCH_TEST_POOL"), "8");
+  EXPECT_THROW(apply_per_process(family, {{"demo.pool", {"2"}}, {"second.pool", {"8"}}}), std::invalid_argument);
+}
+
 TEST(Counters, OnlyDeclaredMetrics) {
   auto b = example();
   Counters counters(b.metrics);
@@ -75,6 +88,18 @@ TEST(Counters, OnlyDeclaredMetrics) {
   EXPECT_EQ(counters.values().at("x_ms"), 1.5);
   EXPECT_EQ(counters.values().at("x_ms#1"), 2);
   EXPECT_THROW(counters.set("y_ms", 1), std::logic_error);
+  counters.set("x_ms", {{"class", "read"}}, 3);
+  EXPECT_EQ(counters.values().at("x_ms@class=read"), 3);
+  EXPECT_THROW(counters.set("x_ms", {{"class", "a=b"}}, 1), std::logic_error);
+  EXPECT_THROW(counters.set("y_ms", {{"class", "read"}}, 1), std::logic_error);
+}
+
+TEST(CheckValue, CustomCheckRunsAfterTheSeparatorRule) {
+  Param p{.name = "mix", .values = {"even"},
+          .check = [](const std::string& v) { return v.size() % 2 == 0 ? "" : "mix " + v + " has odd length"; }};
+  EXPECT_EQ(check_value(p, "ab"), "");
+  EXPECT_EQ(check_value(p, "abc"), "mix abc has odd length");
+  EXPECT_NE(check_value(p, "a,b,"), "");
 }
 
 TEST(Describe, ListsGridsAndMetrics) {

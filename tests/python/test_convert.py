@@ -28,6 +28,18 @@ def test_series_keep_job_order():
     assert [r.value for r in rows] == [1.0, 2.0, 3.0]
 
 
+def test_subcases_add_their_parameters():
+    counters = {"fs_latency_ms@class=read": 2.0, "fs_latency_ms@class=stat": 1.0, "fs_latency_ms": 3.0,
+                "pbkdf2_done_ms@class=read#1": 5.0, "pbkdf2_done_ms@class=read#0": 4.0, "unknown_ms@class=x": 1.0}
+    rows = rows_from_counters(counters, "r", BENCH, PARAMS, 0)
+    by_params = {(r.metric, r.params, r.value) for r in rows}
+    assert ("fs_latency_ms", "class=read;digest=sha256;iters=1000;jobs=2;pool=2", 2.0) in by_params
+    assert ("fs_latency_ms", "class=stat;digest=sha256;iters=1000;jobs=2;pool=2", 1.0) in by_params
+    assert ("fs_latency_ms", "digest=sha256;iters=1000;jobs=2;pool=2", 3.0) in by_params
+    assert [r.value for r in rows if r.metric == "pbkdf2_done_ms"] == [4.0, 5.0]
+    assert len(rows) == 5
+
+
 def test_failed_repetitions_carry_status_and_detail():
     rows = rows_from_gbench(json.loads((DATA / "gbench_error.json").read_text()), "r1", BENCH, PARAMS)
     assert len(rows) == 2 * len(METRICS)

@@ -28,7 +28,7 @@ def test_smoke_csv_follows_the_schema(smoke_run):
     rows = [r for r in all_rows if r.family == "pool"]  # other families have their own tests
     pools = {r.param_dict()["pool"] for r in rows}
     assert pools == {"1", "4"}  # one process per pool size, each recorded
-    assert {r.status for r in rows} == {"ok"}
+    assert {r.status for r in all_rows} == {"ok"}
     jobs = int(rows[0].param_dict()["jobs"])
     per_rep = [r for r in rows if r.metric == "pbkdf2_done_ms" and r.repetition == 0 and r.params == rows[0].params]
     assert len(per_rep) == jobs
@@ -41,7 +41,7 @@ def test_smoke_meta_is_complete(smoke_run):
     assert meta["machine"]["cores"] >= 1 and meta["machine"]["fingerprint"]
     assert {"libuv", "openssl", "compiler", "google-benchmark"} <= set(meta["versions"])
     assert meta["build_type"] == "Release"
-    assert meta["pool_sizes"] == [1, 4]
+    assert {1, 4} <= set(meta["pool_sizes"])
     assert meta["command_line"][:2] == ["scripts/stallbench", "run"]
     assert sorted(p.suffix for p in (run_dir / "raw").glob("*-pool-saturation-*.json")) == [".json", ".json"]
 

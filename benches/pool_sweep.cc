@@ -1,0 +1,205 @@
+// Family `pool-sweep`: UV_THREADPOOL_SIZE tuning (seeds 000, 004). One process per pool size.
+//
+// `open-loop`: a mix of job classes arrives at the pool at random for `duration` seconds,
+// independent of completions; per class it reports latency percentiles split into queue wait
+// and service, throughput, what was dropped or left unfinished, and the queueing model's
+// prediction from single-job times measured just before. `slow-dns`: nodejs/node#8436, a burst
+// of 100 ms lookups through a DNS server of our own in a private namespace, and one file read.
+#include <uv.h>
+
+#include <openssl/crypto.h>
+#include <zlib.h>
+
+#include <memory>
+
+#include "../workloads/common/owned_loop.h"
+#include "../workloads/common/temp_file.h"
+#include "../workloads/pool/saturation.h"
+#include "../workloads/pool_sweep/delaying_dns_server.h"
+#include "../workloads/pool_sweep/mix.h"
+#include "../workloads/pool_sweep/private_resolver.h"
+#include "../workloads/pool_sweep/slow_dns_burst.h"
+#include "../workloads/pool_sweep/sweep_run.h"
+#include "harness/harness.h"
+
+using namespace stallbench;
+using namespace stallbench::bench;
+
+namespace {
+
+int pool_threads() { return std::stoi(std::getenv("UV_THREADPOOL_SIZE")); }
+
+void report_percentiles(Counters& out, const Subcase& c, const std::string& stem, const Percentiles& p) {
+  out.set(stem + "_p50_ms", c, p.p50);
+  out.set(stem + "_p95_ms", c, p.p95);
+  out.set(stem + "_p99_ms", c, p.p99);
+  out.set(stem + "_max_ms", c, p.max);
+}
+
+Repetition make_open_loop(const Cell& cell) {
+  auto loop = std::make_shared<OwnedLoop>();
+  int threads = pool_threads();
+  warm_pool(loop->get(), threads);
+  auto runner = std::make_shared<MixRunner>(loop->get(), parse_mix(cell.text("mix")), threads);
+  double duration = static_cast<double>(cell.integer("duration"));
+  auto repetition = std::make_shared<std::uint64_t>(0);
+  return [loop, runner, duration, repetition](Counters& out) {
+    SweepRun run = runner->run(duration, ++*repetition);
+    for (const auto& s : run.classes) {
+      Subcase c{{"class", s.name}};
+      report_percentiles(out, c, "latency", s.latency_ms);
+      report_percentiles(out, c, "queue_wait", s.wait_ms);
+      report_percentiles(out, c, "service", s.service_ms);
+      out.set("throughput_per_s", c, s.throughput_per_s);
+      out.set("offered_per_s", c, s.offered_per_s);
+      out.set("completed", c, static_cast<double>(s.completed));
+      out.set("dropped", c, static_cast<double>(s.dropped));
+      out.set("unfinished", c, static_cast<double>(s.unfinished));
+      out.set("service_alone_ms", c, s.alone_ms);
+      out.set("predicted_p50_ms", c, s.predicted_p50_ms);
+      out.set("predicted_p99_ms", c, s.predicted_p99_ms);
+      out.set("predicted_throughput_per_s", c, s.predicted_throughput_per_s);
+      out.set("predicted_enough_cores_p50_ms", c, s.predicted_enough_cores_p50_ms);
+    }
+    out.set("cpu_util", run.cpu_util);
+    if (run.machine_cpu_util >= 0) out.set("machine_cpu_util", run.machine_cpu_util);
+    out.set("predicted_cpu_util", run.predicted_cpu_util);
+    out.set("effective_cores", run.effective_cores);
+    out.set("busy_cores_delay_ms", run.busy_cores_delay_ms);
+    out.set("cores", run.cores);
+    out.set("drain_s", run.drain_s);
+    return duration * 1000;
+  };
+}
+
+std::vector<Metric> open_loop_metrics() {
+  std::vector<Metric> m;
+  for (auto [stem, what] : {std::pair{"latency", "arrival to completion"}, {"queue_wait", "latency minus service: waiting "
+                            "in libuv's queue and for the loop"}, {"service", "time on pool threads"}})
+    for (auto [p, label] : {std::pair{"p50", "median"}, {"p95", "95th percentile"}, {"p99", "99th percentile"}, {"max", "maximum"}})
+      m.push_back({.name = std::string(stem) + "_" + p + "_ms", .unit = "ms", .doc = std::string(label) + " of " + what + ", per class"});
+  auto context = [](std::string name, std::string unit, std::string doc) {
+    return Metric{.name = std::move(name), .unit = std::move(unit), .tracked = false, .doc = std::move(doc)};
+  };
+  m.push_back({.name = "throughput_per_s", .unit = "1/s", .better = Better::higher, .doc = "completions in the window per second, per class"});
+  m.push_back(context("offered_per_s", "1/s", "arrivals (or submissions of a class kept in flight) per second, per class"));
+  m.push_back(context("completed", "count", "jobs completed by the end of the drain period, per class"));
+  m.push_back({.name = "dropped", .unit = "count", .doc = "arrivals not submitted because 5000 jobs were already out"});
+  m.push_back({.name = "unfinished", .unit = "count", .doc = "jobs not completed by the end of the drain period (queued ones cancelled)"});
+  m.push_back(context("service_alone_ms", "ms", "one job's service time on the otherwise idle pool, before and after the run (the model's input)"));
+  m.push_back(context("predicted_p50_ms", "ms", "the queueing model's median latency, per class"));
+  m.push_back(context("predicted_p99_ms", "ms", "the queueing model's 99th percentile latency, per class"));
+  m.push_back(context("predicted_throughput_per_s", "1/s", "the model's throughput, per class"));
+  m.push_back(context("predicted_enough_cores_p50_ms", "ms", "the model's median latency with a core for every thread"));
+  m.push_back(context("cpu_util", "ratio", "this process's CPU time over the window / (window x available cores)"));
+  m.push_back(context("machine_cpu_util", "ratio", "every process's CPU use in the window (/proc/stat): the noise"));
+  m.push_back(context("predicted_cpu_util", "ratio", "the model's CPU use / available cores"));
+  m.push_back(context("effective_cores", "count", "cores CPU-bound threads really got side by side, before and after the run"));
+  m.push_back(context("busy_cores_delay_ms", "ms", "how much later a one-step job completes when it arrives while "
+                      "every core computes, before and after the run"));
+  m.push_back(context("cores", "count", "CPUs this process may run on"));
+  m.push_back(context("drain_s", "s", "how long jobs out at the end of the window were given to finish"));
+  return m;
+}
+
+Benchmark open_loop() {
+  return {
+      .name = "open-loop",
+      .doc = "a mix of job classes arrives at libuv's pool at random (open loop); per class latency split into "
+             "queue wait and service, throughput, unfinished work, and the queueing model's prediction",
+      .params =
+          {
+              {.name = "mix", .values = {"login-heavy"}, .smoke = {"pbkdf2@20@20000+read@50"},
+               .full = {"login-heavy", "static-dns", "compression", "seed-000"},
+               .doc = "a named mix (login-heavy, static-dns, compression, seed-000) or CLASS@RATE[@SIZE]+...",
+               .check = mix_problem},
+              {.name = "duration", .values = {"3"}, .smoke = {"1"}, .full = {"10"}, .range = {{1, 60}},
+               .doc = "seconds of arrivals per repetition"},
+              {.name = "pool", .values = {"1", "2", "4", "8", "16", "32"}, .smoke = {"2"},
+               .full = {"1", "2", "4", "8", "16", "32", "64"}, .range = {{1, 1024}}, .env = "UV_THREADPOOL_SIZE",
+               .doc = "libuv thread pool size (one process per value)"},
+          },
+      .metrics = open_loop_metrics(),
+      .timeout_s = 240,
+      .make = make_open_loop,
+  };
+}
+
+// The private resolver and its server exist once per process: the namespace must be entered
+// before any thread starts, and the server holds port 53.
+struct SlowDnsProcess {
+  PrivateResolver resolver;
+  DelayingDnsServer server{resolver, std::chrono::milliseconds(100)};
+};
+
+bool kind_is_dns() { return std::string(std::getenv("STALLBENCH_SLOW_DNS_KIND")) == "getaddrinfo"; }
+
+Repetition make_slow_dns(const Cell& cell) {
+  static std::unique_ptr<SlowDnsProcess> dns;
+  if (kind_is_dns() && !dns) dns = std::make_unique<SlowDnsProcess>();
+  auto loop = std::make_shared<OwnedLoop>();
+  auto file = std::make_shared<TempFile>(patterned_bytes(64 * 1024), "stallbench-slow-dns");
+  warm_pool(loop->get(), pool_threads());
+  SlowDnsConfig config{static_cast<int>(cell.integer("lookups")), std::chrono::milliseconds(cell.integer("delay_ms")), file->path()};
+  return [loop, file, config, dns = dns.get()](Counters& out) {
+    if (dns) dns->server.set_delay(config.delay);
+    SlowDnsResult r = dns ? run_slow_dns_burst(loop->get(), dns->resolver, dns->server, config)
+                          : run_blocking_work_burst(loop->get(), config);
+    if (!r.errors.empty()) throw std::runtime_error(r.errors.front());
+    if (r.file_bytes != file->bytes()) throw std::runtime_error("the file read returned the wrong bytes");
+    double drained = *std::max_element(r.lookup_done_ms.begin(), r.lookup_done_ms.end());
+    out.set("read_latency_ms", r.read_ms);
+    out.series("lookup_done_ms", r.lookup_done_ms);
+    out.set("lookups_drained_ms", drained);
+    out.set("max_concurrent_lookups", r.max_concurrent);
+    out.set("read_before_drain", r.read_ms < drained ? 1 : 0);
+    return std::max(drained, r.read_ms);
+  };
+}
+
+Benchmark slow_dns() {
+  return {
+      .name = "slow-dns",
+      .doc = "nodejs/node#8436: a burst of slow lookups (a delaying DNS server of our own in a private namespace) "
+             "and one file read; libuv's slow-I/O cap leaves threads for the read",
+      .params =
+          {
+              {.name = "lookups", .values = {"8"}, .range = {{1, 64}}, .doc = "lookups in the burst"},
+              {.name = "delay_ms", .values = {"100"}, .smoke = {"50"}, .range = {{1, 2000}},
+               .doc = "how long the DNS server holds each answer"},
+              {.name = "lookup_kind", .values = {"getaddrinfo", "blocking-work"}, .smoke = {"getaddrinfo"},
+               .choices = {"getaddrinfo", "blocking-work"}, .env = "STALLBENCH_SLOW_DNS_KIND",
+               .doc = "getaddrinfo: real lookups (slow I/O, capped); blocking-work: the same waits as ordinary pool "
+                      "work, as lookups were before libuv's cap (one process per value)"},
+              {.name = "pool", .values = {"1", "2", "4", "8"}, .smoke = {"4"}, .full = {"1", "2", "4", "8", "16"},
+               .range = {{1, 1024}}, .env = "UV_THREADPOOL_SIZE", .doc = "libuv thread pool size (one process per value)"},
+          },
+      .metrics =
+          {
+              {.name = "read_latency_ms", .unit = "ms", .doc = "the file read's completion after the burst"},
+              {.name = "lookup_done_ms", .unit = "ms", .doc = "each lookup's completion, in submission order"},
+              {.name = "lookups_drained_ms", .unit = "ms", .doc = "the last lookup's completion"},
+              {.name = "max_concurrent_lookups", .unit = "count", .tracked = false,
+               .doc = "lookups the DNS server (or the pool) saw running at once: libuv's cap is (pool+1)/2"},
+              {.name = "read_before_drain", .unit = "count", .better = Better::higher,
+               .doc = "1 when the read completed before the last lookup"},
+          },
+      .timeout_s = 180,
+      .make = make_slow_dns,
+      // Real lookups need the private namespace; where this process may not create one (not
+      // root), those cells are left out and the report says why.
+      .valid = [](const Cell&) { return !kind_is_dns() || private_resolver_unavailable().empty(); },
+  };
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return run_main(argc, argv,
+                  {.name = "pool-sweep",
+                   .doc = "UV_THREADPOOL_SIZE tuning: mixed pool work across pool sizes, measured and predicted",
+                   .benchmarks = {open_loop(), slow_dns()},
+                   .versions = {{"libuv", uv_version_string()},
+                                {"openssl", OpenSSL_version(OPENSSL_VERSION)},
+                                {"zlib", zlibVersion()}}});
+}

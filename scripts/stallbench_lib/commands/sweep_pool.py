@@ -1,0 +1,114 @@
+"""stallbench sweep-pool: the UV_THREADPOOL_SIZE study. One process per pool size runs the same
+open-loop mix; the command prints each class's latency (measured and predicted) per size and the
+recommended size, and writes the run directory and its report."""
+from pathlib import Path
+
+from .. import build, catalogue, paths
+from ..errors import UsageError
+from ..execute import execute, run_meta
+from ..plan import make_plan
+from ..pool_sweep import mixes, targets
+from ..pool_sweep.recommend import recommend
+from ..pool_sweep.summary import model_error, sweeps
+from ..profiles import PROFILES
+from ..report.render import render
+from ..report.stats import fmt
+
+NAME = "sweep-pool"
+ORDER = 2
+HELP = "UV_THREADPOOL_SIZE tuning: run a mix of pool work at several pool sizes, compare with the model, recommend a size"
+FAMILY = "pool-sweep"
+
+
+def add_arguments(p):
+    p.add_argument("--sizes", default="1,2,4,8,16,32", metavar="N,N,...",
+                   help="pool sizes, 1-1024, one process each (default 1,2,4,8,16,32)")
+    p.add_argument("--mix", default="login-heavy", metavar="MIX",
+                   help="a named mix or CLASS:RATE[:SIZE],... with CLASS one of pbkdf2, scrypt, deflate, read, stat, "
+                        "lookup, reverse; RATE jobs per second, or xN to keep N in flight. Named: " + mixes.help_text())
+    p.add_argument("--duration", default=10, type=int, metavar="S", help="seconds of arrivals per size, 1-60 (default 10)")
+    p.add_argument("--targets", metavar="CLASS:MS[:PCT],...",
+                   help="latency targets (PCT p50, p95, p99 or max; default p99); others default to p99 within "
+                        f"{targets.DEFAULT_FLOOR_MS:g} ms or {targets.DEFAULT_ALONE_MULTIPLE:g}x the class's alone time")
+    p.add_argument("--repetitions", default=1, type=int, metavar="N", help="runs per size (default 1)")
+    p.add_argument("--slow-dns", action="store_true",
+                   help="also reproduce nodejs/node#8436 at these sizes (real lookups need root: a private network "
+                        "namespace with a delaying DNS server of our own)")
+    p.add_argument("--out", metavar="DIR", type=Path, help="put the run directory under DIR instead of results/runs/")
+    p.add_argument("--no-build", action="store_true", help="use the existing build; fail if there is none")
+    p.add_argument("--no-report", action="store_true", help="skip rendering the report")
+
+
+def _sizes(text: str) -> list[str]:
+    items = text.split(",")
+    if "" in items:
+        raise UsageError(f"--sizes {text!r}: expected N,N,... (pool sizes 1-1024) with no empty item")
+    return sorted(dict.fromkeys(items), key=lambda s: (not s.isdigit(), int(s) if s.isdigit() else 0, s))
+
+
+def _plan(families, sizes, mix, duration, slow_dns):
+    quick = PROFILES["quick"]
+    cells = make_plan(families, quick, f"^{FAMILY}/open-loop$",
+                      {"pool": sizes, "mix": [mixes.as_param(mix)], "duration": [str(duration)]})
+    notes = []
+    if slow_dns:
+        dns_cells = make_plan(families, quick, f"^{FAMILY}/slow-dns$", {"pool": sizes})
+        if not any(c.params.get("lookup_kind") == "getaddrinfo" for c in dns_cells):
+            notes.append("slow DNS: the real-lookup half was skipped: this machine does not let stallbench create a "
+                         "private network and mount namespace (needs root and unshare); only the blocking-work "
+                         "contrast ran")
+        cells += dns_cells
+    return cells, notes
+
+
+def _print_summary(run, given) -> int | None:
+    chosen = None
+    for sweep in sweeps(run.rows):
+        print(f"\nmix {mixes.as_command_line(sweep.mix)}: latency ms, measured (predicted); wait and service are p50")
+        print(f"{'class':<8} {'pool':>5} {'p50':>18} {'p99':>18} {'wait':>9} {'service':>9} {'done/s':>14} {'unfinished':>10}")
+        for cls in sweep.classes:
+            for pool in sweep.sizes:
+                c = sweep.at(pool, cls)
+                if c is None:
+                    continue
+                g = c.get
+                print(f"{cls:<8} {pool:>5} {fmt(g('latency_p50_ms'), 2):>8} ({fmt(g('predicted_p50_ms'), 2):>7}) "
+                      f"{fmt(g('latency_p99_ms'), 2):>8} ({fmt(g('predicted_p99_ms'), 2):>7}) "
+                      f"{fmt(g('queue_wait_p50_ms'), 2):>9} {fmt(g('service_p50_ms'), 2):>9} "
+                      f"{fmt(g('throughput_per_s')):>6}/{fmt(g('offered_per_s')):<7} {fmt(g('unfinished'), 0):>10}")
+        error = model_error(sweep)
+        if error.median_abs is not None:
+            print(f"model: median absolute error of p50 {error.median_abs:.0%} over {len(error.points)} points "
+                  "(this machine is shared: its noise is part of the error)")
+        for failure in sweep.failures:
+            print(f"failed: {failure}")
+        rec = recommend(sweep, given, run.meta.get("machine", {}).get("cores"))
+        print(rec.headline())
+        for reason in rec.reasons:
+            print(f"  {reason}")
+        chosen = rec.size
+    return chosen
+
+
+def run(args) -> int:
+    sizes = _sizes(args.sizes)
+    if not 1 <= args.repetitions <= 100:
+        raise UsageError(f"--repetitions {args.repetitions} is out of range: valid values are 1-100")
+    build_dir = paths.build_dir() if args.no_build else build.ensure_built()
+    families = [f for f in catalogue.load(build.bench_binaries(build_dir)) if f.name == FAMILY]
+    if not families:
+        raise UsageError(f"the {FAMILY} benchmarks are not built in {build_dir}")
+    cells, notes = _plan(families, sizes, args.mix, args.duration, args.slow_dns)  # the binary validates every value
+    given = targets.parse(args.targets, mixes.classes_of(args.mix))
+    settings = {"command": NAME, "mix": args.mix, "sizes": [int(s) for s in sizes], "duration_s": args.duration,
+                "targets": targets.to_meta(given), "repetitions": args.repetitions, "slow_dns": args.slow_dns,
+                "notes": notes}
+    result = execute(cells, args.repetitions, args.out if args.out else paths.RUNS, run_meta(families, build_dir, settings))
+    for note in notes:
+        print(note)
+    _print_summary(result, given)
+    print(f"results: {result.path / 'results.csv'}")
+    if not args.no_report:
+        report = render(result.path)
+        print(f"report:  {report / 'index.html'}  ({report / 'report.md'})")
+    return 0 if result.meta["cells"]["failed"] == 0 else 1

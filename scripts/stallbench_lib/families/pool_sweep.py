@@ -1,0 +1,233 @@
+"""Report section for family `pool-sweep`: per class, latency percentiles against pool size
+(measured solid, predicted dashed, target and core count marked), throughput and CPU use against
+pool size, the model's error, the recommendation, and the slow-DNS reproduction."""
+from ..pool_sweep import mixes, targets
+from ..pool_sweep.recommend import recommend
+from ..pool_sweep.summary import model_error, sweeps
+from ..report import stats
+from ..report.figures import figure, save
+from ..tidy import parse_params
+
+PERCENTILE_STYLE = [("latency_p50_ms", "p50", "o", 1.0), ("latency_p95_ms", "p95", "^", 0.55),
+                    ("latency_p99_ms", "p99", "s", 0.8), ("latency_max_ms", "max", "x", 0.35)]
+
+READING = """\
+Every pool size ran in its own process (libuv reads `UV_THREADPOOL_SIZE` once) with the same
+open-loop arrivals: each class's jobs arrived at random at its rate, whether or not earlier jobs
+had finished, for the whole window; jobs still out afterwards had a drain period, and what did not
+finish by its end counts as *unfinished*. A job's **latency** runs from its arrival to the loop
+running its last callback; its **service** is the time its steps held pool threads; **queue wait**
+is the rest (waiting in libuv's queue, and for the loop between a file read's four steps).
+
+In the latency plot each panel is one class: solid lines are measured percentiles, dashed lines
+the queueing model's p50 and p99, the dotted grey line the model's p50 on a machine with a core for
+every thread (no CPU sharing). The horizontal line is the class's target, the dashed vertical line
+the core count, the green band the recommended size. Read a class's curve from the left: where
+it falls steeply, threads were the bottleneck (jobs waited in the queue); where it flattens or
+rises again, the cores are (more threads only share them). A slow-I/O class (lookup, reverse) is
+limited to (threads+1)/2 threads at once, so its curve keeps falling after the others flatten.
+"""
+
+
+def _log2_axis(ax, sizes, cores, chosen):
+    ax.set_xscale("log", base=2)
+    ax.set_xticks(sizes, [str(s) for s in sizes])
+    if cores:
+        ax.axvline(cores, color="black", ls="--", lw=1)
+        ax.annotate(f"{cores} cores", (cores, 1), xycoords=("data", "axes fraction"), xytext=(3, -12),
+                    textcoords="offset points", fontsize=8)
+    if chosen:
+        ax.axvspan(chosen / 1.15, chosen * 1.15, color="tab:green", alpha=0.18, lw=0)
+
+
+def _latency_plot(context, sweep, rec, index):
+    n = len(sweep.classes)
+    fig, axes = figure(1, n, figsize=(4.0 * n, 3.9), squeeze=False)
+    for ax, cls in zip(axes[0], sweep.classes):
+        for metric, label, marker, alpha in PERCENTILE_STYLE:
+            ax.plot(sweep.sizes, sweep.series(cls, metric), marker=marker, color="tab:blue", alpha=alpha, label=label)
+        ax.plot(sweep.sizes, sweep.series(cls, "predicted_p50_ms"), ls="--", color="tab:orange", label="model p50")
+        ax.plot(sweep.sizes, sweep.series(cls, "predicted_p99_ms"), ls="--", color="tab:red", label="model p99")
+        ax.plot(sweep.sizes, sweep.series(cls, "predicted_enough_cores_p50_ms"), ls=":", color="grey",
+                label="model p50, a core per thread")
+        target = rec.targets.get(cls)
+        if target:
+            ax.axhline(target.ms, color="tab:purple", ls="-.", lw=1, label=f"target {target.percentile}")
+        _log2_axis(ax, sweep.sizes, context.cores, rec.size)
+        ax.set_yscale("log")
+        ax.set_title(cls, fontsize=10)
+        ax.set_xlabel("UV_THREADPOOL_SIZE")
+    axes[0, 0].set_ylabel("latency (ms, log)")
+    axes[0, 0].legend(fontsize=7)
+    fig.suptitle(f"Latency against pool size: {mixes.as_command_line(sweep.mix)}", fontsize=11)
+    return save(fig, context.out, f"pool-sweep-latency-{index}", "latency percentiles against pool size per class")
+
+
+def _throughput_plot(context, sweep, rec, index):
+    fig, axes = figure(1, 2, figsize=(10, 3.8), squeeze=False)
+    ax = axes[0, 0]
+    for i, cls in enumerate(sweep.classes):
+        colour = f"C{i}"
+        ax.plot(sweep.sizes, sweep.series(cls, "throughput_per_s"), marker="o", color=colour, label=cls)
+        ax.plot(sweep.sizes, sweep.series(cls, "predicted_throughput_per_s"), ls="--", color=colour)
+        ax.plot(sweep.sizes, sweep.series(cls, "offered_per_s"), ls=":", color=colour, lw=0.8)
+    ax.set_yscale("log")
+    ax.set_ylabel("completed per second (log); dotted: offered, dashed: model")
+    ax.legend(fontsize=8)
+    ax = axes[0, 1]
+    per = [sweep.per_size.get(s, {}) for s in sweep.sizes]
+    ax.plot(sweep.sizes, [p.get("cpu_util") for p in per], marker="o", color="tab:blue", label="this process")
+    ax.plot(sweep.sizes, [p.get("predicted_cpu_util") for p in per], ls="--", color="tab:blue", label="model")
+    ax.plot(sweep.sizes, [p.get("machine_cpu_util") for p in per], marker=".", color="grey", label="whole machine")
+    ax.plot(sweep.sizes, [(p.get("effective_cores") or 0) / context.cores if context.cores else None for p in per],
+            ls=":", color="black", label="cores really free / cores")
+    ax.set_ylim(0, 1.05)
+    ax.set_ylabel("CPU utilisation (share of the cores)")
+    ax.legend(fontsize=8)
+    for ax in axes[0]:
+        _log2_axis(ax, sweep.sizes, context.cores, rec.size)
+        ax.set_xlabel("UV_THREADPOOL_SIZE")
+    fig.suptitle("Throughput and CPU use against pool size", fontsize=11)
+    return save(fig, context.out, f"pool-sweep-throughput-{index}", "throughput and CPU utilisation against pool size")
+
+
+def _table(sweep, rec):
+    lines = ["| class | pool | p50 | p95 | p99 | max | wait p50 / p99 | service p50 / p99 | alone | done/s (offered) "
+             "| unfinished | model p50 / p99 | p50 error | target |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for cls in sweep.classes:
+        for pool in sweep.sizes:
+            c = sweep.at(pool, cls)
+            if c is None:
+                continue
+            g = lambda m: stats.fmt(c.get(m), 2)  # noqa: E731
+            measured, predicted = c.get("latency_p50_ms"), c.get("predicted_p50_ms")
+            error = f"{(predicted - measured) / measured:+.0%}" if measured and predicted is not None else "–"
+            verdict = next(v for v in rec.verdicts if v.pool == pool)
+            met = "met" if not any(k == cls for k, _ in verdict.problems) else "**missed**"
+            lines.append(f"| {cls} | {pool} | {g('latency_p50_ms')} | {g('latency_p95_ms')} | {g('latency_p99_ms')} | "
+                         f"{g('latency_max_ms')} | {g('queue_wait_p50_ms')} / {g('queue_wait_p99_ms')} | "
+                         f"{g('service_p50_ms')} / {g('service_p99_ms')} | {g('service_alone_ms')} | "
+                         f"{stats.fmt(c.get('throughput_per_s'))} ({stats.fmt(c.get('offered_per_s'))}) | "
+                         f"{stats.fmt(c.get('unfinished'), 0)} | {g('predicted_p50_ms')} / {g('predicted_p99_ms')} | "
+                         f"{error} | {met} |")
+    return "\n".join(lines) + "\n"
+
+
+def _in_flight_paragraph(sweep, cores):
+    """Seed 000's headline read off a sweep with a class kept in flight: what the other classes
+    waited with a pool no larger than the jobs in flight, and what was left once it was larger."""
+    parts = []
+    for busy, jobs in mixes.in_flight_of(sweep.mix).items():
+        background = sweep.at(jobs, busy)
+        job_ms = background.get("service_p50_ms") if background else None  # one job's time in the pool, sharing the cores
+        above = next((s for s in sweep.sizes if s > jobs), None)
+        if not job_ms or above is None:
+            continue
+        delay = sweep.per_size.get(above, {}).get("busy_cores_delay_ms")
+        for cls in sweep.classes:
+            at, past = sweep.at(jobs, cls), sweep.at(above, cls)
+            if cls == busy or not at or not past:
+                continue
+            parts.append(
+                f"- **{cls} with {jobs} × {busy} always in flight.** At pool {jobs} its median latency was "
+                f"{stats.fmt(at.get('latency_p50_ms'))} ms and its p99 {stats.fmt(at.get('latency_p99_ms'))} ms: "
+                f"{at.get('latency_p50_ms') / job_ms:.1f} and {at.get('latency_p99_ms') / job_ms:.1f} times one {busy} "
+                f"job's time in the pool ({stats.fmt(job_ms)} ms, the {jobs} jobs sharing the cores), as it waited for "
+                f"a job to finish before its trips through the queue. At pool {above}, one thread more than the jobs, "
+                f"it had a thread at once: median {stats.fmt(past.get('latency_p50_ms'), 2)} ms. With a core for every "
+                f"thread the model puts that at {stats.fmt(past.get('predicted_enough_cores_p50_ms'), 2)} ms; what "
+                f"remains on this machine's {cores} cores is CPU sharing: the {jobs} jobs keep every core computing, "
+                "so the loop woken by an arrival (and the thread woken for a step) first waits for a core"
+                + (f" (measured just for that case: {stats.fmt(delay, 2)} ms a job)" if delay is not None else "") + ".")
+    return parts
+
+
+def _open_loop_sections(context):
+    parts = []
+    given = targets.from_meta(context.run.meta.get("targets"))
+    for index, sweep in enumerate(sweeps(context.rows)):
+        rec = recommend(sweep, given, context.cores)
+        error = model_error(sweep)
+        mix = mixes.named().get(sweep.mix)
+        parts.append(f"### Mix `{mixes.as_command_line(sweep.mix)}`\n")
+        if mix:
+            parts.append(f"{mix['mix']}: {mix['analysis']}\n")
+        parts.append(f"**{rec.headline()}**\n")
+        parts += [f"- {r}" for r in rec.reasons]
+        parts += _in_flight_paragraph(sweep, context.cores)
+        parts.append("\nTargets: " + "; ".join(t.text() for t in rec.targets.values()) + ".\n")
+        parts.append(_latency_plot(context, sweep, rec, index))
+        parts.append(_throughput_plot(context, sweep, rec, index))
+        if error.median_abs is not None:
+            worst = max(error.points, key=lambda p: abs(p[4]))
+            parts.append(f"**Model error:** the median absolute error of the predicted p50 is "
+                         f"**{error.median_abs:.0%}** over {len(error.points)} points (sizes × classes); the worst is "
+                         f"{worst[1]} at pool {worst[0]}: predicted {stats.fmt(worst[3], 2)} ms, measured "
+                         f"{stats.fmt(worst[2], 2)} ms. The model knows only each class's alone service time, the "
+                         "arrival rates, the pool size and the cores that were free around the run; load from other "
+                         "work that changes during the run is noise it cannot see.\n")
+        parts.append("Medians over repetitions, in ms. *alone*: one job's service time on the idle pool.\n")
+        parts.append(_table(sweep, rec))
+        for failure in sweep.failures:
+            parts.append(f"- failed: {failure}")
+    return parts
+
+
+SLOW_DNS_READING = """\
+nodejs/node#8436: a burst of lookups that each take the delay (a DNS server of our own, inside a
+private network namespace), then one file read. With real lookups (`getaddrinfo`, slow I/O) libuv
+runs at most (pool+1)/2 of them at once, so from pool 2 the read finds a free thread and finishes
+at once while the lookups drain in waves; with the same waits as ordinary pool work
+(`blocking-work`, what lookups were before libuv capped them) the read waits for all of them.
+"""
+
+
+def _slow_dns_section(context):
+    rows = [r for r in context.rows if r.benchmark == "slow-dns" and r.status == "ok"]
+    if not rows:
+        return []
+    by = {}
+    for r in rows:
+        p = parse_params(r.params)
+        by.setdefault((p["lookup_kind"], int(p["pool"])), {}).setdefault(r.metric, []).append(r.value)
+    kinds = sorted({k for k, _ in by})
+    pools = sorted({p for _, p in by})
+    fig, ax = figure(1, 1, figsize=(6.5, 3.8))
+    for kind, colour in zip(kinds, ("tab:green", "tab:red")):
+        pts = [(p, stats.median(by[(kind, p)]["read_latency_ms"])) for p in pools if (kind, p) in by]
+        ax.plot([p for p, _ in pts], [v for _, v in pts], marker="o", color=colour, label=f"file read, {kind}")
+        pts = [(p, stats.median(by[(kind, p)]["lookups_drained_ms"])) for p in pools if (kind, p) in by]
+        ax.plot([p for p, _ in pts], [v for _, v in pts], ls="--", color=colour, label=f"last lookup, {kind}")
+    ax.set_yscale("log")
+    ax.set_ylabel("completion after the burst (ms, log)")
+    _log2_axis(ax, pools, context.cores, None)
+    ax.set_xlabel("UV_THREADPOOL_SIZE")
+    ax.legend(fontsize=8)
+    parts = ["### Slow DNS (nodejs/node#8436)\n", SLOW_DNS_READING,
+             save(fig, context.out, "pool-sweep-slow-dns", "file read behind slow lookups against pool size"),
+             "| kind | pool | read ms | last lookup ms | lookups at once | cap (pool+1)/2 | read first |",
+             "|---|---|---|---|---|---|---|"]
+    for kind in kinds:
+        for pool in pools:
+            m = by.get((kind, pool))
+            if m:
+                parts.append(f"| {kind} | {pool} | {stats.fmt(stats.median(m['read_latency_ms']))} | "
+                             f"{stats.fmt(stats.median(m['lookups_drained_ms']))} | "
+                             f"{stats.fmt(max(m['max_concurrent_lookups']), 0)} | {(pool + 1) // 2 if kind == 'getaddrinfo' else '–'} | "
+                             f"{sum(m['read_before_drain']):.0f}/{len(m['read_before_drain'])} |")
+    if "getaddrinfo" not in kinds:
+        parts.append("\nThe real-lookup half did not run here: it needs root to create a private network and mount "
+                     "namespace (unshare).")
+    return parts
+
+
+def sections(context) -> str:
+    parts = []
+    if any(r.benchmark == "open-loop" for r in context.rows):
+        parts += ["### UV_THREADPOOL_SIZE sweep\n", READING]
+        parts += _open_loop_sections(context)
+    for note in context.run.meta.get("notes", []):
+        parts.append(f"- {note}")
+    parts += _slow_dns_section(context)
+    return "\n".join(parts) + "\n"

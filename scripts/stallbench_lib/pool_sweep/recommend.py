@@ -1,0 +1,150 @@
+"""The recommendation: the smallest pool size at which every class meets its latency target and
+no CPU class loses throughput, with the reasons in words (core count, where CPU work saturates the
+cores, where more threads only add contention), or, when no size qualifies, which class cannot
+and why."""
+from dataclasses import dataclass, field
+from statistics import median
+
+from ..report.stats import fmt
+from . import mixes
+from .summary import CPU_CLASSES, Sweep
+from .targets import MAX_UNFINISHED, Target, for_classes
+
+THROUGHPUT_KEPT = 0.9  # a CPU class keeps its throughput when within 10% of its best size
+
+
+@dataclass
+class Verdict:
+    pool: int
+    problems: list[tuple[str, str]] = field(default_factory=list)  # (class, what is wrong); empty: it qualifies
+
+    def text(self) -> str:
+        return "; ".join(text for _, text in self.problems)
+
+
+@dataclass
+class Recommendation:
+    size: int | None
+    targets: dict[str, Target]
+    verdicts: list[Verdict]
+    reasons: list[str]
+
+    def headline(self) -> str:
+        if self.size is None:
+            return "recommended pool size: none (no size in the sweep meets every target)"
+        return f"recommended pool size: {self.size}"
+
+
+def _alone(sweep: Sweep) -> dict[str, float]:
+    out = {}
+    for cls in sweep.classes:
+        values = [v for v in sweep.series(cls, "service_alone_ms") if v is not None]
+        out[cls] = median(values) if values else 0.0
+    return out
+
+
+def _best_throughput(sweep: Sweep, cls: str) -> float:
+    return max((v for v in sweep.series(cls, "throughput_per_s") if v is not None), default=0.0)
+
+
+def _wait_or_service(cell) -> str:
+    wait, service = cell.get("queue_wait_p99_ms") or 0, cell.get("service_p99_ms") or 0
+    alone = cell.get("service_alone_ms") or 0
+    if wait >= service:
+        return f"mostly queue wait ({fmt(wait)} ms at p99): it waits for a thread behind other pool work"
+    stretch = f", {service / alone:.1f}× its alone time" if alone else ""
+    return f"mostly service ({fmt(service)} ms at p99{stretch}): its threads share the cores with the others"
+
+
+def _judge(sweep: Sweep, pool: int, targets: dict[str, Target]) -> Verdict:
+    verdict = Verdict(pool)
+    for cls in sweep.classes:
+        cell = sweep.at(pool, cls)
+        if cell is None:
+            verdict.problems.append((cls, f"{cls} was not measured"))
+            continue
+        target = targets.get(cls)
+        arrived = (cell.get("completed") or 0) + (cell.get("unfinished") or 0)
+        unfinished = (cell.get("unfinished") or 0) / arrived if arrived else 0
+        if target and unfinished > MAX_UNFINISHED[target.percentile]:
+            verdict.problems.append((cls, f"{cls}: {unfinished:.0%} of its jobs never finished, so its "
+                                           f"{target.percentile} is unbounded (the pool cannot keep up)"))
+            continue
+        value = cell.get(target.metric) if target else None
+        if value is not None and value > target.ms:
+            verdict.problems.append((cls, f"{cls} {target.percentile} {fmt(value)} ms > {target.ms:g} ms, "
+                                           + _wait_or_service(cell)))
+        if cls in CPU_CLASSES:
+            best = _best_throughput(sweep, cls)
+            got = cell.get("throughput_per_s") or 0
+            if best and got < THROUGHPUT_KEPT * best:
+                verdict.problems.append((cls, f"{cls} throughput {fmt(got)}/s is below {THROUGHPUT_KEPT:.0%} of its "
+                                               f"best ({fmt(best)}/s)"))
+    return verdict
+
+
+def _saturation_size(sweep: Sweep) -> int | None:
+    """The smallest size at which every CPU class has (nearly) its best throughput."""
+    cpu = [c for c in sweep.classes if c in CPU_CLASSES]
+    for pool in sweep.sizes:
+        if cpu and all((sweep.at(pool, c) and (sweep.at(pool, c).get("throughput_per_s") or 0) >=
+                        THROUGHPUT_KEPT * _best_throughput(sweep, c)) for c in cpu):
+            return pool
+    return None
+
+
+def _machine_reasons(sweep: Sweep, cores: int | None, chosen: int | None) -> list[str]:
+    reasons = []
+    effective = [v.get("effective_cores") for v in sweep.per_size.values() if v.get("effective_cores")]
+    machine = [v.get("machine_cpu_util") for v in sweep.per_size.values() if v.get("machine_cpu_util") is not None]
+    line = f"This machine gives the pool {cores} cores"
+    if effective:
+        line += f"; CPU-bound threads side by side really got {fmt(median(effective), 1)} cores' worth"
+    if machine:
+        line += f" (the whole machine was {median(machine):.0%} busy during the runs, other work included)"
+    reasons.append(line + ".")
+    cpu = [c for c in sweep.classes if c in CPU_CLASSES]
+    saturated = _saturation_size(sweep)
+    if cpu and saturated is not None:
+        util = sweep.per_size.get(saturated, {}).get("cpu_util")
+        reasons.append(f"CPU work ({', '.join(cpu)}) reaches its full throughput from pool {saturated}"
+                       + (f", where the process used {util:.0%} of the cores" if util is not None else "") +
+                       ": beyond that, more threads cannot finish more of it.")
+    if cpu and chosen is not None and sweep.sizes[-1] > chosen:
+        largest = sweep.sizes[-1]
+        for cls in cpu:
+            here, there = sweep.at(chosen, cls), sweep.at(largest, cls)
+            if here and there and here.get("service_p50_ms") and there.get("service_p50_ms"):
+                reasons.append(f"Larger pools only add contention: {cls}'s median service time is "
+                               f"{fmt(here.get('service_p50_ms'))} ms at pool {chosen} and "
+                               f"{fmt(there.get('service_p50_ms'))} ms at pool {largest}, as more threads share the cores.")
+                break
+    return reasons
+
+
+def recommend(sweep: Sweep, given: dict[str, Target], cores: int | None) -> Recommendation:
+    targets = for_classes(given, _alone(sweep), set(mixes.in_flight_of(sweep.mix)))
+    verdicts = [_judge(sweep, pool, targets) for pool in sweep.sizes]
+    chosen = next((v.pool for v in verdicts if not v.problems), None)
+    reasons = []
+    if chosen is not None:
+        met = ", ".join(f"{t.text()}: {fmt(sweep.at(chosen, c).get(t.metric))} ms" for c, t in targets.items())
+        reasons.append(f"Pool {chosen} is the smallest size where every class meets its target ({met}) and no CPU "
+                       "class loses throughput.")
+        for v in verdicts:
+            if v.pool < chosen:
+                reasons.append(f"Pool {v.pool} falls short: {v.text()}.")
+    else:
+        for cls in sweep.classes:
+            failing = [v for v in verdicts if any(c == cls for c, _ in v.problems)]
+            if failing and len(failing) == len(verdicts):
+                best = min(verdicts, key=lambda v: (sweep.at(v.pool, cls).get(targets[cls].metric) or float("inf"))
+                           if sweep.at(v.pool, cls) else float("inf"))
+                why = "; ".join(text for c, text in best.problems if c == cls)
+                reasons.append(f"{cls} misses its target at every size; at its best, pool {best.pool}: {why}.")
+        if not reasons:
+            closest = min(verdicts, key=lambda v: len(v.problems))
+            reasons.append(f"Every class meets its target at some size, but never all at the same size; the closest "
+                           f"is pool {closest.pool}, where {closest.text()}.")
+    reasons += _machine_reasons(sweep, cores, chosen)
+    return Recommendation(chosen, targets, verdicts, reasons)

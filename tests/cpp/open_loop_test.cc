@@ -1,0 +1,83 @@
+// The open-loop driver's bookkeeping (UV_THREADPOOL_SIZE=1): every arrival is accounted for
+// (completed, unfinished or dropped), latency splits exactly into wait and service, a class kept
+// in flight keeps its jobs out, and an overloaded run ends with unfinished work cancelled.
+#include <gtest/gtest.h>
+
+#include <numeric>
+
+#include "workloads/common/owned_loop.h"
+#include "workloads/pool/job_classes.h"
+#include "workloads/pool/saturation.h"
+#include "workloads/pool_sweep/open_loop.h"
+
+using namespace stallbench;
+
+static void expect_accounted(const ClassOutcome& o) {
+  EXPECT_EQ(o.arrived, static_cast<std::int64_t>(o.latency_ms.size()) + o.unfinished + o.dropped);
+  ASSERT_EQ(o.latency_ms.size(), o.wait_ms.size());
+  for (std::size_t i = 0; i < o.latency_ms.size(); ++i) {
+    EXPECT_NEAR(o.wait_ms[i] + o.service_ms[i], o.latency_ms[i], 1e-6);
+    EXPECT_GE(o.service_ms[i], 0);
+  }
+}
+
+TEST(OpenLoop, LightLoadCompletesEverything) {
+  OwnedLoop loop;
+  warm_pool(loop.get(), 1);
+  auto stat = make_job_class("stat", 0);
+  auto read = make_job_class("read", 4096);
+  OpenLoopConfig config{.classes = {{stat.get(), 200}, {read.get(), 100}}, .window_s = 0.5, .drain_s = 1, .seed = 7};
+  OpenLoopResult r = run_open_loop(loop.get(), config);
+  EXPECT_TRUE(r.errors.empty()) << r.errors.front();
+  for (const auto& o : r.classes) {
+    EXPECT_GT(o.arrived, 0);
+    EXPECT_EQ(o.unfinished, 0);
+    EXPECT_EQ(o.dropped, 0);
+    expect_accounted(o);
+  }
+  EXPECT_GT(r.window_s, 0.4);
+  EXPECT_GE(r.cpu_util, 0);
+}
+
+TEST(OpenLoop, SameSeedSameArrivals) {
+  OwnedLoop loop;
+  auto stat = make_job_class("stat", 0);
+  OpenLoopConfig config{.classes = {{stat.get(), 300}}, .window_s = 0.3, .drain_s = 1, .seed = 11};
+  auto a = run_open_loop(loop.get(), config).classes[0].arrived;
+  auto b = run_open_loop(loop.get(), config).classes[0].arrived;
+  EXPECT_EQ(a, b);
+  config.seed = 12;
+  EXPECT_NE(run_open_loop(loop.get(), config).classes[0].arrived, a);
+}
+
+TEST(OpenLoop, ClosedClassKeepsItsJobsInFlight) {
+  OwnedLoop loop;
+  auto cpu = make_job_class("pbkdf2", 2000);
+  OpenLoopConfig config{.classes = {{cpu.get(), 0, 3}}, .window_s = 0.3, .drain_s = 2, .seed = 1};
+  OpenLoopResult r = run_open_loop(loop.get(), config);
+  const ClassOutcome& o = r.classes[0];
+  EXPECT_GT(o.arrived, 3);  // each completion submitted the next
+  expect_accounted(o);
+}
+
+TEST(OpenLoop, OverloadEndsWithUnfinishedWorkCancelled) {
+  OwnedLoop loop;
+  auto cpu = make_job_class("pbkdf2", 200'000);  // far more work than one thread can do in the window
+  OpenLoopConfig config{.classes = {{cpu.get(), 400}}, .window_s = 0.3, .drain_s = 0.2, .seed = 3, .max_outstanding = 50};
+  OpenLoopResult r = run_open_loop(loop.get(), config);
+  EXPECT_TRUE(r.errors.empty());
+  const ClassOutcome& o = r.classes[0];
+  EXPECT_GT(o.unfinished, 0);
+  EXPECT_GT(o.dropped, 0);
+  expect_accounted(o);
+}
+
+TEST(Percentile, NearestRank) {
+  std::vector<double> v(100);
+  std::iota(v.begin(), v.end(), 1.0);
+  EXPECT_EQ(nearest_rank(v, 0.99), 99);
+  EXPECT_EQ(nearest_rank(v, 0.5), 50);
+  EXPECT_EQ(nearest_rank(v, 1.0), 100);
+  EXPECT_EQ(nearest_rank({}, 0.5), 0);
+  EXPECT_EQ(nearest_rank({7}, 0.01), 7);
+}

@@ -1,0 +1,124 @@
+"""sweep-pool end to end (sizes 1 and 2, a tiny mix), its refusals of bad input, and the slow-DNS
+reproduction through the bench binary where this machine allows a private namespace."""
+import json
+import subprocess
+
+import pytest
+
+from conftest import BUILD, stallbench, tree
+from stallbench_lib.tidy import read_csv, validate_row
+
+TINY = "pbkdf2:20:20000,read:50,lookup:20"
+
+
+@pytest.fixture(scope="module")
+def tiny_sweep(tmp_path_factory):
+    out = tmp_path_factory.mktemp("sweep")
+    result = stallbench("sweep-pool", "--no-build", "--sizes", "1,2", "--mix", TINY, "--duration", "1",
+                        "--targets", "read:500", "--slow-dns", "--out", str(out))
+    runs = [p for p in out.iterdir() if p.is_dir()]
+    return result, runs[0] if runs else None
+
+
+def test_sweep_writes_rows_for_every_size_and_class(tiny_sweep):
+    result, run_dir = tiny_sweep
+    assert result.returncode == 0, result.stderr
+    rows = read_csv(run_dir / "results.csv")
+    assert [p for r in rows for p in validate_row(r)] == []
+    assert {r.status for r in rows} == {"ok"}
+    assert {r.family for r in rows} == {"pool-sweep"}
+    per_class = {(r.param_dict()["pool"], r.param_dict()["class"]) for r in rows if "class" in r.param_dict()}
+    assert per_class == {(p, c) for p in ("1", "2") for c in ("pbkdf2", "read", "lookup")}
+    assert {r.param_dict()["mix"] for r in rows if r.benchmark == "open-loop"} == {"pbkdf2@20@20000+read@50+lookup@20"}
+    metrics = {r.metric for r in rows}
+    for name in ("latency_p50_ms", "latency_p99_ms", "queue_wait_p50_ms", "service_p50_ms", "throughput_per_s",
+                 "cpu_util", "predicted_p50_ms", "predicted_p99_ms", "unfinished", "dropped"):
+        assert name in metrics, name
+    cpu = [r for r in rows if r.metric == "cpu_util"]
+    assert len(cpu) == 2 and all("class" not in r.param_dict() for r in cpu)
+
+
+def test_sweep_runs_slow_dns_at_each_pool_size(tiny_sweep):
+    _, run_dir = tiny_sweep
+    rows = [r for r in read_csv(run_dir / "results.csv") if r.metric == "max_concurrent_lookups"]
+    seen = {(r.param_dict()["lookup_kind"], int(r.param_dict()["pool"])): r.value for r in rows}
+    # The pool size really reached each process: ordinary work fills the pool, lookups half of it.
+    assert seen[("blocking-work", 1)] == 1 and seen[("blocking-work", 2)] == 2
+    if ("getaddrinfo", 2) in seen:
+        assert seen[("getaddrinfo", 1)] == 1 and seen[("getaddrinfo", 2)] == 1
+
+
+def test_sweep_prints_and_reports_the_recommendation(tiny_sweep):
+    result, run_dir = tiny_sweep
+    lines = [l for l in result.stdout.splitlines() if l.startswith("recommended pool size:")]
+    assert len(lines) == 1, result.stdout
+    assert "model: median absolute error of p50" in result.stdout
+    report = (run_dir / "report" / "report.md").read_text()
+    assert lines[0] in report
+    assert "read p99 ≤ 500 ms" in report  # the given target; the others default
+    assert (run_dir / "report" / "pool-sweep-latency-0.svg").exists()
+    meta = json.loads((run_dir / "meta.json").read_text())
+    assert meta["complete"] and meta["pool_sizes"] == [1, 2] and meta["targets"] == {"read": {"ms": 500.0, "percentile": "p99"}}
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--sizes", "0"], "1-1024"),
+    (["--sizes", "2000"], "1-1024"),
+    (["--sizes", "1,,2"], "no empty item"),
+    (["--sizes", "two"], "1-1024"),
+    (["--mix", "bogus:1"], "unknown class 'bogus'"),
+    (["--mix", "read:abc"], "rate 'abc'"),
+    (["--mix", "read"], "not a named mix"),
+    (["--mix", "stat:5:10"], "stat takes no SIZE"),
+    (["--mix", "read:10,read:20"], "appears twice"),
+    (["--mix", "pbkdf2:10:0"], "out of range"),
+    (["--duration", "0"], "1-60"),
+    (["--duration", "soon"], "invalid int value"),
+    (["--targets", "read"], "CLASS:MS[:PCT]"),
+    (["--targets", "stat:10"], "not in the mix"),
+    (["--targets", "read:-5"], "not a latency"),
+    (["--targets", "read:5:p42"], "not one of p50, p95, p99, max"),
+    (["--repetitions", "0"], "out of range"),
+])
+def test_bad_input_is_one_line_and_exit_2(tmp_path, args, words):
+    result = stallbench("sweep-pool", "--no-build", "--out", str(tmp_path), "--mix", "read:10", *args)
+    assert result.returncode == 2, result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert words in result.stderr
+    assert tree(tmp_path) == {}
+
+
+def _slow_dns(kind: str, pool: int) -> dict | None:
+    """One slow-DNS repetition through the bench binary; None when it has no such cell here."""
+    binary = str(BUILD / "benches" / "bench_pool_sweep")
+    env = {"UV_THREADPOOL_SIZE": str(pool), "STALLBENCH_SLOW_DNS_KIND": kind, "PATH": "/usr/bin:/bin"}
+    grid = ["--benchmark_filter=^slow-dns/", "--stallbench-grid=slow-dns.delay_ms=40", "--stallbench-grid=slow-dns.lookups=8"]
+    listed = subprocess.run([binary, *grid, "--benchmark_list_tests"], capture_output=True, text=True, env=env)
+    if not listed.stdout.strip():
+        return None
+    run = subprocess.run([binary, *grid, "--benchmark_repetitions=1"], capture_output=True, text=True, env=env, timeout=60)
+    ends = [l for l in run.stderr.splitlines() if l.startswith("@stallbench rep-end")]
+    assert ends, run.stderr
+    return json.loads(ends[0].split(" ", 3)[3])
+
+
+def test_slow_dns_cap_leaves_threads_for_the_read():
+    with open("/etc/resolv.conf") as f:
+        before = f.read()
+    counters = _slow_dns("getaddrinfo", 4)
+    if counters is None:
+        pytest.skip("no private network namespace here (needs root and unshare): the real-lookup half cannot run")
+    with open("/etc/resolv.conf") as f:
+        assert f.read() == before  # the namespace's resolver never touched the host's
+    assert counters["max_concurrent_lookups"] == 2  # (4 + 1) / 2
+    assert counters["read_before_drain"] == 1
+
+
+def test_blocking_work_contrast_starves_the_read():
+    counters = _slow_dns("blocking-work", 4)
+    assert counters["max_concurrent_lookups"] == 4
+    # Ninth in the queue behind eight waits on four threads, the read gets a thread only once the
+    # first four are done and a fifth has freed one.
+    done = [v for k, v in counters.items() if k.startswith("lookup_done_ms#")]
+    assert len(done) == 8
+    assert sum(t < counters["read_latency_ms"] for t in done) >= 5

@@ -1,0 +1,81 @@
+"""The recommendation and the model's error on hand-made sweeps: the smallest qualifying size, the
+reasons, and a clear verdict when no size qualifies."""
+from stallbench_lib.pool_sweep import targets
+from stallbench_lib.pool_sweep.recommend import recommend
+from stallbench_lib.pool_sweep.summary import ClassAtSize, Sweep, model_error
+
+
+def _sweep(table):
+    """table: {pool: {class: {metric: value}}}"""
+    cells, classes = {}, []
+    for pool, per_class in table.items():
+        for cls, metrics in per_class.items():
+            base = {"completed": 100, "unfinished": 0, "service_alone_ms": 10, "service_p50_ms": 10,
+                    "queue_wait_p99_ms": 0, "service_p99_ms": 10, "throughput_per_s": 10}
+            cells[(pool, cls)] = ClassAtSize(pool, cls, {**base, **metrics}, 1)
+            if cls not in classes:
+                classes.append(cls)
+    per_size = {pool: {"cpu_util": 0.5, "effective_cores": 2.0} for pool in table}
+    return Sweep("x", sorted(table), classes, cells, per_size)
+
+
+TABLE = {
+    1: {"pbkdf2": {"latency_p99_ms": 900, "throughput_per_s": 6}, "read": {"latency_p99_ms": 800, "queue_wait_p99_ms": 790}},
+    2: {"pbkdf2": {"latency_p99_ms": 60, "throughput_per_s": 10}, "read": {"latency_p99_ms": 300, "queue_wait_p99_ms": 290}},
+    4: {"pbkdf2": {"latency_p99_ms": 45, "throughput_per_s": 10}, "read": {"latency_p99_ms": 20}},
+    8: {"pbkdf2": {"latency_p99_ms": 80, "throughput_per_s": 10, "service_p50_ms": 20}, "read": {"latency_p99_ms": 5}},
+}
+
+
+def test_smallest_size_meeting_every_target():
+    rec = recommend(_sweep(TABLE), {}, cores=2)
+    assert rec.size == 4
+    assert rec.headline() == "recommended pool size: 4"
+    text = " ".join(rec.reasons)
+    assert "Pool 2 falls short: read p99 300" in text and "queue wait" in text
+    assert "Pool 1 falls short" in text and "pbkdf2 throughput 6" in text
+    assert "2 cores" in text and "reaches its full throughput from pool 2" in text
+    assert "10.0 ms at pool 4 and 20.0 ms at pool 8" in text  # larger pools only add contention
+
+
+def test_given_targets_change_the_answer():
+    rec = recommend(_sweep(TABLE), targets.parse("read:400", ["pbkdf2", "read"]), cores=2)
+    assert rec.size == 2
+    assert rec.targets["read"].given and not rec.targets["pbkdf2"].given
+
+
+def test_no_size_qualifies_names_the_class_and_why():
+    rec = recommend(_sweep(TABLE), targets.parse("read:1", ["pbkdf2", "read"]), cores=2)
+    assert rec.size is None
+    assert rec.headline().startswith("recommended pool size: none")
+    assert any(r.startswith("read misses its target at every size; at its best, pool 8") for r in rec.reasons)
+
+
+def test_unfinished_work_makes_a_percentile_unbounded():
+    table = {1: {"read": {"latency_p99_ms": 5, "completed": 90, "unfinished": 10}}, 2: {"read": {"latency_p99_ms": 5}}}
+    rec = recommend(_sweep(table), {}, cores=2)
+    assert rec.size == 2
+    assert "never finished" in rec.reasons[1]
+
+
+def test_model_error_is_the_median_absolute_relative_error():
+    table = {1: {"read": {"latency_p50_ms": 10, "predicted_p50_ms": 12}},
+             2: {"read": {"latency_p50_ms": 10, "predicted_p50_ms": 5}},
+             4: {"read": {"latency_p50_ms": 10, "predicted_p50_ms": 11}}}
+    error = model_error(_sweep(table))
+    assert abs(error.median_abs - 0.2) < 1e-12
+    assert len(error.points) == 3
+
+
+def test_in_flight_paragraph_reads_the_seed_headline():
+    from stallbench_lib.families.pool_sweep import _in_flight_paragraph
+
+    table = {4: {"pbkdf2": {"service_p50_ms": 200}, "read": {"latency_p50_ms": 180, "latency_p99_ms": 390}},
+             5: {"pbkdf2": {"service_p50_ms": 200}, "read": {"latency_p50_ms": 2.5, "predicted_enough_cores_p50_ms": 0.1}}}
+    sweep = _sweep(table)
+    sweep.mix = "pbkdf2@x4@300000+read@20"
+    sweep.per_size[5]["busy_cores_delay_ms"] = 2.0
+    (paragraph,) = _in_flight_paragraph(sweep, 2)
+    assert "read with 4 × pbkdf2 always in flight" in paragraph
+    assert "0.9 and 1.9 times one pbkdf2 job's time in the pool" in paragraph
+    assert "At pool 5" in paragraph and "2.50 ms" in paragraph and "2.00 ms a job" in paragraph

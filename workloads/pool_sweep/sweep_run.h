@@ -1,0 +1,58 @@
+// One measured run of a mix at the pool size this process has, and the model's prediction for
+// it: calibrate (each class alone, and how many cores are really free), run the open loop,
+// summarise each class, predict each class from the calibration alone. What a pool-sweep
+// benchmark repetition reports.
+#pragma once
+
+#include <uv.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "../pool/job_classes.h"
+#include "mix.h"
+
+namespace stallbench {
+
+struct Percentiles {
+  double p50 = 0, p95 = 0, p99 = 0, max = 0;
+};
+
+struct ClassSummary {
+  std::string name;
+  Percentiles latency_ms, wait_ms, service_ms;
+  double throughput_per_s = 0, offered_per_s = 0;
+  std::int64_t completed = 0, dropped = 0, unfinished = 0;
+  double alone_ms = 0;  // one job's service time with the pool otherwise idle
+  double predicted_p50_ms = 0, predicted_p99_ms = 0, predicted_throughput_per_s = 0;
+  double predicted_enough_cores_p50_ms = 0;  // the same model with a core for every thread
+};
+
+struct SweepRun {
+  std::vector<ClassSummary> classes;
+  double cpu_util = 0, machine_cpu_util = -1, predicted_cpu_util = 0;
+  double effective_cores = 0;      // calibration.h, before and after the run
+  double busy_cores_delay_ms = 0;  // likewise
+  int cores = 0;
+  double drain_s = 0;
+};
+
+class MixRunner {
+ public:
+  // Prepares every class of `mix` (inputs and reference answers) on `loop`, whose pool has
+  // `threads` threads (UV_THREADPOOL_SIZE, read by libuv once per process).
+  MixRunner(uv_loop_t* loop, const Mix& mix, int threads);
+
+  // Throws std::runtime_error when a job failed or answered wrongly.
+  SweepRun run(double window_s, std::uint64_t seed);
+
+ private:
+  uv_loop_t* loop_;
+  Mix mix_;
+  int threads_;
+  std::vector<std::unique_ptr<JobClass>> jobs_;
+};
+
+}  // namespace stallbench
