@@ -57,7 +57,7 @@ def test_interleaved_rounds_cover_every_cell_once_per_round():
 def test_nightly_rounds_end_to_end(tmp_path):
     """Interleaved rounds write repetitions 0..N-1 for every cell, one process per repetition,
     and meta.json keeps the seed and every metric's declaration."""
-    code = cli.main(["run", "--profile", "nightly", "--filter", "pool", "--set", "iters=20000", "--set", "jobs=2",
+    code = cli.main(["run", "--profile", "nightly", "--filter", "^pool/", "--set", "iters=20000", "--set", "jobs=2",
                      "--set", "pool=1,2", "--repetitions", "3", "--no-build", "--no-report", "--out", str(tmp_path)])
     assert code == 0
     run = next(tmp_path.iterdir())
@@ -79,7 +79,7 @@ def test_calibrate_injects_work_into_the_chosen_benchmark(tmp_path):
     """The B runs really ran with more work (the harness records the knob in Google Benchmark's
     context) and the calibration report has both parts; what it detects is a measurement, not
     asserted here."""
-    code = cli.main(["calibrate", "--profile", "smoke", "--repetitions", "2", "--filter", "pool",
+    code = cli.main(["calibrate", "--profile", "smoke", "--repetitions", "2", "--filter", "^pool/",
                      "--inject", "pool/saturation:10", "--no-build", "--out", str(tmp_path)])
     assert code in (0, 1)
     metas = [json.loads(p.read_text()) for p in tmp_path.glob("*/meta.json")]
