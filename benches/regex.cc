@@ -150,6 +150,8 @@ Benchmark match(const rx::Catalogue& catalogue) {
                   {.name = "compile_ms", .unit = "ms", .tracked = false, .doc = "compiling the pattern"}},
       .timeout_s = budget / 1e3 * kWatchdogGrace,
       .make = [&catalogue](const Cell& cell) { return make_match(catalogue, cell); },
+      // An engine's guard, rejection, stack overflow or a match past the budget is the finding.
+      .outcomes = {"guarded", "rejected", "crashed", "timeout"},
   };
 }
 

@@ -47,7 +47,8 @@ std::string describe(const Family& family) {
                                  {"params", params},
                                  {"metrics", metrics},
                                  {"timeout_s", b.timeout_s},
-                                 {"instructions", b.instructions}});
+                                 {"instructions", b.instructions},
+                                 {"outcomes", b.outcomes}});
   }
   return out.dump(2);
 }

@@ -115,6 +115,10 @@ struct Benchmark {
   // CPU-bound and deterministic: `run --instructions` also counts its instructions under callgrind
   // (20-100x slower, so its grid must stay small enough for that).
   bool instructions = false;
+  // Statuses that are this benchmark's findings rather than failures: a regex engine's guard firing
+  // or its match overrunning the budget is what the ReDoS study measures. Such cells are still
+  // rows with that status (and compare still flags a change), but they do not fail a run.
+  std::vector<std::string> outcomes;
 };
 
 struct Family {

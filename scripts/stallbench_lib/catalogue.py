@@ -57,6 +57,7 @@ class Benchmark:
     timeout_s: float
     binary: Path
     instructions: bool = False  # CPU-bound: `run --instructions` counts its instructions under callgrind
+    outcomes: tuple[str, ...] = ()  # statuses that are findings of this benchmark, not failures of the run
 
     @property
     def full_name(self) -> str:
@@ -90,7 +91,7 @@ def describe(binary: Path) -> Family:
         metrics = [Metric(m["name"], m["unit"], m["better"], m["tracked"], m["doc"], m.get("min_effect_pct", 0.0))
                    for m in b["metrics"]]
         family.benchmarks.append(Benchmark(family.name, b["name"], b["doc"], params, metrics, b["timeout_s"], binary,
-                                           b.get("instructions", False)))
+                                           b.get("instructions", False), tuple(b.get("outcomes", []))))
     return family
 
 

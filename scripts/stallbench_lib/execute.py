@@ -74,6 +74,15 @@ def _step_result(run: RunDir, cells: list[Cell], step: schedule.Step, failed: di
     return dataclasses.replace(result, rows=rows)
 
 
+def _tally(counts: dict, cells: list[Cell], failed: dict, skipped: set, steps_left: dict) -> None:
+    """ok: every step done, none failed. A non-ok status the benchmark declares one of its
+    outcomes (a regex engine's guard) is a finding, not a failure: it does not fail the run."""
+    findings = {i for i, (status, _) in failed.items() if status in cells[i].benchmark.outcomes}
+    counts["failed"] = len(failed) - len(findings)
+    counts["findings"] = len(findings)
+    counts["ok"] = sum(1 for i, n in steps_left.items() if n == 0 and i not in failed and i not in skipped)
+
+
 def execute(cells: list[Cell], repetitions: int, out_parent: Path, meta: dict,
             interleave_seed: int | None = None,
             skip: Callable[[Cell], str | None] | None = None,
@@ -84,7 +93,7 @@ def execute(cells: list[Cell], repetitions: int, out_parent: Path, meta: dict,
     else:
         steps = schedule.sequential(len(cells), repetitions)
     run = RunDir.create(out_parent, metadata.new_run_id(meta["git"]), meta)
-    run.meta["cells"] = {"planned": len(cells), "ok": 0, "failed": 0}
+    run.meta["cells"] = {"planned": len(cells), "ok": 0, "failed": 0, "findings": 0}
     if skip:
         run.meta["cells"]["skipped"] = 0
     run.meta["pool_sizes"] = sorted({int(c.params["pool"]) for c in cells if "pool" in c.params})
@@ -111,11 +120,10 @@ def execute(cells: list[Cell], repetitions: int, out_parent: Path, meta: dict,
             run.add(result.rows)
             if result.status != "ok" and step.cell not in failed:
                 failed[step.cell] = (result.status, result.detail)
-            run.meta["cells"]["failed"] = len(failed)
-            run.meta["cells"]["ok"] = sum(1 for i, n in steps_left.items()
-                                          if n == 0 and i not in failed and i not in skipped)
+            _tally(run.meta["cells"], cells, failed, skipped, steps_left)
             run.save()
-            progress.end_cell(result.status, result.detail, result.seconds)
+            progress.end_cell(result.status, result.detail, result.seconds,
+                              finding=result.status in cell.benchmark.outcomes)
             if finished:
                 finished(cell, result)
         if run.meta.get("instructions"):
@@ -137,5 +145,6 @@ def execute(cells: list[Cell], repetitions: int, out_parent: Path, meta: dict,
     else:
         cells_done = run.meta["cells"]
         print(f"stallbench: {len(cells)} cells × {repetitions} shuffled rounds ({len(steps)} processes), "
-              f"{cells_done['ok']} ok, {cells_done['failed']} failed", file=sys.stderr)
+              f"{cells_done['ok']} ok, {cells_done['findings']} findings, {cells_done['failed']} failed",
+              file=sys.stderr)
     return run

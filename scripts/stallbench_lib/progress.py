@@ -22,6 +22,7 @@ class Progress:
         self.cell_started = self.started
         self.last_draw = 0.0
         self.failed = 0
+        self.findings = 0
         self.skipped = 0
 
     def _prefix(self) -> str:
@@ -57,15 +58,22 @@ class Progress:
         line = f"{self._prefix()} {self.label} · {rep} · {_clock(now - self.started)}"
         print(f"\r\033[K{line}", end="", file=self.stream, flush=True)
 
-    def end_cell(self, status: str, detail: str, seconds: float) -> None:
-        if status != "ok":
+    def end_cell(self, status: str, detail: str, seconds: float, finding: bool = False) -> None:
+        """`finding`: a non-ok status the benchmark measures (a regex engine's guard), not a failure."""
+        if finding:
+            self.findings += 1
+            verdict = f"{status} (a finding): {detail}"
+        elif status != "ok":
             self.failed += 1
-        verdict = "ok" if status == "ok" else f"{status.upper()}: {detail}"
+            verdict = f"{status.upper()}: {detail}"
+        else:
+            verdict = "ok"
         start = "\r\033[K" if self.live else ""
         print(f"{start}{self._prefix()} {self.label} · {verdict} ({seconds:.1f} s)", file=self.stream, flush=True)
 
     def summary(self) -> str:
         run = self.total - self.skipped
         skipped = f", {self.skipped} skipped" if self.skipped else ""
+        findings = f", {self.findings} findings (statuses the benchmark measures)" if self.findings else ""
         return (f"{run} cells in {_clock(time.monotonic() - self.started)}, "
-                f"{run - self.failed} ok, {self.failed} failed{skipped}")
+                f"{run - self.failed - self.findings} ok{findings}, {self.failed} failed{skipped}")

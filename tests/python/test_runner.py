@@ -63,3 +63,18 @@ def test_exit_without_results_is_an_error_with_the_last_words(tmp_path):
 
 def test_memory_limit_is_below_physical_memory():
     assert 0 < runner.memory_limit_bytes()
+
+
+def test_a_declared_outcome_is_a_finding_not_a_failure(tmp_path):
+    """A regex engine's guard is what its benchmark measures: the run records it and does not fail."""
+    import dataclasses
+
+    from stallbench_lib.execute import execute
+
+    crash = fake_bench(tmp_path, "echo '@stallbench rep-start 0' >&2\nkill -SEGV $$")
+    finding = dataclasses.replace(crash, benchmark=dataclasses.replace(crash.benchmark, outcomes=("crashed",)))
+    meta = {"git": {"short": "test"}, "machine": {}}
+    run = execute([finding, crash], 1, tmp_path / "runs", meta)
+    assert run.meta["cells"] == {"planned": 2, "ok": 0, "failed": 1, "findings": 1}
+    assert run.meta["complete"] is True
+    assert {r.status for r in run.rows} == {"crashed"}

@@ -38,7 +38,8 @@ def _header(run: rundir.RunDir) -> str:
         f"# stallbench report: {run.run_id}",
         "",
         f"- Run: {state}; profile `{m.get('profile')}`, {m.get('repetitions')} repetitions per cell; "
-        f"{cells.get('ok', '?')} cells ok, {cells.get('failed', '?')} failed; "
+        f"{cells.get('ok', '?')} cells ok, {cells.get('findings', 0)} findings (a status the benchmark "
+        f"measures, such as a regex engine's guard), {cells.get('failed', '?')} failed; "
         f"{m.get('started_at')} to {m.get('ended_at')}.",
         f"- Machine: {machine.get('cpu_model')}, **{machine.get('cores')} cores** available "
         f"({machine.get('logical_cpus')} logical), {machine.get('memory_gib')} GiB, {machine.get('os')}, "
