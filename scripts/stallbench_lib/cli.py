@@ -1,6 +1,7 @@
 """`scripts/stallbench SUBCOMMAND ...`. Each subcommand is a module in commands/ with NAME, HELP,
 add_arguments(parser) and run(args) -> exit code, found at start-up: adding one edits nothing here."""
 import argparse
+import os
 import importlib
 import pkgutil
 import sys
@@ -39,3 +40,6 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("\nstallbench: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # `stallbench list | head`: the reader has what it wanted
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
