@@ -43,7 +43,7 @@ TEST(Lookup, RefusesNamesOutsideTheHostsFile) {
 }
 
 TEST(Lookup, ReadsHostsFileNames) {
-  TempFile hosts("127.0.0.1 localhost Box # comment\n# 10.0.0.1 commented\n::1 ip6-localhost\n");
+  TempFile hosts("127.0.0.1 localhost Box # comment\n# 127.0.1.1 commented-out\n::1 ip6-localhost\n");
   auto names = hosts_file_names(hosts.path());
   EXPECT_EQ(names, (std::vector<std::string>{"localhost", "box", "ip6-localhost"}));
 }

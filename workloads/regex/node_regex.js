@@ -3,7 +3,7 @@
 // on stdin, one JSON reply per line on stdout. Synchronous on purpose: no event loop is involved,
 // only the regex engine, and each batch is timed here so the pipe is not measured.
 //
-//   {"op":"version"}                                  -> {"version":"v20.20.2 (V8 11.3.244.8-node.33)"}
+//   {"op":"version"}                                  -> {"version":"v20.20.2 (V8 <its version>)"}
 //   {"op":"compile","pattern":"^a+$","full":false}    -> {"id":0} or {"status":"rejected","message":...}
 //   {"op":"batch","id":0,"inputs":["aaa!"],"repeat":5} -> {"matched":0,"ms":0.004}
 //                                                        or {"status":"guarded","message":...}
