@@ -167,3 +167,29 @@ def test_a_busy_machine_is_said(tmp_path, capsys):
     result, _ = compare(tmp_path, base, current, capsys=capsys)
     assert "cur ran on a busy machine** (1-minute load average 5.2 → 7.9 on 2 cores)" in result.stdout
     assert "base ran on a busy machine" not in result.stdout
+
+
+def test_benjamini_hochberg_matches_its_definition():
+    """q of each p: the smallest m * p_(k) / k over the p-values at least as large (k their rank)."""
+    from stallbench_lib.tracking.ranktest import benjamini_hochberg
+    p = [0.04, 0.001, 0.03, 0.5, 0.012, 0.04]
+    m = len(p)
+    ranked = sorted(p)
+    expected = [min(1.0, min(m * ranked[k] / (k + 1) for k in range(m) if ranked[k] >= x)) for x in p]
+    assert benjamini_hochberg(p) == pytest.approx(expected)
+    assert benjamini_hochberg([0.2]) == [0.2]
+
+
+def test_a_marginal_regression_among_many_metrics_does_not_stay_significant(tmp_path, capsys):
+    steps = [100 + 2 * i for i in range(9)]  # medians 108 -> 115 (+6.5%), p about 0.02: significant alone
+    flat = {(f"n={i}", "time_ms"): steps for i in range(30)}
+    base = write_run(tmp_path / "base", {("marginal", "time_ms"): steps, ("clear", "time_ms"): noisy(100, 9, 0.01, 1),
+                                         **flat})
+    current = write_run(tmp_path / "cur", {("marginal", "time_ms"): [x + 7 for x in steps],
+                                           ("clear", "time_ms"): noisy(130, 9, 0.01, 2), **flat})
+    result, rows = compare(tmp_path, base, current, capsys=capsys)
+    marginal, clear = rows[("marginal", "time_ms")], rows[("clear", "time_ms")]
+    assert marginal["verdict"] == clear["verdict"] == "regressed" and result.returncode == 1
+    assert float(marginal["p_value"]) < 0.05 <= float(marginal["q_value"])
+    assert float(clear["q_value"]) < 0.05
+    assert "Of the 2 regressions, **1 is still significant**" in result.stdout

@@ -43,6 +43,7 @@ class Injection:
     implausible: list[str]      # regressed far beyond what PCT% more work can do: noise
     false_improvements: list[str]
     changes: dict[str, float]   # metric -> median change over the benchmark's cells, %
+    flagged_after_correction: int = 0  # of `flagged`, how many stay significant at q < alpha
 
 
 @dataclass
@@ -57,6 +58,7 @@ class Calibration:
     loads: dict[str, list[float]] = field(default_factory=dict)  # role -> 1-minute load at start, end
     false_regressions: list[str] = field(default_factory=list)
     false_improvements: list[str] = field(default_factory=list)
+    false_regressions_after_correction: list[str] = field(default_factory=list)  # q < alpha (Benjamini-Hochberg)
     aa_compared: int = 0
     noise: list[MetricNoise] = field(default_factory=list)
     benchmark: str | None = None
@@ -82,6 +84,7 @@ def record(cal: Calibration, role: str, run) -> None:
 def aa_summary(calibration: Calibration, outcome: Outcome) -> None:
     calibration.false_regressions = [_label(c) for c in outcome.comparisons if c.verdict == "regressed"]
     calibration.false_improvements = [_label(c) for c in outcome.comparisons if c.verdict == "improved"]
+    calibration.false_regressions_after_correction = [_label(c) for c in outcome.regressed_after_correction]
     calibration.aa_compared = len(outcome.comparisons)
     by_metric: dict[str, list] = {}
     for c in outcome.comparisons:
@@ -101,9 +104,11 @@ def injection_summary(pct: float, outcome: Outcome, benchmark: str) -> Injection
             changes.setdefault(c.key[3], []).append(c.change_pct)
     regressed = [c for c in mine if c.verdict == "regressed"]
     plausible = [c for c in regressed if c.worse_pct <= PLAUSIBLE_FACTOR * pct]
+    corrected = outcome.regressed_after_correction
     return Injection(pct, [_label(c) for c in plausible], [_label(c) for c in regressed if c not in plausible],
                      [_label(c) for c in mine if c.verdict == "improved"],
-                     {m: statistics.median(v) for m, v in sorted(changes.items())})
+                     {m: statistics.median(v) for m, v in sorted(changes.items())},
+                     sum(1 for c in plausible if c in corrected))
 
 
 def _fmt(value: float | None, digits: int = 1) -> str:
@@ -125,7 +130,9 @@ def markdown(cal: Calibration) -> str:
               for role, path in cal.runs.items()]
     lines += ["", "## A/A: the same build twice", "",
               f"**{len(cal.false_regressions)} false regressions** (goal: 0) and {len(cal.false_improvements)} false "
-              f"improvements over {cal.aa_compared} compared cell × metric pairs.", ""]
+              f"improvements over {cal.aa_compared} compared cell × metric pairs; "
+              f"{len(cal.false_regressions_after_correction)} of the false regressions stay significant once p is "
+              f"corrected for the {cal.aa_compared} comparisons (Benjamini–Hochberg q < {cal.alpha:g}).", ""]
     lines += [f"- false regression: {x}" for x in cal.false_regressions]
     lines += [f"- false improvement: {x}" for x in cal.false_improvements]
     lines += ["", "Detectable effect: the smallest change the test finds 80% of the time at these repetitions, from "
@@ -141,11 +148,13 @@ def markdown(cal: Calibration) -> str:
         lines += ["", f"## A/B: `{cal.benchmark}` made to do more work", "",
                   (f"Compare flagged the injected slowdown down to **{smallest:g}%**." if smallest is not None else
                    "**Compare did not flag the injected slowdown at any size tried.**"), "",
-                  "| injected | caught (regressed by about that much) | regressed far more (noise) | "
+                  "| injected | caught (regressed by about that much; how many stay significant after correction) | "
+                  "regressed far more (noise) | "
                   "false improvements | median change per metric |", "|---|---|---|---|---|"]
         for i in cal.injections:
             changes = ", ".join(f"{m} {v:+.2f}%" for m, v in i.changes.items())
-            lines.append(f"| {i.pct:g}% | {len(i.flagged)}: {'; '.join(i.flagged) or '–'} | "
+            lines.append(f"| {i.pct:g}% | {len(i.flagged)} ({i.flagged_after_correction} after correction): "
+                         f"{'; '.join(i.flagged) or '–'} | "
                          f"{len(i.implausible)}: {'; '.join(i.implausible) or '–'} | "
                          f"{'; '.join(i.false_improvements) or '–'} | {changes} |")
         lines += ["", f"*Caught* counts a regression of at most {PLAUSIBLE_FACTOR:g} times the injected size: more "

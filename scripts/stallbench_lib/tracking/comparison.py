@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from .. import instructions
 from ..errors import UsageError
+from .ranktest import benjamini_hochberg
 from .samples import Run, describe_machine
 from .verdict import DEFAULT_ALPHA, DEFAULT_MIN_EFFECT_PCT, Comparison, judge, worst_first
 
@@ -26,10 +27,17 @@ class Thresholds:
 class Outcome:
     comparisons: list[Comparison]
     notes: list[str]
+    alpha: float = DEFAULT_ALPHA
 
     @property
     def regressed(self) -> list[Comparison]:
         return [c for c in self.comparisons if c.verdict == "regressed"]
+
+    @property
+    def regressed_after_correction(self) -> list[Comparison]:
+        """Regressions that stay significant once p is adjusted for how many comparisons were made
+        (a failure that is new is a regression whatever the statistics)."""
+        return [c for c in self.regressed if c.kind or (c.q_value is not None and c.q_value < self.alpha)]
 
     def counts(self) -> dict[str, int]:
         return {v: sum(1 for c in self.comparisons if c.verdict == v)
@@ -58,6 +66,7 @@ def compare_runs(base: Run, current: Run, thresholds: Thresholds) -> Outcome:
         better = declared.get("better", "lower")
         min_effect = thresholds.min_effect(key[3], declared.get("min_effect_pct", 0))
         comparisons.append(judge(key, base.samples[key], current.samples[key], better, min_effect, thresholds.alpha))
+    _adjust_for_multiple_comparisons(comparisons)
     only_base = {k[:3] for k in base.samples} - {k[:3] for k in current.samples}
     only_current = {k[:3] for k in current.samples} - {k[:3] for k in base.samples}
     if untracked:
@@ -75,7 +84,17 @@ def compare_runs(base: Run, current: Run, thresholds: Thresholds) -> Outcome:
     for run in (base, current):
         if run.meta and not run.meta.get("complete"):
             notes.append(f"{run.run_id} is incomplete ({run.meta.get('interrupted', 'stopped before the end')})")
-    return Outcome(worst_first(comparisons), list(dict.fromkeys(notes)))
+    return Outcome(worst_first(comparisons), list(dict.fromkeys(notes)), thresholds.alpha)
+
+
+def _adjust_for_multiple_comparisons(comparisons: list[Comparison]) -> None:
+    """Gives every statistically judged comparison its q-value over all of them. The verdicts stay
+    per comparison at alpha, so that a lone regression with as few as 9 repetitions can still be
+    flagged (the smallest p of 9 against 9 is 4e-5, which no correction over a thousand metrics
+    lets through); the report says how many regressions survive the correction."""
+    tested = [c for c in comparisons if c.p_value is not None and not c.kind]
+    for c, q in zip(tested, benjamini_hochberg([c.p_value for c in tested])):
+        c.q_value = q
 
 
 BUSY_LOAD_PER_CORE = 1.0  # a load average above the core count: other work competed for the CPUs
@@ -132,7 +151,15 @@ def markdown(outcome: Outcome, base: Run, current: Run, thresholds: Thresholds, 
              f"{counts['improved']} improved (Mann–Whitney U, two-sided, alpha {thresholds.alpha:g}; minimum effect "
              f"{thresholds.min_effect_pct:g}% unless a metric says otherwise). Medians over repetitions; `cv` is the "
              "robust spread (1.4826·MAD/median) of the side with fewer repetitions (the noisier side when both have "
-             "as many); `detectable` the change this spread lets the test find 80% of the time.", ""]
+             "as many); `detectable` the change this spread lets the test find 80% of the time; `q` the p-value "
+             "adjusted for every comparison made here (Benjamini–Hochberg).", ""]
+    tested = sum(1 for c in outcome.comparisons if c.q_value is not None)
+    if outcome.regressed and tested > 1:
+        kept = len(outcome.regressed_after_correction)
+        lines += [f"Of the {counts['regressed']} regressions, **{kept} {'is' if kept == 1 else 'are'} still "
+                  f"significant** (q < {thresholds.alpha:g}) after correcting for the {tested} comparisons: testing "
+                  f"that many metrics at p < {thresholds.alpha:g}, a few come out significant by chance alone. A "
+                  "regression that does not stay significant is worth a second run before anyone acts on it.", ""]
     if warning:
         lines += [f"**Warning:** {warning}.", ""]
     lines += [f"- {n}" for n in outcome.notes] + ([""] if outcome.notes else [])
@@ -141,8 +168,8 @@ def markdown(outcome: Outcome, base: Run, current: Run, thresholds: Thresholds, 
         lines += ["**Instructions and wall time disagree** (instruction counts are deterministic; wall time also "
                   "moves with the machine's load, caches and scheduling):", ""]
         lines += [f"- {d}" for d in disagree] + [""]
-    lines += ["| verdict | benchmark | params | metric | base | current | ratio | change | p | cv | detectable | "
-              "min effect | n | note |", "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    lines += ["| verdict | benchmark | params | metric | base | current | ratio | change | p | q | cv | detectable | "
+              "min effect | n | note |", "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for c in outcome.comparisons:
         family, bench, params, metric = c.key
         verdict = f"**{c.verdict}**" if c.verdict == "regressed" else c.verdict
@@ -150,16 +177,17 @@ def markdown(outcome: Outcome, base: Run, current: Run, thresholds: Thresholds, 
         lines.append(f"| {verdict} | {family}/{bench} | `{params}` | {metric} ({c.unit}, {c.better} is better) | "
                      f"{_num(c.base_median)} | {_num(c.current_median)} | {_num(c.ratio)} | {_signed(c.change_pct)} | "
                      f"{'–' if c.p_value is None else f'{c.p_value:.2g}'} | "
+                     f"{'–' if c.q_value is None else f'{c.q_value:.2g}'} | "
                      f"{'–' if c.cv_pct is None else f'{c.cv_pct:.1f}%'} | "
                      f"{'–' if c.detectable_pct is None else f'{c.detectable_pct:.1f}%'} | {c.min_effect_pct:g}% | "
                      f"{c.base_n}/{c.current_n} | {note.replace('|', '/')} |")
     if not outcome.comparisons:
-        lines.append("| – | no cell and metric in common | | | | | | | | | | | | |")
+        lines.append("| – | no cell and metric in common | | | | | | | | | | | | | |")
     return "\n".join(lines) + "\n"
 
 
 CSV_COLUMNS = ["family", "benchmark", "params", "metric", "unit", "better", "base_n", "current_n", "base_median",
-               "current_median", "ratio", "change_pct", "p_value", "cv_pct", "detectable_pct", "min_effect_pct",
+               "current_median", "ratio", "change_pct", "p_value", "q_value", "cv_pct", "detectable_pct", "min_effect_pct",
                "verdict", "kind", "note"]
 
 
@@ -169,6 +197,6 @@ def to_csv(outcome: Outcome) -> str:
     writer.writerow(CSV_COLUMNS)
     for c in outcome.comparisons:
         row = [*c.key, c.unit, c.better, c.base_n, c.current_n, c.base_median, c.current_median, c.ratio,
-               c.change_pct, c.p_value, c.cv_pct, c.detectable_pct, c.min_effect_pct, c.verdict, c.kind, c.note]
+               c.change_pct, c.p_value, c.q_value, c.cv_pct, c.detectable_pct, c.min_effect_pct, c.verdict, c.kind, c.note]
         writer.writerow(["" if v is None else v for v in row])
     return out.getvalue()

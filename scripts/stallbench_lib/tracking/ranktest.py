@@ -66,6 +66,21 @@ def mann_whitney_p(x: list[float], y: list[float]) -> float:
     return min(1.0, math.erfc(max(z, 0) / math.sqrt(2)))
 
 
+def benjamini_hochberg(p_values: list[float]) -> list[float]:
+    """Each p-value adjusted for the number tested (Benjamini-Hochberg q-values, in the same order):
+    among the comparisons with q < alpha, at most a share alpha are expected to be false. One run
+    tests hundreds of metrics, so at p < 0.05 some come out significant by chance alone."""
+    m = len(p_values)
+    order = sorted(range(m), key=p_values.__getitem__)
+    q = [1.0] * m
+    smallest_after = 1.0
+    for rank in range(m, 0, -1):  # from the largest p down, so q never exceeds a larger p's q
+        i = order[rank - 1]
+        smallest_after = min(smallest_after, p_values[i] * m / rank)
+        q[i] = smallest_after
+    return q
+
+
 def smallest_p(n1: int, n2: int) -> float:
     """The smallest two-sided p-value any data of these sizes can give: when it is above alpha,
     no difference can be called significant, however large."""

@@ -38,6 +38,7 @@ class Comparison:
     verdict: str
     kind: str                   # what changed: "", "became timeout", "recovered from crashed", ...
     note: str
+    q_value: float | None = None  # p adjusted for every comparison of the run (Benjamini-Hochberg)
 
     @property
     def worse_pct(self) -> float:
