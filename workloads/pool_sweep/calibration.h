@@ -33,7 +33,7 @@ struct Calibration {
   void add(const Calibration& more);     // pool another calibration's samples
 };
 
-// Each class alone on the idle pool for about `budget_ms` (at least 3, at most 25 jobs), then
+// Each class alone on the idle pool for about `budget_ms` (at least 3, at most 25 jobs, 10 ms apart), then
 // the cores and the delay. Throws std::runtime_error if a job fails.
 Calibration calibrate(uv_loop_t* loop, const std::vector<std::unique_ptr<JobClass>>& jobs, int cores, double budget_ms);
 
