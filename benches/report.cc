@@ -12,6 +12,7 @@
 #include <memory>
 
 #include "../workloads/common/owned_loop.h"
+#include "../workloads/common/uv_check.h"
 #include "../workloads/loop/calibration.h"
 #include "../workloads/report/report_modes.h"
 #include "harness/harness.h"
@@ -114,7 +115,7 @@ Repetition make_meters(const Cell& cell) {
     out.set("loop_delay_max_ms", c.monitor.max);
     out.set("loop_delay_p50_ms", c.monitor.p50);
     out.set("instrument_cpu_pct", 100 * instruments_idle_cost(resolution, idle_s));
-    return static_cast<double>(uv_hrtime() - t0) / 1e6;
+    return ms_since(t0);
   };
 }
 

@@ -6,6 +6,8 @@
 #include <cstring>
 #include <limits>
 
+#include "../common/uv_check.h"
+
 namespace stallbench {
 
 double memcpy_floor_ms(const JsonText& json, std::vector<char>& target, int tries) {
@@ -15,7 +17,7 @@ double memcpy_floor_ms(const JsonText& json, std::vector<char>& target, int trie
     std::uint64_t t0 = uv_hrtime();
     std::memcpy(target.data(), json.data(), json.size());
     asm volatile("" : : "r"(target.data()) : "memory");  // the copy must happen, and be done, here
-    best = std::min(best, static_cast<double>(uv_hrtime() - t0) / 1e6);
+    best = std::min(best, ms_since(t0));
   }
   return best;
 }

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "../common/owned_loop.h"
+#include "../common/uv_check.h"
 #include "delay_monitor.h"
 #include "loop_utilization.h"
 #include "stall_meter.h"
@@ -79,7 +80,7 @@ Calibration calibrate_meters(double stall_ms, int stalls, double resolution_ms, 
   timer.data = &injector;
   uv_timer_start(&timer, [](uv_timer_t* t) {
     auto* in = static_cast<Injector*>(t->data);
-    double at = static_cast<double>(uv_hrtime() - in->epoch) / 1e6;
+    double at = ms_since(in->epoch);
     in->injected.emplace_back(at, spin_ms(in->stall_ms));
     if (--in->left == 0) uv_timer_stop(t);
   }, static_cast<std::uint64_t>(gap_ms), static_cast<std::uint64_t>(gap_ms));

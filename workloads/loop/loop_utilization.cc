@@ -51,7 +51,7 @@ void EluSampler::on_timer(uv_timer_t* timer) { static_cast<EluSampler*>(timer->d
 
 void EluSampler::close_window() {
   EluReading now = elu_now(loop_, loop_start_ns_);
-  windows_.push_back({static_cast<double>(uv_hrtime() - epoch_ns_) / 1e6, elu_between(now, last_).utilization});
+  windows_.push_back({ms_since(epoch_ns_), elu_between(now, last_).utilization});
   last_ = now;
 }
 

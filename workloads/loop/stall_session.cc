@@ -7,8 +7,6 @@ namespace stallbench {
 
 namespace {
 
-double since(std::uint64_t epoch_ns) { return static_cast<double>(uv_hrtime() - epoch_ns) / 1e6; }
-
 // Calls `fire` once after `ms` on the loop, then frees itself.
 void after(uv_loop_t* loop, double ms, std::function<void()> fire) {
   struct Once {
@@ -59,12 +57,12 @@ SessionRecord StallSession::run(const StartWork& start) {
     probe.stop([drained] { uv_async_send(drained); });
   };
   Finished finished = [&](std::exception_ptr error) {
-    record.work_end_ms = since(epoch);
+    record.work_end_ms = ms_since(epoch);
     failure = error;
     after(loop_, options_.quiet_ms, tail);
   };
   after(loop_, options_.quiet_ms, [&] {
-    record.work_start_ms = since(epoch);
+    record.work_start_ms = ms_since(epoch);
     try {
       start(finished);
     } catch (...) {  // nothing may unwind through libuv

@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "../common/uv_check.h"
 #include "busy_wait.h"
 #include "runtime.h"
 
@@ -25,8 +26,6 @@ std::string_view scheduler_name(Scheduler s) {
 }
 
 namespace {
-
-double ms_since(std::uint64_t start_ns) { return static_cast<double>(uv_hrtime() - start_ns) / 1e6; }
 
 // The chain: each call counts itself and queues the next. The closure holds one pointer, so
 // std::function keeps it inline: queuing a call allocates nothing.

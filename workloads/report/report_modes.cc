@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "../common/enum_names.h"
+#include "../common/uv_check.h"
 
 namespace stallbench {
 
@@ -16,8 +17,6 @@ const std::vector<std::string>& report_mode_names() {
 ReportMode report_mode(const std::string& name) { return enum_named<ReportMode>(report_mode_names(), name, "report mode"); }
 
 namespace {
-
-double ms_since(std::uint64_t t0) { return static_cast<double>(uv_hrtime() - t0) / 1e6; }
 
 // One request: its report is computed in the job's mode; `done` runs on the loop thread.
 void start_one(ReportJob& job, ReportRequest& request, Done done) {
