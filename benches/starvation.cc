@@ -76,8 +76,8 @@ Benchmark reschedule() {
              "timer and a file read armed first: how long each waits, what a call costs",
       .params =
           {
-              {.name = "scheduler", .values = {"nexttick", "microtask", "immediate", "timeout"},
-               .smoke = {"nexttick", "immediate"}, .choices = {"nexttick", "microtask", "immediate", "timeout"},
+              {.name = "scheduler", .values = scheduler_names(), .smoke = {"nexttick", "immediate"},
+               .choices = scheduler_names(),
                .doc = "how the callback queues its next call"},
               {.name = "n", .values = {"1000", "10000", "100000"}, .smoke = {"1000"},
                .full = {"1000", "10000", "100000", "1000000"}, .range = {{1, 10'000'000}},

@@ -1,29 +1,22 @@
 #include "starvation.h"
 
-#include <stdexcept>
-
+#include "../common/enum_names.h"
 #include "../common/uv_check.h"
 #include "busy_wait.h"
 #include "runtime.h"
 
 namespace stallbench::loop {
 
-Scheduler parse_scheduler(std::string_view name) {
-  for (auto s : {Scheduler::nexttick, Scheduler::microtask, Scheduler::immediate, Scheduler::timeout})
-    if (name == scheduler_name(s)) return s;
-  throw std::invalid_argument("unknown scheduler '" + std::string(name) +
-                              "' (valid: nexttick, microtask, immediate, timeout)");
+const std::vector<std::string>& scheduler_names() {
+  static const std::vector<std::string> names = {"nexttick", "microtask", "immediate", "timeout"};
+  return names;
 }
 
-std::string_view scheduler_name(Scheduler s) {
-  switch (s) {
-    case Scheduler::nexttick: return "nexttick";
-    case Scheduler::microtask: return "microtask";
-    case Scheduler::immediate: return "immediate";
-    case Scheduler::timeout: return "timeout";
-  }
-  return "?";
+Scheduler parse_scheduler(std::string_view name) {
+  return enum_named<Scheduler>(scheduler_names(), std::string(name), "scheduler");
 }
+
+std::string_view scheduler_name(Scheduler s) { return scheduler_names()[static_cast<std::size_t>(s)]; }
 
 namespace {
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "../pool/pbkdf2_job.h"
 
@@ -13,6 +14,7 @@ namespace stallbench::loop {
 // How a self-rescheduling callback queues its next call.
 enum class Scheduler { nexttick, microtask, immediate, timeout };
 
+const std::vector<std::string>& scheduler_names();  // indexed by Scheduler
 Scheduler parse_scheduler(std::string_view name);  // throws std::invalid_argument naming the valid ones
 std::string_view scheduler_name(Scheduler s);
 
