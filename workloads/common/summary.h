@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <utility>
 #include <vector>
 
 namespace stallbench {
@@ -31,6 +32,15 @@ inline Summary summarize(std::vector<double> values) {
   s.p99 = nearest_rank(values, 99);
   s.max = values.back();
   return s;
+}
+
+// The summary of one field across a list of samples (a delay, a latency, a window's utilisation).
+template <typename Sample>
+Summary summarize_field(const std::vector<Sample>& samples, double Sample::*field) {
+  std::vector<double> values;
+  values.reserve(samples.size());
+  for (const auto& s : samples) values.push_back(s.*field);
+  return summarize(std::move(values));
 }
 
 }  // namespace stallbench

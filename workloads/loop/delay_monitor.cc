@@ -42,11 +42,6 @@ void DelayMonitor::on_timer(uv_timer_t* timer) {
   self->previous_ns_ = now;
 }
 
-Summary DelayMonitor::summary() const {
-  std::vector<double> delays;
-  delays.reserve(samples_.size());
-  for (const auto& s : samples_) delays.push_back(s.delay_ms);
-  return summarize(std::move(delays));
-}
+Summary DelayMonitor::summary() const { return summarize_field(samples_, &DelaySample::delay_ms); }
 
 }  // namespace stallbench

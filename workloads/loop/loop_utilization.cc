@@ -55,11 +55,6 @@ void EluSampler::close_window() {
   last_ = now;
 }
 
-Summary EluSampler::summary() const {
-  std::vector<double> values;
-  values.reserve(windows_.size());
-  for (const auto& w : windows_) values.push_back(w.utilization);
-  return summarize(std::move(values));
-}
+Summary EluSampler::summary() const { return summarize_field(windows_, &EluWindow::utilization); }
 
 }  // namespace stallbench

@@ -17,12 +17,7 @@ namespace {
 constexpr std::size_t kMaxConnections = 96;
 }  // namespace
 
-Summary ProbeRecord::latency() const {
-  std::vector<double> values;
-  values.reserve(samples.size());
-  for (const auto& s : samples) values.push_back(s.latency_ms);
-  return summarize(std::move(values));
-}
+Summary ProbeRecord::latency() const { return summarize_field(samples, &HealthSample::latency_ms); }
 
 struct HealthProbe::State {
   struct Connection {
