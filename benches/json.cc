@@ -20,6 +20,7 @@
 #include "../workloads/json/input_file.h"
 #include "../workloads/json/node_parse.h"
 #include "../workloads/json/parse_trial.h"
+#include "../workloads/loop/node_process.h"
 #include "harness/harness.h"
 #include "session_metrics.h"
 
@@ -215,7 +216,7 @@ Repetition make_node(const Cell& cell) {
   Payload payload = generate_payload(shape, static_cast<std::size_t>(cell.integer("count")), Layout::array);
   struct NodeCell {
     NodeCell(std::string_view json, RecordAnswer expected, RecordTask task)
-        : file(std::string(json), "stallbench-json"), node(find_node()), expected(expected), task(std::move(task)) {}
+        : file(std::string(json), "stallbench-json"), node(loop::find_node()), expected(expected), task(std::move(task)) {}
     TempFile file;  // the identical bytes the C++ parsers parse
     std::string node;
     RecordAnswer expected;
@@ -237,14 +238,14 @@ Benchmark node_benchmark() {
   return {
       .name = "node-parse",
       .doc = "Node's JSON.parse (plus the same record task) on the identical payload file, in a node child process; "
-             "the report divides it by each C++ parser's time. No cells when node is not on PATH.",
+             "the report divides it by each C++ parser's time. No cells without Node (STALLBENCH_NODE, else PATH).",
       .params = {shape_param(), count_param()},
       .metrics = {{.name = "node_parse_ms", .unit = "ms", .doc = "second JSON.parse + task in one node process"},
                   {.name = "node_first_parse_ms", .unit = "ms", .tracked = false, .doc = "the first one (heap growth)"},
                   {.name = "node_parse_mb_s", .unit = "MB/s", .better = Better::higher, .doc = "payload bytes / node_parse_ms"}},
       .timeout_s = 300,
       .make = make_node,
-      .valid = [](const Cell&) { return !find_node().empty(); },
+      .valid = [](const Cell&) { return !loop::find_node().empty(); },
   };
 }
 
@@ -266,8 +267,14 @@ int main(int argc, char** argv) {
     if (versions.back().first != p.library) versions.emplace_back(p.library, p.version);
   // Asking node its version costs a process start: only when describing (meta.json's versions).
   if (describing) {
-    std::string node = node_version();
-    versions.emplace_back("node", node.empty() ? "not found (node-parse has no cells)" : node);
+    std::string node = loop::find_node(), version;
+    if (!node.empty()) {
+      try {
+        version = loop::node_versions(node).node;
+      } catch (const std::exception&) {  // a node that fails to start counts as none
+      }
+    }
+    versions.emplace_back("node", version.empty() ? "not found (node-parse has no cells)" : version);
   }
   return run_main(argc, argv,
                   {.name = "json",

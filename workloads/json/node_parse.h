@@ -1,5 +1,6 @@
 // Node side by side: JSON.parse (plus the record task) on the identical payload file, in a node
-// child process of the cell. Optional: when node is not on PATH the benchmark has no cells.
+// child process of the cell. Optional: without Node (loop/node_process.h's find_node) the
+// benchmark has no cells.
 #pragma once
 
 #include <string>
@@ -16,11 +17,7 @@ struct NodeParse {
   std::string version;
 };
 
-// The node executable found on PATH, or empty.
-std::string find_node();
-// `node --version`, or empty when node is absent or fails.
-std::string node_version();
-// Throws std::runtime_error with node's own message when it fails.
+// `node` is the binary to run (loop::find_node()). Throws std::runtime_error with node's own message when it fails.
 NodeParse run_node_parse(const std::string& node, const std::string& file, const RecordTask& task);
 
 }  // namespace stallbench
