@@ -41,9 +41,10 @@ def run(args) -> int:
     sets = parse_sets(args.set)
     os.environ[INPUT_ENV] = str(args.input.resolve())
     build_dir = paths.build_dir() if args.no_build else build.ensure_built()
-    families = [f for f in catalogue.load(build.bench_binaries(build_dir)) if f.name == "json"]
-    if not families:
+    binary = build.bench_binaries(build_dir).get("json")  # describe this family only, not every one built
+    if binary is None:
         raise UsageError("bench_json is not built (its family is missing from the build)")
+    families = [catalogue.describe(binary)]
     cells = make_plan(families, PROFILES["quick"], r"^json/input$", sets)
     settings = {"profile": "json --input", "input": str(args.input.resolve()), "sets": sets,
                 "repetitions": args.repetitions}

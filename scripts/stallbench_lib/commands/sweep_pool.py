@@ -95,9 +95,10 @@ def run(args) -> int:
     if not 1 <= args.repetitions <= 100:
         raise UsageError(f"--repetitions {args.repetitions} is out of range: valid values are 1-100")
     build_dir = paths.build_dir() if args.no_build else build.ensure_built()
-    families = [f for f in catalogue.load(build.bench_binaries(build_dir)) if f.name == FAMILY]
-    if not families:
+    binary = build.bench_binaries(build_dir).get(FAMILY.replace("-", "_"))  # describe this family only
+    if binary is None:
         raise UsageError(f"the {FAMILY} benchmarks are not built in {build_dir}")
+    families = [catalogue.describe(binary)]
     cells, notes = _plan(families, sizes, args.mix, args.duration, args.slow_dns)  # the binary validates every value
     given = targets.parse(args.targets, mixes.classes_of(args.mix))
     settings = {"command": NAME, "mix": args.mix, "sizes": [int(s) for s in sizes], "duration_s": args.duration,

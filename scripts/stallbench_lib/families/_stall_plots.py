@@ -66,12 +66,18 @@ def _timeline_panel(ax, rows, params, rep, title, work):
 
 def timeline_figure(context, panels, title, stem, work, time_metric):
     """panels: [(label, params)]; one panel each, the repetition with the median `time_metric`."""
-    panels = [(label, params) for label, params in panels if median_repetition(context.rows, params, time_metric) is not None]
-    if not panels:
+    wanted = {params for _, params in panels}
+    cell_rows = {params: [] for params in wanted}
+    for r in context.rows:  # each panel reads about a dozen series: from its own rows, not all of them
+        if r.params in wanted:
+            cell_rows[r.params].append(r)
+    chosen = [(label, params, median_repetition(cell_rows[params], params, time_metric)) for label, params in panels]
+    chosen = [panel for panel in chosen if panel[2] is not None]
+    if not chosen:
         return ""
-    fig, axes = figure(len(panels), 1, figsize=(9, 0.6 + 1.9 * len(panels)), squeeze=False)
-    for ax, (label, params) in zip(axes[:, 0], panels):
-        _timeline_panel(ax, context.rows, params, median_repetition(context.rows, params, time_metric), label, work)
+    fig, axes = figure(len(chosen), 1, figsize=(9, 0.6 + 1.9 * len(chosen)), squeeze=False)
+    for ax, (label, params, rep) in zip(axes[:, 0], chosen):
+        _timeline_panel(ax, cell_rows[params], params, rep, label, work)
     axes[-1, 0].set_xlabel("time since the measured window began (ms)")
     legend = {}
     for ax in axes[:, 0]:  # every kind of mark, from whichever panel has it
@@ -87,9 +93,9 @@ def cdf_figure(context, groups, title, stem):
     """groups: [(label, [params, ...])]; one ECDF line each over every /health latency."""
     fig, ax = figure(1, 1, figsize=(7.5, 4))
     drawn = 0
+    latency = stats.values_by_cell(context.rows, "health_latency_ms")
     for label, cells in groups:
-        values = sorted(v for params in cells
-                        for v in stats.values_by_cell(context.rows, "health_latency_ms").get(params, []))
+        values = sorted(v for params in cells for v in latency.get(params, []))
         if not values:
             continue
         n = len(values)

@@ -73,13 +73,15 @@ def _throughput(context, scenario, cells, node):
     names = list(inline)
     fig, ax = figure(1, 1, figsize=(max(6.5, 1.3 * (len(names) + 1)), 4.2))
     steady, first, spans = [], [], []
+    parse_mb_s = stats.values_by_cell(context.rows, "parse_mb_s")
+    medians = stats.medians_by_cell(context.rows, inline.values(), ("payload_mib", "first_parse_ms"))
     for name in names:
         params = inline[name]
-        values = stats.values_by_cell(context.rows, "parse_mb_s").get(params, [])
+        values = parse_mb_s.get(params, [])
         steady.append(stats.median(values) or 0)
         spans.append((min(values, default=0), max(values, default=0)))
-        mib = plots.median_of(context.rows, params, "payload_mib") or 0
-        first_ms = plots.median_of(context.rows, params, "first_parse_ms")
+        mib = medians[params]["payload_mib"] or 0
+        first_ms = medians[params]["first_parse_ms"]
         first.append(mib * MIB / 1e6 / (first_ms / 1e3) if first_ms else 0)
     labels = list(names)
     node_mb_s = plots.median_of(context.rows, node, "node_parse_mb_s") if node else None
@@ -93,8 +95,8 @@ def _throughput(context, scenario, cells, node):
     ax.bar(xs, steady, color="#1f77b4", label="steady state (reused parser), median",
            yerr=[[s - lo for s, (lo, _) in zip(steady, spans)], [hi - s for s, (_, hi) in zip(steady, spans)]], capsize=3)
     ax.bar(xs, first, fill=False, edgecolor="#d62728", hatch="//", label="first parse (fresh parser and buffers)")
-    floor = stats.median([v for params in inline.values()
-                          for v in stats.values_by_cell(context.rows, "memcpy_mb_s").get(params, [])])
+    memcpy_mb_s = stats.values_by_cell(context.rows, "memcpy_mb_s")
+    floor = stats.median([v for params in inline.values() for v in memcpy_mb_s.get(params, [])])
     if floor:
         ax.axhline(floor, color="black", ls="--", lw=1)
         ax.annotate(f"memcpy floor {floor:,.0f} MB/s", (0, floor), xytext=(2, 3), textcoords="offset points", fontsize=8)
@@ -123,10 +125,12 @@ def _table(context, cells, node):
     lines = ["| parser | mode | parse ms | MB/s | first parse ms | RSS growth MiB | × memcpy | Node ÷ this | stall max ms "
              "| loop delay p99 / max ms | /health p99 / max ms | ELU |",
              "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    medians = stats.medians_by_cell(context.rows, cells.values(),
+                                    ("parse_ms", "parse_mb_s", "first_parse_ms", "rss_growth_mb", "memcpy_gap_ratio",
+                                     "stall_max_ms", "loop_delay_p99_ms", "loop_delay_max_ms", "health_p99_ms",
+                                     "health_max_ms", "elu_overall"))
     for (parser, mode, per_turn), params in sorted(_sorted_cells(cells), key=lambda kv: kv[0][0]):
-        m = {k: plots.median_of(context.rows, params, k) for k in
-             ("parse_ms", "parse_mb_s", "first_parse_ms", "rss_growth_mb", "memcpy_gap_ratio", "stall_max_ms",
-              "loop_delay_p99_ms", "loop_delay_max_ms", "health_p99_ms", "health_max_ms", "elu_overall")}
+        m = medians[params]
         lines.append(
             f"| {parser} | {_mode_label(mode, per_turn)} | {stats.fmt(m['parse_ms'])} | {stats.fmt(m['parse_mb_s'], 0)} | "
             f"{stats.fmt(m['first_parse_ms'])} | {stats.fmt(m['rss_growth_mb'])} | {stats.fmt(m['memcpy_gap_ratio'])} | "
@@ -173,12 +177,13 @@ def _input_section(context):
              "found at the end of the input). Answers are compared with simdjson's DOM where both parse.\n",
              "| parser | mode | status | values | parse ms | MB/s | first parse ms | RSS growth MiB | stall max ms | /health max ms |",
              "|---|---|---|---|---|---|---|---|---|---|"]
-    for params in dict.fromkeys(r.params for r in rows):
+    cells = list(dict.fromkeys(r.params for r in rows))
+    medians = stats.medians_by_cell(rows, cells, ("values", "parse_ms", "parse_mb_s", "first_parse_ms",
+                                                  "rss_growth_mb", "stall_max_ms", "health_max_ms"))
+    for params in cells:
         p = parse_params(params)
-        cell = [r for r in rows if r.params == params]
-        failed = sorted({f"{r.status}: {r.detail}" for r in cell if r.status != "ok"})
-        med = {k: plots.median_of(rows, params, k) for k in
-               ("values", "parse_ms", "parse_mb_s", "first_parse_ms", "rss_growth_mb", "stall_max_ms", "health_max_ms")}
+        failed = sorted({f"{r.status}: {r.detail}" for r in rows if r.params == params and r.status != "ok"})
+        med = medians[params]
         status = "; ".join(failed).replace("|", "\\|") if failed else "ok"
         lines.append(f"| {p['parser']} | {p['mode']} | {status} | {stats.fmt(med['values'], 0)} | {stats.fmt(med['parse_ms'])} | "
                      f"{stats.fmt(med['parse_mb_s'], 0)} | {stats.fmt(med['first_parse_ms'])} | {stats.fmt(med['rss_growth_mb'])} | "

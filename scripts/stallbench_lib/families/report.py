@@ -89,7 +89,8 @@ def _tradeoff(context, rows_count, cells):
 
 
 def _revenue_check(context, cells):
-    revenues = {stats.median(stats.values_by_cell(context.rows, "revenue").get(p, [])) for p in cells.values()}
+    revenue = stats.values_by_cell(context.rows, "revenue")
+    revenues = {stats.median(revenue.get(p, [])) for p in cells.values()}
     revenues.discard(None)
     if len(revenues) == 1:
         return (f"Every mode's every request reported the same revenue, **{revenues.pop():,.2f}** "
@@ -100,11 +101,12 @@ def _revenue_check(context, cells):
 def _table(context, cells):
     lines = ["| mode | chunk | concurrent | total ms | /health p99 / max ms | loop delay p99 / max ms | stall max ms "
              "| slice max ms | ELU |", "|---|---|---|---|---|---|---|---|---|"]
+    medians = stats.medians_by_cell(context.rows, cells.values(),
+                                    ("total_ms", "health_p99_ms", "health_max_ms", "loop_delay_p99_ms",
+                                     "loop_delay_max_ms", "stall_max_ms", "slice_max_ms", "elu_overall"))
     for key in sorted(cells, key=_order):
         mode, chunk, concurrent = key
-        m = {k: plots.median_of(context.rows, cells[key], k) for k in
-             ("total_ms", "health_p99_ms", "health_max_ms", "loop_delay_p99_ms", "loop_delay_max_ms", "stall_max_ms",
-              "slice_max_ms", "elu_overall")}
+        m = medians[cells[key]]
         lines.append(f"| {mode} | {f'{chunk:,}' if chunk else '–'} | {concurrent} | {stats.fmt(m['total_ms'])} | "
                      f"{stats.fmt(m['health_p99_ms'])} / {stats.fmt(m['health_max_ms'])} | "
                      f"{stats.fmt(m['loop_delay_p99_ms'])} / {stats.fmt(m['loop_delay_max_ms'])} | "
@@ -132,10 +134,13 @@ def _meters(context):
         return ""
     lines = [METERS_READING, "| stall asked ms | injected ms (median) | sized ms (median) | worst error ms | monitor p50 / max ms | CPU % |",
              "|---|---|---|---|---|---|"]
-    for params in sorted(dict.fromkeys(r.params for r in rows), key=lambda p: int(parse_params(p)["stall"])):
-        m = {k: plots.median_of(rows, params, k) for k in
-             ("stall_injected_ms", "stall_sized_ms", "loop_delay_p50_ms", "loop_delay_max_ms", "instrument_cpu_pct")}
-        errors = stats.values_by_cell(rows, "stall_error_ms").get(params, [])
+    cells = sorted(dict.fromkeys(r.params for r in rows), key=lambda p: int(parse_params(p)["stall"]))
+    medians = stats.medians_by_cell(rows, cells, ("stall_injected_ms", "stall_sized_ms", "loop_delay_p50_ms",
+                                                  "loop_delay_max_ms", "instrument_cpu_pct"))
+    error_values = stats.values_by_cell(rows, "stall_error_ms")
+    for params in cells:
+        m = medians[params]
+        errors = error_values.get(params, [])
         worst = max(errors, key=abs) if errors else None
         lines.append(f"| {parse_params(params)['stall']} | {stats.fmt(m['stall_injected_ms'], 3)} | "
                      f"{stats.fmt(m['stall_sized_ms'], 3)} | {stats.fmt(worst, 3)} | {stats.fmt(m['loop_delay_p50_ms'])} / "

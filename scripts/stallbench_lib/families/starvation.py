@@ -44,10 +44,6 @@ def _cells(rows, benchmark):
     return {p: parse_params(p) for p in dict.fromkeys(r.params for r in rows if r.benchmark == benchmark)}
 
 
-def _median(rows, params, metric):
-    return stats.median(stats.values_by_cell(rows, metric).get(params, []))
-
-
 def _by_key(rows):
     """(scheduler, runtime) -> {n: params} for the reschedule benchmark."""
     grouped = {}
@@ -69,9 +65,10 @@ def _waits_plot(context, grouped):
     ns = sorted({n for cells in grouped.values() for n in cells})
     for ax, metric, title in zip(axes, ["calls_before_timer", "calls_before_io"],
                                  ["calls before the 1 ms timer ran", "calls before the file read's callback ran"]):
+        by_cell = stats.values_by_cell(context.rows, metric)
         for (scheduler, who), cells in sorted(grouped.items(), key=lambda kv: (SCHEDULERS.index(kv[0][0]), kv[0][1] != "stallbench")):
             xs = sorted(cells)
-            values = [stats.values_by_cell(context.rows, metric).get(cells[n], []) for n in xs]
+            values = [by_cell.get(cells[n], []) for n in xs]
             med = [stats.median(v) for v in values]
             # nextTick and microtask chains give the same counts: draw the first one wider so both show.
             ax.plot(xs, med, color=COLOURS[scheduler], label=f"{LABELS[scheduler]} ({who})",
@@ -99,12 +96,13 @@ def _largest_common_n(grouped, scheduler):
 def _cost_plot(context, grouped):
     fig, ax = figure(figsize=(8, 4))
     positions, labels = [], []
+    per_call_us = stats.values_by_cell(context.rows, "per_call_us")
     for i, scheduler in enumerate(s for s in SCHEDULERS if (s, "stallbench") in grouped):
         n = _largest_common_n(grouped, scheduler)
         medians = {}
         for k, who in enumerate(["stallbench", "node"]):
             params = grouped.get((scheduler, who), {}).get(n)
-            values = stats.values_by_cell(context.rows, "per_call_us").get(params, []) if params else []
+            values = per_call_us.get(params, []) if params else []
             if not values:
                 continue
             medians[who] = stats.median(values)
@@ -128,12 +126,13 @@ def _cost_plot(context, grouped):
 def _cost_table(context, grouped):
     lines = ["| chain | n | stallbench total ms | Node total ms | Node / stallbench | per call: stallbench µs | "
              "per call: Node µs | aim |", "|---|---|---|---|---|---|---|---|"]
+    total_ms = stats.values_by_cell(context.rows, "total_ms")
     for scheduler in SCHEDULERS:
         n = _largest_common_n(grouped, scheduler)
         if n is None:
             continue
         cells = {e: grouped.get((scheduler, e), {}).get(n) for e in ("stallbench", "node")}
-        total = {e: stats.values_by_cell(context.rows, "total_ms").get(p, []) if p else [] for e, p in cells.items()}
+        total = {e: total_ms.get(p, []) if p else [] for e, p in cells.items()}
         med = {e: stats.median(v) for e, v in total.items()}
         ratio = med["node"] / med["stallbench"] if med["node"] and med["stallbench"] else None
         aim = TARGETS.get(scheduler) if n == TARGET_N else None
@@ -149,9 +148,11 @@ def _cost_table(context, grouped):
 def _waits_table(context, grouped):
     lines = ["| chain | runtime | n | calls before timer | calls before file read | total ms | µs per call |",
              "|---|---|---|---|---|---|---|"]
+    medians = stats.medians_by_cell(context.rows, [p for cells in grouped.values() for p in cells.values()],
+                                    ("calls_before_timer", "calls_before_io", "total_ms", "per_call_us"))
     for (scheduler, who), cells in sorted(grouped.items(), key=lambda kv: (SCHEDULERS.index(kv[0][0]), kv[0][1] != "stallbench")):
         for n, params in sorted(cells.items()):
-            m = {k: _median(context.rows, params, k) for k in ("calls_before_timer", "calls_before_io", "total_ms", "per_call_us")}
+            m = medians[params]
             lines.append(f"| {LABELS[scheduler]} | {who} | {n:,} | {stats.fmt(m['calls_before_timer'], 0)} | "
                          f"{stats.fmt(m['calls_before_io'], 0)} | {stats.fmt(m['total_ms'], 2)} | {stats.fmt(m['per_call_us'], 3)} |")
     return "\n".join(lines) + "\n"
@@ -165,8 +166,9 @@ def _simple_table(context, benchmark, columns):
     keys = [k for k in next(iter(cells.values())) if k != "runtime"]
     lines = ["| runtime | " + " | ".join(keys) + " | " + " | ".join(title for _, title, _ in columns) + " |",
              "|---" * (1 + len(keys) + len(columns)) + "|"]
+    medians = stats.medians_by_cell(context.rows, cells, [metric for metric, _, _ in columns])
     for params, p in cells.items():
-        values = [stats.fmt(_median(context.rows, params, metric), digits) for metric, _, digits in columns]
+        values = [stats.fmt(medians[params][metric], digits) for metric, _, digits in columns]
         lines.append(f"| {p['runtime']} | " + " | ".join(p[k] for k in keys) + " | " + " | ".join(values) + " |")
     return "\n".join(lines) + "\n"
 
