@@ -101,6 +101,10 @@ std::string resolver_error(const char* call, int status) { return std::string(ca
 uv_req_t* lookup(uv_loop_t* loop, const std::string& name, LookupDone done, ResolverCall* timing) {
   require_files_before_dns();
   require_hosts_file_name(name);
+  return lookup_prechecked(loop, name, std::move(done), timing);
+}
+
+uv_req_t* lookup_prechecked(uv_loop_t* loop, const std::string& name, LookupDone done, ResolverCall* timing) {
   using Op = Resolving<uv_getaddrinfo_t, LookupDone>;
   auto op = std::make_unique<Op>();
   op->req.data = op.get();
@@ -136,6 +140,11 @@ uv_req_t* lookup(uv_loop_t* loop, const std::string& name, LookupDone done, Reso
 uv_req_t* reverse_lookup(uv_loop_t* loop, const std::string& address, ReverseLookupDone done, ResolverCall* timing) {
   require_files_before_dns();
   hosts_file_name_of(address);
+  return reverse_lookup_prechecked(loop, address, std::move(done), timing);
+}
+
+uv_req_t* reverse_lookup_prechecked(uv_loop_t* loop, const std::string& address, ReverseLookupDone done,
+                                    ResolverCall* timing) {
   sockaddr_storage storage{};
   if (uv_ip4_addr(address.c_str(), 0, reinterpret_cast<sockaddr_in*>(&storage)) != 0 &&
       uv_ip6_addr(address.c_str(), 0, reinterpret_cast<sockaddr_in6*>(&storage)) != 0)

@@ -59,13 +59,13 @@ class ResolverClass : public JobClass {
 std::unique_ptr<JobClass> make_lookup_class(const JobClassInfo& info, std::int64_t hold_ms) {
   require_files_before_dns();
   require_hosts_file_name("localhost");
-  return std::make_unique<ResolverClass>(info, hold_ms, &lookup, "localhost", "");
+  return std::make_unique<ResolverClass>(info, hold_ms, &lookup_prechecked, "localhost", "");
 }
 
 std::unique_ptr<JobClass> make_reverse_class(const JobClassInfo& info, std::int64_t hold_ms) {
   require_files_before_dns();
   std::string name = hosts_file_name_of("127.0.0.1");
-  return std::make_unique<ResolverClass>(info, hold_ms, &reverse_lookup, "127.0.0.1", name);
+  return std::make_unique<ResolverClass>(info, hold_ms, &reverse_lookup_prechecked, "127.0.0.1", name);
 }
 
 }  // namespace stallbench
