@@ -29,4 +29,15 @@ inline double ms_since(std::uint64_t start_ns) { return static_cast<double>(uv_h
 // Runs the loop until no handle or request is active; throws if a callback left it unfinished.
 inline void run_loop(uv_loop_t* loop) { uv_check(uv_run(loop, UV_RUN_DEFAULT), "uv_run"); }
 
+// Runs the loop for `ms` of wall time with only a timer to end it: the loop sleeps in poll, as it
+// does between events. (Handles the caller left referenced would keep it running past that.)
+inline void idle_loop_for(uv_loop_t* loop, double ms) {
+  uv_timer_t end;
+  uv_check(uv_timer_init(loop, &end), "uv_timer_init");
+  uv_check(uv_timer_start(&end, [](uv_timer_t*) {}, static_cast<std::uint64_t>(ms), 0), "uv_timer_start");
+  run_loop(loop);
+  uv_close(reinterpret_cast<uv_handle_t*>(&end), nullptr);
+  run_loop(loop);
+}
+
 }  // namespace stallbench

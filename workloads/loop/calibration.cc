@@ -20,16 +20,6 @@ double thread_cpu_ms() {
   return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
 }
 
-// Runs `loop` for `ms` of wall time with nothing but a timer that ends it.
-void idle(uv_loop_t* loop, double ms) {
-  uv_timer_t end;
-  uv_timer_init(loop, &end);
-  uv_timer_start(&end, [](uv_timer_t*) {}, static_cast<std::uint64_t>(ms), 0);
-  uv_run(loop, UV_RUN_DEFAULT);
-  uv_close(reinterpret_cast<uv_handle_t*>(&end), nullptr);
-  uv_run(loop, UV_RUN_DEFAULT);
-}
-
 // Loop-thread CPU per wall ms while idling, optionally under the three instruments.
 double idle_cpu_fraction(double resolution_ms, double seconds, bool instrumented) {
   OwnedLoop loop;
@@ -43,7 +33,7 @@ double idle_cpu_fraction(double resolution_ms, double seconds, bool instrumented
     elu.start(epoch);
   }
   double cpu0 = thread_cpu_ms(), wall0 = static_cast<double>(uv_hrtime()) / 1e6;
-  idle(loop.get(), seconds * 1e3);
+  idle_loop_for(loop.get(), seconds * 1e3);
   double cpu = thread_cpu_ms() - cpu0, wall = static_cast<double>(uv_hrtime()) / 1e6 - wall0;
   monitor.stop();
   meter.stop();
@@ -86,7 +76,7 @@ Calibration calibrate_meters(double stall_ms, int stalls, double resolution_ms, 
   }, static_cast<std::uint64_t>(gap_ms), static_cast<std::uint64_t>(gap_ms));
   uv_run(loop, UV_RUN_DEFAULT);  // the timer is the only ref'd handle: returns after the last stall
   // One more period so the monitor sees the loop after the last stall.
-  idle(loop, resolution_ms * 2 + 1);
+  idle_loop_for(loop, resolution_ms * 2 + 1);
   uv_close(reinterpret_cast<uv_handle_t*>(&timer), nullptr);
   monitor.stop();
   meter.stop();

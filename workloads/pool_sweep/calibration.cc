@@ -19,20 +19,11 @@ namespace {
 // and on a virtualised machine waking them after a pause costs far more than a hand-off.
 constexpr double kAloneGapMs = 10;
 
-void idle_for(uv_loop_t* loop, double ms) {
-  uv_timer_t timer;
-  uv_check(uv_timer_init(loop, &timer), "uv_timer_init");
-  uv_check(uv_timer_start(&timer, [](uv_timer_t*) {}, static_cast<std::uint64_t>(ms), 0), "uv_timer_start");
-  run_loop(loop);
-  uv_close(reinterpret_cast<uv_handle_t*>(&timer), nullptr);
-  run_loop(loop);
-}
-
 AloneSamples time_alone(uv_loop_t* loop, JobClass& job, double budget_ms) {
   AloneSamples samples;
   double spent = 0;
   while (samples.latencies.size() < 25 && (samples.latencies.size() < 3 || spent < budget_ms)) {
-    idle_for(loop, kAloneGapMs);
+    idle_loop_for(loop, kAloneGapMs);
     spent += kAloneGapMs;
     JobHandle handle;
     JobResult result;

@@ -104,11 +104,10 @@ def injection_summary(pct: float, outcome: Outcome, benchmark: str) -> Injection
             changes.setdefault(c.key[3], []).append(c.change_pct)
     regressed = [c for c in mine if c.verdict == "regressed"]
     plausible = [c for c in regressed if c.worse_pct <= PLAUSIBLE_FACTOR * pct]
-    corrected = outcome.regressed_after_correction
     return Injection(pct, [_label(c) for c in plausible], [_label(c) for c in regressed if c not in plausible],
                      [_label(c) for c in mine if c.verdict == "improved"],
                      {m: statistics.median(v) for m, v in sorted(changes.items())},
-                     sum(1 for c in plausible if c in corrected))
+                     sum(1 for c in plausible if outcome.stays_significant(c)))
 
 
 def _fmt(value: float | None, digits: int = 1) -> str:

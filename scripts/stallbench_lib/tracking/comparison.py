@@ -33,11 +33,14 @@ class Outcome:
     def regressed(self) -> list[Comparison]:
         return [c for c in self.comparisons if c.verdict == "regressed"]
 
+    def stays_significant(self, c: Comparison) -> bool:
+        """A regression still significant once p is adjusted for how many comparisons were made (a
+        failure that is new is a regression whatever the statistics)."""
+        return c.verdict == "regressed" and (bool(c.kind) or (c.q_value is not None and c.q_value < self.alpha))
+
     @property
     def regressed_after_correction(self) -> list[Comparison]:
-        """Regressions that stay significant once p is adjusted for how many comparisons were made
-        (a failure that is new is a regression whatever the statistics)."""
-        return [c for c in self.regressed if c.kind or (c.q_value is not None and c.q_value < self.alpha)]
+        return [c for c in self.regressed if self.stays_significant(c)]
 
     def counts(self) -> dict[str, int]:
         return {v: sum(1 for c in self.comparisons if c.verdict == v)
