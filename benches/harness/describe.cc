@@ -29,6 +29,7 @@ std::string describe(const Family& family) {
                     {"nightly", p.nightly.empty() ? p.values : p.nightly},
                     {"work", p.work},
                     {"choices", p.choices},
+                    {"node_values", p.node_values},
                     {"env", p.env},
                     {"per_process", !p.env.empty()},
                     {"doc", p.doc}};

@@ -4,9 +4,26 @@
 #include <charconv>
 #include <cstdlib>
 
+#include "node_lines.h"
+
 namespace stallbench::bench {
 
+// Empty when `value` is VALUE@LINE for one of p's node_values and a chosen line; else why not.
+static std::string check_node_value(const Param& p, const std::string& value) {
+  auto [base, line] = split_node_value(value);
+  if (std::find(p.node_values.begin(), p.node_values.end(), base) == p.node_values.end())
+    return p.name + "=" + value + ": only " + p.name + " values naming Node take @LINE";
+  std::string chosen;
+  for (const auto& [name, path] : node_lines()) {
+    if (name == line) return {};
+    chosen += (chosen.empty() ? "" : ", ") + name;
+  }
+  return p.name + "=" + value + ": Node line " + line + " was not chosen (chosen: " +
+         (chosen.empty() ? "none" : chosen) + "; choose lines with --node)";
+}
+
 std::string check_value(const Param& p, const std::string& value) {
+  if (!p.node_values.empty() && value.find('@') != std::string::npos) return check_node_value(p, value);
   if (p.range) {
     std::int64_t n = 0;
     auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
@@ -43,10 +60,18 @@ std::vector<std::map<std::string, std::string>> expand_grid(const Benchmark& b, 
   std::vector<std::map<std::string, std::string>> cells{{}};
   for (const auto& p : b.params) {
     if (!p.env.empty()) continue;
+    std::vector<std::string> values;
+    for (const auto& v : grid_of(b, p, overrides)) {
+      if (auto problem = check_value(p, v); !problem.empty()) throw std::invalid_argument(problem);
+      if (std::find(p.node_values.begin(), p.node_values.end(), v) == p.node_values.end()) {
+        values.push_back(v);
+        continue;
+      }
+      for (const auto& [line, path] : node_lines()) values.push_back(v + "@" + line);
+    }
     std::vector<std::map<std::string, std::string>> next;
     for (const auto& cell : cells) {
-      for (const auto& v : grid_of(b, p, overrides)) {
-        if (auto problem = check_value(p, v); !problem.empty()) throw std::invalid_argument(problem);
+      for (const auto& v : values) {
         auto extended = cell;
         extended[p.name] = v;
         next.push_back(std::move(extended));

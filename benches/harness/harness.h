@@ -8,6 +8,8 @@
 //   --stallbench-grid [BENCH.]NAME=V1,V2
 //                                  replace a parameter's grid (repeatable); a per-process
 //                                  parameter takes exactly one value
+//   --stallbench-node LINE=PATH    a Node line to measure (repeatable, in order): every value of a
+//                                  parameter's `node_values` runs once per line, as VALUE@LINE
 // Environment:
 //   STALLBENCH_INJECT_WORK=FAMILY/BENCH:PCT
 //                                  calibration knob (`stallbench calibrate`): that benchmark's
@@ -53,6 +55,9 @@ struct Param {
   std::string env;  // when set, the parameter is per process: exported to this variable
   std::string doc;
   bool work = false;  // an integer the work is proportional to (iterations, bytes): the A/B knob scales it
+  // Values that name Node (`node`, `node-linear`): each stands for one cell per Node line the
+  // orchestrator chose, VALUE@LINE (`node@26`); node_binary(value) gives that line's binary.
+  std::vector<std::string> node_values;
   // Optional, for values a range or a list cannot describe (a mix of job classes): what is wrong
   // with `value`, empty when it is valid. Runs wherever values are checked, so a bad value is
   // refused (exit 2) before anything runs.
@@ -127,6 +132,12 @@ struct Family {
   std::vector<Benchmark> benchmarks;
   std::vector<std::pair<std::string, std::string>> versions;  // library -> version, for meta.json
 };
+
+// The Node binary of a value such as "node@26" (see Param::node_values); throws
+// std::invalid_argument when that line was not given to this process.
+std::string node_binary(const std::string& value);
+// "node@26" -> "26", "node-linear@system" -> "system".
+std::string node_line(const std::string& value);
 
 // The whole main() of a family's bench binary.
 int run_main(int argc, char** argv, Family family);

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "grid.h"
+#include "node_lines.h"
 
 namespace stallbench::bench {
 
@@ -29,11 +30,25 @@ int parse_options(int argc, char** argv, const Family& family, Options& options)
   std::vector<std::string> grids;
   app.add_flag("--stallbench-describe", options.describe, "print the family's benchmarks, grids and metrics as JSON");
   app.add_option("--stallbench-grid", grids, "[BENCHMARK.]NAME=V1,V2: replace a parameter's grid (repeatable)");
+  std::vector<std::string> nodes;
+  app.add_option("--stallbench-node", nodes, "LINE=PATH: a Node line to measure (repeatable, in order)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? 0 : 2;
   }
+  NodeLines lines;
+  for (const auto& node : nodes) {
+    auto eq = node.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == node.size() ||
+        node.substr(0, eq).find_first_of("@/:;=,# \t") != std::string::npos) {
+      std::fprintf(stderr, "%s: --stallbench-node %s: expected LINE=PATH (e.g. 26=/path/to/node)\n",
+                   family.name.c_str(), node.c_str());
+      return 2;
+    }
+    lines.emplace_back(node.substr(0, eq), node.substr(eq + 1));
+  }
+  set_node_lines(std::move(lines));
   for (const auto& grid : grids) {
     auto eq = grid.find('=');
     std::string name = grid.substr(0, eq);

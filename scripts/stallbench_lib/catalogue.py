@@ -20,6 +20,7 @@ class Param:
     doc: str
     nightly: list[str] | None = None  # the nightly profile's grid; None: `values`
     work: bool = False                # the work is proportional to it (calibrate's A/B knob scales it)
+    node_values: list[str] = field(default_factory=list)  # values naming Node: one cell per chosen line, VALUE@LINE
 
     @property
     def per_process(self) -> bool:
@@ -87,7 +88,7 @@ def describe(binary: Path) -> Family:
     family = Family(data["family"], data["doc"], binary, data["versions"])
     for b in data["benchmarks"]:
         params = [Param(p["name"], p["values"], p["smoke"], p["full"], p["choices"], p["range"], p["env"], p["doc"],
-                        p.get("nightly"), p.get("work", False)) for p in b["params"]]
+                        p.get("nightly"), p.get("work", False), p.get("node_values", [])) for p in b["params"]]
         metrics = [Metric(m["name"], m["unit"], m["better"], m["tracked"], m["doc"], m.get("min_effect_pct", 0.0))
                    for m in b["metrics"]]
         family.benchmarks.append(Benchmark(family.name, b["name"], b["doc"], params, metrics, b["timeout_s"], binary,

