@@ -1,10 +1,15 @@
 """The report of one run: reports/<run-id>/report.md and index.html, plots as PNG and SVG.
 
 A family's pictures and prose come from families/<family>.py (`sections(context)`), found by
-name; every family also gets the generic table of medians, so a new family is reported before it
-has plots of its own."""
+name. Every family's medians per cell and metric also go to values-<family>.csv, linked from its
+section, so the page stays readable; a family with no module of its own gets that table inline
+(collapsed), so a new family is reported before it has plots of its own."""
+import csv
 import html
 import importlib
+import importlib.util
+import io
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -12,6 +17,7 @@ import markdown
 
 from .. import paths, rundir
 from ..atomic import atomic_write
+from ..errors import ReportError
 from ..tidy import Row
 from . import stats
 
@@ -56,27 +62,82 @@ def _header(run: rundir.RunDir) -> str:
     return "\n".join(lines)
 
 
+@dataclass
+class _Summary:
+    benchmark: str
+    params: str
+    metric: str
+    unit: str
+    ok: list[float]
+    failures: list[str]
+
+    @property
+    def status(self) -> str:
+        return "; ".join(self.failures) or "ok"
+
+
+def _summaries(rows: list[Row]) -> list[_Summary]:
+    cells: dict[tuple, _Summary] = {}
+    for r in rows:
+        s = cells.setdefault((r.benchmark, r.params, r.metric), _Summary(r.benchmark, r.params, r.metric, r.unit, [], []))
+        if r.status == "ok":
+            s.ok.append(r.value)
+        elif (failure := f"{r.status}: {r.detail}") not in s.failures:
+            s.failures.append(failure)
+    return list(cells.values())
+
+
+def _values_csv(rows: list[Row]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["benchmark", "params", "metric", "unit", "median", "min", "max", "n", "status"])
+    for s in _summaries(rows):
+        writer.writerow([s.benchmark, s.params, s.metric, s.unit, stats.median(s.ok) if s.ok else "",
+                         min(s.ok) if s.ok else "", max(s.ok) if s.ok else "", len(s.ok), s.status])
+    return out.getvalue()
+
+
 def _generic_table(rows: list[Row]) -> str:
     lines = ["| benchmark | params | metric | median | min – max | n | status |", "|---|---|---|---|---|---|---|"]
-    cells: dict[tuple, list[Row]] = {}
-    for r in rows:
-        cells.setdefault((r.benchmark, r.params, r.metric), []).append(r)
-    for (benchmark, params, metric), cell in cells.items():
-        ok = [r.value for r in cell if r.status == "ok"]
-        failed = sorted({f"{r.status}: {r.detail}" for r in cell if r.status != "ok"})
-        unit = cell[0].unit
-        span = f"{stats.fmt(min(ok), 2)} – {stats.fmt(max(ok), 2)}" if ok else "–"
-        lines.append(f"| {benchmark} | `{params}` | {metric} ({unit}) | {stats.fmt(stats.median(ok), 2)} | {span} | "
-                     f"{len(ok)} | {html.escape('; '.join(failed)) or 'ok'} |")
+    for s in _summaries(rows):
+        span = f"{stats.fmt(min(s.ok), 2)} – {stats.fmt(max(s.ok), 2)}" if s.ok else "–"
+        lines.append(f"| {s.benchmark} | `{s.params}` | {s.metric} ({s.unit}) | {stats.fmt(stats.median(s.ok), 2)} | "
+                     f"{span} | {len(s.ok)} | {html.escape(s.status)} |")
     return "\n".join(lines) + "\n"
 
 
-def _family_sections(context: Context, family: str) -> str:
+def _family_sections(context: Context, family: str) -> str | None:
+    """The family's own sections, or None when it has no module (the generic table stands in)."""
+    name = f"stallbench_lib.families.{family.replace('-', '_')}"
+    if importlib.util.find_spec(name) is None:
+        return None
     try:
-        module = importlib.import_module(f"stallbench_lib.families.{family.replace('-', '_')}")
-    except ModuleNotFoundError:
-        return ""
+        module = importlib.import_module(name)
+    except Exception as e:  # a broken module must not read as a family without a report
+        raise ReportError(f"report: {name.replace('.', '/')}.py does not import: {type(e).__name__}: {e}") from e
     return module.sections(context)
+
+
+def _anchor(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+_UNITS = re.compile(r"\b(ms|µs|us|ns|s|MB/s|GB/s|MiB|KiB|GiB|B|x)\b")
+
+
+def _is_number(text: str) -> bool:
+    """'1,234.5', '2/2', '10.6 / 10.6', '0.5 – 1.2 ms', '×3.4', '12%': digits and separators only."""
+    bare = _UNITS.sub("", text)
+    return any(c.isdigit() for c in bare) and not any(c.isalpha() for c in bare)
+
+
+def _align_numbers(page: str) -> str:
+    """Numbers right-aligned, text left-aligned: cells that hold a number get class="num"."""
+    def mark(match: re.Match) -> str:
+        inner = match.group(1)
+        plain = re.sub(r"<[^>]+>", "", inner).strip()
+        return f'<td class="num">{inner}</td>' if _is_number(plain) else match.group(0)
+    return re.sub(r"<td>(.*?)</td>", mark, page, flags=re.S)
 
 
 HTML_PAGE = """<!doctype html>
@@ -84,8 +145,10 @@ HTML_PAGE = """<!doctype html>
 <style>
 body {{ font-family: system-ui, sans-serif; max-width: 75rem; margin: 2rem auto; padding: 0 1rem; line-height: 1.45; }}
 table {{ border-collapse: collapse; margin: 1rem 0; font-size: 0.9rem; }}
-th, td {{ border: 1px solid #ccc; padding: 0.25rem 0.5rem; text-align: right; }}
-th:first-child, td:first-child {{ text-align: left; }}
+th, td {{ border: 1px solid #ccc; padding: 0.25rem 0.5rem; text-align: left; vertical-align: top; }}
+td.num {{ text-align: right; font-variant-numeric: tabular-nums; }}
+div.toc {{ background: #f8f8f8; border: 1px solid #ddd; padding: 0.5rem 1rem; }}
+div.toc ul {{ margin: 0.2rem 0; }}
 img {{ max-width: 100%; }}
 code {{ background: #f4f4f4; padding: 0 0.2rem; }}
 </style></head><body>
@@ -98,18 +161,28 @@ def render(run_path: Path, out: Path | None = None) -> Path:
     run = rundir.load(run_path)
     out = out or paths.report_dir_for(run.path)
     out.mkdir(parents=True, exist_ok=True)
-    parts = [_header(run)]
     families = list(dict.fromkeys(r.family for r in run.rows))
-    if not families:
-        parts.append("No results were recorded.\n")
+    parts = [] if families else ["No results were recorded.\n"]
     for family in families:
         rows = [r for r in run.rows if r.family == family]
+        values = f"values-{_anchor(family)}.csv"
+        atomic_write(out / values, _values_csv(rows))
         parts.append(f"## Family `{family}`\n")
-        parts.append(_family_sections(Context(run, rows, out), family))
-        parts.append(f"### Every measured value (`{family}`)\n")
-        parts.append(_generic_table(rows))
-    text = "\n".join(parts)
-    atomic_write(out / "report.md", text)
-    body = markdown.markdown(text, extensions=["tables", "fenced_code"])
-    atomic_write(out / "index.html", HTML_PAGE.format(title=f"stallbench {run.run_id}", body=body))
+        own = _family_sections(Context(run, rows, out), family)
+        if own is not None:
+            parts.append(own)
+            parts.append(f"Every measured value of `{family}` (median, range, n and status per cell and metric): "
+                         f"[{values}]({values}).\n")
+        else:
+            parts.append(f"<details markdown=\"1\"><summary>Every measured value of <code>{family}</code> "
+                         f"(also <a href=\"{values}\">{values}</a>)</summary>\n\n{_generic_table(rows)}\n</details>\n")
+    body_md = "\n".join(parts)
+    # Heading ids as GitHub and Python-Markdown both make them ("## Family `pool`" -> family-pool).
+    contents = "Contents: " + " · ".join(f"[{f}](#family-{_anchor(f)})" for f in families) + "\n"
+    atomic_write(out / "report.md", "\n".join([_header(run), contents if families else "", body_md]))
+    extensions = ["tables", "fenced_code", "toc", "md_in_html"]
+    config = {"toc": {"toc_depth": "2-3", "title": "Contents"}}
+    body = markdown.markdown("\n".join([_header(run), "[TOC]\n" if families else "", body_md]),
+                             extensions=extensions, extension_configs=config)
+    atomic_write(out / "index.html", HTML_PAGE.format(title=f"stallbench {run.run_id}", body=_align_numbers(body)))
     return out

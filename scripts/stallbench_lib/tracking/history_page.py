@@ -8,7 +8,7 @@ from pathlib import Path
 import markdown
 
 from ..atomic import atomic_write
-from ..report import figures
+from ..report import figures, stats
 from ..report.render import HTML_PAGE
 from ..rundir import slug
 from .samples import describe_machine
@@ -49,7 +49,7 @@ def _plot_cell(cell: tuple, metrics: list[Series], out: Path) -> str:
                 linewidth=1, label="median")
         bounds = [0] + [cp.index for cp in s.change_points] + [len(s.points)]
         for start, end in zip(bounds, bounds[1:]):
-            level = sorted(p.median for p in s.points[start:end])[(end - start - 1) // 2]
+            level = stats.median([p.median for p in s.points[start:end]])  # the table's median too
             ax.hlines(level, start - 0.3, end - 0.7, colors="#ff7f0e", linewidth=2)
         for cp in s.change_points:
             ax.axvline(cp.index - 0.5, color=_colour(s, cp), linestyle="--", linewidth=1.2)
