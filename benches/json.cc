@@ -184,7 +184,7 @@ Param record_shape_param() {
 }
 
 Param min_time_param(const std::string& what) {
-  return {.name = "min_time_ms", .values = {"300"}, .smoke = {"30"}, .nightly = {"1000"}, .range = {{1, 60'000}},
+  return {.name = "min_time_ms", .values = {"300"}, .smoke = {"30"}, .range = {{1, 60'000}},
           .doc = what + " repeated until this many milliseconds have passed (steady state: the median)"};
 }
 

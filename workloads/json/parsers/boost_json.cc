@@ -2,7 +2,7 @@
 // internal stack stays allocated) and each document is built in a monotonic_resource, the
 // allocation strategy Boost recommends for parse-then-read; the resource is released with the
 // document. Its depth limit is raised from Boost's default 32 to the kMaxDepth every adapter
-// shares. Boost.JSON 1.81 has no precise number mode (added in 1.83): its doubles come from a fast
+// shares. Boost.JSON 1.81 has no precise number mode (later versions added one): its doubles come from a fast
 // path that can be off for long decimals, so its `numbers` mode is `fast`.
 #include <boost/json.hpp>
 #include <boost/version.hpp>
