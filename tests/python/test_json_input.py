@@ -25,6 +25,18 @@ def _run(doc, tmp_path, *extra, node="none"):
     return result, rows
 
 
+def _bench_refusals(doc, *args):
+    """bench_json's own cells for `doc` in one process (cheaper than a run; a crash of any cell fails
+    the whole process): cell name -> error message."""
+    import json
+    result = subprocess.run([str(BUILD / "benches" / "bench_json"), "--benchmark_format=json",
+                             "--stallbench-grid=input.min_time_ms=1", "--stallbench-grid=input-node.min_time_ms=1",
+                             *args], env={**os.environ, "STALLBENCH_JSON_INPUT": str(doc)},
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr  # no cell crashed
+    return {b["name"]: b.get("error_message", "") for b in json.loads(result.stdout)["benchmarks"]}
+
+
 def _rejected_by_every_parser(result, rows):
     assert result.returncode == 1, result.stderr  # the run finished; its cells failed
     assert "Traceback" not in result.stderr
@@ -86,7 +98,9 @@ def test_truncated_file_gives_each_parsers_error_and_offset(tmp_path):
 def test_empty_file_is_rejected_by_every_parser(tmp_path):
     doc = tmp_path / "empty.json"
     doc.write_bytes(b"")
-    _rejected_by_every_parser(*_run(doc, tmp_path))
+    refusals = _bench_refusals(doc, "--benchmark_filter=^input/")
+    assert {name.split("/")[1] for name in refusals} == {f"parser:{p}" for p in PARSERS}
+    assert all(message.startswith("rejected: ") for message in refusals.values()), refusals
 
 
 def test_file_that_is_not_utf8_is_rejected_by_every_parser_with_a_printable_message(tmp_path):
@@ -100,9 +114,11 @@ def test_file_that_is_not_utf8_is_rejected_by_every_parser_with_a_printable_mess
 def test_nesting_100000_deep_is_rejected_by_every_parser_never_a_crash(tmp_path):
     doc = tmp_path / "deep.json"
     doc.write_text("[" * 100_000 + "]" * 100_000)
-    details = _rejected_by_every_parser(*_run(doc, tmp_path))
-    for parser, detail in details.items():
-        assert "deep" in detail, detail  # each parser's own depth error, or the adapter's limit where it has none
+    refusals = _bench_refusals(doc, "--benchmark_filter=^input/", "--stallbench-grid=input.mode=inline,worker")
+    assert len(refusals) == 2 * len(PARSERS)
+    for name, message in refusals.items():
+        # each parser's own depth error, or the adapter's limit where it has none
+        assert message.startswith("rejected: ") and "deep" in message, (name, message)
 
 
 def test_good_file_is_walked_alike_by_every_parser_to_steady_state(tmp_path):
@@ -129,11 +145,10 @@ def test_json_parse_runs_per_chosen_node_line(tmp_path):
     assert {r.param_dict()["runtime"] for r in node} == {"node@system"}
     assert {r.value for r in node if r.metric == "values"} == {10.0}
     assert all(r.value > 1 for r in node if r.metric == "steady_iterations")
-    (tmp_path / "out2").mkdir()
     doc.write_text('{"books":[')
-    result, rows = _run(doc, tmp_path / "out2", "--set", "parser=simdjson-dom", node="system")
-    assert {r.status for r in rows} == {"rejected"}
-    assert any("node@system" in r.detail and "SyntaxError" in r.detail for r in rows)
+    refusals = _bench_refusals(doc, "--benchmark_filter=^input-node/", f"--stallbench-node=system={shutil.which('node')}")
+    assert [m.split(" (")[0] for m in refusals.values()] == ["rejected: node@system"]
+    assert all("SyntaxError" in m for m in refusals.values()), refusals
 
 
 def test_unknown_parser_is_refused(tmp_path):

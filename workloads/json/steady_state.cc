@@ -39,12 +39,6 @@ bool going(std::uint64_t start, double min_ms, std::size_t calls) {
 
 }  // namespace
 
-SteadyState repeat_for(double min_ms, const std::function<void()>& once) {
-  std::vector<double> ms;
-  for (std::uint64_t start = uv_hrtime(); going(start, min_ms, ms.size());) ms.push_back(time_call(once));
-  return summary(ms);
-}
-
 AgainstReference time_against_reference(double min_ms, const std::function<void()>& adapter,
                                         const std::function<void()>& reference) {
   std::vector<double> adapter_ms, reference_ms;

@@ -15,9 +15,6 @@ struct SteadyState {
   std::size_t iterations = 0;
 };
 
-// Calls `once` until `min_ms` has passed, at least twice; the median of the calls.
-SteadyState repeat_for(double min_ms, const std::function<void()>& once);
-
 struct AgainstReference {
   SteadyState adapter, reference;
   double overhead_ratio = 0;  // adapter.median_ms / reference.median_ms
