@@ -5,22 +5,29 @@
 // and page faults are paid here, and the RSS it adds is measured), then parses again with the
 // same parser inside a measured window: the three stall instruments run and the /health probe
 // polls the server on the loop. A memcpy of the same buffer is timed in the same process as the
-// floor. `node-parse` times Node's JSON.parse of the identical bytes; `input` parses a user's own
-// file (`stallbench json --input FILE`). Every answer is checked: the generator knows what the
-// record task must sum to, and a user's file is checked against simdjson's DOM where both parse.
+// floor. `walk` times every parser's walk of every value of each generated shape at steady state
+// (repeated for a minimum time), beside a reference walk that uses the same library the way its
+// own documentation does: their ratio is the adapter's overhead. `node-parse` times Node's
+// JSON.parse of the identical bytes, per chosen Node line; `input` and `input-node` parse a user's
+// own file (`stallbench json --input FILE`). Every answer is checked: the generator knows what the
+// record task and the walk must find, and a user's file is checked against simdjson's DOM where
+// both parse.
 #include <uv.h>
 
 #include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <optional>
+#include <string>
 
 #include "../workloads/common/owned_loop.h"
 #include "../workloads/common/temp_file.h"
+#include "../workloads/common/uv_check.h"
+#include "../workloads/json/documents.h"
 #include "../workloads/json/input_file.h"
 #include "../workloads/json/node_parse.h"
 #include "../workloads/json/parse_trial.h"
-#include "../workloads/loop/node_process.h"
+#include "../workloads/json/steady_state.h"
 #include "harness/harness.h"
 #include "session_metrics.h"
 
@@ -33,6 +40,41 @@ constexpr double kMiB = 1024.0 * 1024.0;
 
 double mb_per_s(std::size_t bytes, double ms) { return ms > 0 ? static_cast<double>(bytes) / 1e6 / (ms / 1e3) : 0; }
 
+void check_walk(const std::string& who, const WalkAnswer& walked, const std::string& whom, const WalkAnswer& expected) {
+  if (!walked.agrees_with(expected))
+    throw std::runtime_error(who + " walked " + walked.describe() + "; " + whom + " " + expected.describe());
+}
+
+// The adapter's walk (its parser already used once) against a fresh reference walk of the same
+// library, in alternating rounds until `min_ms`; both answers checked against `expected`.
+AgainstReference walk_against_reference(const ParserEntry& entry, JsonParser& parser, const JsonText& json,
+                                        double min_ms, const WalkAnswer* expected) {
+  auto reference = entry.reference(json.size());
+  WalkAnswer walked, referenced;
+  AgainstReference r = time_against_reference(
+      min_ms, [&] { walked = parser.walk(json); }, [&] { referenced = reference->walk(json); });
+  if (expected) check_walk(entry.name, walked, "expected", *expected);
+  check_walk(entry.name + "'s reference walk", referenced, entry.name, walked);
+  return r;
+}
+
+const std::vector<Metric>& against_reference_metrics() {
+  static const std::vector<Metric> metrics = {
+      {.name = "reference_ms", .unit = "ms", .tracked = false,
+       .doc = "the library's own idiomatic walk of the same document, steady state (median), timed beside the adapter"},
+      {.name = "reference_mb_s", .unit = "MB/s", .better = Better::higher, .tracked = false, .doc = "bytes / reference_ms"},
+      {.name = "adapter_overhead_ratio", .unit = "ratio",
+       .doc = "adapter's steady walk / the reference walk's, in alternating rounds: what the adapter costs (aim <= 1.10)"},
+  };
+  return metrics;
+}
+
+void report_against_reference(Counters& out, const AgainstReference& r, std::size_t bytes) {
+  out.set("reference_ms", r.reference.median_ms);
+  out.set("reference_mb_s", mb_per_s(bytes, r.reference.median_ms));
+  out.set("adapter_overhead_ratio", r.overhead_ratio);
+}
+
 // One parser, one mode, one document: what `parse` and `input` cells share.
 struct ParseCell {
   OwnedLoop loop;
@@ -43,7 +85,7 @@ struct ParseCell {
   std::unique_ptr<WorkerPool> worker;
   std::vector<char> memcpy_target;
   std::optional<RecordAnswer> expected;  // the generator's answer
-  std::optional<WalkAnswer> reference;   // simdjson DOM's walk of a user's file, when it parses it
+  std::optional<WalkAnswer> dom_walk;    // simdjson DOM's walk of a user's file, when it parses it
   WalkAnswer walked;                      // the last walk of a user's file
 
   ParseCell(const Cell& cell, JsonText text) : entry(&find_parser(cell.text("parser"))), json(std::move(text)) {
@@ -56,9 +98,7 @@ struct ParseCell {
   void check(const ParseJob& done) const {
     if (expected && done.answer != *expected)
       throw std::runtime_error(entry->name + " answered " + done.answer.describe() + "; expected " + expected->describe());
-    if (reference && !done.walked.agrees_with(*reference))
-      throw std::runtime_error(entry->name + " walked " + done.walked.describe() + "; simdjson-dom walked " +
-                               reference->describe());
+    if (dom_walk && done.walk) check_walk(entry->name, done.walked, "simdjson-dom walked", *dom_walk);
   }
 
   double repetition(Counters& out) {
@@ -121,14 +161,37 @@ Param parser_param() {
           .doc = "the parser (those whose library was found at build time)"};
 }
 
+// Stated beside the parser so that results say which numbers are comparable: a cell runs only in
+// its parser's mode (RapidJSON offers both, as `rapidjson` and `rapidjson-fast`).
+Param numbers_param() {
+  return {.name = "numbers", .values = number_mode_names(), .smoke = number_mode_names(), .choices = number_mode_names(),
+          .doc = "the parser's number mode: exact (correctly rounded doubles) or fast (a shortcut that can be off by an "
+                 "ulp); compare throughput within one mode"};
+}
+
+bool in_its_number_mode(const Cell& cell) {
+  return number_mode_name(find_parser(cell.text("parser")).numbers) == cell.text("numbers");
+}
+
 Param count_param() {
   return {.name = "count", .values = {"1000000"}, .smoke = {"20000"}, .full = {"100000", "1000000"},
           .range = {{1, 40'000'000}}, .doc = "records in the payload (1,000,000 orders = 84.8 MiB, seed 000)"};
 }
 
-Param shape_param() {
-  return {.name = "shape", .values = {"orders"}, .full = shape_names(), .choices = shape_names(),
-          .doc = "payload shape (workloads/json/shapes.json)"};
+Param record_shape_param() {
+  return {.name = "shape", .values = {"orders"}, .full = record_shape_names(), .choices = record_shape_names(),
+          .doc = "record shape (workloads/json/shapes.json)"};
+}
+
+Param min_time_param(const std::string& what) {
+  return {.name = "min_time_ms", .values = {"300"}, .smoke = {"30"}, .range = {{1, 60'000}},
+          .doc = what + " repeated until this many milliseconds have passed (steady state: the median)"};
+}
+
+// One cell per chosen Node line: node@26, node@system.
+Param runtime_param() {
+  return {.name = "runtime", .values = {"node"}, .smoke = {"node"}, .doc = "the Node line (stallbench --node LINES)",
+          .node_values = {"node"}};
 }
 
 Repetition make_parse(const Cell& cell) {
@@ -150,6 +213,7 @@ Benchmark parse_benchmark() {
       .params =
           {
               parser_param(),
+              numbers_param(),
               // `pool` is the full profile's: it tells the same story as `worker` at the cost of every
               // parser's slowest cells again.
               {.name = "mode", .values = {"inline", "worker", "incremental", "ndjson"},
@@ -157,7 +221,7 @@ Benchmark parse_benchmark() {
                .choices = parse_mode_names(),
                .doc = "inline | pool (libuv pool) | worker (dedicated thread) | incremental (On-Demand, per_turn "
                       "records per loop turn) | ndjson (iterate_many, per_turn documents per turn)"},
-              shape_param(),
+              record_shape_param(),
               count_param(),
               {.name = "per_turn", .values = {"0", "10000"}, .smoke = {"0", "1000"}, .full = {"0", "1000", "10000", "100000"},
                .range = {{0, 10'000'000}}, .doc = "records per loop turn for incremental and ndjson; 0 for the other modes"},
@@ -168,8 +232,65 @@ Benchmark parse_benchmark() {
       .valid =
           [](const Cell& cell) {
             bool steps = mode_steps(parse_mode(cell.text("mode")));
-            return (cell.integer("per_turn") > 0) == steps && (!steps || find_parser(cell.text("parser")).steps);
+            return in_its_number_mode(cell) && (cell.integer("per_turn") > 0) == steps &&
+                   (!steps || find_parser(cell.text("parser")).steps);
           },
+  };
+}
+
+// Every value of a generated document walked: a fresh parser's first walk, then the adapter and
+// the library's reference walk in alternating rounds for min_time_ms.
+Repetition make_walk(const Cell& cell) {
+  struct WalkCell {
+    const ParserEntry* entry;
+    Document doc;
+    double min_ms;
+  };
+  auto state = std::make_shared<WalkCell>(WalkCell{
+      &find_parser(cell.text("parser")),
+      generate_document(find_shape(cell.text("shape")), static_cast<std::size_t>(cell.integer("kb")) * 1024),
+      static_cast<double>(cell.integer("min_time_ms"))});
+  return [state](Counters& out) {
+    const JsonText& json = state->doc.json;
+    auto parser = state->entry->make(json.size());
+    std::uint64_t start = uv_hrtime();
+    WalkAnswer first = parser->walk(json);
+    double first_ms = ms_since(start);
+    check_walk(state->entry->name, first, "expected", state->doc.expected);
+    AgainstReference r = walk_against_reference(*state->entry, *parser, json, state->min_ms, &state->doc.expected);
+    out.set("walk_ms", r.adapter.median_ms);
+    out.set("walk_mb_s", mb_per_s(json.size(), r.adapter.median_ms));
+    out.set("first_walk_ms", first_ms);
+    out.set("walk_iterations", static_cast<double>(r.adapter.iterations));
+    out.set("document_mib", static_cast<double>(json.size()) / kMiB);
+    report_against_reference(out, r, json.size());
+    return r.adapter.median_ms;
+  };
+}
+
+Benchmark walk_benchmark() {
+  std::vector<Metric> metrics = {
+      {.name = "walk_ms", .unit = "ms", .doc = "steady state: the median walk of every value with a reused parser"},
+      {.name = "walk_mb_s", .unit = "MB/s", .better = Better::higher, .doc = "document bytes / walk_ms (MB = 10^6 bytes)"},
+      {.name = "first_walk_ms", .unit = "ms", .tracked = false, .doc = "a fresh parser's first walk"},
+      {.name = "walk_iterations", .unit = "count", .tracked = false, .doc = "walks timed for walk_ms"},
+      {.name = "document_mib", .unit = "MiB", .tracked = false, .doc = "the generated document's size"},
+  };
+  metrics.insert(metrics.end(), against_reference_metrics().begin(), against_reference_metrics().end());
+  return {
+      .name = "walk",
+      .doc = "Each parser walks every value of a generated document of each shape at steady state, beside the "
+             "library's own idiomatic walk (the reference): MB/s per shape and the adapter's overhead.",
+      .params = {parser_param(), numbers_param(),
+                 {.name = "shape", .values = shape_names(), .smoke = {"tweets", "coordinates"}, .choices = shape_names(),
+                  .doc = "document shape (workloads/json/shapes.json)"},
+                 {.name = "kb", .values = {"1024"}, .smoke = {"256"}, .full = {"1024", "16384"}, .range = {{1, 4'000'000}},
+                  .doc = "document size in KiB (generated up to at least this)"},
+                 min_time_param("each walk (adapter and reference)")},
+      .metrics = metrics,
+      .timeout_s = 120,
+      .make = make_walk,
+      .valid = in_its_number_mode,
   };
 }
 
@@ -178,35 +299,97 @@ const char* input_path() {
   return path != nullptr && *path != '\0' ? path : nullptr;
 }
 
+// simdjson DOM's walk of the user's file, or nothing when it refuses it (the cell's parser decides).
+std::optional<WalkAnswer> dom_walk_of(const JsonText& json) {
+  if (parsers().empty() || parsers().front().name != "simdjson-dom") return std::nullopt;
+  try {
+    return parsers().front().make(json.size())->walk(json);
+  } catch (const ParseError&) {
+    return std::nullopt;
+  }
+}
+
 Repetition make_input(const Cell& cell) {
   auto state = std::make_shared<ParseCell>(cell, read_input(input_path()));
   state->job.walk = true;
-  if (state->entry->name != "simdjson-dom" && !parsers().empty() && parsers().front().name == "simdjson-dom") {
-    try {
-      state->reference = parsers().front().make(state->json.size())->walk(state->json);
-    } catch (const ParseError&) {  // no reference; the cell's own parser decides
-    }
-  }
-  return [state](Counters& out) {
-    double ms = state->repetition(out);
+  if (state->entry->name != "simdjson-dom") state->dom_walk = dom_walk_of(state->json);
+  auto min_ms = static_cast<double>(cell.integer("min_time_ms"));
+  return [state, min_ms](Counters& out) {
+    state->repetition(out);
+    auto parser = state->entry->make(state->json.size());
+    parser->walk(state->json);  // the steady state starts from a parser that has parsed once
+    AgainstReference r = walk_against_reference(*state->entry, *parser, state->json, min_ms, &state->walked);
+    out.set("parse_ms", r.adapter.median_ms);
+    out.set("parse_mb_s", mb_per_s(state->json.size(), r.adapter.median_ms));
+    out.set("steady_iterations", static_cast<double>(r.adapter.iterations));
     out.set("values", static_cast<double>(state->walked.values));
-    return ms;
+    report_against_reference(out, r, state->json.size());
+    return r.adapter.median_ms;
   };
 }
 
 Benchmark input_benchmark() {
   auto metrics = parse_metrics();
+  for (auto& m : metrics)
+    if (m.name == "parse_ms")
+      m.doc = "steady state: the median of walks repeated for min_time_ms with a reused parser (the measured window "
+              "parse, in the cell's mode, feeds the stall and /health metrics)";
+  metrics.push_back({.name = "steady_iterations", .unit = "count", .tracked = false, .doc = "walks timed for parse_ms"});
   metrics.push_back({.name = "values", .unit = "count", .tracked = false, .doc = "JSON values in the document"});
+  metrics.insert(metrics.end(), against_reference_metrics().begin(), against_reference_metrics().end());
   return {
       .name = "input",
-      .doc = "Your own JSON file (stallbench json --input FILE): every value walked by each parser, with the same "
-             "stall and /health measurements; a malformed file gives each parser's error and byte offset.",
-      .params = {parser_param(),
+      .doc = "Your own JSON file (stallbench json --input FILE): every value walked by each parser, first parse and "
+             "steady state apart, beside the library's reference walk, with the same stall and /health measurements; "
+             "a file a parser refuses (malformed, truncated, empty, not UTF-8, too deep) is its message and byte offset.",
+      .params = {parser_param(), numbers_param(),
                  {.name = "mode", .values = {"inline"}, .full = {"inline", "pool", "worker"},
-                  .choices = {"inline", "pool", "worker"}, .doc = "where the parse runs"}},
+                  .choices = {"inline", "pool", "worker"}, .doc = "where the measured window's parse runs"},
+                 min_time_param("each walk (adapter and reference)")},
       .metrics = metrics,
       .timeout_s = 600,
       .make = make_input,
+      .valid = [](const Cell& cell) { return input_path() != nullptr && in_its_number_mode(cell); },
+  };
+}
+
+Repetition make_input_node(const Cell& cell) {
+  struct NodeInputCell {
+    std::string node, runtime, file;
+    std::size_t bytes;
+    std::optional<WalkAnswer> dom_walk;
+    double min_ms;
+  };
+  JsonText json = read_input(input_path());
+  auto state = std::make_shared<NodeInputCell>(NodeInputCell{node_binary(cell.text("runtime")), cell.text("runtime"),
+                                                             input_path(), json.size(), dom_walk_of(json),
+                                                             static_cast<double>(cell.integer("min_time_ms"))});
+  return [state](Counters& out) {
+    NodeWalk r = run_node_walk(state->node, state->file, state->min_ms);
+    if (!r.rejected.empty()) throw CellFailure("rejected", state->runtime + " (" + r.version + "): " + r.rejected);
+    if (state->dom_walk) check_walk(state->runtime, r.answer, "simdjson-dom walked", *state->dom_walk);
+    out.set("node_parse_ms", r.steady_ms);
+    out.set("node_first_parse_ms", r.first_ms);
+    out.set("node_parse_mb_s", mb_per_s(state->bytes, r.steady_ms));
+    out.set("steady_iterations", static_cast<double>(r.iterations));
+    out.set("values", static_cast<double>(r.answer.values));
+    return r.steady_ms;
+  };
+}
+
+Benchmark input_node_benchmark() {
+  return {
+      .name = "input-node",
+      .doc = "Your own JSON file through Node's JSON.parse plus the same walk, per chosen Node line, first parse and "
+             "steady state apart, in a node child process.",
+      .params = {runtime_param(), min_time_param("JSON.parse + walk")},
+      .metrics = {{.name = "node_parse_ms", .unit = "ms", .doc = "steady state: the median JSON.parse + walk"},
+                  {.name = "node_first_parse_ms", .unit = "ms", .tracked = false, .doc = "the first one in a fresh node"},
+                  {.name = "node_parse_mb_s", .unit = "MB/s", .better = Better::higher, .doc = "file bytes / node_parse_ms"},
+                  {.name = "steady_iterations", .unit = "count", .tracked = false, .doc = "parses timed for node_parse_ms"},
+                  {.name = "values", .unit = "count", .tracked = false, .doc = "JSON values in the document"}},
+      .timeout_s = 600,
+      .make = make_input_node,
       .valid = [](const Cell&) { return input_path() != nullptr; },
   };
 }
@@ -215,14 +398,15 @@ Repetition make_node(const Cell& cell) {
   const Shape& shape = find_shape(cell.text("shape"));
   Payload payload = generate_payload(shape, static_cast<std::size_t>(cell.integer("count")), Layout::array);
   struct NodeCell {
-    NodeCell(std::string_view json, RecordAnswer expected, RecordTask task)
-        : file(std::string(json), "stallbench-json"), node(loop::find_node()), expected(expected), task(std::move(task)) {}
+    NodeCell(std::string_view json, RecordAnswer expected, RecordTask task, std::string node)
+        : file(std::string(json), "stallbench-json"), node(std::move(node)), expected(expected), task(std::move(task)) {}
     TempFile file;  // the identical bytes the C++ parsers parse
     std::string node;
     RecordAnswer expected;
     RecordTask task;
   };
-  auto state = std::make_shared<NodeCell>(payload.json.view(), payload.expected, shape.task);
+  auto state = std::make_shared<NodeCell>(payload.json.view(), payload.expected, shape.task,
+                                          node_binary(cell.text("runtime")));
   return [state](Counters& out) {
     NodeParse r = run_node_parse(state->node, state->file.path(), state->task);
     if (r.answer != state->expected)
@@ -237,15 +421,14 @@ Repetition make_node(const Cell& cell) {
 Benchmark node_benchmark() {
   return {
       .name = "node-parse",
-      .doc = "Node's JSON.parse (plus the same record task) on the identical payload file, in a node child process; "
-             "the report divides it by each C++ parser's time. No cells without Node (STALLBENCH_NODE, else PATH).",
-      .params = {shape_param(), count_param()},
+      .doc = "Node's JSON.parse (plus the same record task) on the identical payload file, in a node child process, "
+             "per chosen Node line; the report divides it by each C++ parser's time.",
+      .params = {record_shape_param(), count_param(), runtime_param()},
       .metrics = {{.name = "node_parse_ms", .unit = "ms", .doc = "second JSON.parse + task in one node process"},
                   {.name = "node_first_parse_ms", .unit = "ms", .tracked = false, .doc = "the first one (heap growth)"},
                   {.name = "node_parse_mb_s", .unit = "MB/s", .better = Better::higher, .doc = "payload bytes / node_parse_ms"}},
       .timeout_s = 300,
       .make = make_node,
-      .valid = [](const Cell&) { return !loop::find_node().empty(); },
   };
 }
 
@@ -262,23 +445,14 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
+  // Node's versions are the orchestrator's (meta.json's `nodes`, one per chosen line).
   std::vector<std::pair<std::string, std::string>> versions = {{"libuv", uv_version_string()}};
   for (const auto& p : parsers())
     if (versions.back().first != p.library) versions.emplace_back(p.library, p.version);
-  // Asking node its version costs a process start: only when describing (meta.json's versions).
-  if (describing) {
-    std::string node = loop::find_node(), version;
-    if (!node.empty()) {
-      try {
-        version = loop::node_versions(node).node;
-      } catch (const std::exception&) {  // a node that fails to start counts as none
-      }
-    }
-    versions.emplace_back("node", version.empty() ? "not found (node-parse has no cells)" : version);
-  }
   return run_main(argc, argv,
                   {.name = "json",
                    .doc = "a large JSON parse blocking the loop: inline vs offloaded vs incremental, parser vs parser",
-                   .benchmarks = {parse_benchmark(), node_benchmark(), input_benchmark()},
+                   .benchmarks = {parse_benchmark(), walk_benchmark(), node_benchmark(), input_benchmark(),
+                                  input_node_benchmark()},
                    .versions = versions});
 }

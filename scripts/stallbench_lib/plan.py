@@ -104,7 +104,9 @@ def sets_for(b: Benchmark, sets: dict[str, list[str]]) -> dict[str, list[str]]:
 
 
 def make_plan(families: list[Family], profile: Profile, pattern: str | None, sets: dict[str, list[str]],
-              nodes: tuple[Node, ...] = ()) -> list[Cell]:
+              nodes: tuple[Node, ...] = (), narrow_with: str = "--filter or --set {family}.KEY=...") -> list[Cell]:
+    """`narrow_with`: how the calling command lets a user narrow a refused grid (a command without
+    --filter must not suggest it)."""
     benchmarks = select(families, pattern)
     for key in sets:
         scope, name = _scope_of(key)
@@ -123,7 +125,7 @@ def make_plan(families: list[Family], profile: Profile, pattern: str | None, set
             try:
                 tests = _list_tests(b, {**in_process, **{k: [v] for k, v in fixed.items()}}, nodes)
             except UsageError as refused:
-                hint = f" (for {b.full_name}; narrow it with --filter or --set {b.family}.KEY=...)" if sets else ""
+                hint = f" (for {b.full_name}; narrow it with {narrow_with.format(family=b.family)})" if sets else ""
                 raise UsageError(f"{refused}{hint}") from None
             for test in tests:
                 cells.append(Cell(b, {**parse_cell_name(b, test), **fixed}, nodes))

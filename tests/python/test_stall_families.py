@@ -1,7 +1,7 @@
 """Families `json` and `report` in the smoke run, end to end: every planned cell measured, every
 answer checked by the bench (a wrong one would be an error row), the shapes the seed shows, the
 report's plots rendered. Timings are not asserted here, only order and shape."""
-import shutil
+import json
 from collections import defaultdict
 
 from conftest import BUILD
@@ -32,7 +32,22 @@ def test_json_smoke_cells(smoke_run):
     for metric in ("parse_ms", "parse_mb_s", "first_parse_ms", "loop_delay_max_ms", "loop_delay_p99_ms",
                    "stall_max_ms", "health_max_ms", "health_p99_ms", "rss_growth_mb", "memcpy_mb_s"):
         assert any(r.metric == metric for r in parse), metric
-    assert (shutil.which("node") is not None) == any(r.benchmark == "node-parse" for r in rows)
+    nodes = json.loads((run_dir / "meta.json").read_text())["nodes"]
+    node_cells = {r.param_dict()["runtime"] for r in rows if r.benchmark == "node-parse"}
+    assert node_cells == {n["runtime"] for n in nodes}  # one cell per chosen Node line, none without
+
+
+def test_json_walk_smoke_cells(smoke_run):
+    """Every shape's walk matched the generator's answer (else the cell failed), ran more than once at
+    steady state, and has its adapter overhead against the library's reference walk."""
+    _, run_dir = smoke_run
+    walk = [r for r in _rows(run_dir, "json") if r.benchmark == "walk"]
+    assert {r.status for r in walk} == {"ok"}
+    assert {(r.param_dict()["parser"], r.param_dict()["shape"]) for r in walk} == {
+        (p, s) for p in ("simdjson-ondemand", "nlohmann") for s in ("tweets", "coordinates")}
+    assert all(r.value > 1 for r in walk if r.metric == "walk_iterations")
+    assert all(r.value > 0 for r in walk if r.metric in ("adapter_overhead_ratio", "walk_mb_s", "reference_mb_s"))
+    assert (run_dir / "report" / "json-walk-256.png").exists()
 
 
 def test_inline_parse_stalls_for_at_least_the_parse(smoke_run):
@@ -76,13 +91,19 @@ def test_stall_reports_render(smoke_run):
     assert "same revenue" in text and "Calibrating the instruments" in text
 
 
-def test_node_is_optional():
-    """Without node on PATH, json/node-parse has no cells and meta.json says node was not found."""
+def test_node_parse_runs_once_per_chosen_node_line():
+    """json/node-parse has no cells without a Node line, one per line given; Node's version is the
+    orchestrator's to record (meta.json's `nodes`), not the bench binary's."""
     import subprocess
 
     binary = str(BUILD / "benches" / "bench_json")
     env = {"PATH": "/nonexistent"}
     listed = subprocess.run([binary, "--benchmark_list_tests"], env=env, capture_output=True, text=True)
     assert listed.returncode == 0 and "parse/" in listed.stdout and "node-parse" not in listed.stdout
+    lines = ["--stallbench-node=24=/nonexistent/node24", "--stallbench-node=26=/nonexistent/node26"]
+    listed = subprocess.run([binary, "--benchmark_list_tests", "--benchmark_filter=^node-parse/", *lines],
+                            env=env, capture_output=True, text=True)
+    runtimes = [t.split("runtime:")[1].split("/")[0] for t in listed.stdout.split() if "runtime:" in t]
+    assert runtimes == ["node@24", "node@26"]
     described = subprocess.run([binary, "--stallbench-describe"], env=env, capture_output=True, text=True)
-    assert '"node": "not found' in described.stdout
+    assert '"node"' not in json.loads(described.stdout)["versions"]

@@ -1,6 +1,6 @@
-// Node side by side: JSON.parse (plus the record task) on the identical payload file, in a node
-// child process of the cell. Optional: without Node (loop/node_process.h's find_node) the
-// benchmark has no cells.
+// Node side by side, in a node child process of the cell (the Node line the cell's `runtime`
+// names): JSON.parse plus the record task on the identical payload file, or JSON.parse plus a walk
+// of every value of a user's file, to steady state.
 #pragma once
 
 #include <string>
@@ -17,7 +17,19 @@ struct NodeParse {
   std::string version;
 };
 
-// `node` is the binary to run (loop::find_node()). Throws std::runtime_error with node's own message when it fails.
+// `node` is the binary to run. Throws std::runtime_error with node's own message when it fails.
 NodeParse run_node_parse(const std::string& node, const std::string& file, const RecordTask& task);
+
+struct NodeWalk {
+  double first_ms = 0;   // a fresh isolate's first JSON.parse + walk
+  double steady_ms = 0;  // the median of the repeats
+  std::size_t iterations = 0;
+  WalkAnswer answer;
+  std::string rejected;  // JSON.parse's (or the UTF-8 decoder's) message when it refused the file
+  std::string version;
+};
+
+// JSON.parse + walk of `file`, first once, then repeated until `min_ms` have passed.
+NodeWalk run_node_walk(const std::string& node, const std::string& file, double min_ms);
 
 }  // namespace stallbench

@@ -20,6 +20,7 @@ Payload generate_payload(const Shape& shape, std::size_t count, Layout layout) {
   text.reserve(count * longest_record + kJsonPadding + 2);
   Payload payload;
   if (layout == Layout::array) text += '[';
+  payload.walked.values = 1;
   for (std::size_t i = 0; i < count; ++i) {
     if (i > 0) text += layout == Layout::array ? "," : "\n";
     text += '{';
@@ -29,17 +30,25 @@ Payload generate_payload(const Shape& shape, std::size_t count, Layout layout) {
       const ShapeField& f = shape.fields[k];
       if (k > 0) text += ',';
       text += keys[k];
+      payload.walked.string_bytes += f.key.size();
       if (f.role == "id") {
         text += std::to_string(i);
+        ++payload.walked.values;
+        payload.walked.number_sum += static_cast<double>(i);
         continue;
       }
       std::size_t pick = i % f.values.size();
       text += f.values[pick];
+      const WalkAnswer& value = f.walked[pick];
+      payload.walked.values += value.values;
+      payload.walked.string_bytes += value.string_bytes;
+      payload.walked.number_sum += value.number_sum;
       if (f.role == "a") a = f.numbers[pick];
       if (f.role == "b") b = f.numbers[pick];
       if (f.role == "text") text_bytes = f.text_bytes[pick];
     }
     text += '}';
+    ++payload.walked.values;
     payload.expected.add(i, a, b, text_bytes);
   }
   if (layout == Layout::array) text += ']';

@@ -16,6 +16,7 @@ enum class Layout { array, ndjson };
 struct Payload {
   JsonText json;
   RecordAnswer expected;
+  WalkAnswer walked;  // what a walk of every value finds (the array layout's: one document)
 };
 
 Payload generate_payload(const Shape& shape, std::size_t count, Layout layout);

@@ -10,11 +10,31 @@ extern const char kShapesJson[];  // shapes.json, embedded by CMake
 
 namespace {
 
+// What a walk finds in a field's value (a scalar or a small container).
+WalkAnswer walk_of(const nlohmann::json& v) {
+  WalkAnswer answer;
+  answer.values = 1;
+  if (v.is_string()) answer.string_bytes = v.get_ref<const std::string&>().size();
+  if (v.is_number()) answer.number_sum = v.get<double>();
+  if (v.is_object())
+    for (const auto& [key, child] : v.items()) answer.string_bytes += key.size();
+  if (v.is_structured()) {
+    for (const auto& child : v) {
+      WalkAnswer inner = walk_of(child);
+      answer.values += inner.values;
+      answer.string_bytes += inner.string_bytes;
+      answer.number_sum += inner.number_sum;
+    }
+  }
+  return answer;
+}
+
 ShapeField read_field(const nlohmann::json& f) {
-  ShapeField field{f.at("key").get<std::string>(), f.value("role", ""), {}, {}, {}};
+  ShapeField field{f.at("key").get<std::string>(), f.value("role", ""), {}, {}, {}, {}};
   bool ascii = f.value("escape", "utf8") == "ascii";
   for (const auto& v : f.value("values", nlohmann::json::array())) {
     field.values.push_back(v.dump(-1, ' ', ascii));
+    field.walked.push_back(walk_of(v));
     if (field.role == "a" || field.role == "b") field.numbers.push_back(v.get<double>());
     if (field.role == "text") field.text_bytes.push_back(v.get<std::string>().size());
   }
@@ -22,7 +42,9 @@ ShapeField read_field(const nlohmann::json& f) {
 }
 
 Shape read_shape(const nlohmann::json& s) {
-  Shape shape{s.at("name").get<std::string>(), s.at("analysis").get<std::string>(), {}, {}};
+  Shape shape{s.at("name").get<std::string>(), s.at("analysis").get<std::string>(), {}, {},
+              s.value("generator", ""), s.value("settings", nlohmann::json::object())};
+  if (!shape.records()) return shape;
   for (const auto& f : s.at("fields")) {
     shape.fields.push_back(read_field(f));
     const ShapeField& field = shape.fields.back();
@@ -52,6 +74,13 @@ const std::vector<Shape>& shapes() {
 std::vector<std::string> shape_names() {
   std::vector<std::string> names;
   for (const auto& s : shapes()) names.push_back(s.name);
+  return names;
+}
+
+std::vector<std::string> record_shape_names() {
+  std::vector<std::string> names;
+  for (const auto& s : shapes())
+    if (s.records()) names.push_back(s.name);
   return names;
 }
 

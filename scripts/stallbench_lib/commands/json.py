@@ -1,15 +1,16 @@
-"""stallbench json --input FILE: parse your own JSON file with every parser, with the same stall and
+"""stallbench json --input FILE: parse your own JSON file with every parser, and with Node's
+JSON.parse on each chosen Node line, first parse and steady state apart, with the same stall and
 /health measurements as family `json`, into a run directory and its report.
 
 The file is handed to bench_json through STALLBENCH_JSON_INPUT; bench_json refuses a file it
-cannot parse at all (missing, over simdjson's 4 GiB limit, larger than the memory available)
-before any cell exists, and that one line becomes ours (exit 2, nothing written). A file that is
-malformed or truncated is parsed, and each parser's refusal, with its byte offset, is a
-`rejected` row."""
+cannot load at all (missing, over simdjson's 4 GiB limit, larger than the memory available)
+before any cell exists, and that one line becomes ours (exit 2, nothing written). Any file that
+can be loaded is the object of study: a malformed, truncated, empty, non-UTF-8 or too deeply nested
+one is parsed, and each parser's refusal, with its message and byte offset, is a `rejected` row."""
 import os
 from pathlib import Path
 
-from .. import build, catalogue, paths
+from .. import build, catalogue, node as nodejs, paths
 from ..errors import UsageError
 from ..execute import execute, run_meta
 from ..plan import make_plan, parse_sets
@@ -18,19 +19,22 @@ from ..report.render import render
 
 NAME = "json"
 ORDER = 10
-HELP = "parse your own JSON file (--input FILE) with every parser, measuring stalls and /health"
+HELP = "parse your own JSON file (--input FILE) with every parser and JSON.parse, measuring stalls and /health"
 INPUT_ENV = "STALLBENCH_JSON_INPUT"
+BENCHMARKS = r"^json/input(-node)?$"
 
 
 def add_arguments(p):
     p.add_argument("--input", required=True, type=Path, metavar="FILE", help="the JSON document to parse")
     p.add_argument("--set", metavar="KEY=V1,V2", action="append", default=[],
-                   help="choose parsers or modes (default: every parser, inline), "
-                        "e.g. --set parser=simdjson-dom,rapidjson --set mode=inline,pool,worker")
+                   help="choose parsers, number modes, modes or the steady-state time (default: every parser, "
+                        "inline, 300 ms), e.g. --set parser=simdjson-dom,rapidjson --set mode=inline,pool,worker "
+                        "--set numbers=exact --set min_time_ms=1000")
     p.add_argument("--repetitions", type=int, default=3, metavar="N", help="repetitions per cell (default 3)")
     p.add_argument("--out", metavar="DIR", type=Path, help="put the run directory under DIR instead of results/runs/")
     p.add_argument("--no-build", action="store_true", help="use the existing build; fail if there is none")
     p.add_argument("--no-report", action="store_true", help="skip rendering the report")
+    nodejs.add_option(p, "JSON.parse of the file")
 
 
 def run(args) -> int:
@@ -39,15 +43,16 @@ def run(args) -> int:
     if not args.input.is_file():
         raise UsageError(f"--input {args.input}: no such file (give the path of a JSON document)")
     sets = parse_sets(args.set)
+    nodes = tuple(nodejs.choose(args.node))
     os.environ[INPUT_ENV] = str(args.input.resolve())
     build_dir = paths.build_dir() if args.no_build else build.ensure_built()
     binary = build.bench_binaries(build_dir).get("json")  # describe this family only, not every one built
     if binary is None:
         raise UsageError("bench_json is not built (its family is missing from the build)")
     families = [catalogue.describe(binary)]
-    cells = make_plan(families, PROFILES["quick"], r"^json/input$", sets)
+    cells = make_plan(families, PROFILES["quick"], BENCHMARKS, sets, nodes, narrow_with="--set json/input.KEY=...")
     settings = {"profile": "json --input", "input": str(args.input.resolve()), "sets": sets,
-                "repetitions": args.repetitions}
+                "repetitions": args.repetitions, "nodes": [n.meta() for n in nodes]}
     out = args.out if args.out else paths.RUNS
     result = execute(cells, args.repetitions, out, run_meta(families, build_dir, settings))
     print(f"results: {result.path / 'results.csv'}")

@@ -1,6 +1,7 @@
 """Report section for family `json`: MB/s per parser against the memcpy floor and Node's
-JSON.parse, the stall timeline and /health latency CDF per mode, the medians behind them, and a
-user's own file (`stallbench json --input`)."""
+JSON.parse per Node line, the stall timeline and /health latency CDF per mode, the medians behind
+them; per document shape, each parser's steady-state walk beside its library's reference walk
+(adapter_overhead_ratio); and a user's own file (`stallbench json --input`)."""
 from collections import defaultdict
 
 from ..report import stats
@@ -12,6 +13,10 @@ MODE_ORDER = ["inline", "pool", "worker", "incremental", "ndjson"]
 # The parser whose timeline and CDF are drawn: the one that runs in every mode.
 TIMELINE_PARSERS = ["simdjson-ondemand"]
 MIB = 1024 * 1024
+NUMBERS_NOTE = ("*numbers*: `exact` parsers round every decimal to the nearest double (simdjson, nlohmann, "
+                "`rapidjson` with full precision); `fast` ones take a shortcut that can be off by an ulp "
+                "(`rapidjson-fast`, RapidJSON's default; Boost.JSON 1.81, which has no exact mode). Compare "
+                "throughput within one mode; across modes the fast parser does less work on long decimals.\n")
 
 READING = """\
 Seed 000 parsed 1,000,000 orders (84.8 MiB) with `JSON.parse` and Node's loop stood still for the
@@ -53,11 +58,18 @@ def _sorted_cells(cells):
 
 
 def _node_params(rows, shape, count):
+    """runtime (node@26, ...) -> params of its node-parse cell for this payload, oldest line first."""
+    found = {}
     for params in dict.fromkeys(r.params for r in rows if r.benchmark == "node-parse"):
         p = parse_params(params)
         if p["shape"] == shape and int(p["count"]) == count:
-            return params
-    return None
+            found[p["runtime"]] = params
+    return dict(sorted(found.items(), key=lambda kv: _line_order(kv[0])))
+
+
+def _line_order(runtime):
+    line = runtime.partition("@")[2]
+    return (0, int(line), "") if line.isdigit() else (1, 0, line)
 
 
 def _inline_cells(cells):
@@ -84,12 +96,13 @@ def _throughput(context, scenario, cells, node):
         first_ms = medians[params]["first_parse_ms"]
         first.append(mib * MIB / 1e6 / (first_ms / 1e3) if first_ms else 0)
     labels = list(names)
-    node_mb_s = plots.median_of(context.rows, node, "node_parse_mb_s") if node else None
-    if node_mb_s:
-        labels.append("node JSON.parse")
-        steady.append(node_mb_s)
+    for runtime, params in node.items():
+        values = stats.values_by_cell(context.rows, "node_parse_mb_s").get(params, [])
+        if not values:
+            continue
+        labels.append(f"{runtime} JSON.parse")
+        steady.append(stats.median(values))
         first.append(0)
-        values = stats.values_by_cell(context.rows, "node_parse_mb_s").get(node, [])
         spans.append((min(values), max(values)))
     xs = range(len(labels))
     ax.bar(xs, steady, color="#1f77b4", label="steady state (reused parser), median",
@@ -121,20 +134,23 @@ def _mode_panels(cells, parser):
 
 
 def _table(context, cells, node):
-    node_ms = plots.median_of(context.rows, node, "node_parse_ms") if node else None
-    lines = ["| parser | mode | parse ms | MB/s | first parse ms | RSS growth MiB | × memcpy | Node ÷ this | stall max ms "
-             "| loop delay p99 / max ms | /health p99 / max ms | ELU |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    node_ms = {runtime: plots.median_of(context.rows, params, "node_parse_ms") for runtime, params in node.items()}
+    node_heads = "".join(f" {runtime} ÷ this |" for runtime in node_ms)
+    lines = ["| parser | numbers | mode | parse ms | MB/s | first parse ms | RSS growth MiB | × memcpy |" + node_heads +
+             " stall max ms | loop delay p99 / max ms | /health p99 / max ms | ELU |",
+             "|---|---|---|---|---|---|---|---|" + "---|" * len(node_ms) + "---|---|---|---|"]
     medians = stats.medians_by_cell(context.rows, cells.values(),
                                     ("parse_ms", "parse_mb_s", "first_parse_ms", "rss_growth_mb", "memcpy_gap_ratio",
                                      "stall_max_ms", "loop_delay_p99_ms", "loop_delay_max_ms", "health_p99_ms",
                                      "health_max_ms", "elu_overall"))
     for (parser, mode, per_turn), params in sorted(_sorted_cells(cells), key=lambda kv: kv[0][0]):
         m = medians[params]
+        versus = "".join(f" {plots.ratio_text(ms, m['parse_ms']) if mode == 'inline' else '–'} |" for ms in node_ms.values())
         lines.append(
-            f"| {parser} | {_mode_label(mode, per_turn)} | {stats.fmt(m['parse_ms'])} | {stats.fmt(m['parse_mb_s'], 0)} | "
-            f"{stats.fmt(m['first_parse_ms'])} | {stats.fmt(m['rss_growth_mb'])} | {stats.fmt(m['memcpy_gap_ratio'])} | "
-            f"{plots.ratio_text(node_ms, m['parse_ms']) if mode == 'inline' else '–'} | {stats.fmt(m['stall_max_ms'])} | "
+            f"| {parser} | {parse_params(params).get('numbers', '')} | {_mode_label(mode, per_turn)} | "
+            f"{stats.fmt(m['parse_ms'])} | {stats.fmt(m['parse_mb_s'], 0)} | "
+            f"{stats.fmt(m['first_parse_ms'])} | {stats.fmt(m['rss_growth_mb'])} | {stats.fmt(m['memcpy_gap_ratio'])} |"
+            f"{versus} {stats.fmt(m['stall_max_ms'])} | "
             f"{stats.fmt(m['loop_delay_p99_ms'])} / {stats.fmt(m['loop_delay_max_ms'])} | "
             f"{stats.fmt(m['health_p99_ms'])} / {stats.fmt(m['health_max_ms'])} | {stats.fmt(m['elu_overall'], 2)} |")
     return "\n".join(lines) + "\n"
@@ -151,43 +167,135 @@ def _headline(context, scenario, cells, node):
     gap = plots.median_of(context.rows, ondemand, "memcpy_gap_ratio")
     parts = [f"simdjson On-Demand, steady state, inline, {count:,} {shape}: {stats.fmt(ms)} ms, "
              f"{stats.fmt(mb_s, 0)} MB/s, {stats.fmt(gap)}× the memcpy of the same buffer"]
-    if node:
-        node_ms = plots.median_of(context.rows, node, "node_parse_ms")
-        parts.append(f"Node's JSON.parse of the same file: {stats.fmt(node_ms)} ms, so On-Demand is "
+    for runtime, params in node.items():
+        node_ms = plots.median_of(context.rows, params, "node_parse_ms")
+        parts.append(f"{runtime}'s JSON.parse of the same file: {stats.fmt(node_ms)} ms, so On-Demand is "
                      f"{plots.ratio_text(node_ms, ms)} faster")
     return "**Measured here:** " + "; ".join(parts) + ". (Medians of this run; the machine may be shared.)\n"
 
 
 def _node_note(context, scenarios):
     if any(r.benchmark == "node-parse" for r in context.rows):
+        versions = ", ".join(f"{n['runtime']} = {n['version']}" for n in context.run.meta.get("nodes", []))
         return ("`node-parse` runs `JSON.parse` (and the same record task) in a node child process on the "
-                "identical payload file; *Node ÷ this* is its steady time divided by the parser's inline "
-                "steady time: how many times faster the C++ parser is.\n")
-    return ("node was not found on PATH, so there is no Node column: `node-parse` is optional and has no "
-            "cells without node.\n")
+                "identical payload file, once per chosen Node line" + (f" ({versions})" if versions else "") +
+                "; *node@LINE ÷ this* is its steady time divided by the parser's inline steady time: how many "
+                "times faster the C++ parser is than that line's JSON.parse.\n")
+    return ("No Node line was chosen or installable (`--node`), so there is no Node column: `node-parse` has "
+            "one cell per chosen line and none without.\n")
+
+
+WALK_READING = """\
+Each parser walks every value of a generated document of each shape (shapes.json: why each is
+there) at steady state: the same walk repeated for `min_time_ms`, each timed on the thread's CPU
+clock (a loaded machine's preemption does not count), the median kept. Beside it, in alternating
+calls, the **reference walk**: the same library used the way its own documentation and benchmarks
+use it. *overhead* is the adapter's time over the reference's (aim: at most 1.10); above that, the
+adapter, not the library, is what the MB/s measure. Every walk's answer (values, string bytes, sum
+of numbers) is checked against the generator's.
+"""
+
+
+def _walk_cells(rows):
+    """(kb, shape) -> parser -> params of the `walk` benchmark, shapes in shapes.json's order."""
+    grouped = defaultdict(dict)
+    for params in dict.fromkeys(r.params for r in rows if r.benchmark == "walk"):
+        p = parse_params(params)
+        grouped[(int(p["kb"]), p["shape"])][p["parser"]] = params
+    return grouped
+
+
+def _walk_figure(context, kb, shapes, cells, medians):
+    parsers = list(dict.fromkeys(parser for shape in shapes for parser in cells[(kb, shape)]))
+    fig, ax = figure(1, 1, figsize=(max(7.0, 1.4 * len(shapes) + 2), 4.4))
+    width = 0.8 / max(1, len(parsers))
+    for k, parser in enumerate(parsers):
+        xs = [i + (k - (len(parsers) - 1) / 2) * width for i in range(len(shapes))]
+        cell = [medians.get(cells[(kb, shape)].get(parser)) or {} for shape in shapes]
+        ys = [m.get("walk_mb_s") or 0 for m in cell]
+        ax.bar(xs, ys, width, label=parser)
+        for x, y, m in zip(xs, ys, cell):  # the adapter's overhead over its reference walk
+            if y and m.get("adapter_overhead_ratio"):
+                ax.annotate(f"{m['adapter_overhead_ratio']:.2f}", (x, y), xytext=(0, 2), textcoords="offset points",
+                            ha="center", fontsize=5, rotation=90)
+    ax.set_yscale("log")
+    ax.set_xticks(range(len(shapes)), shapes, fontsize=8)
+    ax.set_ylabel("MB/s (10^6 bytes per second, log)")
+    ax.legend(fontsize=7, ncol=len(parsers), loc="upper center", bbox_to_anchor=(0.5, -0.08))
+    ax.set_title(f"Walk of every value, steady state, {kb:,} KiB documents: MB/s per parser and shape\n"
+                 "(above each bar: adapter ÷ its library's reference walk)", fontsize=10)
+    return save(fig, context.out, f"json-walk-{kb}", f"MB/s per parser and shape, {kb} KiB documents")
+
+
+def _walk_section(context):
+    cells = _walk_cells(context.rows)
+    if not cells:
+        return ""
+    medians = stats.medians_by_cell(context.rows, [p for by in cells.values() for p in by.values()],
+                                    ("walk_mb_s", "reference_mb_s", "adapter_overhead_ratio", "first_walk_ms"))
+    parts = ["### Parsers per document shape, and what each adapter costs\n", WALK_READING, NUMBERS_NOTE]
+    for kb in sorted({kb for kb, _ in cells}):
+        shapes = [shape for k, shape in cells if k == kb]
+        parts.append(_walk_figure(context, kb, shapes, cells, medians))
+        parts.append(_ondemand_versus_dom(kb, cells, medians))
+        lines = ["| shape | parser | numbers | MB/s | reference MB/s | overhead | first walk ms |",
+                 "|---|---|---|---|---|---|---|"]
+        for shape in shapes:
+            for parser, params in cells[(kb, shape)].items():
+                m = medians[params]
+                lines.append(f"| {shape} | {parser} | {parse_params(params)['numbers']} | {stats.fmt(m['walk_mb_s'], 0)} | "
+                             f"{stats.fmt(m['reference_mb_s'], 0)} | {stats.fmt(m['adapter_overhead_ratio'], 2)} | "
+                             f"{stats.fmt(m['first_walk_ms'], 2)} |")
+        parts.append("\n".join(lines) + "\n")
+    return "\n".join(p for p in parts if p)
+
+
+def _ondemand_versus_dom(kb, cells, medians):
+    """simdjson's own claim, checked on the tweets-like shape: On-Demand at least as fast as DOM."""
+    by_parser = cells.get((kb, "tweets"), {})
+    if "simdjson-ondemand" not in by_parser or "simdjson-dom" not in by_parser:
+        return ""
+    ondemand, dom = (medians[by_parser[p]] for p in ("simdjson-ondemand", "simdjson-dom"))
+    ratio = plots.ratio_text(ondemand["walk_mb_s"], dom["walk_mb_s"], 2)
+    reference = plots.ratio_text(ondemand["reference_mb_s"], dom["reference_mb_s"], 2)
+    return (f"**On-Demand ÷ DOM on `tweets`** (simdjson's authors measure On-Demand at least as fast): "
+            f"{ratio} through the adapters, {reference} between the reference walks.\n")
 
 
 def _input_section(context):
-    rows = [r for r in context.rows if r.benchmark == "input"]
+    rows = [r for r in context.rows if r.benchmark in ("input", "input-node")]
     if not rows:
         return ""
     lines = ["### Your file (`stallbench json --input`)\n",
-             "Each parser walked every value of the file. A parser that refused it gives its own message and the "
-             "byte offset where it stopped (simdjson's DOM and its stage 1 give no offset; an unclosed string is "
-             "found at the end of the input). Answers are compared with simdjson's DOM where both parse.\n",
-             "| parser | mode | status | values | parse ms | MB/s | first parse ms | RSS growth MiB | stall max ms | /health max ms |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
+             "Each parser walked every value of the file; Node's `JSON.parse` (plus the same walk) ran once per "
+             "chosen Node line. *parse ms* is the steady state (the median of walks repeated for `min_time_ms`, on "
+             "the thread's CPU clock), *first parse* a fresh parser's first walk, *overhead* the adapter against "
+             "its library's reference walk. A parser that refused the file gives its own message and the byte "
+             "offset where it stopped (simdjson's DOM and its stage 1 give no offset; an unclosed string is found "
+             "at the end of the input). Answers are compared with simdjson's DOM where both parse.\n", NUMBERS_NOTE,
+             "| parser | numbers | mode | status | values | parse ms | MB/s | first parse ms | overhead | RSS growth MiB "
+             "| stall max ms | /health max ms |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     cells = list(dict.fromkeys(r.params for r in rows))
     medians = stats.medians_by_cell(rows, cells, ("values", "parse_ms", "parse_mb_s", "first_parse_ms",
-                                                  "rss_growth_mb", "stall_max_ms", "health_max_ms"))
+                                                  "adapter_overhead_ratio", "rss_growth_mb", "stall_max_ms",
+                                                  "health_max_ms", "node_parse_ms", "node_parse_mb_s",
+                                                  "node_first_parse_ms"))
     for params in cells:
         p = parse_params(params)
         failed = sorted({f"{r.status}: {r.detail}" for r in rows if r.params == params and r.status != "ok"})
         med = medians[params]
         status = "; ".join(failed).replace("|", "\\|") if failed else "ok"
-        lines.append(f"| {p['parser']} | {p['mode']} | {status} | {stats.fmt(med['values'], 0)} | {stats.fmt(med['parse_ms'])} | "
-                     f"{stats.fmt(med['parse_mb_s'], 0)} | {stats.fmt(med['first_parse_ms'])} | {stats.fmt(med['rss_growth_mb'])} | "
-                     f"{stats.fmt(med['stall_max_ms'])} | {stats.fmt(med['health_max_ms'])} |")
+        if "runtime" in p:  # JSON.parse on a Node line
+            lines.append(f"| {p['runtime']} JSON.parse | exact | – | {status} | {stats.fmt(med['values'], 0)} | "
+                         f"{stats.fmt(med['node_parse_ms'], 2)} | {stats.fmt(med['node_parse_mb_s'], 0)} | "
+                         f"{stats.fmt(med['node_first_parse_ms'], 2)} | – | – | – | – |")
+            continue
+        lines.append(f"| {p['parser']} | {p.get('numbers', '')} | {p['mode']} | {status} | {stats.fmt(med['values'], 0)} | "
+                     f"{stats.fmt(med['parse_ms'], 2)} | {stats.fmt(med['parse_mb_s'], 0)} | "
+                     f"{stats.fmt(med['first_parse_ms'], 2)} | {stats.fmt(med['adapter_overhead_ratio'], 2)} | "
+                     f"{stats.fmt(med['rss_growth_mb'])} | {stats.fmt(med['stall_max_ms'])} | "
+                     f"{stats.fmt(med['health_max_ms'])} |")
     return "\n".join(lines) + "\n"
 
 
@@ -216,7 +324,9 @@ def sections(context) -> str:
                                           f"{parser}, {count:,} {shape}: /health latency per mode",
                                           f"json-health-cdf-{shape}-{count}"))
         parts.append("Medians per cell. *× memcpy* is parse time over the memcpy floor's time.\n")
+        parts.append(NUMBERS_NOTE)
         parts.append(_node_note(context, scenarios))
         parts.append(_table(context, cells, node))
+    parts.append(_walk_section(context))
     parts.append(_input_section(context))
     return "\n".join(p for p in parts if p)

@@ -7,6 +7,9 @@
 
 namespace stallbench {
 
+// Both simdjson parsers allocate for simdjson's default depth (their constructors take none).
+static_assert(simdjson::DEFAULT_MAX_DEPTH == kMaxDepth, "kMaxDepth is simdjson's own limit");
+
 // simdjson's DOM parser and On-Demand's stage 1 report no position. An unclosed string is found
 // when stage 1 reaches the end of the input still inside a string, so its offset is the end.
 inline ParseError simdjson_parse_error(const std::string& parser, simdjson::error_code error, std::size_t size) {

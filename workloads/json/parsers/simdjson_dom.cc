@@ -86,7 +86,8 @@ class SimdjsonDom final : public JsonParser {
 
 ParserEntry simdjson_dom_parser() {
   return {kName, "simdjson", simdjson_version(), false,
-          [](std::size_t max_bytes) { return std::make_unique<SimdjsonDom>(max_bytes); }};
+          [](std::size_t max_bytes) { return std::make_unique<SimdjsonDom>(max_bytes); }, NumberMode::exact,
+          simdjson_dom_reference};
 }
 
 }  // namespace stallbench
