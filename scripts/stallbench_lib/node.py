@@ -75,6 +75,30 @@ def parse_lines(text: str, source: str = "--node") -> list[str]:
     return list(dict.fromkeys(chosen))
 
 
+def tool_modules(tool_set: str) -> Path:
+    """The node_modules folder of a pinned npm tool set (scripts/packages/npm/<set>), installed on
+    demand through scripts/bootstrap --npm (npm ci, integrity-checked). Raises UsageError with the
+    installer's own line when it cannot be had."""
+    modules = deps_dir() / "npm" / tool_set / "node_modules"
+    lock = LINES_FILE.parent / tool_set / "package-lock.json"
+    installed = modules.parent / ".installed-lock"
+    if installed.exists() and installed.read_bytes() == lock.read_bytes():
+        return modules
+    _bootstrap(["--npm", tool_set], f"the npm tool set {tool_set}")
+    return modules
+
+
+def _bootstrap(args: list[str], what: str) -> None:
+    try:
+        out = children.run([str(paths.ROOT / "scripts" / "bootstrap"), *args], stdout=subprocess.DEVNULL, text=True,
+                           timeout_s=INSTALL_TIMEOUT_S, memory_bytes=0)
+    except subprocess.TimeoutExpired:
+        raise UsageError(f"installing {what} took over {INSTALL_TIMEOUT_S} s; stopped") from None
+    if out.returncode != 0:
+        said = [l for l in out.stderr.splitlines() if l.strip()]
+        raise UsageError(said[-1].removeprefix("stallbench: ") if said else f"installing {what} failed (exit {out.returncode})")
+
+
 def installed_path(line: str) -> Path | None:
     """The pinned line's binary in the dependency folder, when installed."""
     base = deps_dir() / "npm" / f"node-{line}" / "node_modules"
@@ -111,17 +135,8 @@ def install(lines: list[str]) -> None:
     """Installs the pinned lines that are missing, through scripts/bootstrap (npm ci, integrity-checked).
     Raises UsageError with the installer's own line when it fails."""
     missing = [line for line in lines if line != SYSTEM and installed_path(line) is None]
-    if not missing:
-        return
-    try:
-        out = children.run([str(paths.ROOT / "scripts" / "bootstrap"), "--node", ",".join(missing)],
-                           stdout=subprocess.DEVNULL, text=True, timeout_s=INSTALL_TIMEOUT_S, memory_bytes=0)
-    except subprocess.TimeoutExpired:
-        raise UsageError(f"installing Node {', '.join(missing)} took over {INSTALL_TIMEOUT_S} s; stopped") from None
-    if out.returncode != 0:
-        said = [l for l in out.stderr.splitlines() if l.strip()]
-        raise UsageError(said[-1].removeprefix("stallbench: ") if said else
-                         f"installing Node {', '.join(missing)} failed (exit {out.returncode})")
+    if missing:
+        _bootstrap(["--node", ",".join(missing)], f"Node {', '.join(missing)}")
 
 
 def resolve(lines: list[str]) -> list[Node]:
