@@ -183,6 +183,27 @@ def choose(option: str | None, every_line: bool = False) -> list[Node]:
     return nodes
 
 
+def status() -> list[tuple[str, str, str]]:
+    """(line, version, where) for every pinned line and `system`: installed where, or that it would
+    be fetched from the npm registry on first use; the default choice marked."""
+    default = default_lines()
+    rows = []
+    for line, version in pinned().items():
+        found = installed_path(line)
+        where = f"installed: {found}" if found else "not installed: fetched from the npm registry when a run asks for it"
+        rows.append((line + (" (default)" if line in default else ""), version, where))
+    system = _system_path()
+    if system:
+        try:
+            version = probe(SYSTEM, system).version.lstrip("v")
+        except UsageError as e:
+            version = f"? ({e})"
+        rows.append((f"{SYSTEM} (default)", version, f"on PATH: {system}"))
+    else:
+        rows.append((SYSTEM, "-", "no node on PATH"))
+    return rows
+
+
 def add_option(parser, what: str = "the Node cells") -> None:
     parser.add_argument("--node", metavar="LINES",
                         help=f"Node lines for {what}: 26, 24,26, all, system (node on PATH) or none "
