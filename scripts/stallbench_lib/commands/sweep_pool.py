@@ -62,8 +62,10 @@ def _sizes(text: str) -> list[str]:
 
 def _plan(families, sizes, mix, duration, slow_dns, nodes):
     quick = PROFILES["quick"]
+    runtimes = ["stallbench", "node"] if nodes else ["stallbench"]  # the same arrivals in C++ and each Node line
     cells = make_plan(families, quick, f"^{FAMILY}/open-loop$",
-                      {"pool": sizes, "mix": [mixes.as_param(mix)], "duration": [str(duration)]}, nodes)
+                      {"pool": sizes, "mix": [mixes.as_param(mix)], "duration": [str(duration)], "runtime": runtimes},
+                      nodes)
     notes = []
     if slow_dns:
         dns_cells = make_plan(families, quick, f"^{FAMILY}/slow-dns$", {"pool": sizes})
