@@ -6,7 +6,7 @@ import subprocess
 
 import pytest
 
-from conftest import ROOT, stallbench
+from conftest import ROOT, stallbench_command
 from stallbench_lib import node as nodejs
 
 BOOTSTRAP = ROOT / "scripts" / "bootstrap"
@@ -45,6 +45,6 @@ def test_an_install_that_cannot_reach_the_registry_is_one_line_and_exit_2(tmp_pa
     said = [line for line in result.stderr.splitlines() if line.startswith("stallbench: ") and "installing" not in line]
     assert len(said) == 1 and f"node-{SMALLEST}" in said[0], result.stderr
     assert not (tmp_path / "deps" / "npm" / f"node-{SMALLEST}").exists()
-    through_command = stallbench("run", "--no-build", "--node", SMALLEST, env=offline)
+    through_command = stallbench_command("run", "--no-build", "--node", SMALLEST, env=offline)
     assert through_command.returncode == 2
     assert len(through_command.stderr.strip().splitlines()) == 1 and f"node-{SMALLEST}" in through_command.stderr

@@ -3,7 +3,7 @@ shape holds in Node: with one pool thread busy on one long pbkdf2, the file read
 for it, while the HTTP request and resolve4 (c-ares on the loop thread) do not."""
 import pytest
 
-from conftest import stallbench
+from conftest import stallbench_command
 from stallbench_lib import node as nodejs
 from stallbench_lib.tidy import read_csv
 
@@ -31,7 +31,7 @@ def test_in_node_the_read_waits_for_the_one_long_job_and_the_network_does_not(tm
     node, why = nodejs.find()
     if node is None:
         pytest.skip(why)
-    result = stallbench("run", "--no-build", "--no-report", "--filter", "^pool/", "--node", node.line,
+    result = stallbench_command("run", "--no-build", "--no-report", "--filter", "^pool/", "--node", node.line,
                         "--set", "pool=1", "--set", "jobs=1", "--set", "iters=1000000", "--set", "runtime=node",
                         "--set", "client=http.get", "--repetitions", "1", "--out", str(tmp_path))
     assert result.returncode == 0, result.stderr

@@ -6,7 +6,7 @@ import subprocess
 
 import pytest
 
-from conftest import BUILD, stallbench, tree
+from conftest import BUILD, stallbench, stallbench_command, tree
 from stallbench_lib import node as nodejs
 from stallbench_lib.tidy import read_csv, validate_row
 
@@ -97,7 +97,7 @@ def test_sweep_prints_and_reports_the_recommendation(tiny_sweep, node_line):
     (["--app", "node x.js", "--url", "http://127.0.0.1:9/"], "--mix, --slow-dns and --node are for the synthetic"),
 ])
 def test_bad_input_is_one_line_and_exit_2(tmp_path, args, words):
-    result = stallbench("sweep-pool", "--no-build", "--out", str(tmp_path), "--mix", "read:10", *args)
+    result = stallbench_command("sweep-pool", "--no-build", "--out", str(tmp_path), "--mix", "read:10", *args)
     assert result.returncode == 2, result.stderr
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr
     assert words in result.stderr
@@ -107,7 +107,7 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, args, words):
 def test_a_held_lookup_in_node_is_a_rejected_row(tmp_path, node_line):
     if not node_line:
         pytest.skip("no Node line installed or installable here")
-    result = stallbench("run", "--no-build", "--no-report", "--filter", "pool-sweep/open-loop", "--node", node_line,
+    result = stallbench_command("run", "--no-build", "--no-report", "--filter", "pool-sweep/open-loop", "--node", node_line,
                         "--set", "mix=lookup@5@20", "--set", "runtime=node", "--set", "pool=2", "--set", "duration=1",
                         "--repetitions", "1", "--out", str(tmp_path))
     assert result.returncode == 1, result.stderr

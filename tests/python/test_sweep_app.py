@@ -5,7 +5,7 @@ import socket
 
 import pytest
 
-from conftest import ROOT, stallbench, tree
+from conftest import ROOT, stallbench_command, tree
 from stallbench_lib import node as nodejs
 from stallbench_lib.tidy import read_csv
 
@@ -28,7 +28,7 @@ def node_path():
 
 def test_the_example_app_at_two_pool_sizes_gives_rows_and_a_recommendation(tmp_path, node_path):
     port = _free_port()
-    result = stallbench("sweep-pool", "--app", f"{node_path} {EXAMPLE} {port}", "--url", f"http://127.0.0.1:{port}/login",
+    result = stallbench_command("sweep-pool", "--app", f"{node_path} {EXAMPLE} {port}", "--url", f"http://127.0.0.1:{port}/login",
                         "--sizes", "1,2", "--duration", "2", "--rate", "4", "--no-report", "--out", str(tmp_path))
     assert result.returncode == 0, result.stderr
     assert "recommended pool size:" in result.stdout
@@ -70,7 +70,7 @@ def test_a_bad_app_is_refused_with_one_line_and_nothing_written(tmp_path, node_p
     }[case]
     if case == "not loopback":
         url = f"http://localhost:{port}/"
-    result = stallbench("sweep-pool", "--app", app, "--url", url, "--sizes", "1,2", "--duration", "1",
+    result = stallbench_command("sweep-pool", "--app", app, "--url", url, "--sizes", "1,2", "--duration", "1",
                         "--ready-timeout", "2", "--out", str(tmp_path / "out"))
     assert result.returncode == 2, result.stderr
     assert words in result.stderr and len(result.stderr.strip().splitlines()) == 1, result.stderr
