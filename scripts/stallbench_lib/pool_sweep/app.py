@@ -102,7 +102,8 @@ class RunningApp:
             self.stop()
             raise
 
-    def _said(self) -> str:
+    def said(self) -> str:
+        """The last line the program printed, as ': line', or ''."""
         self._log.seek(0)
         lines = [l for l in self._log.read().decode(errors="replace").splitlines() if l.strip()]
         return f": {lines[-1].strip()}" if lines else ""
@@ -129,7 +130,7 @@ class RunningApp:
         last = "nothing listens there"
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise self._refuse(f"exited with code {self.proc.returncode} before {self.target.url} answered{self._said()}")
+                raise self._refuse(f"exited with code {self.proc.returncode} before {self.target.url} answered{self.said()}")
             try:
                 self.get()
                 return
@@ -175,22 +176,27 @@ def drive(app: RunningApp, load_node: Node, modules, rate: float, duration_s: in
     group = app.proc.pid
     cpu_start, ticks_start, started = process_group.cpu_seconds(group), process_group.machine_ticks(), time.monotonic()
     rss_peak = process_group.rss_bytes(group)
-    with tempfile.TemporaryDirectory(prefix="stallbench-load-") as cwd:  # loadtest reads config files from its cwd
-        load = children.start(argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, memory_bytes=0)
+    # loadtest reads config files from its cwd; its output goes to files, so a chatty run cannot
+    # fill a pipe nobody reads while the program is sampled.
+    with tempfile.TemporaryDirectory(prefix="stallbench-load-") as cwd, \
+            tempfile.TemporaryFile("w+") as stdout, tempfile.TemporaryFile("w+") as stderr:
+        load = children.start(argv, cwd=cwd, stdout=stdout, stderr=stderr, memory_bytes=0)
         try:
             while load.poll() is None:
                 if time.monotonic() - started > limit_s:
                     raise RuntimeError(f"the load generator did not finish within {limit_s:g} s")
                 rss_peak = max(rss_peak, process_group.rss_bytes(group))
                 time.sleep(SAMPLE_S)
-            out, err = load.communicate()
         finally:
             children.kill(load)
+        stdout.seek(0)
+        stderr.seek(0)
+        out, err = stdout.read(), stderr.read()
     seconds = time.monotonic() - started
     cpu = process_group.cpu_seconds(group) - cpu_start
     machine = process_group.machine_util(ticks_start, process_group.machine_ticks())
     if app.proc.poll() is not None:
-        raise RuntimeError(f"the program exited with code {app.proc.returncode} during the load{app._said()}")
+        raise RuntimeError(f"the program exited with code {app.proc.returncode} during the load{app.said()}")
     if load.returncode != 0 or not out.strip():
         said = [l for l in err.splitlines() if l.strip() and "DeprecationWarning" not in l]
         raise RuntimeError(f"the load generator exited with {load.returncode}" + (f": {said[-1]}" if said else ""))
