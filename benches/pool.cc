@@ -6,6 +6,10 @@
 // the same loop. It records when each completes, measured on the loop thread as Node's
 // callbacks would see it. The pool size is per process (libuv reads UV_THREADPOOL_SIZE once),
 // so the orchestrator runs one process per `pool` value.
+//
+// `runtime` node@LINE runs the same experiment in that Node (workloads/pool/node/saturation.js,
+// a child inheriting the pool size), its HTTP request made with `client` fetch or http.get, plus a
+// dns.Resolver.resolve4 that needs no pool thread; its keys must equal the C++ pbkdf2's.
 #include <uv.h>
 
 #include <openssl/crypto.h>
@@ -19,12 +23,23 @@
 #include "../workloads/common/temp_file.h"
 #include "../workloads/net/http_server.h"
 #include "../workloads/pool/saturation.h"
+#include "../workloads/pool/saturation_node.h"
 #include "harness/harness.h"
 
 using namespace stallbench;
 using namespace stallbench::bench;
 
 namespace {
+
+// The metrics both runtimes report about the jobs; returns the last job's completion.
+double report_jobs(Counters& out, const std::vector<double>& done_ms, double alone_ms, int jobs, int threads) {
+  double last = *std::max_element(done_ms.begin(), done_ms.end());
+  out.series("pbkdf2_done_ms", done_ms);
+  out.set("pbkdf2_alone_ms", alone_ms);
+  out.set("pool_efficiency", pool_efficiency(jobs, last, alone_ms, threads, available_cores()));
+  out.set("cores", available_cores());
+  return last;
+}
 
 // What a cell keeps between repetitions: the loop, the server on it, the file to read.
 struct SaturationCell {
@@ -40,27 +55,65 @@ struct SaturationCell {
     SaturationResult r = run_saturation(loop.get(), config);
     auto problems = check_saturation(r, config, reference, file.bytes());
     if (!problems.empty()) throw std::runtime_error(problems.front());
-
-    double last = *std::max_element(r.pbkdf2_done_ms.begin(), r.pbkdf2_done_ms.end());
-    out.series("pbkdf2_done_ms", r.pbkdf2_done_ms);
+    double last = report_jobs(out, r.pbkdf2_done_ms, alone_ms, config.jobs, threads);
     out.set("fs_latency_ms", r.fs_ms);
     out.set("dns_latency_ms", r.dns_ms);
     out.set("tcp_latency_ms", r.tcp_ms);
-    out.set("pbkdf2_alone_ms", alone_ms);
-    out.set("pool_efficiency", pool_efficiency(config.jobs, last, alone_ms, threads, available_cores()));
-    out.set("cores", available_cores());
+    out.set("tcp_alone_ms", time_http_get_alone(loop.get(), config.http_port));
     return std::max({last, r.fs_ms, r.dns_ms, r.tcp_ms});
   }
 };
 
+// The Node cell: the experiment runs in a Node child per repetition; what C++ keeps is the file
+// and the key every Node job must derive.
+struct NodeSaturationCell {
+  TempFile file{patterned_bytes(64 * 1024), "stallbench-pool"};
+  SaturationConfig config;
+  std::string node, client;
+  Key expected;
+  int threads = 0;
+
+  double repetition(Counters& out) {
+    NodeSaturationResult r = run_saturation_in_node(node, config, client);
+    auto problems = check_node_saturation(r, config, expected, file.bytes());
+    if (!problems.empty()) throw std::runtime_error(problems.front());
+    double last = report_jobs(out, r.pbkdf2_done_ms, r.alone_ms, config.jobs, threads);
+    out.set("fs_latency_ms", r.fs_ms);
+    out.set("dns_latency_ms", r.dns_ms);
+    out.set("tcp_latency_ms", r.tcp_ms);
+    out.set("tcp_alone_ms", r.tcp_alone_ms);
+    out.set("resolve4_latency_ms", r.resolve4_ms);
+    return std::max({last, r.fs_ms, r.dns_ms, r.tcp_ms, r.resolve4_ms});
+  }
+};
+
+bool runs_in_node(const Cell& cell) { return cell.text("runtime") != "stallbench"; }
+
+SaturationConfig saturation_config(const Cell& cell) {
+  SaturationConfig config;
+  config.jobs = static_cast<int>(cell.integer("jobs"));
+  config.pbkdf2.iterations = static_cast<int>(cell.integer("iters"));
+  config.pbkdf2.digest = parse_digest(cell.text("digest"));
+  return config;
+}
+
 Repetition make_saturation(const Cell& cell) {
+  int threads = static_cast<int>(std::stoi(std::getenv("UV_THREADPOOL_SIZE")));
+  if (runs_in_node(cell)) {
+    auto state = std::make_shared<NodeSaturationCell>();
+    state->config = saturation_config(cell);
+    state->config.file_path = state->file.path();
+    state->node = node_binary(cell.text("runtime"));
+    state->client = cell.text("client");
+    state->expected = pbkdf2(state->config.pbkdf2);
+    state->threads = threads;
+    return [state](Counters& out) { return state->repetition(out); };
+  }
   auto state = std::make_shared<SaturationCell>();
-  state->config.jobs = static_cast<int>(cell.integer("jobs"));
-  state->config.pbkdf2.iterations = static_cast<int>(cell.integer("iters"));
-  state->config.pbkdf2.digest = parse_digest(cell.text("digest"));
+  state->config = saturation_config(cell);
   state->config.file_path = state->file.path();
   state->config.http_port = state->server.port();
-  state->threads = static_cast<int>(std::stoi(std::getenv("UV_THREADPOOL_SIZE")));
+  state->threads = threads;
   warm_pool(state->loop.get(), state->threads);
   return [state](Counters& out) { return state->repetition(out); };
 }
@@ -80,6 +133,17 @@ Benchmark saturation() {
                .doc = "pbkdf2 iterations per job (seed 000: 3,000,000; seed 004: 100,000)", .work = true},
               {.name = "digest", .values = {"sha256"}, .full = {"sha256", "sha512"}, .choices = {"sha256", "sha512"},
                .doc = "pbkdf2 digest"},
+              // A Node cell costs as much as a C++ one and there is one per chosen line: the default
+              // profile keeps to C++ (a few minutes); smoke, nightly and full add Node.
+              {.name = "runtime", .values = {"stallbench"}, .smoke = {"stallbench", "node"},
+               .full = {"stallbench", "node"}, .nightly = {"stallbench", "node"}, .choices = {"stallbench", "node"},
+               .doc = "stallbench: the C++ loop; node: the same script in each chosen Node line (node@26, ...), "
+                      "at most four jobs (seed 000's experiment)",
+               .node_values = {"node"}},
+              {.name = "client", .values = {"uv", "fetch"}, .smoke = {"uv", "fetch"},
+               .full = {"uv", "fetch", "http.get"}, .nightly = {"uv", "fetch"},
+               .choices = {"uv", "fetch", "http.get"},
+               .doc = "the HTTP request: uv (the C++ cell's GET on its loop), or Node's fetch or http.get"},
               {.name = "pool", .values = {"1", "4", "8"}, .smoke = {"1", "4"}, .full = {"1", "2", "4", "8", "16"},
                .range = {{1, 1024}}, .env = "UV_THREADPOOL_SIZE",
                .doc = "libuv thread pool size (one process per value)"},
@@ -90,6 +154,10 @@ Benchmark saturation() {
               {.name = "fs_latency_ms", .unit = "ms", .doc = "file read (open, fstat, read, close) completion"},
               {.name = "dns_latency_ms", .unit = "ms", .doc = "getaddrinfo(\"localhost\") completion"},
               {.name = "tcp_latency_ms", .unit = "ms", .doc = "HTTP GET over loopback completion"},
+              {.name = "tcp_alone_ms", .unit = "ms", .tracked = false,
+               .doc = "the same HTTP request again after the run, nothing else running: the client's own cost"},
+              {.name = "resolve4_latency_ms", .unit = "ms",
+               .doc = "Node only: dns.Resolver.resolve4 against our DNS server on 127.0.0.1 (c-ares, no pool)"},
               {.name = "pbkdf2_alone_ms", .unit = "ms", .doc = "one job alone on the idle pool"},
               {.name = "pool_efficiency", .unit = "ratio", .better = Better::higher,
                .doc = "pbkdf2 throughput / (min(pool, cores, jobs) / pbkdf2_alone_ms)"},
@@ -97,6 +165,13 @@ Benchmark saturation() {
           },
       .timeout_s = 120,
       .make = make_saturation,
+      // The C++ cell makes its request with its own GET; a Node cell with fetch or http.get, and only
+      // up to seed 000's four jobs (the experiment it reproduces), so every line fits the nightly run.
+      .valid =
+          [](const Cell& cell) {
+            if (!runs_in_node(cell)) return cell.text("client") == "uv";
+            return cell.text("client") != "uv" && cell.integer("jobs") <= 4;
+          },
       // pbkdf2 dominates the instructions; keep --instructions to the smoke grid (iters 40000):
       // under callgrind the default grid's 3,000,000 iterations take minutes per job.
       .instructions = true,

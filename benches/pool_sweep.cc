@@ -3,7 +3,9 @@
 // `open-loop`: a mix of job classes arrives at the pool at random for `duration` seconds,
 // independent of completions; per class it reports latency percentiles split into queue wait
 // and service, throughput, what was dropped or left unfinished, and the queueing model's
-// prediction from single-job times measured just before. `slow-dns`: nodejs/node#8436, a burst
+// prediction from single-job times measured just before; `runtime` node@LINE runs the same arrivals
+// with Node's own crypto, zlib, fs and dns (workloads/pool_sweep/node/open_loop.js), where only
+// latency can be seen. `slow-dns`: nodejs/node#8436, a burst
 // of 100 ms lookups through a DNS server of our own in a private namespace, and one file read.
 #include <uv.h>
 
@@ -17,6 +19,7 @@
 #include "../workloads/pool/saturation.h"
 #include "../workloads/pool_sweep/delaying_dns_server.h"
 #include "../workloads/pool_sweep/mix.h"
+#include "../workloads/pool_sweep/node_sweep_run.h"
 #include "../workloads/pool_sweep/private_resolver.h"
 #include "../workloads/pool_sweep/slow_dns_burst.h"
 #include "../workloads/pool_sweep/sweep_run.h"
@@ -36,46 +39,63 @@ void report_percentiles(Counters& out, const Subcase& c, const std::string& stem
   out.set(stem + "_max_ms", c, p.max);
 }
 
+void report_run(Counters& out, const SweepRun& run) {
+  for (const auto& s : run.classes) {
+    Subcase c{{"class", s.name}};
+    report_percentiles(out, c, "latency", s.latency_ms);
+    if (run.service_observed) {
+      report_percentiles(out, c, "queue_wait", s.wait_ms);
+      report_percentiles(out, c, "service", s.service_ms);
+    }
+    out.set("throughput_per_s", c, s.throughput_per_s);
+    out.set("offered_per_s", c, s.offered_per_s);
+    out.set("completed", c, static_cast<double>(s.completed));
+    out.set("dropped", c, static_cast<double>(s.dropped));
+    out.set("unfinished", c, static_cast<double>(s.unfinished));
+    out.set("service_alone_ms", c, s.alone_ms);
+    out.set("predicted_p50_ms", c, s.predicted_p50_ms);
+    out.set("predicted_p99_ms", c, s.predicted_p99_ms);
+    out.set("predicted_throughput_per_s", c, s.predicted_throughput_per_s);
+    out.set("predicted_enough_cores_p50_ms", c, s.predicted_enough_cores_p50_ms);
+  }
+  out.set("cpu_util", run.cpu_util);
+  if (run.machine_cpu_util >= 0) out.set("machine_cpu_util", run.machine_cpu_util);
+  out.set("predicted_cpu_util", run.predicted_cpu_util);
+  out.set("effective_cores", run.effective_cores);
+  out.set("busy_cores_delay_ms", run.busy_cores_delay_ms);
+  out.set("cores", run.cores);
+  out.set("drain_s", run.drain_s);
+}
+
+template <typename Runner>
+Repetition open_loop_repetitions(std::shared_ptr<OwnedLoop> loop, std::shared_ptr<Runner> runner, double duration) {
+  auto repetition = std::make_shared<std::uint64_t>(0);
+  return [loop, runner, duration, repetition](Counters& out) {
+    report_run(out, runner->run(duration, ++*repetition));  // the seed: the same arrivals in every runtime
+    return duration * 1000;
+  };
+}
+
 Repetition make_open_loop(const Cell& cell) {
   auto loop = std::make_shared<OwnedLoop>();
   int threads = pool_threads();
   warm_pool(loop->get(), threads);
-  auto runner = std::make_shared<MixRunner>(loop->get(), parse_mix(cell.text("mix")), threads);
+  Mix mix = parse_mix(cell.text("mix"));
   double duration = static_cast<double>(cell.integer("duration"));
-  auto repetition = std::make_shared<std::uint64_t>(0);
-  return [loop, runner, duration, repetition](Counters& out) {
-    SweepRun run = runner->run(duration, ++*repetition);
-    for (const auto& s : run.classes) {
-      Subcase c{{"class", s.name}};
-      report_percentiles(out, c, "latency", s.latency_ms);
-      report_percentiles(out, c, "queue_wait", s.wait_ms);
-      report_percentiles(out, c, "service", s.service_ms);
-      out.set("throughput_per_s", c, s.throughput_per_s);
-      out.set("offered_per_s", c, s.offered_per_s);
-      out.set("completed", c, static_cast<double>(s.completed));
-      out.set("dropped", c, static_cast<double>(s.dropped));
-      out.set("unfinished", c, static_cast<double>(s.unfinished));
-      out.set("service_alone_ms", c, s.alone_ms);
-      out.set("predicted_p50_ms", c, s.predicted_p50_ms);
-      out.set("predicted_p99_ms", c, s.predicted_p99_ms);
-      out.set("predicted_throughput_per_s", c, s.predicted_throughput_per_s);
-      out.set("predicted_enough_cores_p50_ms", c, s.predicted_enough_cores_p50_ms);
-    }
-    out.set("cpu_util", run.cpu_util);
-    if (run.machine_cpu_util >= 0) out.set("machine_cpu_util", run.machine_cpu_util);
-    out.set("predicted_cpu_util", run.predicted_cpu_util);
-    out.set("effective_cores", run.effective_cores);
-    out.set("busy_cores_delay_ms", run.busy_cores_delay_ms);
-    out.set("cores", run.cores);
-    out.set("drain_s", run.drain_s);
-    return duration * 1000;
-  };
+  if (cell.text("runtime") == "stallbench")
+    return open_loop_repetitions(loop, std::make_shared<MixRunner>(loop->get(), mix, threads), duration);
+  try {
+    auto runner = std::make_shared<NodeMixRunner>(loop->get(), mix, threads, node_binary(cell.text("runtime")));
+    return open_loop_repetitions(loop, runner, duration);
+  } catch (const std::invalid_argument& e) {
+    throw CellFailure("rejected", e.what());
+  }
 }
 
 std::vector<Metric> open_loop_metrics() {
   std::vector<Metric> m;
   for (auto [stem, what] : {std::pair{"latency", "arrival to completion"}, {"queue_wait", "latency minus service: waiting "
-                            "in libuv's queue and for the loop"}, {"service", "time on pool threads"}})
+                            "in libuv's queue and for the loop (C++ only)"}, {"service", "time on pool threads (C++ only)"}})
     for (auto [p, label] : {std::pair{"p50", "median"}, {"p95", "95th percentile"}, {"p99", "99th percentile"}, {"max", "maximum"}})
       m.push_back({.name = std::string(stem) + "_" + p + "_ms", .unit = "ms", .doc = std::string(label) + " of " + what + ", per class"});
   auto context = [](std::string name, std::string unit, std::string doc) {
@@ -86,7 +106,8 @@ std::vector<Metric> open_loop_metrics() {
   m.push_back(context("completed", "count", "jobs completed by the end of the drain period, per class"));
   m.push_back({.name = "dropped", .unit = "count", .doc = "arrivals not submitted because 5000 jobs were already out"});
   m.push_back({.name = "unfinished", .unit = "count", .doc = "jobs not completed by the end of the drain period (queued ones cancelled)"});
-  m.push_back(context("service_alone_ms", "ms", "one job's service time on the otherwise idle pool, before and after the run (the model's input)"));
+  m.push_back(context("service_alone_ms", "ms", "one job's service time on the otherwise idle pool, before and after the run (the model's input); "
+                      "Node: one job's latency alone, as JavaScript sees it"));
   m.push_back(context("predicted_p50_ms", "ms", "the queueing model's median latency, per class"));
   m.push_back(context("predicted_p99_ms", "ms", "the queueing model's 99th percentile latency, per class"));
   m.push_back(context("predicted_throughput_per_s", "1/s", "the model's throughput, per class"));
@@ -115,6 +136,13 @@ Benchmark open_loop() {
                .check = mix_problem},
               {.name = "duration", .values = {"3"}, .smoke = {"1"}, .full = {"10"}, .range = {{1, 60}},
                .doc = "seconds of arrivals per repetition"},
+              // Each Node line costs as much as the C++ sweep (the nightly profile's nine rounds of six
+              // sizes would take half an hour for five lines), so the default and nightly profiles keep
+              // to the C++ runtime; `sweep-pool` (by default the newest line and system) and `full` run both.
+              {.name = "runtime", .values = {"stallbench"}, .full = {"stallbench", "node"},
+               .choices = {"stallbench", "node"},
+               .doc = "stallbench: the C++ runner; node: the same arrivals in each chosen Node line (node@26, ...)",
+               .node_values = {"node"}},
               {.name = "pool", .values = {"1", "2", "4", "8", "16", "32"}, .smoke = {"2"},
                .full = {"1", "2", "4", "8", "16", "32", "64"}, .range = {{1, 1024}}, .env = "UV_THREADPOOL_SIZE",
                .doc = "libuv thread pool size (one process per value)"},

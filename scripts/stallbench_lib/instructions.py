@@ -106,7 +106,8 @@ def count_cell(cell: Cell, run_id: str, raw: Path, name: str, repetitions: int, 
 
 def count(run: RunDir, cells: list[Cell], repetitions: int) -> None:
     """The callgrind pass over the CPU-bound cells of a finished wall-time pass."""
-    chosen = [(i, c) for i, c in enumerate(cells) if c.benchmark.instructions]
+    # A Node cell's work runs in a Node child, which callgrind does not follow: nothing to count.
+    chosen = [(i, c) for i, c in enumerate(cells) if c.benchmark.instructions and not c.runs_node]
     if not chosen:
         print("stallbench: --instructions: no benchmark in this plan declares itself CPU-bound; nothing to count",
               file=sys.stderr, flush=True)

@@ -75,6 +75,30 @@ def parse_lines(text: str, source: str = "--node") -> list[str]:
     return list(dict.fromkeys(chosen))
 
 
+def tool_modules(tool_set: str) -> Path:
+    """The node_modules folder of a pinned npm tool set (scripts/packages/npm/<set>), installed on
+    demand through scripts/bootstrap --npm (npm ci, integrity-checked). Raises UsageError with the
+    installer's own line when it cannot be had."""
+    modules = deps_dir() / "npm" / tool_set / "node_modules"
+    lock = LINES_FILE.parent / tool_set / "package-lock.json"
+    installed = modules.parent / ".installed-lock"
+    if installed.exists() and installed.read_bytes() == lock.read_bytes():
+        return modules
+    _bootstrap(["--npm", tool_set], f"the npm tool set {tool_set}")
+    return modules
+
+
+def _bootstrap(args: list[str], what: str) -> None:
+    try:
+        out = children.run([str(paths.ROOT / "scripts" / "bootstrap"), *args], stdout=subprocess.DEVNULL, text=True,
+                           timeout_s=INSTALL_TIMEOUT_S, memory_bytes=0)
+    except subprocess.TimeoutExpired:
+        raise UsageError(f"installing {what} took over {INSTALL_TIMEOUT_S} s; stopped") from None
+    if out.returncode != 0:
+        said = [l for l in out.stderr.splitlines() if l.strip()]
+        raise UsageError(said[-1].removeprefix("stallbench: ") if said else f"installing {what} failed (exit {out.returncode})")
+
+
 def installed_path(line: str) -> Path | None:
     """The pinned line's binary in the dependency folder, when installed."""
     base = deps_dir() / "npm" / f"node-{line}" / "node_modules"
@@ -111,17 +135,8 @@ def install(lines: list[str]) -> None:
     """Installs the pinned lines that are missing, through scripts/bootstrap (npm ci, integrity-checked).
     Raises UsageError with the installer's own line when it fails."""
     missing = [line for line in lines if line != SYSTEM and installed_path(line) is None]
-    if not missing:
-        return
-    try:
-        out = children.run([str(paths.ROOT / "scripts" / "bootstrap"), "--node", ",".join(missing)],
-                           stdout=subprocess.DEVNULL, text=True, timeout_s=INSTALL_TIMEOUT_S, memory_bytes=0)
-    except subprocess.TimeoutExpired:
-        raise UsageError(f"installing Node {', '.join(missing)} took over {INSTALL_TIMEOUT_S} s; stopped") from None
-    if out.returncode != 0:
-        said = [l for l in out.stderr.splitlines() if l.strip()]
-        raise UsageError(said[-1].removeprefix("stallbench: ") if said else
-                         f"installing Node {', '.join(missing)} failed (exit {out.returncode})")
+    if missing:
+        _bootstrap(["--node", ",".join(missing)], f"Node {', '.join(missing)}")
 
 
 def resolve(lines: list[str]) -> list[Node]:
@@ -166,6 +181,27 @@ def choose(option: str | None, every_line: bool = False) -> list[Node]:
         except UsageError as e:
             print(f"stallbench: {e}: its Node cells are left out", file=sys.stderr)
     return nodes
+
+
+def status() -> list[tuple[str, str, str]]:
+    """(line, version, where) for every pinned line and `system`: installed where, or that it would
+    be fetched from the npm registry on first use; the default choice marked."""
+    default = default_lines()
+    rows = []
+    for line, version in pinned().items():
+        found = installed_path(line)
+        where = f"installed: {found}" if found else "not installed: fetched from the npm registry when a run asks for it"
+        rows.append((line + (" (default)" if line in default else ""), version, where))
+    system = _system_path()
+    if system:
+        try:
+            version = probe(SYSTEM, system).version.lstrip("v")
+        except UsageError as e:
+            version = f"? ({e})"
+        rows.append((f"{SYSTEM} (default)", version, f"on PATH: {system}"))
+    else:
+        rows.append((SYSTEM, "-", "no node on PATH"))
+    return rows
 
 
 def add_option(parser, what: str = "the Node cells") -> None:

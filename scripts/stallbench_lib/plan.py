@@ -30,6 +30,12 @@ class Cell:
         shown = " ".join(f"{k}={v}" for k, v in self.params.items())
         return f"{self.benchmark.full_name} {shown}"
 
+    @property
+    def runs_node(self) -> bool:
+        """A Node cell (a value VALUE@LINE of a parameter's node_values): its work runs in a Node child."""
+        return any("@" in (value := self.params.get(p.name, "")) and value.partition("@")[0] in p.node_values
+                   for p in self.benchmark.params)
+
     def grid_args(self) -> list[str]:
         return [f"--stallbench-grid={self.benchmark.name}.{k}={v}" for k, v in self.params.items()] + \
             node_args(self.nodes)

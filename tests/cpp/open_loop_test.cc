@@ -50,6 +50,26 @@ TEST(OpenLoop, SameSeedSameArrivals) {
   EXPECT_NE(run_open_loop(loop.get(), config).classes[0].arrived, a);
 }
 
+// The Node runner hands Node the schedule without any C++ job: it must depend on the seed and the
+// rates alone, and be the arrivals the C++ driver submits.
+TEST(OpenLoop, ScheduleIsTheDriversArrivalsWithoutJobs) {
+  OwnedLoop loop;
+  auto stat = make_job_class("stat", 0);
+  OpenLoopConfig config{.classes = {{stat.get(), 300}, {stat.get(), 0, 2}}, .window_s = 0.3, .drain_s = 1, .seed = 11};
+  OpenLoopConfig without_jobs = config;
+  for (auto& c : without_jobs.classes) c.job = nullptr;
+  auto schedule = arrival_schedule(without_jobs);
+  ASSERT_FALSE(schedule.empty());
+  for (std::size_t i = 0; i < schedule.size(); ++i) {
+    EXPECT_EQ(schedule[i].cls, 0u);  // the class kept in flight has no arrivals
+    EXPECT_LT(schedule[i].offset_ns, 300'000'000u);
+    if (i > 0) {
+      EXPECT_GE(schedule[i].offset_ns, schedule[i - 1].offset_ns);
+    }
+  }
+  EXPECT_EQ(static_cast<std::int64_t>(schedule.size()), run_open_loop(loop.get(), config).classes[0].arrived);
+}
+
 TEST(OpenLoop, ClosedClassKeepsItsJobsInFlight) {
   OwnedLoop loop;
   auto cpu = make_job_class("pbkdf2", 2000);

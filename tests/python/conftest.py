@@ -19,6 +19,15 @@ def stallbench(*args: str, timeout: float = 300, env: dict | None = None) -> sub
                           timeout=timeout, env=full_env)
 
 
+def stallbench_command(*args: str, timeout: float = 300, env: dict | None = None) -> subprocess.CompletedProcess:
+    """The command itself (python -m stallbench_lib), without the launcher's check of the OS
+    packages: for the many runs whose point is the command's own behaviour, where that check (seconds
+    on a busy machine, every time) adds nothing. The launcher itself is what `stallbench` runs."""
+    full_env = {**os.environ, "STALLBENCH_BUILD_DIR": str(BUILD), "PYTHONPATH": str(ROOT / "scripts"), **(env or {})}
+    return subprocess.run([sys.executable, "-m", "stallbench_lib", *args], capture_output=True, text=True,
+                          timeout=timeout, env=full_env)
+
+
 def tree(path: Path) -> dict[str, bytes]:
     """Every file under `path` with its bytes, to show that nothing changed."""
     return {str(p.relative_to(path)): p.read_bytes() for p in sorted(path.rglob("*")) if p.is_file()}

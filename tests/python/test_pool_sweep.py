@@ -1,41 +1,55 @@
-"""sweep-pool end to end (sizes 1 and 2, a tiny mix), its refusals of bad input, and the slow-DNS
-reproduction through the bench binary where this machine allows a private namespace."""
+"""sweep-pool end to end (sizes 1 and 2, a tiny mix, in C++ and in one Node line), its refusals of
+bad input, and the slow-DNS reproduction through the bench binary where this machine allows a
+private namespace."""
 import json
 import subprocess
 
 import pytest
 
-from conftest import BUILD, stallbench, tree
+from conftest import BUILD, stallbench, stallbench_command, tree
+from stallbench_lib import node as nodejs
 from stallbench_lib.tidy import read_csv, validate_row
 
 TINY = "pbkdf2:20:20000,read:50,lookup:20"
 
 
 @pytest.fixture(scope="module")
-def tiny_sweep(tmp_path_factory):
+def node_line():
+    """One Node line to run the mix in beside C++, or None where there is none."""
+    node, _ = nodejs.find()
+    return node.line if node else None
+
+
+@pytest.fixture(scope="module")
+def tiny_sweep(tmp_path_factory, node_line):
     out = tmp_path_factory.mktemp("sweep")
     result = stallbench("sweep-pool", "--no-build", "--sizes", "1,2", "--mix", TINY, "--duration", "1",
-                        "--targets", "read:500", "--slow-dns", "--out", str(out))
+                        "--targets", "read:500", "--slow-dns", "--node", node_line or "none", "--out", str(out))
     runs = [p for p in out.iterdir() if p.is_dir()]
     return result, runs[0] if runs else None
 
 
-def test_sweep_writes_rows_for_every_size_and_class(tiny_sweep):
+def test_sweep_writes_rows_for_every_size_and_class(tiny_sweep, node_line):
     result, run_dir = tiny_sweep
     assert result.returncode == 0, result.stderr
     rows = read_csv(run_dir / "results.csv")
     assert [p for r in rows for p in validate_row(r)] == []
     assert {r.status for r in rows} == {"ok"}
     assert {r.family for r in rows} == {"pool-sweep"}
-    per_class = {(r.param_dict()["pool"], r.param_dict()["class"]) for r in rows if "class" in r.param_dict()}
-    assert per_class == {(p, c) for p in ("1", "2") for c in ("pbkdf2", "read", "lookup")}
+    runtimes = ["stallbench"] + ([f"node@{node_line}"] if node_line else [])
+    per_class = {(r.param_dict()["runtime"], r.param_dict()["pool"], r.param_dict()["class"])
+                 for r in rows if "class" in r.param_dict()}
+    assert per_class == {(rt, p, c) for rt in runtimes for p in ("1", "2") for c in ("pbkdf2", "read", "lookup")}
     assert {r.param_dict()["mix"] for r in rows if r.benchmark == "open-loop"} == {"pbkdf2@20@20000+read@50+lookup@20"}
     metrics = {r.metric for r in rows}
     for name in ("latency_p50_ms", "latency_p99_ms", "queue_wait_p50_ms", "service_p50_ms", "throughput_per_s",
                  "cpu_util", "predicted_p50_ms", "predicted_p99_ms", "unfinished", "dropped"):
         assert name in metrics, name
     cpu = [r for r in rows if r.metric == "cpu_util"]
-    assert len(cpu) == 2 and all("class" not in r.param_dict() for r in cpu)
+    assert len(cpu) == 2 * len(runtimes) and all("class" not in r.param_dict() for r in cpu)
+    # Node's jobs show their latency to JavaScript, not their wait in libuv's queue.
+    in_node = {r.metric for r in rows if r.param_dict().get("runtime", "").startswith("node@")}
+    assert not node_line or ("predicted_p50_ms" in in_node and "queue_wait_p50_ms" not in in_node)
 
 
 def test_sweep_runs_slow_dns_at_each_pool_size(tiny_sweep):
@@ -48,10 +62,10 @@ def test_sweep_runs_slow_dns_at_each_pool_size(tiny_sweep):
         assert seen[("getaddrinfo", 1)] == 1 and seen[("getaddrinfo", 2)] == 1
 
 
-def test_sweep_prints_and_reports_the_recommendation(tiny_sweep):
+def test_sweep_prints_and_reports_the_recommendation(tiny_sweep, node_line):
     result, run_dir = tiny_sweep
     lines = [l for l in result.stdout.splitlines() if l.startswith("recommended pool size:")]
-    assert len(lines) == 1, result.stdout
+    assert len(lines) == (2 if node_line else 1), result.stdout
     assert "model: median absolute error of p50" in result.stdout
     report = (run_dir / "report" / "report.md").read_text()
     assert lines[0] in report
@@ -79,13 +93,28 @@ def test_sweep_prints_and_reports_the_recommendation(tiny_sweep):
     (["--targets", "read:-5"], "not a latency"),
     (["--targets", "read:5:p42"], "not one of p50, p95, p99, max"),
     (["--repetitions", "0"], "out of range"),
+    (["--node", "19"], "not a pinned Node line"),
+    (["--app", "node x.js", "--url", "http://127.0.0.1:9/"], "--mix, --slow-dns and --node are for the synthetic"),
 ])
 def test_bad_input_is_one_line_and_exit_2(tmp_path, args, words):
-    result = stallbench("sweep-pool", "--no-build", "--out", str(tmp_path), "--mix", "read:10", *args)
+    result = stallbench_command("sweep-pool", "--no-build", "--out", str(tmp_path), "--mix", "read:10", *args)
     assert result.returncode == 2, result.stderr
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr
     assert words in result.stderr
     assert tree(tmp_path) == {}
+
+
+def test_a_held_lookup_in_node_is_a_rejected_row(tmp_path, node_line):
+    if not node_line:
+        pytest.skip("no Node line installed or installable here")
+    result = stallbench_command("run", "--no-build", "--no-report", "--filter", "pool-sweep/open-loop", "--node", node_line,
+                        "--set", "mix=lookup@5@20", "--set", "runtime=node", "--set", "pool=2", "--set", "duration=1",
+                        "--repetitions", "1", "--out", str(tmp_path))
+    assert result.returncode == 1, result.stderr
+    (run_dir,) = [p for p in tmp_path.iterdir() if p.is_dir()]
+    rows = read_csv(run_dir / "results.csv")
+    assert {r.status for r in rows} == {"rejected"}
+    assert "cannot hold a lookup" in rows[0].detail
 
 
 def _slow_dns(kind: str, pool: int) -> dict | None:

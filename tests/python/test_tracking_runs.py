@@ -58,7 +58,8 @@ def test_nightly_rounds_end_to_end(tmp_path):
     """Interleaved rounds write repetitions 0..N-1 for every cell, one process per repetition,
     and meta.json keeps the seed and every metric's declaration."""
     code = cli.main(["run", "--profile", "nightly", "--filter", "^pool/", "--set", "iters=20000", "--set", "jobs=2",
-                     "--set", "pool=1,2", "--repetitions", "3", "--no-build", "--no-report", "--out", str(tmp_path)])
+                     "--set", "pool=1,2", "--repetitions", "3", "--node", "none", "--no-build", "--no-report",
+                     "--out", str(tmp_path)])
     assert code == 0
     run = next(tmp_path.iterdir())
     meta = json.loads((run / "meta.json").read_text())
@@ -70,8 +71,9 @@ def test_nightly_rounds_end_to_end(tmp_path):
         fields = line.split(",")
         if fields[5] == "fs_latency_ms":
             reps[(fields[3], int(fields[4]))] += 1
-    assert sorted(reps) == [(p, r) for p in ("digest=sha256;iters=20000;jobs=2;pool=1",
-                                              "digest=sha256;iters=20000;jobs=2;pool=2") for r in range(3)]
+    assert sorted(reps) == [(p, r) for p in ("client=uv;digest=sha256;iters=20000;jobs=2;pool=1;runtime=stallbench",
+                                              "client=uv;digest=sha256;iters=20000;jobs=2;pool=2;runtime=stallbench")
+                            for r in range(3)]
     assert len(list((run / "raw").glob("*-round*.json"))) == 6
 
 

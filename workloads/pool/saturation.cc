@@ -1,6 +1,7 @@
 #include "saturation.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "../common/uv_check.h"
 #include "file_read.h"
@@ -90,6 +91,19 @@ double time_pbkdf2_alone(uv_loop_t* loop, const Pbkdf2Params& params, Key* key) 
   });
   uv_run(loop, UV_RUN_DEFAULT);
   if (!failure.empty()) throw std::runtime_error(failure);
+  return done - start;
+}
+
+double time_http_get_alone(uv_loop_t* loop, std::uint16_t port) {
+  double start = hrtime_ms(), done = 0;
+  HttpGetResult result;
+  http_get(loop, port, "/", [&](HttpGetResult r) {
+    done = hrtime_ms();
+    result = std::move(r);
+    uv_stop(loop);
+  });
+  uv_run(loop, UV_RUN_DEFAULT);
+  if (!result.error.empty() || result.status != 200) throw std::runtime_error("HTTP GET alone failed: " + result.error);
   return done - start;
 }
 

@@ -52,6 +52,10 @@ void warm_pool(uv_loop_t* loop, int threads);
 // Returns milliseconds; the derived key goes to *key.
 double time_pbkdf2_alone(uv_loop_t* loop, const Pbkdf2Params& params, Key* key);
 
+// One HTTP GET to the server on `loop` with nothing else running: what the request itself costs.
+// Throws std::runtime_error when it fails.
+double time_http_get_alone(uv_loop_t* loop, std::uint16_t port);
+
 // What went wrong, compared with what must come back: every key equal to `expected_key`, the
 // file's bytes, a loopback address, a 200 "ok". Empty when the answers are right.
 std::vector<std::string> check_saturation(const SaturationResult& result, const SaturationConfig& config,

@@ -25,14 +25,6 @@ double nearest_rank(std::vector<double> values, double fraction) {
   return values[rank - 1];
 }
 
-namespace {
-
-struct Arrival {
-  std::uint64_t offset_ns;
-  std::size_t cls;
-};
-
-// Every open class's Poisson arrivals in [0, window), merged in time order.
 std::vector<Arrival> arrival_schedule(const OpenLoopConfig& config) {
   std::vector<Arrival> arrivals;
   const double window_ns = config.window_s * 1e9;
@@ -45,6 +37,8 @@ std::vector<Arrival> arrival_schedule(const OpenLoopConfig& config) {
   std::sort(arrivals.begin(), arrivals.end(), [](auto& a, auto& b) { return a.offset_ns < b.offset_ns; });
   return arrivals;
 }
+
+namespace {
 
 // Paces arrivals with a timerfd (nanosecond deadlines on the clock uv_hrtime reads) watched by
 // the loop, so jobs are submitted on the loop thread, as Node submits them, within microseconds

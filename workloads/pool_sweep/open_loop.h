@@ -52,6 +52,15 @@ struct OpenLoopResult {
 
 OpenLoopResult run_open_loop(uv_loop_t* loop, const OpenLoopConfig& config);
 
+struct Arrival {
+  std::uint64_t offset_ns;  // since the window opened
+  std::size_t cls;          // index into config.classes
+};
+
+// Every open class's Poisson arrivals in [0, window), merged in time order: a function of the seed
+// and the rates alone, so runs with the same seed (and another runtime) get the same arrivals.
+std::vector<Arrival> arrival_schedule(const OpenLoopConfig& config);
+
 // The nearest-rank percentile: the smallest value with at least `fraction` of the values at or
 // below it (so p99 of 100 values is the 99th smallest). 0 for no values.
 double nearest_rank(std::vector<double> values, double fraction);

@@ -32,12 +32,26 @@ struct ClassSummary {
 
 struct SweepRun {
   std::vector<ClassSummary> classes;
+  bool service_observed = true;    // false in Node: JavaScript sees a job's latency, not its time on a thread
   double cpu_util = 0, machine_cpu_util = -1, predicted_cpu_util = 0;
   double effective_cores = 0;      // calibration.h, before and after the run
   double busy_cores_delay_ms = 0;  // likewise
   int cores = 0;
   double drain_s = 0;
 };
+
+struct ClassOutcome;
+struct ModelClass;
+
+// Latency percentiles, throughput and counts of one class's outcome over a window of `window_s`.
+ClassSummary summarize(const std::string& name, const ClassOutcome& outcome, double window_s);
+
+// Long enough for work queued at a sustainable load to finish, bounded so an overloaded run ends.
+double drain_seconds(double window_s, double longest_alone_ms);
+
+// The queueing model's prediction for each class of `out` (same order as `model`), from the
+// machine's calibration already in `out` (cores, effective cores, busy-cores delay, drain).
+void add_predictions(SweepRun& out, const std::vector<ModelClass>& model, int threads, double window_s);
 
 class MixRunner {
  public:

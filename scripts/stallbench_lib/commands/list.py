@@ -1,5 +1,5 @@
 """stallbench list: what can be run, with every parameter's grid per profile."""
-from .. import build, catalogue, paths
+from .. import build, catalogue, node as nodejs, paths
 from ..profiles import PROFILES
 
 NAME = "list"
@@ -19,6 +19,10 @@ def run(args) -> int:
     build_dir = paths.build_dir() if args.no_build else build.ensure_built()
     families = catalogue.load(build.bench_binaries(build_dir))
     print("profiles: " + "; ".join(f"{p.name} ({p.doc})" for p in PROFILES.values()))
+    print(f"\nnode lines (--node LINES or $STALLBENCH_NODE; nightly and full run every pinned line; pinned in "
+          f"{nodejs.LINES_FILE.relative_to(paths.ROOT)}, installed into {nodejs.deps_dir()}):")
+    for line, version, where in nodejs.status():
+        print(f"  {line:<17} {version:<9} {where}")
     for f in families:
         print(f"\nfamily {f.name}: {f.doc}")
         for b in f.benchmarks:

@@ -1,15 +1,17 @@
 """stallbench sweep-pool: the UV_THREADPOOL_SIZE study. One process per pool size runs the same
-open-loop mix; the command prints each class's latency (measured and predicted) per size and the
-recommended size, and writes the run directory and its report."""
+open-loop mix, in the C++ runtime and in each chosen Node line (--node); or, with --app, a user's own
+program is started at each pool size and driven at a fixed rate. The command prints each class's
+latency (measured and predicted) per size and the recommended size, and writes the run directory and
+its report."""
 from pathlib import Path
 
-from .. import build, catalogue, paths
+from .. import build, catalogue, node as nodejs, paths
 from ..errors import UsageError
 from ..execute import execute, run_meta
 from ..plan import make_plan
-from ..pool_sweep import mixes, targets
+from ..pool_sweep import app, app_run, mixes, targets
 from ..pool_sweep.recommend import recommend
-from ..pool_sweep.summary import model_error, sweeps
+from ..pool_sweep.summary import app_sweeps, model_error, sweeps
 from ..profiles import PROFILES
 from ..report.render import render
 from ..report.stats import fmt
@@ -23,17 +25,29 @@ FAMILY = "pool-sweep"
 def add_arguments(p):
     p.add_argument("--sizes", default="1,2,4,8,16,32", metavar="N,N,...",
                    help="pool sizes, 1-1024, one process each (default 1,2,4,8,16,32)")
-    p.add_argument("--mix", default="login-heavy", metavar="MIX",
+    p.add_argument("--mix", metavar="MIX",
                    help="a named mix or CLASS:RATE[:SIZE],... with CLASS one of pbkdf2, scrypt, deflate, read, stat, "
-                        "lookup, reverse; RATE jobs per second, or xN to keep N in flight. Named: " + mixes.help_text())
+                        "lookup, reverse; RATE jobs per second, or xN to keep N in flight (default login-heavy). "
+                        "Named: " + mixes.help_text())
+    p.add_argument("--app", metavar="COMMAND",
+                   help="sweep your own program instead of a mix: the command that starts it (split like a shell "
+                        "would, run without one), e.g. \"node server.js\"; needs --url")
+    p.add_argument("--url", metavar="URL", help="with --app: the http://127.0.0.1:PORT/PATH to drive (loopback only)")
+    p.add_argument("--rate", type=float, default=10, metavar="R",
+                   help="with --app: requests per second, sent on a fixed timer whatever is outstanding (default 10)")
+    p.add_argument("--ready-timeout", type=float, default=app.READY_TIMEOUT_S, metavar="S",
+                   help=f"with --app: how long the program may take to answer its URL after starting, 1-600 s "
+                        f"(default {app.READY_TIMEOUT_S})")
     p.add_argument("--duration", default=10, type=int, metavar="S", help="seconds of arrivals per size, 1-60 (default 10)")
     p.add_argument("--targets", metavar="CLASS:MS[:PCT],...",
-                   help="latency targets (PCT p50, p95, p99 or max; default p99); others default to p99 within "
+                   help="latency targets (PCT p50, p95, p99 or max; default p99; with --app the class is `requests`, "
+                        "e.g. requests:200); others default to p99 within "
                         f"{targets.DEFAULT_FLOOR_MS:g} ms or {targets.DEFAULT_ALONE_MULTIPLE:g}x the class's alone time")
     p.add_argument("--repetitions", default=1, type=int, metavar="N", help="runs per size (default 1)")
     p.add_argument("--slow-dns", action="store_true",
                    help="also reproduce nodejs/node#8436 at these sizes (real lookups need root: a private network "
                         "namespace with a delaying DNS server of our own)")
+    nodejs.add_option(p, "the Node side of the synthetic sweep (the mix run by Node's own crypto, zlib, fs, dns)")
     p.add_argument("--out", metavar="DIR", type=Path, help="put the run directory under DIR instead of results/runs/")
     p.add_argument("--no-build", action="store_true", help="use the existing build; fail if there is none")
     p.add_argument("--no-report", action="store_true", help="skip rendering the report")
@@ -46,10 +60,12 @@ def _sizes(text: str) -> list[str]:
     return sorted(dict.fromkeys(items), key=lambda s: (not s.isdigit(), int(s) if s.isdigit() else 0, s))
 
 
-def _plan(families, sizes, mix, duration, slow_dns):
+def _plan(families, sizes, mix, duration, slow_dns, nodes):
     quick = PROFILES["quick"]
+    runtimes = ["stallbench", "node"] if nodes else ["stallbench"]  # the same arrivals in C++ and each Node line
     cells = make_plan(families, quick, f"^{FAMILY}/open-loop$",
-                      {"pool": sizes, "mix": [mixes.as_param(mix)], "duration": [str(duration)]})
+                      {"pool": sizes, "mix": [mixes.as_param(mix)], "duration": [str(duration)], "runtime": runtimes},
+                      nodes)
     notes = []
     if slow_dns:
         dns_cells = make_plan(families, quick, f"^{FAMILY}/slow-dns$", {"pool": sizes})
@@ -63,8 +79,8 @@ def _plan(families, sizes, mix, duration, slow_dns):
 
 def _print_summary(run, given) -> int | None:
     chosen = None
-    for sweep in sweeps(run.rows):
-        print(f"\nmix {mixes.as_command_line(sweep.mix)}: latency ms, measured (predicted); wait and service are p50")
+    for sweep in sweeps(run.rows) + app_sweeps(run.rows):
+        print(f"\n{sweep.title()}: latency ms, measured (predicted); wait and service are p50")
         print(f"{'class':<8} {'pool':>5} {'p50':>18} {'p99':>18} {'wait':>9} {'service':>9} {'done/s':>14} {'unfinished':>10}")
         for cls in sweep.classes:
             for pool in sweep.sizes:
@@ -90,20 +106,60 @@ def _print_summary(run, given) -> int | None:
     return chosen
 
 
+def _check_sizes(sizes: list[str]) -> list[int]:
+    """--app sizes are checked here (no bench binary sees them); the synthetic ones by the binary."""
+    if not all(s.isdigit() and 1 <= int(s) <= 1024 for s in sizes):
+        raise UsageError(f"--sizes {','.join(sizes)}: valid pool sizes are integers 1-1024")
+    return [int(s) for s in sizes]
+
+
+def _run_app(args, sizes: list[str]) -> int:
+    if args.mix or args.slow_dns or args.node:
+        raise UsageError("--app sweeps your program; --mix, --slow-dns and --node are for the synthetic sweep")
+    if not args.url:
+        raise UsageError("--app needs --url http://127.0.0.1:PORT/PATH: the address your program answers on")
+    if not 0 < args.rate <= 10_000:
+        raise UsageError(f"--rate {args.rate:g} is out of range: valid rates are 0-10000 requests per second")
+    if not 1 <= args.duration <= 600:
+        raise UsageError(f"--duration {args.duration} is out of range: valid values are 1-600 seconds")
+    if not 1 <= args.ready_timeout <= 600:
+        raise UsageError(f"--ready-timeout {args.ready_timeout:g} is out of range: valid values are 1-600 seconds")
+    pools = _check_sizes(sizes)
+    target = app.parse(args.app, args.url)
+    given = targets.parse(args.targets, ["requests"])
+    settings = {"command": NAME, "app": args.app, "url": args.url, "sizes": pools, "duration_s": args.duration,
+                "targets": targets.to_meta(given), "repetitions": args.repetitions}
+    meta = run_meta([], paths.build_dir(), settings)
+    result = app_run.sweep(target, pools, args.rate, args.duration, args.repetitions, args.ready_timeout,
+                           args.out if args.out else paths.RUNS, meta)
+    _print_summary(result, given)
+    print(f"results: {result.path / 'results.csv'}")
+    if not args.no_report:
+        report = render(result.path)
+        print(f"report:  {report / 'index.html'}  ({report / 'report.md'})")
+    return 0 if result.meta["cells"]["failed"] == 0 else 1
+
+
 def run(args) -> int:
     sizes = _sizes(args.sizes)
     if not 1 <= args.repetitions <= 100:
         raise UsageError(f"--repetitions {args.repetitions} is out of range: valid values are 1-100")
+    if args.app is not None or args.url:
+        if args.app is None:
+            raise UsageError("--url goes with --app COMMAND (the program to start at each pool size)")
+        return _run_app(args, sizes)
+    args.mix = args.mix or "login-heavy"
+    nodes = tuple(nodejs.choose(args.node))
     build_dir = paths.build_dir() if args.no_build else build.ensure_built()
     binary = build.bench_binaries(build_dir).get(FAMILY.replace("-", "_"))  # describe this family only
     if binary is None:
         raise UsageError(f"the {FAMILY} benchmarks are not built in {build_dir}")
     families = [catalogue.describe(binary)]
-    cells, notes = _plan(families, sizes, args.mix, args.duration, args.slow_dns)  # the binary validates every value
+    cells, notes = _plan(families, sizes, args.mix, args.duration, args.slow_dns, nodes)  # the binary validates every value
     given = targets.parse(args.targets, mixes.classes_of(args.mix))
     settings = {"command": NAME, "mix": args.mix, "sizes": [int(s) for s in sizes], "duration_s": args.duration,
                 "targets": targets.to_meta(given), "repetitions": args.repetitions, "slow_dns": args.slow_dns,
-                "notes": notes}
+                "notes": notes, "nodes": [n.meta() for n in nodes]}
     result = execute(cells, args.repetitions, args.out if args.out else paths.RUNS, run_meta(families, build_dir, settings))
     for note in notes:
         print(note)

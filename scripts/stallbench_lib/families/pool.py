@@ -1,5 +1,5 @@
 """Report section for family `pool`: completion timelines per pool size, latency against pool
-size with the core count marked, and the medians behind both."""
+size with the core count marked, C++ and each Node line side by side, and the medians behind them."""
 from collections import defaultdict
 
 from ..report import stats
@@ -24,16 +24,45 @@ for CPU time, so its latency does not fall to zero. The **latency against pool s
 the core count for that reason. `pool_efficiency` is pbkdf2 throughput relative to the physical
 ceiling, min(pool, cores, jobs) jobs at a time each taking one job's alone time: near 1 means the
 cores were fully used.
+
+`runtime` node@LINE runs the same experiment in that Node line (one Node process per pool size and
+repetition), its HTTP request made with `fetch` or `http.get` (`client`), plus a
+`dns.Resolver.resolve4` against a DNS server of ours on 127.0.0.1: c-ares sends and reads it on the
+loop thread, so it never waits for a pool thread. The **runtimes** figure puts the C++ cell and every
+Node line side by side: the file read and the lookup wait behind the first pbkdf2 in every runtime
+while the pool is no larger than the jobs; the HTTP request differs by runtime, because in Node it is
+JavaScript on the main thread, which shares the cores with the pool threads (`tcp_alone_ms` is the
+same request on an idle process: the client's own cost).
 """
+
+RUNTIME_PROBES = [("fs_latency_ms", "file read"), ("dns_latency_ms", "dns.lookup"), ("tcp_latency_ms", "HTTP request"),
+                  ("resolve4_latency_ms", "resolve4 (no pool)")]
+
+
+def _runtime_label(p: dict) -> str:
+    runtime = p.get("runtime", "stallbench")
+    return runtime if runtime == "stallbench" else f"{runtime} {p.get('client', '')}".strip()
+
+
+def _runtime_order(label: str):
+    """stallbench first, then Node lines oldest first, system last, each client in turn."""
+    runtime, _, client = label.partition(" ")
+    line = runtime.partition("@")[2]
+    return (runtime != "stallbench", not line.isdigit(), int(line) if line.isdigit() else 0, line, client)
 
 
 def _scenarios(rows):
-    """(digest, iters, jobs) -> {pool: params}."""
-    grouped = defaultdict(dict)
+    """(digest, iters, jobs) -> {runtime label: {pool: params}}, runtimes in _runtime_order."""
+    grouped = defaultdict(lambda: defaultdict(dict))
     for params in dict.fromkeys(r.params for r in rows):
         p = parse_params(params)
-        grouped[(p["digest"], int(p["iters"]), int(p["jobs"]))][int(p["pool"])] = params
-    return dict(sorted(grouped.items()))
+        grouped[(p["digest"], int(p["iters"]), int(p["jobs"]))][_runtime_label(p)][int(p["pool"])] = params
+    return {k: dict(sorted(v.items(), key=lambda kv: _runtime_order(kv[0]))) for k, v in sorted(grouped.items())}
+
+
+def _first_runtime(scenarios):
+    """(digest, iters, jobs) -> {pool: params} of the first runtime (the C++ cell when it ran)."""
+    return {k: next(iter(runtimes.values())) for k, runtimes in scenarios.items()}
 
 
 def _ranked_pbkdf2(rows, params):
@@ -106,25 +135,71 @@ def _share(rows, params, test):
     return f"{held}/{len(reps)}"
 
 
+def _first_pbkdf2(rows, params):
+    return stats.median([r[0] for r in _ranked_pbkdf2(rows, params) if r])
+
+
+def _runtimes_figure(context, scenarios):
+    """One row per scenario that ran in more than one runtime, one panel per probe; a line per runtime."""
+    compared = {k: v for k, v in scenarios.items() if len(v) > 1}
+    if not compared:
+        return None
+    probes = RUNTIME_PROBES + [(None, "first pbkdf2")]
+    # One colour per runtime (black: C++), solid for fetch, dashed for http.get.
+    names = dict.fromkeys(label.partition(" ")[0] for runtimes in compared.values() for label in runtimes)
+    colours = {name: "black" if name == "stallbench" else f"C{i}" for i, name in enumerate(names)}
+    fig, axes = figure(len(compared), len(probes), figsize=(3.3 * len(probes), 0.6 + 2.9 * len(compared)),
+                       squeeze=False, sharey="row")
+    for row, ((digest, iters, jobs), runtimes) in enumerate(compared.items()):
+        for col, (metric, title) in enumerate(probes):
+            ax = axes[row, col]
+            for label, pools in runtimes.items():
+                sizes = sorted(pools)
+                if metric is None:
+                    med = [_first_pbkdf2(context.rows, pools[s]) for s in sizes]
+                else:
+                    by_cell = stats.values_by_cell(context.rows, metric)
+                    med = [stats.median(by_cell.get(pools[s], [])) for s in sizes]
+                if any(m is not None for m in med):
+                    runtime, _, client = label.partition(" ")
+                    ax.plot(sizes, med, marker="o", color=colours[runtime], ls="--" if client == "http.get" else "-",
+                            lw=2 if runtime == "stallbench" else 1.2, label=label)
+            ax.axvline(jobs, color="grey", ls=":", lw=1)
+            ax.set_xscale("log", base=2)
+            ax.set_yscale("log")
+            sizes = sorted({s for pools in runtimes.values() for s in pools})
+            ax.set_xticks(sizes, [str(s) for s in sizes])
+            ax.set_title(f"{title} · {jobs} × {iters:,}" if col == 0 else title, fontsize=9)
+            if row == len(compared) - 1:
+                ax.set_xlabel("pool size (dotted: jobs)")
+        axes[row, 0].set_ylabel("completion (ms, log)")
+    axes[0, -1].legend(fontsize=7)
+    fig.suptitle(f"C++ and Node side by side: medians per pool size ({context.cores} cores)", fontsize=11)
+    return save(fig, context.out, "pool-runtimes", "C++ and each Node line side by side against pool size")
+
+
 def _table(context, scenarios):
-    lines = ["| jobs × iters | pool | fs ms | dns ms | tcp ms | first pbkdf2 ms | last pbkdf2 ms | one job alone ms "
-             "| fs wait in jobs | efficiency | fs after 1st job | tcp before 1st job |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
-    for (digest, iters, jobs), pools in scenarios.items():
-        for pool, params in sorted(pools.items()):
-            med = {m: stats.median(stats.values_by_cell(context.rows, m).get(params, []))
-                   for m in ("fs_latency_ms", "dns_latency_ms", "tcp_latency_ms", "pbkdf2_alone_ms", "pool_efficiency")}
-            ranked = _ranked_pbkdf2(context.rows, params)
-            first = stats.median([r[0] for r in ranked if r])
-            last = stats.median([r[-1] for r in ranked if r])
-            in_jobs = med["fs_latency_ms"] / med["pbkdf2_alone_ms"] if med["fs_latency_ms"] and med["pbkdf2_alone_ms"] else None
-            lines.append(
-                f"| {jobs} × {iters:,} {digest} | {pool} | {stats.fmt(med['fs_latency_ms'])} | "
-                f"{stats.fmt(med['dns_latency_ms'])} | {stats.fmt(med['tcp_latency_ms'])} | {stats.fmt(first)} | "
-                f"{stats.fmt(last)} | {stats.fmt(med['pbkdf2_alone_ms'])} | {stats.fmt(in_jobs, 2)} | "
-                f"{stats.fmt(med['pool_efficiency'], 2)} | "
-                f"{_share(context.rows, params, lambda first, fs, dns, tcp: fs >= first)} | "
-                f"{_share(context.rows, params, lambda first, fs, dns, tcp: tcp < first)} |")
+    lines = ["| jobs × iters | runtime | pool | fs ms | dns ms | HTTP ms | HTTP alone ms | resolve4 ms | first pbkdf2 ms "
+             "| last pbkdf2 ms | one job alone ms | fs wait in jobs | efficiency | fs after 1st job | HTTP before 1st job |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    metrics = ("fs_latency_ms", "dns_latency_ms", "tcp_latency_ms", "tcp_alone_ms", "resolve4_latency_ms",
+               "pbkdf2_alone_ms", "pool_efficiency")
+    for (digest, iters, jobs), runtimes in scenarios.items():
+        for label, pools in runtimes.items():
+            for pool, params in sorted(pools.items()):
+                med = {m: stats.median(stats.values_by_cell(context.rows, m).get(params, [])) for m in metrics}
+                ranked = _ranked_pbkdf2(context.rows, params)
+                first = stats.median([r[0] for r in ranked if r])
+                last = stats.median([r[-1] for r in ranked if r])
+                in_jobs = med["fs_latency_ms"] / med["pbkdf2_alone_ms"] if med["fs_latency_ms"] and med["pbkdf2_alone_ms"] else None
+                lines.append(
+                    f"| {jobs} × {iters:,} {digest} | {label} | {pool} | {stats.fmt(med['fs_latency_ms'])} | "
+                    f"{stats.fmt(med['dns_latency_ms'])} | {stats.fmt(med['tcp_latency_ms'])} | "
+                    f"{stats.fmt(med['tcp_alone_ms'], 2)} | {stats.fmt(med['resolve4_latency_ms'])} | {stats.fmt(first)} | "
+                    f"{stats.fmt(last)} | {stats.fmt(med['pbkdf2_alone_ms'])} | {stats.fmt(in_jobs, 2)} | "
+                    f"{stats.fmt(med['pool_efficiency'], 2)} | "
+                    f"{_share(context.rows, params, lambda first, fs, dns, tcp: fs >= first)} | "
+                    f"{_share(context.rows, params, lambda first, fs, dns, tcp: tcp < first)} |")
     return "\n".join(lines) + "\n"
 
 
@@ -133,12 +208,18 @@ def sections(context) -> str:
     if not scenarios:
         return ""
     parts = ["### Pool saturation (seed 000)\n", READING]
-    parts.append(_latency_vs_pool(context, scenarios))
-    for scenario, pools in scenarios.items():
+    compared = _runtimes_figure(context, scenarios)
+    if compared:
+        parts.append(compared)
+    first = _first_runtime(scenarios)
+    parts.append(_latency_vs_pool(context, first))
+    for scenario, pools in first.items():
         alone = stats.median([v for p in pools.values()
                               for v in stats.values_by_cell(context.rows, "pbkdf2_alone_ms").get(p, [])])
         parts.append(_timeline(context, scenario, pools, alone))
     parts.append("Medians per cell. *fs wait in jobs* is the file read's latency divided by one job's alone "
                  "time; the last two columns count the repetitions that showed the seed's shape.\n")
+    parts.append("The timelines and the latency plot above show the first runtime of each scenario (the C++ cell "
+                 "when it ran); the table has every runtime.\n")
     parts.append(_table(context, scenarios))
     return "\n".join(parts)

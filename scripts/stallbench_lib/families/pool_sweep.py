@@ -3,7 +3,7 @@
 pool size, the model's error, the recommendation, and the slow-DNS reproduction."""
 from ..pool_sweep import mixes, targets
 from ..pool_sweep.recommend import recommend
-from ..pool_sweep.summary import model_error, sweeps
+from ..pool_sweep.summary import app_sweeps, model_error, sweeps
 from ..report import stats
 from ..report.figures import figure, save
 from ..tidy import parse_params
@@ -59,7 +59,7 @@ def _latency_plot(context, sweep, rec, index):
         ax.set_xlabel("UV_THREADPOOL_SIZE")
     axes[0, 0].set_ylabel("latency (ms, log)")
     axes[0, 0].legend(fontsize=7)
-    fig.suptitle(f"Latency against pool size: {mixes.as_command_line(sweep.mix)}", fontsize=11)
+    fig.suptitle(f"Latency against pool size: {sweep.title()}", fontsize=11)
     return save(fig, context.out, f"pool-sweep-latency-{index}", "latency percentiles against pool size per class")
 
 
@@ -87,7 +87,7 @@ def _throughput_plot(context, sweep, rec, index):
     for ax in axes[0]:
         _log2_axis(ax, sweep.sizes, context.cores, rec.size)
         ax.set_xlabel("UV_THREADPOOL_SIZE")
-    fig.suptitle("Throughput and CPU use against pool size", fontsize=11)
+    fig.suptitle(f"Throughput and CPU use against pool size: {sweep.title()}", fontsize=11)
     return save(fig, context.out, f"pool-sweep-throughput-{index}", "throughput and CPU utilisation against pool size")
 
 
@@ -118,6 +118,8 @@ def _in_flight_paragraph(sweep, cores):
     """Seed 000's headline read off a sweep with a class kept in flight: what the other classes
     waited with a pool no larger than the jobs in flight, and what was left once it was larger."""
     parts = []
+    if sweep.runtime == "app":
+        return parts
     for busy, jobs in mixes.in_flight_of(sweep.mix).items():
         background = sweep.at(jobs, busy)
         job_ms = background.get("service_p50_ms") if background else None  # one job's time in the pool, sharing the cores
@@ -143,34 +145,79 @@ def _in_flight_paragraph(sweep, cores):
     return parts
 
 
+APP_READING = """\
+`sweep-pool --app` started the program once per pool size with `UV_THREADPOOL_SIZE` set, waited
+until its URL answered, timed a few requests one at a time on the idle program (*alone*), then
+loadtest sent requests at the fixed rate for the duration, each due at its time whatever was still
+outstanding, so a slow program could not slow the offered load down; latency runs from when a
+request was due (loadtest rounds it down to whole milliseconds). The program's CPU (its whole process
+group) and its peak resident memory were read from /proc meanwhile; the load generator runs on the
+same machine and its CPU is part of *whole machine*. Requests not answered by the end of the drain
+period are *unfinished*; failed, timed-out and 4xx/5xx answers are *errors*.
+"""
+
+
+def _model_error_text(sweep, error):
+    if error.median_abs is None:
+        return []
+    worst = max(error.points, key=lambda p: abs(p[4]))
+    return [f"**Model error** ({sweep.title()}): the median absolute error of the predicted p50 is "
+            f"**{error.median_abs:.0%}** over {len(error.points)} points (sizes × classes); the worst is "
+            f"{worst[1]} at pool {worst[0]}: predicted {stats.fmt(worst[3], 2)} ms, measured "
+            f"{stats.fmt(worst[2], 2)} ms. The model knows only each class's alone service time, the "
+            "arrival rates, the pool size and the cores that were free around the run; load from other "
+            "work that changes during the run is noise it cannot see.\n"]
+
+
+def _sweep_sections(context, sweep, index, given):
+    rec = recommend(sweep, given, context.cores)
+    mix = mixes.named().get(sweep.mix)
+    parts = [f"### {sweep.title()[0].upper()}{sweep.title()[1:]}\n"]
+    if sweep.runtime == "app":
+        meta = context.run.meta
+        parts.append(f"`{meta.get('app')}` driven at `{meta.get('url')}`.\n")
+    elif mix:
+        parts.append(f"{mix['mix']}: {mix['analysis']}\n")
+    parts.append(f"**{rec.headline()}**\n")
+    parts += [f"- {r}" for r in rec.reasons]
+    parts += _in_flight_paragraph(sweep, context.cores)
+    parts.append("\nTargets: " + "; ".join(t.text() for t in rec.targets.values()) + ".\n")
+    parts.append(_latency_plot(context, sweep, rec, index))
+    parts.append(_throughput_plot(context, sweep, rec, index))
+    parts += _model_error_text(sweep, model_error(sweep))
+    parts.append("Medians over repetitions, in ms. *alone*: one job's service time on the idle pool "
+                 "(a Node sweep: one job's latency alone, as JavaScript sees it; an --app sweep: one request's).\n")
+    parts.append(_table(sweep, rec))
+    for failure in sweep.failures:
+        parts.append(f"- failed: {failure}")
+    return parts
+
+
+def _runtimes_summary(found, given, cores):
+    """The same mix in C++ and in each Node line: the recommendation and the model's error per runtime."""
+    by_mix = {}
+    for sweep in found:
+        by_mix.setdefault(sweep.mix, []).append(sweep)
+    lines = []
+    for mix, group in by_mix.items():
+        if len(group) < 2:
+            continue
+        lines += [f"Mix `{mixes.as_command_line(mix)}` in every runtime (same arrivals, same seeds):\n",
+                  "| runtime | recommended pool | model p50 error (median) | points |", "|---|---|---|---|"]
+        for sweep in group:
+            rec, error = recommend(sweep, given, cores), model_error(sweep)
+            median = f"{error.median_abs:.0%}" if error.median_abs is not None else "–"
+            lines.append(f"| {sweep.runtime} | {rec.size or 'none'} | {median} | {len(error.points)} |")
+        lines.append("")
+    return lines
+
+
 def _open_loop_sections(context):
-    parts = []
     given = targets.from_meta(context.run.meta.get("targets"))
-    for index, sweep in enumerate(sweeps(context.rows)):
-        rec = recommend(sweep, given, context.cores)
-        error = model_error(sweep)
-        mix = mixes.named().get(sweep.mix)
-        parts.append(f"### Mix `{mixes.as_command_line(sweep.mix)}`\n")
-        if mix:
-            parts.append(f"{mix['mix']}: {mix['analysis']}\n")
-        parts.append(f"**{rec.headline()}**\n")
-        parts += [f"- {r}" for r in rec.reasons]
-        parts += _in_flight_paragraph(sweep, context.cores)
-        parts.append("\nTargets: " + "; ".join(t.text() for t in rec.targets.values()) + ".\n")
-        parts.append(_latency_plot(context, sweep, rec, index))
-        parts.append(_throughput_plot(context, sweep, rec, index))
-        if error.median_abs is not None:
-            worst = max(error.points, key=lambda p: abs(p[4]))
-            parts.append(f"**Model error:** the median absolute error of the predicted p50 is "
-                         f"**{error.median_abs:.0%}** over {len(error.points)} points (sizes × classes); the worst is "
-                         f"{worst[1]} at pool {worst[0]}: predicted {stats.fmt(worst[3], 2)} ms, measured "
-                         f"{stats.fmt(worst[2], 2)} ms. The model knows only each class's alone service time, the "
-                         "arrival rates, the pool size and the cores that were free around the run; load from other "
-                         "work that changes during the run is noise it cannot see.\n")
-        parts.append("Medians over repetitions, in ms. *alone*: one job's service time on the idle pool.\n")
-        parts.append(_table(sweep, rec))
-        for failure in sweep.failures:
-            parts.append(f"- failed: {failure}")
+    found = sweeps(context.rows)
+    parts = _runtimes_summary(found, given, context.cores)
+    for index, sweep in enumerate(found):
+        parts += _sweep_sections(context, sweep, index, given)
     return parts
 
 
@@ -227,6 +274,12 @@ def sections(context) -> str:
     if any(r.benchmark == "open-loop" for r in context.rows):
         parts += ["### UV_THREADPOOL_SIZE sweep\n", READING]
         parts += _open_loop_sections(context)
+    apps = app_sweeps(context.rows)
+    if apps:
+        parts += ["### UV_THREADPOOL_SIZE sweep of your program\n", APP_READING]
+        given = targets.from_meta(context.run.meta.get("targets"))
+        for index, sweep in enumerate(apps):
+            parts += _sweep_sections(context, sweep, f"app-{index}", given)
     for note in context.run.meta.get("notes", []):
         parts.append(f"- {note}")
     parts += _slow_dns_section(context)

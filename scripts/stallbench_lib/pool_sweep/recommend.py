@@ -48,7 +48,9 @@ def _best_throughput(sweep: Sweep, cls: str) -> float:
 
 
 def _wait_or_service(cell) -> str:
-    wait, service = cell.get("queue_wait_p99_ms") or 0, cell.get("service_p99_ms") or 0
+    wait, service = cell.get("queue_wait_p99_ms"), cell.get("service_p99_ms")
+    if wait is None or service is None:  # a Node or --app sweep sees latency only
+        return "latency only: where it waited is not observable from outside the pool"
     alone = cell.get("service_alone_ms") or 0
     if wait >= service:
         return f"mostly queue wait ({fmt(wait)} ms at p99): it waits for a thread behind other pool work"

@@ -23,12 +23,19 @@ class ClassAtSize:
 
 @dataclass
 class Sweep:
-    mix: str
+    mix: str  # as the bench's parameter writes it; an --app sweep: requests:RATE
     sizes: list[int]
     classes: list[str]
     cells: dict[tuple[int, str], ClassAtSize]
     per_size: dict[int, dict[str, float]]  # metrics without a class (cpu_util, effective_cores, ...)
     failures: list[str] = field(default_factory=list)
+    runtime: str = "stallbench"  # the open-loop benchmark's runtime (node@26, ...), or "app"
+
+    def title(self) -> str:
+        if self.runtime == "app":
+            return f"your program at {self.mix.partition(':')[2]} requests/s"
+        mix = self.mix.replace("@", ":").replace("+", ",")
+        return f"mix {mix}" + ("" if self.runtime == "stallbench" else f" in {self.runtime}")
 
     def at(self, pool: int, job_class: str) -> ClassAtSize | None:
         return self.cells.get((pool, job_class))
@@ -38,16 +45,37 @@ class Sweep:
 
 
 def sweeps(rows: list[Row]) -> list[Sweep]:
-    """One Sweep per mix (and duration) of the open-loop benchmark found in `rows`."""
+    """One Sweep per mix, duration and runtime of the open-loop benchmark found in `rows`, the C++
+    runtime first."""
     groups = defaultdict(list)
     for r in rows:
         if r.benchmark == "open-loop":
             p = r.param_dict()
-            groups[(p.get("mix", "?"), p.get("duration", "?"))].append(r)
-    return [_sweep(mix, group) for (mix, _), group in groups.items()]
+            groups[(p.get("mix", "?"), p.get("duration", "?"), p.get("runtime", "stallbench"))].append(r)
+    ordered = sorted(groups.items(), key=lambda kv: (kv[0][0], kv[0][1], kv[0][2] != "stallbench", kv[0][2]))
+    return [_sweep(mix, group, runtime) for (mix, _, runtime), group in ordered]
 
 
-def _sweep(mix: str, rows: list[Row]) -> Sweep:
+APP_PER_SIZE = {"app_cpu_util": "cpu_util", "machine_cpu_util": "machine_cpu_util", "app_rss_peak_mb": "app_rss_peak_mb"}
+
+
+def app_sweeps(rows: list[Row]) -> list[Sweep]:
+    """One Sweep per rate and duration of `sweep-pool --app` rows: one class, `requests`; the
+    program's CPU and memory are per-size metrics."""
+    groups = defaultdict(list)
+    for r in rows:
+        if r.benchmark == "app":
+            p = r.param_dict()
+            groups[(p.get("rate", "?"), p.get("duration", "?"))].append(r)
+    found = []
+    for (rate, _), group in groups.items():
+        relabelled = [Row(**{**vars(r), "params": r.params + ";class=requests"}) if r.metric not in APP_PER_SIZE
+                      else Row(**{**vars(r), "metric": APP_PER_SIZE[r.metric]}) for r in group]
+        found.append(_sweep(f"requests:{rate}", relabelled, "app"))
+    return found
+
+
+def _sweep(mix: str, rows: list[Row], runtime: str) -> Sweep:
     values = defaultdict(lambda: defaultdict(list))
     reps = defaultdict(set)
     failures = sorted({f"pool {r.param_dict().get('pool')}: {r.status}: {r.detail}" for r in rows if r.status != "ok"})
@@ -69,7 +97,7 @@ def _sweep(mix: str, rows: list[Row]) -> Sweep:
             per_size[pool] = medians
         else:
             cells[(pool, cls)] = ClassAtSize(pool, cls, medians, len(reps[(pool, cls)]))
-    return Sweep(mix, sizes, classes, cells, per_size, failures)
+    return Sweep(mix, sizes, classes, cells, per_size, failures, runtime)
 
 
 @dataclass

@@ -1,0 +1,218 @@
+"""sweep-pool --app: a user's own program measured at each pool size. Per size the program is
+started (its command split like a shell would, run without one) with UV_THREADPOOL_SIZE set, in a
+process group of its own; once its URL answers, a few requests one at a time give its idle latency,
+then loadtest (pinned, workloads/pool_sweep/node/load.mjs) sends requests at a fixed rate for the
+duration, and the program's CPU and resident memory are sampled meanwhile; then its whole group is
+killed. Only http://127.0.0.1 URLs are accepted, and only programs that listen on 127.0.0.1 alone."""
+import http.client
+import json
+import os
+import shlex
+import shutil
+import statistics
+import subprocess
+import tempfile
+import time
+import urllib.parse
+from dataclasses import dataclass
+
+from .. import children, paths
+from ..errors import UsageError
+from ..node import Node
+from . import process_group
+
+LOAD_SCRIPT = paths.ROOT / "workloads" / "pool_sweep" / "node" / "load.mjs"
+LOAD_GENERATOR = "loadtest"         # the package the load set pins (scripts/packages/npm/load)
+READY_TIMEOUT_S = 30                # by default, a program that has not answered by then never will
+ALONE_REQUESTS = 5                  # one at a time on the idle program: its latency without load
+REQUEST_TIMEOUT_MS = 10_000         # a request that takes longer is an error, not a latency
+SAMPLE_S = 0.2                      # how often the program's memory is read during the load
+
+
+# What one pool size of an --app sweep records: name -> (unit, better, tracked, what it is).
+METRICS = {
+    "latency_p50_ms": ("ms", "lower", True, "median latency, from when loadtest's timer said to send (whole ms)"),
+    "latency_p90_ms": ("ms", "lower", True, "90th percentile latency"),
+    "latency_p95_ms": ("ms", "lower", True, "95th percentile latency"),
+    "latency_p99_ms": ("ms", "lower", True, "99th percentile latency"),
+    "latency_max_ms": ("ms", "lower", True, "the slowest request"),
+    "latency_mean_ms": ("ms", "lower", False, "mean latency"),
+    "service_alone_ms": ("ms", "lower", False, f"median of {ALONE_REQUESTS} requests one at a time on the idle program"),
+    "throughput_per_s": ("1/s", "higher", True, "answers without error per second"),
+    "offered_per_s": ("1/s", "higher", False, "requests the load generator was told to send per second"),
+    "completed": ("count", "higher", False, "answers without error"),
+    "errors": ("count", "lower", True, "requests that failed, timed out or answered 4xx/5xx"),
+    "unfinished": ("count", "lower", True, "requests sent but not answered by the end of the drain period"),
+    "app_cpu_util": ("ratio", "lower", False, "the program's CPU time (its whole process group) / (time x cores)"),
+    "app_rss_peak_mb": ("MiB", "lower", False, "the program's resident memory at its peak during the load"),
+    "machine_cpu_util": ("ratio", "lower", False, "every process's CPU use meanwhile (/proc/stat), load generator included"),
+}
+
+
+def declarations() -> dict[str, dict]:
+    return {name: {"unit": unit, "better": better, "tracked": tracked, "min_effect_pct": 0}
+            for name, (unit, better, tracked, _) in METRICS.items()}
+
+
+@dataclass(frozen=True)
+class AppTarget:
+    command: str      # as given
+    argv: list[str]
+    url: str
+    port: int
+    path: str
+
+
+def parse(command: str, url: str) -> AppTarget:
+    """The --app command and --url, checked; UsageError (one line) when either is unusable."""
+    try:
+        argv = shlex.split(command)
+    except ValueError as e:
+        raise UsageError(f"--app {command!r}: cannot split it into words ({e})") from None
+    if not argv:
+        raise UsageError("--app is empty: give the command that starts your program, e.g. --app \"node server.js\"")
+    if shutil.which(argv[0]) is None:
+        raise UsageError(f"--app {command!r}: {argv[0]!r} is not an executable file or a command on PATH")
+    parts = urllib.parse.urlsplit(url)
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    if parts.scheme != "http" or parts.hostname != "127.0.0.1" or not port or parts.username or parts.password:
+        raise UsageError(f"--url {url!r}: only http://127.0.0.1:PORT/PATH is accepted (stallbench sends load to "
+                         "loopback only; make your program listen on 127.0.0.1)")
+    path = parts.path or "/"
+    return AppTarget(command, argv, url, port, path + (f"?{parts.query}" if parts.query else ""))
+
+
+class RunningApp:
+    """The program started at one pool size, answering its URL; stop() kills its group."""
+
+    def __init__(self, target: AppTarget, pool: int, ready_timeout_s: float = READY_TIMEOUT_S):
+        self.target, self.pool, self.ready_timeout_s = target, pool, ready_timeout_s
+        self._log = tempfile.TemporaryFile()
+        self._stopped = False
+        # No memory cap: runtimes such as V8 reserve address space up front, and a cap on it breaks them.
+        self.proc = children.start(target.argv, env={**os.environ, "UV_THREADPOOL_SIZE": str(pool)},
+                                   stdin=subprocess.DEVNULL, stdout=self._log, stderr=subprocess.STDOUT, memory_bytes=0)
+        try:
+            self._wait_until_it_answers()
+            self._require_loopback_only()
+        except BaseException:
+            self.stop()
+            raise
+
+    def said(self) -> str:
+        """The last line the program printed, as ': line', or ''."""
+        self._log.seek(0)
+        lines = [l for l in self._log.read().decode(errors="replace").splitlines() if l.strip()]
+        return f": {lines[-1].strip()}" if lines else ""
+
+    def _refuse(self, why: str) -> UsageError:
+        return UsageError(f"--app {self.target.command!r} (UV_THREADPOOL_SIZE={self.pool}) {why}")
+
+    def get(self, timeout_s: float = 2) -> float:
+        """One GET of the URL; its latency in ms. Raises OSError when it gets no 2xx/3xx answer."""
+        start = time.perf_counter()
+        connection = http.client.HTTPConnection("127.0.0.1", self.target.port, timeout=timeout_s)
+        try:
+            connection.request("GET", self.target.path)
+            response = connection.getresponse()
+            response.read()
+        finally:
+            connection.close()
+        if response.status >= 400:
+            raise OSError(f"it answered {response.status} {response.reason}")
+        return (time.perf_counter() - start) * 1000
+
+    def _wait_until_it_answers(self) -> None:
+        deadline = time.monotonic() + self.ready_timeout_s
+        last = "nothing listens there"
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise self._refuse(f"exited with code {self.proc.returncode} before {self.target.url} answered{self.said()}")
+            try:
+                self.get()
+                return
+            except (OSError, http.client.HTTPException) as e:
+                last = str(e) or type(e).__name__
+                if "answered" in last:
+                    raise self._refuse(f"{self.target.url}: {last}; give a URL your program serves") from None
+            time.sleep(0.1)
+        raise self._refuse(f"never answered {self.target.url} within {self.ready_timeout_s:g} s ({last}); "
+                           f"does it listen on 127.0.0.1:{self.target.port}?")
+
+    def _require_loopback_only(self) -> None:
+        elsewhere = [s for s in process_group.listening(self.proc.pid) if s.address != "127.0.0.1"]
+        if elsewhere:
+            where = ", ".join(f"{s.address}:{s.port}" for s in elsewhere)
+            raise self._refuse(f"listens on {where}: stallbench drives only programs that listen on 127.0.0.1 "
+                               "alone (bind your server to 127.0.0.1)")
+
+    def alone_ms(self) -> float:
+        """The median of a few requests one at a time on the otherwise idle program."""
+        return statistics.median(self.get(REQUEST_TIMEOUT_MS / 1000) for _ in range(ALONE_REQUESTS))
+
+    def stop(self) -> None:
+        """Kills the program's whole group (once: its group id may be reused after that)."""
+        if not self._stopped:
+            self._stopped = True
+            children.kill(self.proc)
+            self._log.close()
+
+
+def drain_s(duration_s: int) -> float:
+    """How long requests still out after the sending window may take to answer."""
+    return min(max(duration_s / 2, 2.0), 10.0)
+
+
+def drive(app: RunningApp, load_node: Node, modules, rate: float, duration_s: int) -> dict[str, float]:
+    """Sends the load and samples the program meanwhile; returns the size's metrics. Raises
+    RuntimeError when the load generator fails or the program dies."""
+    drain = drain_s(duration_s)
+    argv = [load_node.path, str(LOAD_SCRIPT), str(modules), app.target.url, f"{rate:g}", str(duration_s), f"{drain:g}",
+            str(REQUEST_TIMEOUT_MS)]
+    limit_s = duration_s + drain + 30
+    group = app.proc.pid
+    cpu_start, ticks_start, started = process_group.cpu_seconds(group), process_group.machine_ticks(), time.monotonic()
+    rss_peak = process_group.rss_bytes(group)
+    # loadtest reads config files from its cwd; its output goes to files, so a chatty run cannot
+    # fill a pipe nobody reads while the program is sampled.
+    with tempfile.TemporaryDirectory(prefix="stallbench-load-") as cwd, \
+            tempfile.TemporaryFile("w+") as stdout, tempfile.TemporaryFile("w+") as stderr:
+        load = children.start(argv, cwd=cwd, stdout=stdout, stderr=stderr, memory_bytes=0)
+        try:
+            while load.poll() is None:
+                if time.monotonic() - started > limit_s:
+                    raise RuntimeError(f"the load generator did not finish within {limit_s:g} s")
+                rss_peak = max(rss_peak, process_group.rss_bytes(group))
+                time.sleep(SAMPLE_S)
+        finally:
+            children.kill(load)
+        stdout.seek(0)
+        stderr.seek(0)
+        out, err = stdout.read(), stderr.read()
+    seconds = time.monotonic() - started
+    cpu = process_group.cpu_seconds(group) - cpu_start
+    machine = process_group.machine_util(ticks_start, process_group.machine_ticks())
+    if app.proc.poll() is not None:
+        raise RuntimeError(f"the program exited with code {app.proc.returncode} during the load{app.said()}")
+    if load.returncode != 0 or not out.strip():
+        said = [l for l in err.splitlines() if l.strip() and "DeprecationWarning" not in l]
+        raise RuntimeError(f"the load generator exited with {load.returncode}" + (f": {said[-1]}" if said else ""))
+    result = json.loads(out.strip().splitlines()[-1])
+    percentiles = result["percentiles_ms"]
+    ok = result["completed"] - result["errors"]
+    metrics = {
+        "latency_p50_ms": percentiles.get("50"), "latency_p90_ms": percentiles.get("90"),
+        "latency_p95_ms": percentiles.get("95"), "latency_p99_ms": percentiles.get("99"),
+        "latency_max_ms": result["max_ms"], "latency_mean_ms": result["mean_ms"],
+        "throughput_per_s": ok / max(result["elapsed_s"], duration_s),
+        "offered_per_s": result["requests"] / duration_s,
+        "completed": ok, "errors": result["errors"], "unfinished": result["requests"] - result["completed"],
+        "app_cpu_util": cpu / (seconds * len(os.sched_getaffinity(0))),
+        "app_rss_peak_mb": rss_peak / 2**20,
+    }
+    if machine is not None:
+        metrics["machine_cpu_util"] = machine
+    return {k: float(v) for k, v in metrics.items() if v is not None and v is not False}

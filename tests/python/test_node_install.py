@@ -1,0 +1,50 @@
+"""Installing pinned Node lines (scripts/bootstrap --node): one line into a temporary dependency
+folder reports its pinned version; an unpinned line, and an install that cannot reach the registry,
+are one line and exit 2, leaving nothing installed."""
+import os
+import subprocess
+
+import pytest
+
+from conftest import ROOT, stallbench_command
+from stallbench_lib import node as nodejs
+
+BOOTSTRAP = ROOT / "scripts" / "bootstrap"
+SMALLEST = "18"  # the oldest line's tarball is the smallest download
+
+
+def _bootstrap(*args, env):
+    return subprocess.run([str(BOOTSTRAP), *args], capture_output=True, text=True, timeout=900,
+                          env={**os.environ, **env})
+
+
+def test_a_pinned_line_installs_into_the_given_folder_and_reports_its_version(tmp_path):
+    result = _bootstrap("--node", SMALLEST, env={"STALLBENCH_DEPS": str(tmp_path)})
+    if result.returncode != 0 and any(w in result.stderr for w in ("ECONNREFUSED", "ENOTFOUND", "ETIMEDOUT", "EAI_AGAIN")):
+        pytest.skip(f"the npm registry is not reachable here: {result.stderr.strip()}")
+    assert result.returncode == 0, result.stderr
+    binary = tmp_path / "npm" / f"node-{SMALLEST}" / "node_modules"
+    (found,) = [p for p in binary.glob("node-linux-*/bin/node")]
+    version = subprocess.run([str(found), "--version"], capture_output=True, text=True, timeout=60).stdout.strip()
+    assert version == f"v{nodejs.pinned()[SMALLEST]}"
+
+
+def test_an_unpinned_line_is_one_line_and_exit_2(tmp_path):
+    result = _bootstrap("--node", "19", env={"STALLBENCH_DEPS": str(tmp_path)})
+    assert result.returncode == 2
+    assert result.stderr.strip() == "stallbench: --node 19 is not a pinned Node line (valid: 18, 20, 22, 24, 26, all)"
+    assert not any(tmp_path.iterdir())
+
+
+def test_an_install_that_cannot_reach_the_registry_is_one_line_and_exit_2(tmp_path):
+    # A registry nobody listens on, an empty npm cache and no retries: what an offline machine sees.
+    offline = {"STALLBENCH_DEPS": str(tmp_path / "deps"), "npm_config_registry": "http://127.0.0.1:9/",
+               "npm_config_cache": str(tmp_path / "npm-cache"), "npm_config_fetch_retries": "0"}
+    result = _bootstrap("--node", SMALLEST, env=offline)
+    assert result.returncode == 2, result.stderr
+    said = [line for line in result.stderr.splitlines() if line.startswith("stallbench: ") and "installing" not in line]
+    assert len(said) == 1 and f"node-{SMALLEST}" in said[0], result.stderr
+    assert not (tmp_path / "deps" / "npm" / f"node-{SMALLEST}").exists()
+    through_command = stallbench_command("run", "--no-build", "--node", SMALLEST, env=offline)
+    assert through_command.returncode == 2
+    assert len(through_command.stderr.strip().splitlines()) == 1 and f"node-{SMALLEST}" in through_command.stderr

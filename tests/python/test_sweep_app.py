@@ -1,0 +1,77 @@
+"""sweep-pool --app: the example login service driven at two pool sizes gives rows and a
+recommendation; a program that exits, never answers or listens elsewhere than 127.0.0.1, and a URL
+that is not 127.0.0.1, are refused with one line and exit 2, nothing written."""
+import socket
+
+import pytest
+
+from conftest import ROOT, stallbench_command, tree
+from stallbench_lib import node as nodejs
+from stallbench_lib.tidy import read_csv
+
+EXAMPLE = ROOT / "workloads" / "pool_sweep" / "app" / "login_server.js"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def node_path():
+    node, why = nodejs.find()
+    if node is None:
+        pytest.skip(why)
+    return node.path
+
+
+def test_the_example_app_at_two_pool_sizes_gives_rows_and_a_recommendation(tmp_path, node_path):
+    port = _free_port()
+    result = stallbench_command("sweep-pool", "--app", f"{node_path} {EXAMPLE} {port}", "--url", f"http://127.0.0.1:{port}/login",
+                        "--sizes", "1,2", "--duration", "2", "--rate", "4", "--no-report", "--out", str(tmp_path))
+    assert result.returncode == 0, result.stderr
+    assert "recommended pool size:" in result.stdout
+    (run_dir,) = [p for p in tmp_path.iterdir() if p.is_dir()]
+    rows = read_csv(run_dir / "results.csv")
+    assert {r.status for r in rows} == {"ok"}
+    by_pool = {}
+    for r in rows:
+        by_pool.setdefault(r.param_dict()["pool"], {})[r.metric] = r.value
+    assert set(by_pool) == {"1", "2"}
+    for metrics in by_pool.values():
+        assert metrics["completed"] + metrics["errors"] + metrics["unfinished"] == 8  # 4/s for 2 s
+        assert metrics["errors"] == 0
+        assert 0 < metrics["latency_p50_ms"] <= metrics["latency_p99_ms"] <= metrics["latency_max_ms"]
+        assert metrics["app_rss_peak_mb"] > 0 and metrics["app_cpu_util"] > 0
+
+
+def _program(node_path: str, code: str) -> str:
+    return f"{node_path} -e \"{code}\""
+
+
+@pytest.mark.parametrize("case, words", [
+    ("exits", "exited with code 3 before"),
+    ("never answers", "never answered"),
+    ("listens elsewhere", "listens on 127.0.0.2"),
+    ("not loopback", "only http://127.0.0.1:PORT/PATH is accepted"),
+    ("no such program", "is not an executable file or a command on PATH"),
+])
+def test_a_bad_app_is_refused_with_one_line_and_nothing_written(tmp_path, node_path, case, words):
+    port = _free_port()
+    url = f"http://127.0.0.1:{port}/"
+    serve = "require('http').createServer((q, s) => s.end('ok'))"
+    app = {
+        "exits": _program(node_path, "process.exit(3)"),
+        "never answers": _program(node_path, "setInterval(() => {}, 1000)"),
+        "listens elsewhere": _program(node_path, f"{serve}.listen({port}, '127.0.0.1'); {serve}.listen({port}, '127.0.0.2')"),
+        "not loopback": _program(node_path, "0"),
+        "no such program": "stallbench-no-such-program --serve",
+    }[case]
+    if case == "not loopback":
+        url = f"http://localhost:{port}/"
+    result = stallbench_command("sweep-pool", "--app", app, "--url", url, "--sizes", "1,2", "--duration", "1",
+                        "--ready-timeout", "2", "--out", str(tmp_path / "out"))
+    assert result.returncode == 2, result.stderr
+    assert words in result.stderr and len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert tree(tmp_path) == {}
