@@ -16,7 +16,7 @@
 namespace stallbench::browser {
 namespace {
 
-constexpr double kExitGraceS = 5;  // the driver closes Chromium when its stdin closes
+constexpr double kExitGraceS = 15;  // the driver closes Chromium (through the protocol) when its stdin closes
 
 std::runtime_error system_error(const std::string& what) { return std::runtime_error(what + ": " + std::strerror(errno)); }
 

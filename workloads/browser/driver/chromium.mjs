@@ -7,10 +7,12 @@
 // protocol (connectOverCDP); it never downloads or starts a browser of its own.
 //
 // Nothing may leave 127.0.0.1: the DevTools endpoint binds loopback, and the switches below stop
-// Chromium's own calls home (component updates, sync, field trials, crash uploads).
+// Chromium's own calls home (component updates, sync, field trials, crash uploads). Its crash
+// handler (crashpad) detaches into a process group of its own and cannot be switched off without
+// breaking navigation; it watches the browser and exits when the browser does.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -24,6 +26,26 @@ const SWITCHES = [
   "--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0",
 ];
 const START_TIMEOUT_MS = 60_000;
+const CLOSE_TIMEOUT_MS = 10_000;
+const PROFILE_PREFIX = "stallbench-chromium-";
+
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return e.code === "EPERM";
+  }
+}
+
+// A driver killed with its cell (a timeout) cannot remove its profile: the next one does, for every
+// profile whose driver is gone.
+function removeOrphanedProfiles() {
+  for (const name of readdirSync(tmpdir())) {
+    const owner = name.startsWith(PROFILE_PREFIX) ? Number(name.slice(PROFILE_PREFIX.length).split("-")[0]) : 0;
+    if (owner > 0 && !alive(owner)) rmSync(join(tmpdir(), name), { recursive: true, force: true });
+  }
+}
 
 function devtoolsEndpoint(child, said) {
   return new Promise((resolve, reject) => {
@@ -49,7 +71,8 @@ function devtoolsEndpoint(child, said) {
 // { chromium: path, playwright: the playwright-core package folder } -> { browser, context, version, close }
 export async function startChromium({ chromium, playwright }) {
   const { chromium: protocol } = createRequire(import.meta.url)(playwright);
-  const profile = mkdtempSync(join(tmpdir(), "stallbench-chromium-"));
+  removeOrphanedProfiles();
+  const profile = mkdtempSync(join(tmpdir(), `${PROFILE_PREFIX}${process.pid}-`));
   const sandbox = process.getuid?.() === 0 ? ["--no-sandbox"] : [];  // Chromium refuses its sandbox as root
   // Chromium keeps crash reports and caches under XDG folders: the throwaway profile, not $HOME.
   const env = { ...process.env, XDG_CONFIG_HOME: profile, XDG_CACHE_HOME: profile };
@@ -57,17 +80,26 @@ export async function startChromium({ chromium, playwright }) {
                                   `--user-data-dir=${profile}`, "about:blank"],
                       { stdio: ["ignore", "ignore", "pipe"], env });
   const said = [];
+  const exited = once(child, "exit");
+  let browser = null;
+  // Closed through the protocol, Chromium takes its helper processes down and stops writing to the
+  // profile before it exits; killed, its helpers linger for a moment and may still write there.
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
-      child.kill("SIGKILL");
-      await once(child, "exit");
+      try {
+        if (!browser) throw new Error("not connected");
+        await withLimit((await browser.newBrowserCDPSession()).send("Browser.close"), CLOSE_TIMEOUT_MS, "Browser.close");
+        await withLimit(exited, CLOSE_TIMEOUT_MS, "Chromium's exit");
+      } catch {
+        child.kill("SIGKILL");
+        await exited;
+      }
     }
-    // Its helper processes may still be writing there for a moment after it died.
     rmSync(profile, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
   };
   try {
     const endpoint = await devtoolsEndpoint(child, said);
-    const browser = await protocol.connectOverCDP(endpoint);
+    browser = await protocol.connectOverCDP(endpoint);
     const context = browser.contexts()[0] ?? await browser.newContext();
     return { browser, context, version: browser.version(), close: stop };
   } catch (e) {
