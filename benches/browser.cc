@@ -203,7 +203,7 @@ Benchmark report_benchmark() {
       .doc = "Seed 000's price report on the page's main thread, inline, chunked by each scheduling API, or on a "
              "Web Worker, while rAF frames and clicks are measured.",
       .params = page_params({.name = "rows", .values = {"2000000"}, .smoke = {"1000000"}, .full = {"20000000"},
-                             .range = {{1, 1'000'000'000}}, .doc = "order rows (seed: 20,000,000)", .work = true},
+                             .range = {{1, 1'000'000'000}}, .doc = "order rows (seed: 20,000,000)"},
                             {.name = "chunk", .values = {"0", "250000"}, .smoke = {"0", "250000"},
                              .full = {"0", "100000", "250000", "1000000"}, .range = {{0, 1'000'000'000}},
                              .doc = "rows per chunk for the chunked strategies (seed: 250,000); 0 for inline and worker"},
@@ -223,8 +223,7 @@ Benchmark parse_benchmark() {
       .doc = "JSON.parse of the orders payload (json family's generator) plus its record sums on the page's main "
              "thread, inline, chunked by each scheduling API, or on a Web Worker, while frames and clicks are measured.",
       .params = page_params({.name = "orders", .values = {"100000"}, .smoke = {"20000"}, .full = {"1000000"},
-                             .range = {{1, 10'000'000}}, .doc = "records in the payload (1,000,000 = 84.8 MiB, seed 000)",
-                             .work = true},
+                             .range = {{1, 10'000'000}}, .doc = "records in the payload (1,000,000 = 84.8 MiB, seed 000)"},
                             {.name = "chunk", .values = {"0", "10000"}, .smoke = {"0", "10000"},
                              .full = {"0", "2000", "10000", "50000"}, .range = {{0, 10'000'000}},
                              .doc = "records per chunk for the chunked strategies; 0 for inline and worker"},
