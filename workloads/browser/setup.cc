@@ -4,7 +4,6 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <regex>
 #include <sstream>
 
 #include "line_child.h"
@@ -44,9 +43,15 @@ std::string find_chromium() {
 }
 
 std::string chromium_version(const std::string& chromium) {
-  std::smatch found;
+  // "Chromium 156.0.8078.114 built on Debian ...": the first dotted run of digits.
   std::string line = first_line_of({chromium, "--version"}, kVersionTimeoutS);
-  return std::regex_search(line, found, std::regex(R"(\d+(\.\d+)+)")) ? found.str() : "";
+  for (auto start = line.find_first_of("0123456789"); start != std::string::npos;
+       start = line.find_first_of("0123456789", start + 1)) {
+    std::string run = line.substr(start, line.find_first_not_of("0123456789.", start) - start);
+    if (run.find('.') != std::string::npos) return run;
+    start += run.size();
+  }
+  return "";
 }
 
 std::string find_playwright() {
