@@ -19,6 +19,7 @@ std::string describe(const Family& family) {
   for (const auto& [k, v] : common_versions()) versions[k] = v;
   for (const auto& [k, v] : family.versions) versions[k] = v;
   out["versions"] = versions;
+  out["npm_sets"] = family.npm_sets;
   for (const auto& b : family.benchmarks) {
     json params = json::array(), metrics = json::array();
     for (const auto& p : b.params) {
@@ -49,7 +50,9 @@ std::string describe(const Family& family) {
                                  {"metrics", metrics},
                                  {"timeout_s", b.timeout_s},
                                  {"instructions", b.instructions},
-                                 {"outcomes", b.outcomes}});
+                                 {"outcomes", b.outcomes},
+                                 {"missing", b.missing ? b.missing() : ""},
+                                 {"reserves_address_space", b.reserves_address_space}});
   }
   return out.dump(2);
 }

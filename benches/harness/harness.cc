@@ -114,7 +114,9 @@ void run_repetition(benchmark::State& state, CellRun& run) {
 }
 
 void register_cells(const Benchmark& b, const GridOverrides& overrides, std::optional<double> inject_pct) {
-  for (auto& values : expand_grid(b, overrides)) {
+  auto cells = expand_grid(b, overrides);  // checks the values even when the benchmark cannot run here
+  if (b.missing && !b.missing().empty()) return;
+  for (auto& values : cells) {
     Cell cell(values);
     if (b.valid && !b.valid(cell)) continue;
     Cell work = inject_pct ? with_injected_work(b, cell, *inject_pct) : cell;

@@ -124,6 +124,14 @@ struct Benchmark {
   // or its match overrunning the budget is what the ReDoS study measures. Such cells are still
   // rows with that status (and compare still flags a change), but they do not fail a run.
   std::vector<std::string> outcomes;
+  // Optional: why the benchmark cannot run on this machine (a program it drives, such as a browser,
+  // is not installed), empty when it can. Such a benchmark has no cells; the orchestrator says so
+  // in one line and runs the rest.
+  std::function<std::string()> missing;
+  // It drives a runtime that reserves far more address space than it uses (Chromium's V8 sandbox
+  // reserves a terabyte up front): the orchestrator caps its cells' data segment (RLIMIT_DATA)
+  // instead of their address space, which such a runtime cannot start under.
+  bool reserves_address_space = false;
 };
 
 struct Family {
@@ -131,6 +139,9 @@ struct Family {
   std::string doc;
   std::vector<Benchmark> benchmarks;
   std::vector<std::pair<std::string, std::string>> versions;  // library -> version, for meta.json
+  // Pinned npm sets (folders of scripts/packages/npm) its benchmarks use; the orchestrator installs
+  // them on demand before running any of its cells.
+  std::vector<std::string> npm_sets;
 };
 
 // The Node binary of a value such as "node@26" (see Param::node_values); throws

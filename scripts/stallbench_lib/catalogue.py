@@ -59,6 +59,8 @@ class Benchmark:
     binary: Path
     instructions: bool = False  # CPU-bound: `run --instructions` counts its instructions under callgrind
     outcomes: tuple[str, ...] = ()  # statuses that are findings of this benchmark, not failures of the run
+    missing: str = ""  # why it cannot run on this machine (a browser it drives is not installed); "" when it can
+    reserves_address_space: bool = False  # its runtime cannot start under an address-space cap: cap its data instead
 
     @property
     def full_name(self) -> str:
@@ -78,6 +80,7 @@ class Family:
     binary: Path
     versions: dict[str, str]
     benchmarks: list[Benchmark] = field(default_factory=list)
+    npm_sets: list[str] = field(default_factory=list)  # pinned npm sets its benchmarks use (installed on demand)
 
 
 def describe(binary: Path) -> Family:
@@ -85,14 +88,15 @@ def describe(binary: Path) -> Family:
     if result.returncode != 0:
         raise UsageError(f"{binary} --stallbench-describe failed: {result.stderr.strip() or result.returncode}")
     data = json.loads(result.stdout)
-    family = Family(data["family"], data["doc"], binary, data["versions"])
+    family = Family(data["family"], data["doc"], binary, data["versions"], npm_sets=data.get("npm_sets", []))
     for b in data["benchmarks"]:
         params = [Param(p["name"], p["values"], p["smoke"], p["full"], p["choices"], p["range"], p["env"], p["doc"],
                         p.get("nightly"), p.get("work", False), p.get("node_values", [])) for p in b["params"]]
         metrics = [Metric(m["name"], m["unit"], m["better"], m["tracked"], m["doc"], m.get("min_effect_pct", 0.0))
                    for m in b["metrics"]]
         family.benchmarks.append(Benchmark(family.name, b["name"], b["doc"], params, metrics, b["timeout_s"], binary,
-                                           b.get("instructions", False), tuple(b.get("outcomes", []))))
+                                           b.get("instructions", False), tuple(b.get("outcomes", [])),
+                                           b.get("missing", ""), b.get("reserves_address_space", False)))
     return family
 
 

@@ -6,6 +6,7 @@ binary too; its one-line complaint becomes ours."""
 import itertools
 import re
 import subprocess
+import sys
 from dataclasses import dataclass
 
 from .catalogue import Benchmark, Family, all_benchmarks
@@ -109,6 +110,17 @@ def sets_for(b: Benchmark, sets: dict[str, list[str]]) -> dict[str, list[str]]:
     return chosen
 
 
+def _runnable(benchmarks: list[Benchmark]) -> list[Benchmark]:
+    """The benchmarks that can run on this machine; the others are named in one line per family."""
+    skipped: dict[str, tuple[str, list[str]]] = {}
+    for b in benchmarks:
+        if b.missing:
+            skipped.setdefault(b.family, (b.missing, []))[1].append(b.name)
+    for family, (why, names) in skipped.items():
+        print(f"stallbench: {family}: skipped ({', '.join(names)}): {why}", file=sys.stderr)
+    return [b for b in benchmarks if not b.missing]
+
+
 def make_plan(families: list[Family], profile: Profile, pattern: str | None, sets: dict[str, list[str]],
               nodes: tuple[Node, ...] = (), narrow_with: str = "--filter or --set {family}.KEY=...") -> list[Cell]:
     """`narrow_with`: how the calling command lets a user narrow a refused grid (a command without
@@ -122,7 +134,7 @@ def make_plan(families: list[Family], profile: Profile, pattern: str | None, set
             raise UsageError(f"--set {key}: unknown parameter{where} for the selected benchmarks "
                              f"(valid: {', '.join(known) or 'none'})")
     cells = []
-    for b in benchmarks:
+    for b in _runnable(benchmarks):
         grids = {p.name: p.grid(profile.tier) for p in b.params} | sets_for(b, sets)
         per_process = [p.name for p in b.params if p.per_process]
         in_process = {k: v for k, v in grids.items() if k not in per_process}

@@ -43,13 +43,16 @@ _PR_SET_PDEATHSIG = 1
 _STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
 
 
-def _child_setup() -> None:
+def _child_setup(reserves_address_space: bool):
     """In the cell's process before exec: cap its memory, and have the kernel kill it if the
-    orchestrator dies (even by SIGKILL), so no cell outlives its run."""
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)  # held by the parent during Popen
-    limit = memory_limit_bytes()
-    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-    ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    orchestrator dies (even by SIGKILL), so no cell outlives its run. A benchmark whose runtime
+    reserves more address space than it uses (Chromium) gets its data segment capped instead."""
+    def in_child() -> None:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)  # held by the parent during Popen
+        limit = memory_limit_bytes()
+        resource.setrlimit(resource.RLIMIT_DATA if reserves_address_space else resource.RLIMIT_AS, (limit, limit))
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    return in_child
 
 
 def _signal_name(returncode: int) -> str:
@@ -94,7 +97,7 @@ def run_cell(cell: Cell, run_id: str, raw_dir: Path, slug: str, repetitions: int
         signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
         try:
             proc = subprocess.Popen(command, stdout=log, stderr=subprocess.PIPE, text=True,
-                                    start_new_session=True, preexec_fn=_child_setup)
+                                    start_new_session=True, preexec_fn=_child_setup(b.reserves_address_space))
         except BaseException:
             signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
             raise

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <nlohmann/json.hpp>
 
 #include "benches/harness/grid.h"
 #include "benches/harness/node_lines.h"
@@ -131,4 +132,16 @@ TEST(NodeValues, OneCellPerChosenLine) {
   EXPECT_NE(check_value(b.params[0], "stallbench@24"), "");
   EXPECT_THROW(node_binary("node@26"), std::invalid_argument);
   set_node_lines({});
+}
+
+TEST(Describe, SaysWhatABenchmarkNeedsFromTheMachine) {
+  Benchmark b = example();
+  b.missing = [] { return std::string("no Chromium"); };
+  b.reserves_address_space = true;
+  Family family{.name = "f", .doc = "d", .benchmarks = {b, example()}, .npm_sets = {"browser"}};
+  auto described = nlohmann::json::parse(describe(family));
+  EXPECT_EQ(described["npm_sets"], nlohmann::json::array({"browser"}));
+  EXPECT_EQ(described["benchmarks"][0]["missing"], "no Chromium");
+  EXPECT_EQ(described["benchmarks"][0]["reserves_address_space"], true);
+  EXPECT_EQ(described["benchmarks"][1]["missing"], "");
 }

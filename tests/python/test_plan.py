@@ -44,3 +44,17 @@ def test_an_empty_plan_is_refused(tmp_path):
 def test_cell_names_read_only_declared_parameters():
     b = bench("pool", "saturation", ["jobs", "iters"])
     assert parse_cell_name(b, "saturation/jobs:4/iters:300000/iterations:1/manual_time") == {"jobs": "4", "iters": "300000"}
+
+
+def test_a_benchmark_missing_here_is_skipped_in_one_line(tmp_path, capsys):
+    script = tmp_path / "bench_fake"
+    script.write_text("#!/bin/sh\necho 'demo/n:1/iterations:1/manual_time'\n")
+    script.chmod(script.stat().st_mode | stat.S_IEXEC)
+    gone = bench("fake", "gone", ["n"], script)
+    gone.missing = "no Chromium (install it)"
+    families = [Family("fake", "", script, {}, [bench("fake", "demo", ["n"], script), gone])]
+    cells = make_plan(families, PROFILES["smoke"], None, {})
+    assert [c.benchmark.name for c in cells] == ["demo"]
+    assert capsys.readouterr().err == "stallbench: fake: skipped (gone): no Chromium (install it)\n"
+    with pytest.raises(UsageError, match="nothing to run"):
+        make_plan(families, PROFILES["smoke"], "gone", {})

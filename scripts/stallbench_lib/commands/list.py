@@ -27,6 +27,8 @@ def run(args) -> int:
         print(f"\nfamily {f.name}: {f.doc}")
         for b in f.benchmarks:
             print(f"  {b.full_name}: {b.doc}")
+            if b.missing:
+                print(f"    not runnable here: {b.missing}")
             print("    parameters (smoke | default | nightly | full grid; valid values):")
             for p in b.params:
                 where = f" [one process per value, via {p.env}]" if p.per_process else ""

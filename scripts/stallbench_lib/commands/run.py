@@ -2,10 +2,10 @@
 import random
 from pathlib import Path
 
-from .. import build, catalogue, instructions, node as nodejs, paths
+from .. import build, catalogue, instructions, node as nodejs, npm_sets, paths
 from ..errors import UsageError
 from ..execute import execute, run_meta
-from ..plan import make_plan, parse_sets
+from ..plan import make_plan, parse_sets, select
 from ..profiles import DEFAULT, PROFILES
 from ..report.render import render
 
@@ -36,6 +36,7 @@ def perform(profile, repetitions: int, pattern: str | None, sets: dict, out: Pat
     """Plans and executes one run into a new directory under `out`; returns its RunDir. Also what
     `calibrate` runs, with `extra_meta` saying which calibration run it is."""
     families = catalogue.load(build.bench_binaries(build_dir))
+    npm_sets.provide(families, select(families, pattern))
     cells = make_plan(families, profile, pattern, sets, nodes)
     settings = {"profile": profile.name, "filter": pattern, "sets": sets, "repetitions": repetitions,
                 "instructions": count_instructions, "nodes": [n.meta() for n in nodes], **(extra_meta or {})}

@@ -14,6 +14,7 @@ from collections import Counter
 from pathlib import Path
 
 from .. import build, node as nodejs, paths
+from ..browser import trace as browser_trace
 from ..errors import UsageError
 
 NAME = "trace"
@@ -34,6 +35,9 @@ def add_arguments(p):
                         "distinct orders are printed with their counts")
     p.add_argument("--node", action="store_true",
                    help="also run the scenario as JavaScript under node (when present) and compare")
+    p.add_argument("--browser", action="store_true",
+                   help="run page scenarios in headless Chromium instead (default: every file in "
+                        f"{browser_trace.SCENARIOS.relative_to(paths.ROOT)}/; docs/browser.md)")
     p.add_argument("--no-build", action="store_true", help="use the existing build")
 
 
@@ -148,6 +152,8 @@ def _print_scenario(s: dict, node_orders: list[dict] | None, node_error: str, le
 
 
 def run(args) -> int:
+    if args.browser:
+        return browser_trace.run(args)
     if args.runs is not None and not 1 <= args.runs <= 1000:
         raise UsageError(f"--runs {args.runs} is out of range: valid values are 1-1000")
     files = args.files or sorted(SCENARIOS.glob("*.json"))

@@ -1,0 +1,222 @@
+"""Family `browser` and `trace --browser` in a real Chromium (skipped, saying why, when Chromium or
+playwright-core cannot be had): the seeds' browser orderings; an inline long task gets no frame and
+holds every click until it ends; scheduler.yield chunks let frames and clicks in between; every
+strategy computes the inline answer; a page run has a time limit; the browser dies with its cell.
+Bad page scenarios and a missing Chromium are one line, exit 2, before any browser starts."""
+import json
+import os
+import re
+import subprocess
+import time
+
+import pytest
+
+from conftest import BUILD, ROOT, stallbench, tree
+from stallbench_lib import children, node as nodejs, npm_sets
+from stallbench_lib.browser import scenario as scenarios, setup
+from stallbench_lib.errors import UsageError
+
+SCENARIOS = sorted((ROOT / "workloads" / "browser" / "scenarios").glob("*.json"))
+BENCH = BUILD / "benches" / "bench_browser"
+STRATEGIES = ["inline", "timeout", "message-channel", "idle-callback", "yield", "post-task", "worker"]
+
+
+def _why_no_browser() -> str:
+    if setup.find_chromium() is None:
+        return setup.NO_CHROMIUM
+    if problem := npm_sets.install(["browser"]):
+        return f"playwright-core (npm set browser) cannot be installed: {problem}"
+    if nodejs.find()[0] is None:
+        return "no Node to run the browser driver"
+    return ""
+
+
+WHY_NOT = _why_no_browser()
+needs_browser = pytest.mark.skipif(bool(WHY_NOT), reason=f"browser tests skipped: {WHY_NOT}")
+
+
+# -- page scenarios: bad input (no browser needed) ------------------------------------------------
+
+BAD = [
+    ("node's setImmediate", [{"op": "setImmediate", "log": "i"}],
+     "$.program[0].op: setImmediate is Node's; a page has no such thing (a page scenario's ops: log,"),
+    ("node's nextTick, nested", [{"op": "promise", "then": [{"op": "nextTick"}]}],
+     "$.program[0].then[0].op: nextTick (process.nextTick) is Node's"),
+    ("unknown priority", [{"op": "postTask", "priority": "urgent"}],
+     "$.program[0].priority: must be one of user-blocking, user-visible, background"),
+    ("delay out of range", [{"op": "setTimeout", "ms": 20000}], "$.program[0].ms: must be an integer 0-10000"),
+    ("unknown field", [{"op": "yield", "label": "x"}], "$.program[0].label: yield takes log, then"),
+    ("click without how", [{"op": "click"}], "$.program[0]: click needs how"),
+]
+
+
+@pytest.mark.parametrize("case, program, words", BAD, ids=[b[0] for b in BAD])
+def test_bad_page_scenario_names_file_path_and_what_is_valid(tmp_path, case, program, words):
+    scenario = tmp_path / "bad.json"
+    scenario.write_text(json.dumps({"name": "x", "module": "page", "program": program}))
+    with pytest.raises(UsageError) as refused:
+        scenarios.load(scenario)
+    assert str(refused.value).startswith(f"{scenario}: ") and words in str(refused.value)
+
+
+def test_trace_browser_refuses_a_bad_scenario_in_one_line_before_any_browser(tmp_path):
+    scenario = tmp_path / "bad.json"
+    scenario.write_text(json.dumps({"name": "x", "module": "page", "program": BAD[0][1]}))
+    before = tree(tmp_path)
+    result = stallbench("trace", "--browser", str(SCENARIOS[0]), str(scenario), env={"STALLBENCH_CHROMIUM": "none"})
+    assert result.returncode == 2, result.stdout + result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and str(scenario) in lines[0] and BAD[0][2] in lines[0], lines
+    assert result.stdout == "" and tree(tmp_path) == before
+
+
+def test_a_node_scenario_is_refused_by_trace_browser():
+    node_scenario = ROOT / "workloads" / "loop" / "scenarios" / "003-sync-micro-macro.json"
+    result = stallbench("trace", "--browser", str(node_scenario))
+    assert result.returncode == 2
+    assert '$.module: must be "page" for trace --browser (got "cjs"' in result.stderr
+
+
+def test_without_chromium_trace_and_run_say_so_in_one_line(tmp_path):
+    env = {"STALLBENCH_CHROMIUM": "none"}
+    traced = stallbench("trace", "--browser", env=env)
+    assert traced.returncode == 2 and "trace --browser: no Chromium (install Debian's chromium" in traced.stderr
+    ran = stallbench("run", "--profile", "smoke", "--no-build", "--filter", "^browser/", "--out", str(tmp_path), env=env)
+    assert ran.returncode == 2
+    assert "stallbench: browser: skipped (report, parse): no Chromium" in ran.stderr
+    assert list(tmp_path.iterdir()) == []  # nothing to run: no run directory
+
+
+# -- the seeds' orderings in Chromium --------------------------------------------------------------
+
+@needs_browser
+def test_every_shipped_page_scenario_runs_as_expected_in_chromium():
+    result = stallbench("trace", "--browser", "--runs", "1", timeout=600)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert re.match(r"browser: Chromium \d+\.", result.stdout)
+    for path in SCENARIOS:
+        assert f"── {json.loads(path.read_text())['name']} (page" in result.stdout
+    assert f"{len(SCENARIOS)} page scenarios: {len(SCENARIOS)} as expected" in result.stdout
+    seed_003 = result.stdout.split("── sync-micro-macro")[1].split("──")[0]
+    assert re.findall(r"^\s+\d+  (\S+)$", seed_003, re.M) == ["1", "5", "3", "4", "2"]
+
+
+# -- the family: shapes, answers -----------------------------------------------------------------
+
+def _bench(*args: str, timeout_s: float = 900) -> subprocess.CompletedProcess:
+    node, _ = nodejs.find()
+    return children.run([str(BENCH), f"--stallbench-node={node.line}={node.path}", *args], text=True,
+                        timeout_s=timeout_s, data_only=True)
+
+
+def _counters(benchmark: dict, metric: str) -> list[float]:
+    found = [(int(k.split("#")[1]), v) for k, v in benchmark.items() if k.startswith(metric + "#")]
+    return [v for _, v in sorted(found)]
+
+
+@pytest.fixture(scope="module")
+def strategies(tmp_path_factory):
+    """Every strategy of both benchmarks in one bench process (one browser): name -> benchmark JSON."""
+    out = tmp_path_factory.mktemp("browser") / "out.json"
+    result = _bench("--stallbench-grid=report.strategy=" + ",".join(STRATEGIES), "--stallbench-grid=report.chunk=0,250000",
+                    "--stallbench-grid=report.rows=8000000", "--stallbench-grid=report.click_ms=25",
+                    "--stallbench-grid=parse.strategy=" + ",".join(STRATEGIES), "--stallbench-grid=parse.chunk=0,5000",
+                    "--stallbench-grid=parse.orders=20000", "--benchmark_repetitions=1", f"--benchmark_out={out}",
+                    "--benchmark_out_format=json")
+    assert result.returncode == 0, result.stderr[-2000:]
+    runs = {}
+    for b in json.loads(out.read_text())["benchmarks"]:
+        assert not b.get("error_occurred"), f"{b['name']}: {b.get('error_message')}"
+        runs[(b["name"].split("/")[0], b["name"].split("/")[1].split(":")[1])] = b
+    return runs
+
+
+@needs_browser
+def test_inline_long_task_gets_no_frame_and_holds_every_click_until_it_ends(strategies):
+    inline = strategies[("report", "inline")]
+    assert inline["frames"] == 0 and inline["longtasks"] >= 1
+    start, end = inline["work_start_ms"], inline["work_end_ms"]
+    during = [(at, delay) for at, delay in zip(_counters(inline, "click_at_ms"), _counters(inline, "click_delay_ms"))
+              if start < at < end]
+    assert during, "no click fell inside the long task (it is too short for the click rate)"
+    assert all(at + delay >= end for at, delay in during)
+
+
+@needs_browser
+def test_yield_chunks_let_frames_and_clicks_in_between(strategies):
+    chunked, inline = strategies[("report", "yield")], strategies[("report", "inline")]
+    assert chunked["frames"] > 0 and chunked["chunks"] > 1
+    end = chunked["work_end_ms"]
+    answered = [at + delay for at, delay in zip(_counters(chunked, "click_at_ms"), _counters(chunked, "click_delay_ms"))
+                if chunked["work_start_ms"] < at < end - chunked["chunk_max_ms"]]
+    assert answered and all(t < end for t in answered)  # handled while the work was still going on
+    # A click waits for the rest of the chunk it arrived in and at most one rendering step.
+    assert chunked["input_delay_max_ms"] < chunked["chunk_max_ms"] + chunked["frame_gap_max_ms"]
+    assert chunked["input_delay_max_ms"] < inline["input_delay_max_ms"]
+
+
+@needs_browser
+def test_every_strategy_computes_the_inline_answer(strategies):
+    for work, answer in (("report", "revenue"), ("parse", "records")):
+        values = {s: strategies[(work, s)][answer] for s in STRATEGIES}
+        assert len(set(values.values())) == 1, values
+
+
+# -- limits ---------------------------------------------------------------------------------------
+
+@needs_browser
+def test_a_page_run_that_overruns_its_limit_stops_the_session():
+    d = setup.driving("test")
+    request = {"limit_ms": 1000, "scenarios": [
+        {"file": "slow", "runs": 1, "program": [{"op": "busy", "ms": 3000}]},
+        {"file": "after", "runs": 1, "program": [{"op": "log", "text": "x"}]}]}
+    out = children.run([d.node, str(setup.BROWSER_DIR / "driver" / "trace.mjs"), "--chromium", d.chromium,
+                        "--playwright", str(d.playwright), "--pages", str(setup.BROWSER_DIR / "pages")],
+                       input=json.dumps(request), text=True, timeout_s=300, data_only=True)
+    assert out.returncode == 0, out.stderr[-2000:]
+    slow, after = json.loads(out.stdout.strip().splitlines()[-1])["scenarios"]
+    assert slow["error"] == "timeout: the scenario did not finish within 1 s"
+    assert after["error"].startswith("not run: an earlier scenario overran")
+
+
+def _processes() -> list[tuple[int, int, str, str]]:
+    """(pid, process group, name, command line) of every live process."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            stat = open(f"/proc/{pid}/stat").read()
+            command = open(f"/proc/{pid}/cmdline", "rb").read().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2:].split()
+        if fields[0] != "Z":
+            found.append((int(pid), int(fields[2]), stat[stat.index("(") + 1:stat.rindex(")")], command))
+    return found
+
+
+def _wait_for(condition, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while not condition() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    return condition()
+
+
+@needs_browser
+def test_the_browser_dies_with_its_cell():
+    node, _ = nodejs.find()
+    proc = children.start([str(BENCH), f"--stallbench-node={node.line}={node.path}", "--benchmark_filter=^report/",
+                           "--stallbench-grid=report.strategy=inline", "--stallbench-grid=report.chunk=0",
+                           "--stallbench-grid=report.rows=1000000000", "--benchmark_repetitions=1"],
+                          data_only=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    group = lambda: [p for p in _processes() if p[1] == proc.pid]  # noqa: E731
+    try:
+        assert _wait_for(lambda: any(name == "chromium" for _, _, name, _ in group()), 120), \
+            "Chromium never started in the cell's process group"
+        driver = next(pid for pid, _, _, command in group() if "long_task.mjs" in command)
+    finally:
+        children.kill(proc)  # what the orchestrator does to a cell that overran
+    assert _wait_for(lambda: not group(), 10), group()
+    # Chromium's crash handler lives outside the group; it goes with the browser (its database is
+    # in the driver's profile, named after the driver's pid).
+    profile = f"stallbench-chromium-{driver}-"
+    assert _wait_for(lambda: not any(profile in command for *_, command in _processes()), 10)

@@ -1,0 +1,118 @@
+// Starts Debian's Chromium headless and connects playwright-core to it over the DevTools protocol.
+//
+// We start the browser ourselves rather than through playwright's launch(): playwright puts the
+// browser in a process group of its own, so killing the cell's group (the orchestrator's timeout)
+// would leave it running. Here it stays in this process's group, and `setpriv --pdeathsig KILL`
+// has the kernel kill it when this process dies, even by SIGKILL. playwright-core only talks the
+// protocol (connectOverCDP); it never downloads or starts a browser of its own.
+//
+// Nothing may leave 127.0.0.1: the DevTools endpoint binds loopback, and the switches below stop
+// Chromium's own calls home (component updates, sync, field trials, crash uploads). Its crash
+// handler (crashpad) detaches into a process group of its own and cannot be switched off without
+// breaking navigation; it watches the browser and exits when the browser does.
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const SWITCHES = [
+  "--headless", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+  "--disable-component-update", "--disable-sync", "--disable-breakpad", "--disable-extensions",
+  "--disable-default-apps", "--disable-field-trial-config", "--metrics-recording-only", "--no-default-browser-check",
+  // A page is measured as if in the foreground: no throttled timers or deprioritised renderer.
+  "--disable-background-timer-throttling", "--disable-renderer-backgrounding", "--disable-backgrounding-occluded-windows",
+  "--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0",
+];
+const START_TIMEOUT_MS = 60_000;
+const CLOSE_TIMEOUT_MS = 10_000;
+const PROFILE_PREFIX = "stallbench-chromium-";
+
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return e.code === "EPERM";
+  }
+}
+
+// A driver killed with its cell (a timeout) cannot remove its profile: the next one does, for every
+// profile whose driver is gone.
+function removeOrphanedProfiles() {
+  for (const name of readdirSync(tmpdir())) {
+    const owner = name.startsWith(PROFILE_PREFIX) ? Number(name.slice(PROFILE_PREFIX.length).split("-")[0]) : 0;
+    if (owner > 0 && !alive(owner)) rmSync(join(tmpdir(), name), { recursive: true, force: true });
+  }
+}
+
+function devtoolsEndpoint(child, said) {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`chromium did not start within ${START_TIMEOUT_MS / 1000} s`)),
+                             START_TIMEOUT_MS);
+    child.stderr.on("data", (data) => {
+      said.push(...String(data).split("\n").filter(Boolean));
+      said.splice(0, Math.max(0, said.length - 20));
+      const found = said.join("\n").match(/DevTools listening on (ws:\/\/\S+)/);
+      if (found) {
+        clearTimeout(timer);
+        resolve(found[1]);
+      }
+    });
+    child.on("error", (e) => { clearTimeout(timer); reject(new Error(`cannot start chromium: ${e.message}`)); });
+    child.on("exit", (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`chromium exited (${signal ?? `code ${code}`}) before it listened: ${said.at(-1) ?? "no output"}`));
+    });
+  });
+}
+
+// { chromium: path, playwright: the playwright-core package folder } -> { browser, context, version, close }
+export async function startChromium({ chromium, playwright }) {
+  const { chromium: protocol } = createRequire(import.meta.url)(playwright);
+  removeOrphanedProfiles();
+  const profile = mkdtempSync(join(tmpdir(), `${PROFILE_PREFIX}${process.pid}-`));
+  const sandbox = process.getuid?.() === 0 ? ["--no-sandbox"] : [];  // Chromium refuses its sandbox as root
+  // Chromium keeps crash reports and caches under XDG folders: the throwaway profile, not $HOME.
+  const env = { ...process.env, XDG_CONFIG_HOME: profile, XDG_CACHE_HOME: profile };
+  const child = spawn("setpriv", ["--pdeathsig", "KILL", "--", chromium, ...SWITCHES, ...sandbox,
+                                  `--user-data-dir=${profile}`, "about:blank"],
+                      { stdio: ["ignore", "ignore", "pipe"], env });
+  const said = [];
+  const exited = once(child, "exit");
+  let browser = null;
+  // Closed through the protocol, Chromium takes its helper processes down and stops writing to the
+  // profile before it exits; killed, its helpers linger for a moment and may still write there.
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      try {
+        if (!browser) throw new Error("not connected");
+        await withLimit((await browser.newBrowserCDPSession()).send("Browser.close"), CLOSE_TIMEOUT_MS, "Browser.close");
+        await withLimit(exited, CLOSE_TIMEOUT_MS, "Chromium's exit");
+      } catch {
+        child.kill("SIGKILL");
+        await exited;
+      }
+    }
+    rmSync(profile, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
+  };
+  try {
+    const endpoint = await devtoolsEndpoint(child, said);
+    browser = await protocol.connectOverCDP(endpoint);
+    const context = browser.contexts()[0] ?? await browser.newContext();
+    return { browser, context, version: browser.version(), close: stop };
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+}
+
+// Rejects with "timeout: ..." when `promise` has not settled within `ms`.
+export function withLimit(promise, ms, what) {
+  let timer;
+  const limit = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timeout: ${what} did not finish within ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([promise, limit]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,115 @@
+// One measured window: a requestAnimationFrame loop turns a square (something to paint every
+// frame), the driver clicks the button at a fixed rate through the protocol's input events, and
+// after a lead-in the long task runs with one strategy; then a tail, and everything observed is
+// returned. Times are the page's performance.now(), in ms.
+//
+// A frame is a requestAnimationFrame callback, at the time it ran: a rendering step the main thread
+// took, which is what a long task takes away (seed 003). Not the callback's timestamp argument:
+// that is when the frame was due (its vsync), which can fall inside the long task that delayed it.
+// Not the protocol's frame timing either: it needs tracing, which costs CPU on a 2-core machine
+// while the page is being measured.
+import { makeJob } from "./work.js";
+
+const seen = { frames: [], clicks: [], events: [], longtasks: [], loafs: [] };
+const chunks = [];  // how long each chunk of the work held the main thread
+let recording = false;
+
+const spinner = document.getElementById("spinner");
+const target = document.getElementById("target");
+requestAnimationFrame(function frame(t) {
+  if (recording) seen.frames.push(performance.now());
+  spinner.style.transform = `rotate(${(t / 4) % 360}deg)`;
+  requestAnimationFrame(frame);
+});
+
+// Every click, from page load on: the driver checks that each one it sent was handled.
+target.addEventListener("click", (event) => {
+  const start = performance.now();
+  target.textContent = `clicks: ${seen.clicks.length + 1}`;
+  seen.clicks.push({ at: event.timeStamp, start, end: performance.now() });
+});
+
+function observe(type, keep, options = {}) {
+  new PerformanceObserver((list) => list.getEntries().forEach(keep)).observe({ type, buffered: true, ...options });
+}
+// Event Timing reports an event only when its duration (input to next paint) is at least 16 ms.
+observe("event", (e) => e.name === "click" &&
+        seen.events.push({ at: e.startTime, start: e.processingStart, end: e.processingEnd, duration: e.duration }),
+        { durationThreshold: 16 });
+observe("longtask", (e) => seen.longtasks.push({ at: e.startTime, duration: e.duration }));
+observe("long-animation-frame", (e) => seen.loafs.push({ at: e.startTime, duration: e.duration }));
+
+// What lets the browser in between two chunks: each returns a promise that resolves in a new task.
+const channel = new MessageChannel();
+const PAUSES = {
+  "timeout": () => new Promise((resolve) => setTimeout(resolve, 0)),
+  "message-channel": () => new Promise((resolve) => {
+    channel.port1.onmessage = resolve;
+    channel.port2.postMessage(null);
+  }),
+  "yield": () => scheduler.yield(),
+  "post-task": () => scheduler.postTask(() => {}, { priority: "user-visible" }),
+};
+
+function timedStep(job) {
+  const start = performance.now();
+  const done = job.step();
+  chunks.push(performance.now() - start);
+  return done;
+}
+
+async function chunked(job, pause) {
+  while (!timedStep(job)) await pause();
+}
+
+// requestIdleCallback as it is meant to be used: as many chunks as fit in each idle period.
+async function idleChunks(job) {
+  let done = timedStep(job);
+  while (!done) {
+    const deadline = await new Promise((resolve) => requestIdleCallback(resolve));
+    do done = timedStep(job); while (!done && deadline.timeRemaining() > 0);
+  }
+}
+
+function onWorker(work, input) {
+  const worker = new Worker("worker.js", { type: "module" });
+  return new Promise((resolve, reject) => {
+    worker.onmessage = ({ data }) => { worker.terminate(); resolve(data); };
+    worker.onerror = (e) => { worker.terminate(); reject(new Error(`worker: ${e.message}`)); };
+    worker.postMessage({ work, input }, input instanceof Uint8Array ? [input.buffer] : []);
+  });
+}
+
+async function perform(work, input, strategy, chunk) {
+  if (strategy === "worker") return onWorker(work, input);
+  const job = makeJob(work, input, strategy === "inline" ? 0 : chunk);
+  if (strategy === "inline") timedStep(job);
+  else if (strategy === "idle-callback") await idleChunks(job);
+  else if (PAUSES[strategy]) await chunked(job, PAUSES[strategy]);
+  else throw new Error(`unknown strategy ${strategy}`);
+  return job.answer();
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+let input = null;
+
+// Before the window: the parse's payload is fetched (its bytes are what every strategy starts from).
+window.prepare = async (work, size) => {
+  input = work === "report" ? size : new Uint8Array(await (await fetch("/payload")).arrayBuffer());
+};
+
+window.measure = async ({ work, strategy, chunk, leadMs, tailMs }) => {
+  recording = true;
+  const windowStart = performance.now();
+  await sleep(leadMs);  // the work starts in a timer task, where a long task is attributed
+  const workStart = performance.now();
+  const answer = await perform(work, input, strategy, chunk);
+  const workEnd = performance.now();
+  await sleep(tailMs);
+  recording = false;
+  return { window_start: windowStart, work_start: workStart, work_end: workEnd, window_end: performance.now(), answer,
+           chunks };
+};
+
+// After the driver's last click was handled.
+window.collect = () => seen;

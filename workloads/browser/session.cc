@@ -1,0 +1,58 @@
+#include "session.h"
+
+#include "setup.h"
+
+namespace stallbench::browser {
+namespace {
+
+constexpr double kStartTimeoutS = 120;  // Chromium's first start on a loaded 2-core machine takes seconds
+constexpr double kReplyMarginS = 30;    // beyond the driver's own limit, before we stop waiting for it
+
+nlohmann::json parse_line(const std::string& line) {
+  try {
+    return nlohmann::json::parse(line);
+  } catch (const nlohmann::json::parse_error&) {
+    throw std::runtime_error("the browser driver printed something other than JSON: " + line.substr(0, 200));
+  }
+}
+
+}  // namespace
+
+BrowserSession::BrowserSession(const SessionSetup& setup) {
+  std::string driver = browser_dir() + "/driver/long_task.mjs";
+  driver_ = std::make_unique<LineChild>(std::vector<std::string>{setup.node, driver, "--chromium", setup.chromium,
+                                                                 "--playwright", setup.playwright, "--pages",
+                                                                 browser_dir() + "/pages"});
+  try {
+    nlohmann::json ready = parse_line(driver_->read_line(kStartTimeoutS));
+    version_ = ready.at("chromium").get<std::string>();
+  } catch (const LineTimeout&) {
+    throw std::runtime_error("timeout: the browser did not start within " + std::to_string(int(kStartTimeoutS)) + " s");
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error(std::string("the browser driver did not start (its messages are in the cell's log): ") +
+                             e.what());
+  } catch (const nlohmann::json::exception&) {
+    throw std::runtime_error("the browser driver's first line is not its ready line");
+  }
+}
+
+PageRun BrowserSession::run(const PageRequest& request) {
+  driver_->write_line(request.to_json().dump());
+  std::string line;
+  try {
+    line = driver_->read_line(request.limit_s + kReplyMarginS);
+  } catch (const LineTimeout&) {
+    alive_ = false;
+    driver_->kill();
+    throw std::runtime_error("timeout: the browser driver did not answer within " +
+                             std::to_string(int(request.limit_s + kReplyMarginS)) + " s");
+  } catch (const std::runtime_error&) {
+    alive_ = false;
+    throw;
+  }
+  nlohmann::json reply = parse_line(line);
+  if (reply.contains("error") && reply.at("error").get<std::string>().rfind("timeout", 0) == 0) alive_ = false;
+  return parse_page_run(reply);
+}
+
+}  // namespace stallbench::browser
