@@ -8,7 +8,8 @@ import re
 import subprocess
 from dataclasses import dataclass
 
-from .catalogue import Benchmark, Family, all_benchmarks
+from . import children
+from .catalogue import DESCRIBE_TIMEOUT_S, Benchmark, Family, all_benchmarks
 from .errors import UsageError
 from .node import Node
 from .profiles import Profile
@@ -64,7 +65,10 @@ def _list_tests(benchmark: Benchmark, grids: dict[str, list[str]], nodes: tuple[
     args = [str(benchmark.binary), f"--benchmark_filter=^{benchmark.name}/", "--benchmark_list_tests=true",
             *node_args(nodes)]
     args += [f"--stallbench-grid={benchmark.name}.{k}={','.join(v)}" for k, v in grids.items()]
-    result = subprocess.run(args, capture_output=True, text=True)
+    try:
+        result = children.run(args, text=True, timeout_s=DESCRIBE_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        raise UsageError(f"{benchmark.binary} did not list its cells within {DESCRIBE_TIMEOUT_S} s")
     if result.returncode != 0:
         complaint = result.stderr.strip().splitlines()
         raise UsageError(complaint[-1] if complaint else f"{benchmark.binary} refused the grid")
