@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .atomic import atomic_write
+from .errors import UsageError
 from .tidy import Row, read_csv, write_csv
 
 
@@ -51,13 +52,53 @@ def slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.=-]+", "_", text).strip("_")
 
 
+class DamagedRun(UsageError):
+    """A run directory whose files cannot be read as a run: the message names the file and what is wrong."""
+
+
+def read_meta(path: Path) -> dict:
+    """The run's meta.json ({} when there is none); DamagedRun when it is not a JSON object."""
+    meta_path = Path(path) / "meta.json"
+    if not meta_path.exists():
+        return {}
+    try:
+        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise DamagedRun(f"{meta_path}: damaged run: not valid JSON ({e})") from None
+    except OSError as e:
+        raise DamagedRun(f"{meta_path}: cannot be read ({e.strerror})") from None
+    if not isinstance(meta, dict):
+        raise DamagedRun(f"{meta_path}: damaged run: expected a JSON object, found {type(meta).__name__}")
+    return meta
+
+
+def read_rows(csv_path: Path) -> list[Row]:
+    """The rows of a results.csv; DamagedRun naming the line when it is cut short or malformed."""
+    try:
+        return read_csv(csv_path)
+    except ValueError as e:  # UnicodeDecodeError included
+        raise DamagedRun(f"{csv_path}: damaged run: {e}") from None
+    except OSError as e:
+        raise DamagedRun(f"{csv_path}: cannot be read ({e.strerror})") from None
+
+
+def unfinished(meta: dict) -> str | None:
+    """Why a run did not finish (interrupted, a full disk, killed), or None when it did."""
+    if meta.get("complete") is True:
+        return None
+    if meta.get("stopped"):
+        return f"incomplete: stopped by {meta['stopped']}"
+    if meta.get("interrupted"):
+        return f"incomplete: interrupted by {meta['interrupted']}"
+    return "incomplete: it never finished (killed, or still running)"
+
+
 def load(path: Path) -> RunDir:
-    """A run directory, or a results.csv inside one."""
+    """A run directory, or a results.csv inside one; DamagedRun when its files cannot be read."""
     path = Path(path)
     if path.name == "results.csv":
         path = path.parent
-    meta_path = path / "meta.json"
-    meta = json.loads(meta_path.read_text()) if meta_path.exists() else {}
+    meta = read_meta(path)
     csv_path = path / "results.csv"
-    rows = read_csv(csv_path) if csv_path.exists() else []
+    rows = read_rows(csv_path) if csv_path.exists() else []
     return RunDir(path, meta, rows)

@@ -9,7 +9,7 @@ malformed or truncated is parsed, and each parser's refusal, with its byte offse
 import os
 from pathlib import Path
 
-from .. import build, catalogue, paths
+from .. import build, catalogue, numbers, paths
 from ..errors import UsageError
 from ..execute import execute, run_meta
 from ..plan import make_plan, parse_sets
@@ -27,7 +27,7 @@ def add_arguments(p):
     p.add_argument("--set", metavar="KEY=V1,V2", action="append", default=[],
                    help="choose parsers or modes (default: every parser, inline), "
                         "e.g. --set parser=simdjson-dom,rapidjson --set mode=inline,pool,worker")
-    p.add_argument("--repetitions", type=int, default=3, metavar="N", help="repetitions per cell (default 3)")
+    p.add_argument("--repetitions", type=numbers.integer_option, default=3, metavar="N", help="repetitions per cell (default 3)")
     p.add_argument("--out", metavar="DIR", type=Path, help="put the run directory under DIR instead of results/runs/")
     p.add_argument("--no-build", action="store_true", help="use the existing build; fail if there is none")
     p.add_argument("--no-report", action="store_true", help="skip rendering the report")

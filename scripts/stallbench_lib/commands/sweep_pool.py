@@ -3,7 +3,7 @@ open-loop mix; the command prints each class's latency (measured and predicted) 
 recommended size, and writes the run directory and its report."""
 from pathlib import Path
 
-from .. import build, catalogue, paths
+from .. import build, catalogue, numbers, paths
 from ..errors import UsageError
 from ..execute import execute, run_meta
 from ..plan import make_plan
@@ -26,11 +26,11 @@ def add_arguments(p):
     p.add_argument("--mix", default="login-heavy", metavar="MIX",
                    help="a named mix or CLASS:RATE[:SIZE],... with CLASS one of pbkdf2, scrypt, deflate, read, stat, "
                         "lookup, reverse; RATE jobs per second, or xN to keep N in flight. Named: " + mixes.help_text())
-    p.add_argument("--duration", default=10, type=int, metavar="S", help="seconds of arrivals per size, 1-60 (default 10)")
+    p.add_argument("--duration", default=10, type=numbers.integer_option, metavar="S", help="seconds of arrivals per size, 1-60 (default 10)")
     p.add_argument("--targets", metavar="CLASS:MS[:PCT],...",
                    help="latency targets (PCT p50, p95, p99 or max; default p99); others default to p99 within "
                         f"{targets.DEFAULT_FLOOR_MS:g} ms or {targets.DEFAULT_ALONE_MULTIPLE:g}x the class's alone time")
-    p.add_argument("--repetitions", default=1, type=int, metavar="N", help="runs per size (default 1)")
+    p.add_argument("--repetitions", default=1, type=numbers.integer_option, metavar="N", help="runs per size (default 1)")
     p.add_argument("--slow-dns", action="store_true",
                    help="also reproduce nodejs/node#8436 at these sizes (real lookups need root: a private network "
                         "namespace with a delaying DNS server of our own)")
@@ -43,7 +43,7 @@ def _sizes(text: str) -> list[str]:
     items = text.split(",")
     if "" in items:
         raise UsageError(f"--sizes {text!r}: expected N,N,... (pool sizes 1-1024) with no empty item")
-    return sorted(dict.fromkeys(items), key=lambda s: (not s.isdigit(), int(s) if s.isdigit() else 0, s))
+    return sorted(dict.fromkeys(items), key=lambda s: (numbers.integer(s) is None, numbers.integer(s) or 0, s))
 
 
 def _plan(families, sizes, mix, duration, slow_dns):

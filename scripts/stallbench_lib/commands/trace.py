@@ -13,7 +13,7 @@ import textwrap
 from collections import Counter
 from pathlib import Path
 
-from .. import build, children, node as nodejs, paths
+from .. import build, children, node as nodejs, numbers, paths
 from ..errors import UsageError
 
 NAME = "trace"
@@ -32,7 +32,7 @@ WIDTH = 100
 def add_arguments(p):
     p.add_argument("files", nargs="*", type=Path, metavar="SCENARIO.json",
                    help=f"scenario files (default: every file in {SCENARIOS.relative_to(paths.ROOT)}/)")
-    p.add_argument("--runs", type=int, metavar="N",
+    p.add_argument("--runs", type=numbers.integer_option, metavar="N",
                    help="runs per scenario, 1-1000 (default: the scenario's own `runs`: 1, more for races); "
                         "distinct orders are printed with their counts")
     p.add_argument("--node", action="store_true",
@@ -50,7 +50,9 @@ def _tool(build_dir: Path) -> Path:
 def _call(tool: Path, *args: str) -> str:
     """Runs the tool; its one-line complaint about bad input becomes ours (exit 2)."""
     try:
-        out = children.run([str(tool), *args], text=True, timeout_s=TOOL_TIMEOUT_S, memory_bytes=TOOL_MEMORY_BYTES)
+        # Its complaints quote the file's bytes, which need not be UTF-8.
+        out = children.run([str(tool), *args], encoding="utf-8", errors="backslashreplace", timeout_s=TOOL_TIMEOUT_S,
+                           memory_bytes=TOOL_MEMORY_BYTES)
     except subprocess.TimeoutExpired:
         raise SystemExit(f"stallbench: trace: the scenarios did not finish within {TOOL_TIMEOUT_S} s")
     if out.memory_kill:
