@@ -7,7 +7,7 @@ import pkgutil
 import sys
 
 from . import commands
-from .errors import UsageError
+from .errors import DISK_EXIT, UsageError, disk_error_line, is_disk_error
 
 
 class _Parser(argparse.ArgumentParser):
@@ -61,3 +61,8 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # `stallbench list | head`: the reader has what it wanted
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except OSError as e:
+        if not is_disk_error(e):
+            raise
+        print(f"stallbench: {disk_error_line(e)}", file=sys.stderr)
+        return DISK_EXIT

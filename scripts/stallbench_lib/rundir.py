@@ -3,15 +3,22 @@
 meta.json is written first with complete=false and rewritten with complete=true only when the
 run has finished; results.csv is rewritten (atomically) after every cell, so a run stopped by
 Ctrl-C, kill or a crash of the orchestrator keeps every finished cell and says it is incomplete.
+When the disk refuses a write (full, read-only), a space reserve made at the start is released so
+that the finished rows and meta.json's `stopped` (why) still fit.
 Earlier runs are never touched."""
+import contextlib
 import json
+import os
 import re
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .atomic import atomic_write
 from .errors import UsageError
 from .tidy import Row, read_csv, write_csv
+
+RESERVE_BYTES = 8 << 20  # results.csv of a few thousand cells, rewritten beside the old one, and meta.json
 
 
 @dataclass
@@ -30,15 +37,42 @@ class RunDir:
 
     @classmethod
     def create(cls, parent: Path, run_id: str, meta: dict) -> "RunDir":
+        """A new run directory under `parent`, with meta.json (complete=false) and the space reserve.
+        Nothing is left behind when it cannot be made (a full or read-only disk)."""
+        if parent.exists() and not parent.is_dir():
+            raise UsageError(f"{parent}: not a directory (--out takes the directory to put runs in)")
         parent.mkdir(parents=True, exist_ok=True)
         path, n = parent / run_id, 1
-        while path.exists():  # two runs in the same second of the same commit
-            n += 1
-            path = parent / f"{run_id}.{n}"
-        (path / "raw").mkdir(parents=True)
-        run = cls(path, {**meta, "run_id": path.name, "complete": False})
-        run.save()
+        while True:
+            try:
+                path.mkdir()
+                break
+            except FileExistsError:  # several runs in the same second of the same commit
+                n += 1
+                path = parent / f"{run_id}.{n}"
+        try:
+            (path / "raw").mkdir()
+            run = cls(path, {**meta, "run_id": path.name, "complete": False})
+            run.save()
+            run._reserve_space()
+        except BaseException:
+            shutil.rmtree(path, ignore_errors=True)
+            raise
         return run
+
+    @property
+    def reserve(self) -> Path:
+        return self.path / ".space-reserve"
+
+    def _reserve_space(self) -> None:
+        """Space held back so that, when the disk fills during the run, the finished rows and the
+        reason can still be written: released by release_space(), then they are."""
+        with open(self.reserve, "wb") as f:
+            os.posix_fallocate(f.fileno(), 0, RESERVE_BYTES)
+
+    def release_space(self) -> None:
+        with contextlib.suppress(OSError):  # a read-only disk keeps it; nothing else can be written either
+            self.reserve.unlink(missing_ok=True)
 
     def add(self, rows: list[Row]) -> None:
         self.rows += rows
