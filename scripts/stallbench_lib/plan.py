@@ -108,7 +108,10 @@ def sets_for(b: Benchmark, sets: dict[str, list[str]]) -> dict[str, list[str]]:
 
 
 def make_plan(families: list[Family], profile: Profile, pattern: str | None, sets: dict[str, list[str]],
-              nodes: tuple[Node, ...] = ()) -> list[Cell]:
+              nodes: tuple[Node, ...] = (), suggest_narrowing: bool = False) -> list[Cell]:
+    """The cells of the chosen benchmarks. When a benchmark refuses a --set value, `suggest_narrowing`
+    (run, which has --filter and --set) adds how to aim the value at one family; commands that
+    build the plan themselves have neither option, so their users are not told to use them."""
     benchmarks = select(families, pattern)
     for key in sets:
         scope, name = _scope_of(key)
@@ -127,7 +130,8 @@ def make_plan(families: list[Family], profile: Profile, pattern: str | None, set
             try:
                 tests = _list_tests(b, {**in_process, **{k: [v] for k, v in fixed.items()}}, nodes)
             except UsageError as refused:
-                hint = f" (for {b.full_name}; narrow it with --filter or --set {b.family}.KEY=...)" if sets else ""
+                hint = (f" (for {b.full_name}; narrow it with --filter or --set {b.family}.KEY=...)"
+                        if sets and suggest_narrowing else "")
                 raise UsageError(f"{refused}{hint}") from None
             for test in tests:
                 cells.append(Cell(b, {**parse_cell_name(b, test), **fixed}, nodes))

@@ -36,7 +36,7 @@ def perform(profile, repetitions: int, pattern: str | None, sets: dict, out: Pat
     """Plans and executes one run into a new directory under `out`; returns its RunDir. Also what
     `calibrate` runs, with `extra_meta` saying which calibration run it is."""
     families = catalogue.load(build.bench_binaries(build_dir))
-    cells = make_plan(families, profile, pattern, sets, nodes)
+    cells = make_plan(families, profile, pattern, sets, nodes, suggest_narrowing=True)
     settings = {"profile": profile.name, "filter": pattern, "sets": sets, "repetitions": repetitions,
                 "instructions": count_instructions, "nodes": [n.meta() for n in nodes], **(extra_meta or {})}
     meta = run_meta(families, build_dir, settings)
