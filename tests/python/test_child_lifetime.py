@@ -84,6 +84,9 @@ def test_sigkill_during_a_bench_cell_leaves_neither_the_bench_nor_its_node(tmp_p
     sigkill_during([str(ROOT / "scripts" / "stallbench"), "run", "--no-build", "--no-report", "--out", str(tmp_path),
                     "--filter", "^regex/match$", "--set", "engine=node", "--set", "pattern=coupon-code",
                     "--set", "length=100000", "--repetitions", "1"], "node_regex.js", tmp_path)
+    # The cell's partial Google Benchmark JSON and the run's space reserve go with it.
+    left = [p.name for p in tmp_path.rglob("*") if p.name.endswith(".tmp") or p.name == ".space-reserve"]
+    assert not left
 
 
 @needs_node
