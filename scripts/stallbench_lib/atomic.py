@@ -1,8 +1,26 @@
 """Files appear whole or not at all: written under a temporary name in the same directory, flushed,
-then renamed over the target, so a reader (or a run killed mid-write) never sees half a file."""
+then renamed over the target, so a reader (or a run killed mid-write) never sees half a file.
+They get the mode any new file gets here (0666 less the umask), not mkstemp's private 0600."""
 import os
+import re
 import tempfile
 from pathlib import Path
+
+
+def _umask() -> int:
+    """Read without changing it (os.umask sets while it reads, which races with other threads)."""
+    try:
+        found = re.search(r"^Umask:\s*([0-7]+)$", Path("/proc/self/status").read_text(), re.M)
+        if found:
+            return int(found.group(1), 8)
+    except OSError:
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+FILE_MODE = 0o666 & ~_umask()
 
 
 def atomic_write(path: Path, data: str | bytes) -> None:
@@ -11,12 +29,15 @@ def atomic_write(path: Path, data: str | bytes) -> None:
     mode = "wb" if isinstance(data, bytes) else "w"
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, mode) as out:
+        os.fchmod(fd, FILE_MODE)
+        with os.fdopen(fd, mode, encoding=None if isinstance(data, bytes) else "utf-8") as out:
             out.write(data)
             out.flush()
             os.fsync(out.fileno())
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as e:
         if os.path.exists(tmp):
             os.unlink(tmp)
+        if isinstance(e, OSError) and e.filename is None:  # a failed write names no file: say which
+            raise OSError(e.errno, e.strerror, str(path)) from None
         raise

@@ -4,7 +4,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from . import paths
+from . import children, paths
 from .errors import UsageError
 
 
@@ -23,7 +23,9 @@ def _step(what: str, command: list[str], log_path: Path, cwd: Path) -> None:
     output = []
     with open(log_path, "a") as log:
         log.write(f"$ {' '.join(command)}\n")
-        proc = subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        # No memory cap: the compiler's needs are the build's business, not an experiment's.
+        proc = children.start(command, memory_bytes=0, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              encoding="utf-8", errors="replace")
         for line in proc.stdout:
             log.write(line)
             output.append(line)
@@ -31,6 +33,7 @@ def _step(what: str, command: list[str], log_path: Path, cwd: Path) -> None:
                 text = line.rstrip()[:110]
                 print(f"\r\033[K  {text}" if live else f"  {text}", end="" if live else "\n", file=sys.stderr, flush=True)
         proc.wait()
+        children.forget(proc)
     if live:
         print("\r\033[K", end="", file=sys.stderr, flush=True)
     if proc.returncode != 0:

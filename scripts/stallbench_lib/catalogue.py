@@ -5,7 +5,10 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import children
 from .errors import UsageError
+
+DESCRIBE_TIMEOUT_S = 60  # a bench binary answering --stallbench-describe or listing its cells
 
 
 @dataclass(frozen=True)
@@ -84,7 +87,10 @@ class Family:
 
 
 def describe(binary: Path) -> Family:
-    result = subprocess.run([str(binary), "--stallbench-describe"], capture_output=True, text=True)
+    try:
+        result = children.run([str(binary), "--stallbench-describe"], text=True, timeout_s=DESCRIBE_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        raise UsageError(f"{binary} --stallbench-describe did not answer within {DESCRIBE_TIMEOUT_S} s")
     if result.returncode != 0:
         raise UsageError(f"{binary} --stallbench-describe failed: {result.stderr.strip() or result.returncode}")
     data = json.loads(result.stdout)

@@ -1,8 +1,24 @@
-"""Every child process the command starts (bench binaries, regex_check, stallbench_trace, node, load
-generators, browsers, a user's --app) lives by one rule: it runs in a process group of its own,
-under a memory cap, asks the kernel to kill it when the orchestrator dies (even by SIGKILL), and its
-whole group is killed when its time limit passes, when the caller is done with it, and when the
-command exits. Start children only through start() and run(), never through subprocess directly.
+"""Every child process the command starts (bench binaries, regex_check, stallbench_trace, node, the
+build, load generators, browsers, a user's --app) lives by one rule: it runs in a process group of
+its own, under a memory cap, and its whole group is killed when its time limit passes, when the
+caller is done with it, when the command exits, and when the orchestrator dies by any signal.
+Start children only through start() and run(), never through subprocess directly.
+
+How each way out is covered:
+- time limit, done, interruption: run()/kill()/forget() kill the child's whole group;
+- the command exits (normally, by exception, SIGINT/SIGTERM turned into an exception): atexit;
+- the orchestrator is SIGKILLed: the child has PR_SET_PDEATHSIG=SIGKILL, and what the child started
+  (node under a bench binary, a user's app's helpers) is killed by the watchdog (watchdog.py), a
+  process of its own that notices the orchestrator's end as end-of-file on a pipe and kills every
+  group still registered. A process that leaves its group (setsid) escapes all of this; only a
+  cgroup would hold it, and cgroups are not writable for ordinary users on every machine.
+
+Memory: every group is capped on resident memory by the watchdog (sum of RSS over the group, polled
+every 0.25 s). Native children also get RLIMIT_AS at the same value, which fails their allocation at
+once; V8 runtimes cannot (`reserves_address_space=True`): a WebAssembly.Memory reserves ~10 GB of
+address space and each isolate of Node 24+ ~1 GB while a few MB are resident, so an address-space cap
+either breaks them or bounds nothing. RLIMIT_DATA fails too (Node 26 counts 0.5 GB of writable
+reservations per isolate).
 
 PR_SET_PDEATHSIG fires when the *thread* that started the child exits: start children from the
 main thread, or from a thread that outlives them."""
@@ -13,11 +29,14 @@ import os
 import resource
 import signal
 import subprocess
+import sys
 import threading
+from pathlib import Path
 
 _PR_SET_PDEATHSIG = 1
 _STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
-_live: dict[int, subprocess.Popen] = {}
+_MEMORY_VERDICT_WAIT_S = 1.0
+_live: dict[int, tuple[subprocess.Popen, int]] = {}  # pid -> (child, its memory cap)
 _lock = threading.Lock()
 
 
@@ -26,31 +45,78 @@ def memory_limit_bytes() -> int:
     return int(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") * 3 / 4)
 
 
-def _setup(memory_bytes: int | None, limit: int):
+class _Watchdog:
+    """The orchestrator's end of the pipe to watchdog.py, started on first use."""
+
+    def __init__(self):
+        self._proc: subprocess.Popen | None = None
+        self._memory_kills: dict[int, str] = {}
+        self._heard = threading.Condition()
+
+    def _started(self) -> subprocess.Popen:
+        if self._proc is None or self._proc.poll() is not None:
+            # The one child not started through start(): it must outlive us, so no death signal; its
+            # own session keeps a terminal's Ctrl-C from reaching it before we have cleaned up.
+            self._proc = subprocess.Popen([sys.executable, "-I", str(Path(__file__).with_name("watchdog.py"))],
+                                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, start_new_session=True)
+            threading.Thread(target=self._listen, args=(self._proc.stdout,), daemon=True).start()
+        return self._proc
+
+    def _listen(self, stream) -> None:
+        for line in stream:
+            verb, pgid, rss, cap = line.decode().split()
+            with self._heard:
+                self._memory_kills[int(pgid)] = (f"killed at {int(rss) / 2**20:.0f} MiB resident, over its "
+                                                 f"{int(cap) / 2**20:.0f} MiB memory cap")
+                self._heard.notify_all()
+
+    def tell(self, request: str) -> None:
+        with _lock:
+            proc = self._started()
+            try:
+                proc.stdin.write(request.encode() + b"\n")
+                proc.stdin.flush()
+            except OSError:  # it was killed: a new one takes over what is still live
+                self._proc = None
+                proc = self._started()
+                for pid, (_, cap) in _live.items():
+                    proc.stdin.write(f"watch {pid} {cap}\n".encode())
+                proc.stdin.write(request.encode() + b"\n")
+                proc.stdin.flush()
+
+    def memory_kill(self, pgid: int, wait_s: float) -> str | None:
+        with self._heard:
+            self._heard.wait_for(lambda: pgid in self._memory_kills, timeout=wait_s)
+            return self._memory_kills.pop(pgid, None)
+
+
+_watchdog = _Watchdog()
+
+
+def _setup(address_space_bytes: int):
     def in_child() -> None:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)  # held by the parent during start()
-        if memory_bytes:
-            resource.setrlimit(limit, (memory_bytes, memory_bytes))
+        if address_space_bytes:
+            resource.setrlimit(resource.RLIMIT_AS, (address_space_bytes, address_space_bytes))
         ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
     return in_child
 
 
-def start(argv: list[str], *, memory_bytes: int | None = None, data_only: bool = False,
+def start(argv: list[str], *, memory_bytes: int | None = None, reserves_address_space: bool = False,
           **popen_kwargs) -> subprocess.Popen:
-    """Starts argv (no shell) in a new session capped at `memory_bytes` (default: three quarters of
-    physical memory; 0: no cap, for runtimes such as V8 that reserve address space up front).
-    The cap is on the address space, or with `data_only` on the data segment (RLIMIT_DATA): for
-    runtimes such as Chromium, whose V8 sandbox reserves a terabyte it never touches, so that they
-    run capped at all. popen_kwargs go to subprocess.Popen."""
+    """Starts argv (no shell) in a new session whose group is capped at `memory_bytes` resident (default:
+    three quarters of physical memory; 0: no cap, for the build and installers). The cap is also the
+    child's RLIMIT_AS unless it `reserves_address_space` (V8: node). popen_kwargs go to subprocess.Popen."""
     cap = memory_limit_bytes() if memory_bytes is None else memory_bytes
     # The stop signals wait while the child starts: an interruption landing between Popen's fork
     # and our registering the group would leave a child nobody kills.
     signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
     try:
-        proc = subprocess.Popen(argv, start_new_session=True, preexec_fn=_setup(cap, resource.RLIMIT_DATA if data_only else resource.RLIMIT_AS),
-                                **popen_kwargs)
+        proc = subprocess.Popen(argv, start_new_session=True,
+                                preexec_fn=_setup(0 if reserves_address_space else cap), **popen_kwargs)
         with _lock:
-            _live[proc.pid] = proc
+            _live[proc.pid] = (proc, cap)
+        _watchdog.tell(f"watch {proc.pid} {cap}")
     finally:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
     return proc
@@ -71,31 +137,54 @@ def forget(proc: subprocess.Popen) -> None:
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(proc.pid, signal.SIGKILL)
     with _lock:
-        _live.pop(proc.pid, None)
+        known = _live.pop(proc.pid, None)
+    if known is not None:
+        _watchdog.tell(f"release {proc.pid}")
 
 
-def run(argv: list[str], *, timeout_s: float, memory_bytes: int | None = None, data_only: bool = False,
+def memory_kill(proc: subprocess.Popen) -> str | None:
+    """Why the watchdog killed this (exited) child for memory, or None when it did not."""
+    if proc.returncode != -signal.SIGKILL:
+        return None
+    return _watchdog.memory_kill(proc.pid, _MEMORY_VERDICT_WAIT_S)
+
+
+@contextlib.contextmanager
+def removed_if_killed(path: Path):
+    """`path` (a child's partial output) is deleted by the watchdog if the orchestrator dies inside
+    this block, even by SIGKILL; the block itself renames or deletes it."""
+    _watchdog.tell(f"remove {path}")
+    try:
+        yield path
+    finally:
+        _watchdog.tell(f"keep {path}")
+
+
+def run(argv: list[str], *, timeout_s: float, memory_bytes: int | None = None, reserves_address_space: bool = False,
         input: str | bytes | None = None, **popen_kwargs) -> subprocess.CompletedProcess:
     """Like subprocess.run(capture_output=True): waits at most timeout_s, then kills the child's whole
-    group and raises subprocess.TimeoutExpired. Any other exception (an interruption) kills it too."""
+    group and raises subprocess.TimeoutExpired. Any other exception (an interruption) kills it too.
+    The CompletedProcess has `memory_kill`: why the watchdog killed it for memory, or None."""
     popen_kwargs.setdefault("stdout", subprocess.PIPE)
     popen_kwargs.setdefault("stderr", subprocess.PIPE)
     if input is not None:
         popen_kwargs["stdin"] = subprocess.PIPE
-    proc = start(argv, memory_bytes=memory_bytes, data_only=data_only, **popen_kwargs)
+    proc = start(argv, memory_bytes=memory_bytes, reserves_address_space=reserves_address_space, **popen_kwargs)
     try:
         out, err = proc.communicate(input, timeout=timeout_s)
     except BaseException:
         kill(proc)
         raise
     forget(proc)
-    return subprocess.CompletedProcess(argv, proc.returncode, out, err)
+    done = subprocess.CompletedProcess(argv, proc.returncode, out, err)
+    done.memory_kill = memory_kill(proc)
+    return done
 
 
 def kill_all() -> None:
     """Every child still running, with its group: at exit, and from the orchestrator's stop paths."""
     with _lock:
-        procs = list(_live.values())
+        procs = [proc for proc, _ in _live.values()]
     for proc in procs:
         kill(proc)
 

@@ -7,13 +7,27 @@ import pkgutil
 import sys
 
 from . import commands
-from .errors import UsageError
+from .errors import DISK_EXIT, UsageError, disk_error_line, is_disk_error
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # one line and exit 2, as for every other bad input
         print(f"stallbench: {message} (see scripts/stallbench --help)", file=sys.stderr)
         raise SystemExit(2)
+
+
+def _undecodable(argv: list[str]) -> str | None:
+    """Arguments are UTF-8 text (they end up in meta.json, CSV cells and bench command lines); Python
+    hands undecodable bytes over as lone surrogates, which would fail far from here."""
+    for position, arg in enumerate(argv, 1):
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError as e:
+            raw = arg.encode("utf-8", "surrogateescape")
+            shown = raw.decode("utf-8", "backslashreplace")
+            return (f"argument {position} ({shown}): byte 0x{raw[len(arg[:e.start].encode()):][0]:02x} at character "
+                    f"{e.start + 1} is not UTF-8 (valid: UTF-8 text)")
+    return None
 
 
 def _commands():
@@ -28,6 +42,10 @@ def main(argv: list[str] | None = None) -> int:
         command = sub.add_parser(module.NAME, help=module.HELP, description=module.HELP)
         module.add_arguments(command)
         command.set_defaults(handler=module.run)
+    undecodable = _undecodable(sys.argv[1:] if argv is None else argv)
+    if undecodable:
+        print(f"stallbench: {undecodable}", file=sys.stderr)
+        return 2
     args = parser.parse_args(argv)
     if not getattr(args, "handler", None):
         parser.print_help()
@@ -43,3 +61,8 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # `stallbench list | head`: the reader has what it wanted
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except OSError as e:
+        if not is_disk_error(e):
+            raise
+        print(f"stallbench: {disk_error_line(e)}", file=sys.stderr)
+        return DISK_EXIT

@@ -10,6 +10,7 @@ compare and history read old runs without the binaries that made them.
 A plan may adapt as it goes (the regex family stops escalating an engine's input length after its
 first failed cell): `skip(cell)` is asked before each step and returns why not to run it, or None;
 `finished(cell, result)` hears each step's outcome."""
+import contextlib
 import dataclasses
 import os
 import signal
@@ -17,11 +18,13 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from . import children
 from . import instructions as instruction_counts
 from . import meta as metadata
 from . import schedule
 from .catalogue import Family, all_benchmarks, metric_declarations
 from .convert import failure_rows
+from .errors import disk_error_line, is_disk_error
 from .plan import Cell
 from .progress import Progress
 from .rundir import RunDir
@@ -93,6 +96,31 @@ def execute(cells: list[Cell], repetitions: int, out_parent: Path, meta: dict,
     else:
         steps = schedule.sequential(len(cells), repetitions)
     run = RunDir.create(out_parent, metadata.new_run_id(meta["git"]), meta)
+    with children.removed_if_killed(run.reserve):
+        try:
+            _run_steps(run, cells, steps, repetitions, interleave_seed, skip, finished)
+        except OSError as e:
+            if is_disk_error(e):
+                _stop_for_disk(run, e)
+            raise
+        finally:
+            run.release_space()
+    return run
+
+
+def _stop_for_disk(run: RunDir, e: OSError) -> None:
+    """The disk refused a write: with the reserve released, write every finished row (they are in
+    run.rows already) and why the run stopped, if the disk takes anything at all."""
+    run.release_space()
+    with contextlib.suppress(OSError):
+        run.add([])
+    run.meta.update(ended_at=metadata.now_iso(), stopped=disk_error_line(e))
+    with contextlib.suppress(OSError):
+        run.save()
+
+
+def _run_steps(run: RunDir, cells: list[Cell], steps: list, repetitions: int, interleave_seed: int | None,
+               skip: Callable[[Cell], str | None] | None, finished: Callable[[Cell, CellResult], None] | None) -> None:
     run.meta["cells"] = {"planned": len(cells), "ok": 0, "failed": 0, "findings": 0}
     if skip:
         run.meta["cells"]["skipped"] = 0
@@ -147,4 +175,3 @@ def execute(cells: list[Cell], repetitions: int, out_parent: Path, meta: dict,
         print(f"stallbench: {len(cells)} cells × {repetitions} shuffled rounds ({len(steps)} processes), "
               f"{cells_done['ok']} ok, {cells_done['findings']} findings, {cells_done['failed']} failed",
               file=sys.stderr)
-    return run

@@ -124,7 +124,7 @@ def probe(line: str, path: str) -> Node:
     """Asks the binary its versions. Raises UsageError when it does not start."""
     script = "JSON.stringify({v: process.version, uv: process.versions.uv, v8: process.versions.v8})"
     try:
-        out = children.run([path, "-p", script], text=True, timeout_s=PROBE_TIMEOUT_S, memory_bytes=0)
+        out = children.run([path, "-p", script], text=True, timeout_s=PROBE_TIMEOUT_S, reserves_address_space=True)
         info = json.loads(out.stdout.strip().splitlines()[-1])
         return Node(line, path, info["v"], info["uv"], info["v8"])
     except (OSError, subprocess.TimeoutExpired, ValueError, IndexError, KeyError) as e:
@@ -226,9 +226,11 @@ def find() -> tuple[Node | None, str]:
 def run_json(node: Node, script: str, timeout_s: float) -> tuple[object | None, str]:
     """Runs `node script`; returns the last stdout line parsed as JSON, or None and why it failed."""
     try:
-        out = children.run([node.path, script], text=True, timeout_s=timeout_s, memory_bytes=0)
+        out = children.run([node.path, script], text=True, timeout_s=timeout_s, reserves_address_space=True)
     except subprocess.TimeoutExpired:
         return None, f"node did not finish within {timeout_s:g} s"
+    if out.memory_kill:
+        return None, f"node was {out.memory_kill}"
     lines = out.stdout.strip().splitlines()
     if out.returncode != 0 or not lines:
         said = out.stderr.strip().splitlines()

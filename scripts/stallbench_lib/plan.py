@@ -9,7 +9,8 @@ import subprocess
 import sys
 from dataclasses import dataclass
 
-from .catalogue import Benchmark, Family, all_benchmarks
+from . import children
+from .catalogue import DESCRIBE_TIMEOUT_S, Benchmark, Family, all_benchmarks
 from .errors import UsageError
 from .node import Node
 from .profiles import Profile
@@ -71,7 +72,10 @@ def _list_tests(benchmark: Benchmark, grids: dict[str, list[str]], nodes: tuple[
     args = [str(benchmark.binary), f"--benchmark_filter=^{benchmark.name}/", "--benchmark_list_tests=true",
             *node_args(nodes)]
     args += [f"--stallbench-grid={benchmark.name}.{k}={','.join(v)}" for k, v in grids.items()]
-    result = subprocess.run(args, capture_output=True, text=True)
+    try:
+        result = children.run(args, text=True, timeout_s=DESCRIBE_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        raise UsageError(f"{benchmark.binary} did not list its cells within {DESCRIBE_TIMEOUT_S} s")
     if result.returncode != 0:
         complaint = result.stderr.strip().splitlines()
         raise UsageError(complaint[-1] if complaint else f"{benchmark.binary} refused the grid")
@@ -122,9 +126,10 @@ def _runnable(benchmarks: list[Benchmark]) -> list[Benchmark]:
 
 
 def make_plan(families: list[Family], profile: Profile, pattern: str | None, sets: dict[str, list[str]],
-              nodes: tuple[Node, ...] = (), narrow_with: str = "--filter or --set {family}.KEY=...") -> list[Cell]:
-    """`narrow_with`: how the calling command lets a user narrow a refused grid (a command without
-    --filter must not suggest it)."""
+              nodes: tuple[Node, ...] = (), narrow_with: str | None = None) -> list[Cell]:
+    """The cells of the chosen benchmarks. When a benchmark refuses a --set value, `narrow_with` says
+    how the calling command lets its user aim the value at one family (None: it has no such option,
+    so its users are not told to use one)."""
     benchmarks = select(families, pattern)
     for key in sets:
         scope, name = _scope_of(key)
@@ -143,7 +148,8 @@ def make_plan(families: list[Family], profile: Profile, pattern: str | None, set
             try:
                 tests = _list_tests(b, {**in_process, **{k: [v] for k, v in fixed.items()}}, nodes)
             except UsageError as refused:
-                hint = f" (for {b.full_name}; narrow it with {narrow_with.format(family=b.family)})" if sets else ""
+                hint = (f" (for {b.full_name}; narrow it with {narrow_with.format(family=b.family)})"
+                        if sets and narrow_with else "")
                 raise UsageError(f"{refused}{hint}") from None
             for test in tests:
                 cells.append(Cell(b, {**parse_cell_name(b, test), **fixed}, nodes))

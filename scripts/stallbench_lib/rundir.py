@@ -3,14 +3,22 @@
 meta.json is written first with complete=false and rewritten with complete=true only when the
 run has finished; results.csv is rewritten (atomically) after every cell, so a run stopped by
 Ctrl-C, kill or a crash of the orchestrator keeps every finished cell and says it is incomplete.
+When the disk refuses a write (full, read-only), a space reserve made at the start is released so
+that the finished rows and meta.json's `stopped` (why) still fit.
 Earlier runs are never touched."""
+import contextlib
 import json
+import os
 import re
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .atomic import atomic_write
+from .errors import UsageError
 from .tidy import Row, read_csv, write_csv
+
+RESERVE_BYTES = 8 << 20  # results.csv of a few thousand cells, rewritten beside the old one, and meta.json
 
 
 @dataclass
@@ -29,15 +37,42 @@ class RunDir:
 
     @classmethod
     def create(cls, parent: Path, run_id: str, meta: dict) -> "RunDir":
+        """A new run directory under `parent`, with meta.json (complete=false) and the space reserve.
+        Nothing is left behind when it cannot be made (a full or read-only disk)."""
+        if parent.exists() and not parent.is_dir():
+            raise UsageError(f"{parent}: not a directory (--out takes the directory to put runs in)")
         parent.mkdir(parents=True, exist_ok=True)
         path, n = parent / run_id, 1
-        while path.exists():  # two runs in the same second of the same commit
-            n += 1
-            path = parent / f"{run_id}.{n}"
-        (path / "raw").mkdir(parents=True)
-        run = cls(path, {**meta, "run_id": path.name, "complete": False})
-        run.save()
+        while True:
+            try:
+                path.mkdir()
+                break
+            except FileExistsError:  # several runs in the same second of the same commit
+                n += 1
+                path = parent / f"{run_id}.{n}"
+        try:
+            (path / "raw").mkdir()
+            run = cls(path, {**meta, "run_id": path.name, "complete": False})
+            run.save()
+            run._reserve_space()
+        except BaseException:
+            shutil.rmtree(path, ignore_errors=True)
+            raise
         return run
+
+    @property
+    def reserve(self) -> Path:
+        return self.path / ".space-reserve"
+
+    def _reserve_space(self) -> None:
+        """Space held back so that, when the disk fills during the run, the finished rows and the
+        reason can still be written: released by release_space(), then they are."""
+        with open(self.reserve, "wb") as f:
+            os.posix_fallocate(f.fileno(), 0, RESERVE_BYTES)
+
+    def release_space(self) -> None:
+        with contextlib.suppress(OSError):  # a read-only disk keeps it; nothing else can be written either
+            self.reserve.unlink(missing_ok=True)
 
     def add(self, rows: list[Row]) -> None:
         self.rows += rows
@@ -51,13 +86,53 @@ def slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.=-]+", "_", text).strip("_")
 
 
+class DamagedRun(UsageError):
+    """A run directory whose files cannot be read as a run: the message names the file and what is wrong."""
+
+
+def read_meta(path: Path) -> dict:
+    """The run's meta.json ({} when there is none); DamagedRun when it is not a JSON object."""
+    meta_path = Path(path) / "meta.json"
+    if not meta_path.exists():
+        return {}
+    try:
+        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise DamagedRun(f"{meta_path}: damaged run: not valid JSON ({e})") from None
+    except OSError as e:
+        raise DamagedRun(f"{meta_path}: cannot be read ({e.strerror})") from None
+    if not isinstance(meta, dict):
+        raise DamagedRun(f"{meta_path}: damaged run: expected a JSON object, found {type(meta).__name__}")
+    return meta
+
+
+def read_rows(csv_path: Path) -> list[Row]:
+    """The rows of a results.csv; DamagedRun naming the line when it is cut short or malformed."""
+    try:
+        return read_csv(csv_path)
+    except ValueError as e:  # UnicodeDecodeError included
+        raise DamagedRun(f"{csv_path}: damaged run: {e}") from None
+    except OSError as e:
+        raise DamagedRun(f"{csv_path}: cannot be read ({e.strerror})") from None
+
+
+def unfinished(meta: dict) -> str | None:
+    """Why a run did not finish (interrupted, a full disk, killed), or None when it did."""
+    if meta.get("complete") is True:
+        return None
+    if meta.get("stopped"):
+        return f"incomplete: stopped by {meta['stopped']}"
+    if meta.get("interrupted"):
+        return f"incomplete: interrupted by {meta['interrupted']}"
+    return "incomplete: it never finished (killed, or still running)"
+
+
 def load(path: Path) -> RunDir:
-    """A run directory, or a results.csv inside one."""
+    """A run directory, or a results.csv inside one; DamagedRun when its files cannot be read."""
     path = Path(path)
     if path.name == "results.csv":
         path = path.parent
-    meta_path = path / "meta.json"
-    meta = json.loads(meta_path.read_text()) if meta_path.exists() else {}
+    meta = read_meta(path)
     csv_path = path / "results.csv"
-    rows = read_csv(csv_path) if csv_path.exists() else []
+    rows = read_rows(csv_path) if csv_path.exists() else []
     return RunDir(path, meta, rows)

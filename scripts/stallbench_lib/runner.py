@@ -4,12 +4,9 @@ rows: the JSON it wrote, or `timeout` / `crashed` / `error` rows for the repetit
 The harness prints "@stallbench rep-start N" and "@stallbench rep-end N {counters}" on stderr;
 those lines drive the progress display and the per-repetition watchdog (the benchmark's declared
 timeout_s), and keep the finished repetitions of a cell whose process dies before it writes JSON."""
-import contextlib
-import ctypes
 import json
 import os
 import queue
-import resource
 import signal
 import subprocess
 import threading
@@ -18,6 +15,7 @@ from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import children
 from .convert import failure_rows, repetitions_seen, rows_from_counters, rows_from_gbench
 from .plan import Cell
 from .tidy import Row
@@ -33,39 +31,11 @@ class CellResult:
     seconds: float
 
 
-def memory_limit_bytes() -> int:
-    """Three quarters of physical memory: a runaway cell fails alone instead of taking the machine."""
-    return int(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") * 3 / 4)
-
-
-_PR_SET_PDEATHSIG = 1
-# The orchestrator's stop signals, held while a cell's process starts (see run_cell).
-_STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
-
-
-def _child_setup(reserves_address_space: bool):
-    """In the cell's process before exec: cap its memory, and have the kernel kill it if the
-    orchestrator dies (even by SIGKILL), so no cell outlives its run. A benchmark whose runtime
-    reserves more address space than it uses (Chromium) gets its data segment capped instead."""
-    def in_child() -> None:
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)  # held by the parent during Popen
-        limit = memory_limit_bytes()
-        resource.setrlimit(resource.RLIMIT_DATA if reserves_address_space else resource.RLIMIT_AS, (limit, limit))
-        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-    return in_child
-
-
 def _signal_name(returncode: int) -> str:
     try:
         return signal.Signals(-returncode).name
     except ValueError:
         return f"signal {-returncode}"
-
-
-def _kill(proc: subprocess.Popen) -> None:
-    """The cell runs in its own session; kill the whole group (it may have started helpers)."""
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(proc.pid, signal.SIGKILL)
 
 
 def _pump(stream, lines: queue.Queue) -> None:
@@ -88,23 +58,14 @@ def run_cell(cell: Cell, run_id: str, raw_dir: Path, slug: str, repetitions: int
     started = time.monotonic()
     tail: deque[str] = deque(maxlen=20)
     timed_out = None
-    with open(log_path, "w") as log:
+    with open(log_path, "w") as log, children.removed_if_killed(tmp_json):
         log.write("$ " + " ".join(command) + "\n")
         log.flush()
-        # An interruption (the orchestrator's SIGINT/SIGTERM handler raises) must never land
-        # between the process's start and the `try` that takes it down, or the process outlives
-        # the handler and leaves its partial output: the stop signals wait until we are inside.
-        signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
-        try:
-            proc = subprocess.Popen(command, stdout=log, stderr=subprocess.PIPE, text=True,
-                                    start_new_session=True, preexec_fn=_child_setup(b.reserves_address_space))
-        except BaseException:
-            signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
-            raise
+        proc = children.start(command, reserves_address_space=b.reserves_address_space, stdout=log,
+                              stderr=subprocess.PIPE, encoding="utf-8", errors="replace")
         current = -1
         finished: dict[int, dict] = {}
         try:
-            signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
             lines: queue.Queue = queue.Queue()
             threading.Thread(target=_pump, args=(proc.stderr, lines), daemon=True).start()
             deadline = started + STARTUP_ALLOWANCE_S + b.timeout_s
@@ -129,20 +90,20 @@ def run_cell(cell: Cell, run_id: str, raw_dir: Path, slug: str, repetitions: int
                 progress.tick()
                 if time.monotonic() > deadline:
                     timed_out = current
-                    _kill(proc)
+                    children.kill(proc)
                     break
             proc.wait()
+            children.forget(proc)
             doc = {}
             if tmp_json.exists():
                 try:
                     doc = json.loads(tmp_json.read_text())
                     os.replace(tmp_json, out_json)
-                except json.JSONDecodeError:
+                except (json.JSONDecodeError, UnicodeDecodeError):
                     tmp_json.unlink()
         except BaseException:
             # Interrupted: take the cell's process down with us and drop its partial output.
-            _kill(proc)
-            proc.wait()
+            children.kill(proc)
             tmp_json.unlink(missing_ok=True)
             raise
 
@@ -156,6 +117,8 @@ def run_cell(cell: Cell, run_id: str, raw_dir: Path, slug: str, repetitions: int
     if missing:
         if timed_out is not None:
             status, detail = "timeout", f"repetition {max(timed_out, 0)} exceeded {b.timeout_s:g} s"
+        elif (over_cap := children.memory_kill(proc)) is not None:
+            status, detail = "crashed", f"{over_cap} during repetition {max(current, 0)}"
         elif proc.returncode < 0:
             status, detail = "crashed", f"{_signal_name(proc.returncode)} during repetition {max(current, 0)}"
         else:

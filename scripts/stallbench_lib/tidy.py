@@ -5,6 +5,7 @@ import math
 from dataclasses import dataclass, fields
 from pathlib import Path
 
+from . import numbers
 from .atomic import atomic_write
 
 STATUSES = ("ok", "timeout", "crashed", "rejected", "guarded", "error")
@@ -76,13 +77,41 @@ def validate_row(row: Row) -> list[str]:
     return problems
 
 
+def _row(fields: list[str]) -> Row:
+    """One CSV record as a Row; ValueError says what is wrong with it."""
+    if len(fields) != len(COLUMNS):
+        raise ValueError(f"{len(fields)} fields instead of {len(COLUMNS)} (a cut or damaged line)")
+    r = dict(zip(COLUMNS, fields))
+    repetition = numbers.integer(r["repetition"])
+    if repetition is None:
+        raise ValueError(f"repetition {r['repetition']!r} is not an integer")
+    value = None if r["value"] == "" else numbers.decimal(r["value"])
+    if r["value"] != "" and value is None:
+        raise ValueError(f"value {r['value']!r} is not a finite number")
+    if r["status"] not in STATUSES:
+        raise ValueError(f"status {r['status']!r} is not one of {', '.join(STATUSES)}")
+    return Row(r["run_id"], r["family"], r["benchmark"], r["params"], repetition, r["metric"], value, r["unit"],
+               r["status"], r["detail"])
+
+
 def read_csv(path: Path) -> list[Row]:
-    with open(path, newline="") as f:
-        reader = csv.DictReader(f)
-        if reader.fieldnames != COLUMNS:
-            raise ValueError(f"{path}: columns {reader.fieldnames} are not {COLUMNS}")
-        return [
-            Row(r["run_id"], r["family"], r["benchmark"], r["params"], int(r["repetition"]), r["metric"],
-                float(r["value"]) if r["value"] != "" else None, r["unit"], r["status"], r["detail"])
-            for r in reader
-        ]
+    """Every row of a results CSV. ValueError "line N: ..." when the file is not one, is cut short or
+    damaged (UnicodeDecodeError, a ValueError too, when it is not UTF-8)."""
+    with open(path, newline="", encoding="utf-8") as f:
+        text = f.read()
+    if text and not text.endswith("\n"):  # we write whole lines only: the file was cut short
+        raise ValueError(f"line {text.count(chr(10)) + 1}: the file ends in the middle of a line (cut short)")
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    try:
+        header = next(reader, None)
+        if header != COLUMNS:
+            raise ValueError(f"line 1: columns {header} are not {COLUMNS}")
+        rows = []
+        for fields in reader:
+            try:
+                rows.append(_row(fields))
+            except ValueError as e:
+                raise ValueError(f"line {reader.line_num}: {e}") from None
+        return rows
+    except csv.Error as e:
+        raise ValueError(f"line {reader.line_num}: {e}") from None

@@ -106,7 +106,7 @@ def test_every_shipped_page_scenario_runs_as_expected_in_chromium():
 def _bench(*args: str, timeout_s: float = 900) -> subprocess.CompletedProcess:
     node, _ = nodejs.find()
     return children.run([str(BENCH), f"--stallbench-node={node.line}={node.path}", *args], text=True,
-                        timeout_s=timeout_s, data_only=True)
+                        timeout_s=timeout_s, reserves_address_space=True)
 
 
 def _counters(benchmark: dict, metric: str) -> list[float]:
@@ -172,7 +172,7 @@ def test_a_page_run_that_overruns_its_limit_stops_the_session():
         {"file": "after", "runs": 1, "program": [{"op": "log", "text": "x"}]}]}
     out = children.run([d.node, str(setup.BROWSER_DIR / "driver" / "trace.mjs"), "--chromium", d.chromium,
                         "--playwright", str(d.playwright), "--pages", str(setup.BROWSER_DIR / "pages")],
-                       input=json.dumps(request), text=True, timeout_s=300, data_only=True)
+                       input=json.dumps(request), text=True, timeout_s=300, reserves_address_space=True)
     assert out.returncode == 0, out.stderr[-2000:]
     slow, after = json.loads(out.stdout.strip().splitlines()[-1])["scenarios"]
     assert slow["error"] == "timeout: the scenario did not finish within 1 s"
@@ -207,7 +207,7 @@ def test_the_browser_dies_with_its_cell():
     proc = children.start([str(BENCH), f"--stallbench-node={node.line}={node.path}", "--benchmark_filter=^report/",
                            "--stallbench-grid=report.strategy=inline", "--stallbench-grid=report.chunk=0",
                            "--stallbench-grid=report.rows=1000000000", "--benchmark_repetitions=1"],
-                          data_only=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                          reserves_address_space=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     group = lambda: [p for p in _processes() if p[1] == proc.pid]  # noqa: E731
     try:
         assert _wait_for(lambda: any(name == "chromium" for _, _, name, _ in group()), 120), \

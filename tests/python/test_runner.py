@@ -3,7 +3,7 @@ survive. The 'benchmarks' here are small shell scripts speaking the harness's st
 import stat
 
 
-from stallbench_lib import runner
+from stallbench_lib import children, runner
 from stallbench_lib.catalogue import Benchmark, Metric
 from stallbench_lib.plan import Cell
 
@@ -62,7 +62,7 @@ def test_exit_without_results_is_an_error_with_the_last_words(tmp_path):
 
 
 def test_memory_limit_is_below_physical_memory():
-    assert 0 < runner.memory_limit_bytes()
+    assert 0 < children.memory_limit_bytes()
 
 
 def test_a_declared_outcome_is_a_finding_not_a_failure(tmp_path):

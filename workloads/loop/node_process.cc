@@ -2,16 +2,16 @@
 
 #include <fcntl.h>
 #include <poll.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
-#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
 #include <stdexcept>
+
+#include "../common/child_process.h"
 
 namespace stallbench::loop {
 
@@ -44,9 +44,7 @@ std::string last_line(const std::string& text) {
   return text.substr(start == std::string::npos ? 0 : start + 1, end - (start == std::string::npos ? 0 : start + 1) + 1);
 }
 
-// fork/exec rather than posix_spawn: the child must ask to die with us (PR_SET_PDEATHSIG), so a
-// cell killed by the orchestrator's watchdog leaves no Node behind. Only async-signal-safe calls
-// between fork and exec.
+// The child dies with us (child_process.h), so a cell killed by the orchestrator leaves no Node behind.
 Captured capture(const std::vector<std::string>& argv) {
   int out_pipe[2], err_pipe[2];
   if (::pipe2(out_pipe, O_CLOEXEC) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
@@ -55,24 +53,15 @@ Captured capture(const std::vector<std::string>& argv) {
     ::close(out_pipe[1]);
     throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
   }
-  std::vector<char*> args;
-  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  pid_t pid = ::fork();
-  if (pid == 0) {
-    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-    ::dup2(out_pipe[1], STDOUT_FILENO);
-    ::dup2(err_pipe[1], STDERR_FILENO);
-    ::execv(args[0], args.data());
-    ::_exit(127);
+  pid_t pid = -1;
+  try {
+    pid = spawn_dying_with_us(argv, -1, out_pipe[1], err_pipe[1]);
+  } catch (const std::runtime_error&) {
+    for (int fd : {out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1]}) ::close(fd);
+    throw;
   }
   ::close(out_pipe[1]);
   ::close(err_pipe[1]);
-  if (pid < 0) {
-    ::close(out_pipe[0]);
-    ::close(err_pipe[0]);
-    throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
-  }
   Captured c;
   pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
   std::string* sinks[2] = {&c.out, &c.err};

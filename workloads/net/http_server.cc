@@ -1,8 +1,7 @@
 #include "http_server.h"
 
-#include <http_parser.h>
-
 #include "../common/uv_check.h"
+#include "http_request_parser.h"
 
 namespace stallbench {
 
@@ -21,31 +20,15 @@ static const char* reason(int status) {
 }
 
 struct HttpServer::Connection {
-  uv_tcp_t tcp;
-  http_parser parser;
-  HttpServer* server;
-  std::string url;
-  bool closing = false;
+  explicit Connection(HttpServer* owner)
+      : server(owner), parser([this](const char* method, const std::string& url, bool keep_alive) {
+          respond(server->handler_(method, url), keep_alive);
+        }) {}
 
-  static http_parser_settings settings() {
-    http_parser_settings s;
-    http_parser_settings_init(&s);
-    s.on_message_begin = [](http_parser* p) {
-      static_cast<Connection*>(p->data)->url.clear();
-      return 0;
-    };
-    s.on_url = [](http_parser* p, const char* at, size_t len) {
-      static_cast<Connection*>(p->data)->url.append(at, len);
-      return 0;
-    };
-    s.on_message_complete = [](http_parser* p) {
-      auto* c = static_cast<Connection*>(p->data);
-      c->respond(c->server->handler_(http_method_str(static_cast<http_method>(p->method)), c->url),
-                 http_should_keep_alive(p) != 0);
-      return 0;
-    };
-    return s;
-  }
+  uv_tcp_t tcp{};
+  HttpServer* server;
+  HttpRequestParser parser;
+  bool closing = false;
 
   void respond(const HttpResponse& r, bool keep_alive) {
     if (closing) return;
@@ -126,8 +109,7 @@ void HttpServer::forget(Connection* c) {
 void HttpServer::on_connection(uv_stream_t* listener, int status) {
   auto* self = static_cast<HttpServer*>(listener->data);
   if (status < 0 || self->closed_) return;
-  auto* c = new Connection{};
-  c->server = self;
+  auto* c = new Connection(self);
   if (uv_tcp_init(self->loop_, &c->tcp) < 0) {
     delete c;
     return;
@@ -135,8 +117,6 @@ void HttpServer::on_connection(uv_stream_t* listener, int status) {
   c->tcp.data = c;
   ++self->open_handles_;
   self->connections_.insert(c);
-  http_parser_init(&c->parser, HTTP_REQUEST);
-  c->parser.data = c;
   if (uv_accept(listener, reinterpret_cast<uv_stream_t*>(&c->tcp)) < 0) return c->close();
   uv_read_start(
       reinterpret_cast<uv_stream_t*>(&c->tcp),
@@ -145,12 +125,8 @@ void HttpServer::on_connection(uv_stream_t* listener, int status) {
       },
       [](uv_stream_t* stream, ssize_t nread, const uv_buf_t* buf) {
         auto* c = static_cast<Connection*>(stream->data);
-        static const http_parser_settings settings = Connection::settings();
         if (nread > 0) {
-          size_t parsed = http_parser_execute(&c->parser, &settings, buf->base, static_cast<size_t>(nread));
-          if (parsed != static_cast<size_t>(nread) || HTTP_PARSER_ERRNO(&c->parser) != HPE_OK) {
-            c->respond({400, "bad request"}, false);
-          }
+          if (!c->parser.feed(buf->base, static_cast<size_t>(nread))) c->respond({400, "bad request"}, false);
         } else if (nread < 0) {
           c->close();
         }

@@ -37,6 +37,12 @@ Pattern read_pattern(const toml::table& entry, const std::string& where) {
   p.source = text_field(entry, "source", true, named);
   p.analysis = text_field(entry, "analysis", false, named);
   if (p.pump.empty()) throw std::runtime_error(named + ": 'pump' is empty");
+  // The orchestrator's bound (scripts/stallbench_lib/redos/patterns.py, MAX_RECIPE_TEXT).
+  constexpr std::size_t kMaxRecipeText = 1024;
+  for (const auto* text : {&p.prefix, &p.pump, &p.suffix})
+    if (text->size() > kMaxRecipeText)
+      throw std::runtime_error(named + ": prefix, pump and suffix hold at most " + std::to_string(kMaxRecipeText) +
+                               " characters each");
   if (const toml::array* lengths = entry["lengths"].as_array()) {
     for (const auto& item : *lengths) {
       auto n = item.value<std::int64_t>();

@@ -3,12 +3,12 @@
 // after a number of backtracks, when the pattern is one that engine supports). V8's own guard is
 // its backtrack stack limit (RangeError): `guarded`. Each batch is timed inside node.
 //
-// The node process is this process's child, in its process group: when the orchestrator kills a
-// cell it kills node too, and when this process exits node reads end-of-file and exits. One node
+// The node process is this process's child, in its process group, and dies with it
+// (child_process.h): node busy backtracking reads no end-of-file, so closing its pipe is not
+// enough (it kept running for minutes after regex_check was killed on its timeout). One node
 // process per flavour serves every pattern this process compiles (starting node costs ~0.1 s;
 // regex_check and the tests compile hundreds).
 #include <fcntl.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -21,9 +21,8 @@
 #include <sstream>
 #include <vector>
 
+#include "../common/child_process.h"
 #include "adapters.h"
-
-extern char** environ;
 
 namespace stallbench::regex {
 namespace {
@@ -55,26 +54,23 @@ class NodeProcess {
     int to_child[2], from_child[2];
     if (pipe2(to_child, O_CLOEXEC) != 0 || pipe2(from_child, O_CLOEXEC) != 0)
       throw std::runtime_error("pipe failed");
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, to_child[0], 0);
-    posix_spawn_file_actions_adddup2(&actions, from_child[1], 1);
     std::vector<std::string> args{node};
     if (linear_fallback) args.emplace_back("--enable-experimental-regexp-engine-on-excessive-backtracks");
     args.emplace_back(STALLBENCH_NODE_HELPER);
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    int rc = posix_spawn(&pid_, node.c_str(), &actions, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
+    std::string failure;
+    try {
+      pid_ = spawn_dying_with_us(args, to_child[0], from_child[1], -1);
+    } catch (const std::runtime_error& e) {
+      failure = e.what();
+    }
     close(to_child[0]);
     close(from_child[1]);
     to_child_ = to_child[1];
     from_child_ = fdopen(from_child[0], "r");
-    if (rc != 0) {
+    if (!failure.empty()) {
       close(to_child_);
       fclose(from_child_);
-      throw std::runtime_error("cannot start " + node + ": " + std::strerror(rc));
+      throw std::runtime_error("cannot start " + node + ": " + failure);
     }
   }
   ~NodeProcess() {

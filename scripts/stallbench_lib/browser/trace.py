@@ -32,7 +32,7 @@ def _drive(loaded: list[dict]) -> dict:
     argv = [d.node, str(BROWSER_DIR / "driver" / "trace.mjs"), "--chromium", d.chromium,
             "--playwright", str(d.playwright), "--pages", str(BROWSER_DIR / "pages")]
     try:
-        out = children.run(argv, input=json.dumps(request), text=True, timeout_s=timeout_s, data_only=True)
+        out = children.run(argv, input=json.dumps(request), text=True, timeout_s=timeout_s, reserves_address_space=True)
     except subprocess.TimeoutExpired:
         raise SystemExit(f"stallbench: trace --browser: the browser did not finish within {timeout_s:.0f} s")
     lines = out.stdout.strip().splitlines()

@@ -5,7 +5,7 @@ import re
 from datetime import datetime, timezone
 from pathlib import Path
 
-from .. import build, catalogue, instructions, meta, paths
+from .. import build, catalogue, instructions, meta, numbers, paths
 from ..errors import UsageError
 from ..plan import parse_sets
 from ..profiles import PROFILES
@@ -27,10 +27,10 @@ def add_arguments(p):
     p.add_argument("--profile", default="nightly", choices=sorted(PROFILES), help="profile of every run (default nightly)")
     p.add_argument("--filter", metavar="REGEX", help="only benchmarks whose family/name matches (as for run)")
     p.add_argument("--set", metavar="KEY=V1,V2", action="append", default=[], help="replace a parameter's grid (as for run)")
-    p.add_argument("--repetitions", type=int, metavar="N", help="repetitions per cell (default: the profile's)")
+    p.add_argument("--repetitions", type=numbers.integer_option, metavar="N", help="repetitions per cell (default: the profile's)")
     p.add_argument("--instructions", action="store_true", help="count instructions too (run --instructions)")
-    p.add_argument("--alpha", type=float, default=comparison.DEFAULT_ALPHA, metavar="A", help="as for compare")
-    p.add_argument("--min-effect", type=float, default=comparison.DEFAULT_MIN_EFFECT_PCT, metavar="PCT",
+    p.add_argument("--alpha", type=numbers.decimal_option, default=comparison.DEFAULT_ALPHA, metavar="A", help="as for compare")
+    p.add_argument("--min-effect", type=numbers.decimal_option, default=comparison.DEFAULT_MIN_EFFECT_PCT, metavar="PCT",
                    help="as for compare (default 5)")
     p.add_argument("--no-build", action="store_true", help="use the existing build")
     p.add_argument("--out", type=Path, metavar="DIR",
@@ -44,11 +44,8 @@ def _parse_inject(text: str, families) -> tuple[str, float]:
     bench, colon, pct_text = text.rpartition(":")
     known = {b.full_name: b for b in catalogue.all_benchmarks(families)}
     able = ", ".join(n for n, b in known.items() if any(p.work and not p.per_process for p in b.params)) or "none"
-    try:
-        pct = float(pct_text)
-    except ValueError:
-        pct = -1
-    if not colon or not 0 < pct <= 1000:
+    pct = numbers.decimal(pct_text)
+    if not colon or pct is None or not 0 < pct <= 1000:
         raise UsageError(f"--inject {text}: expected FAMILY/BENCHMARK:PCT with PCT in (0, 1000], e.g. pool/saturation:10")
     if bench not in known or not any(p.work and not p.per_process for p in known[bench].params):
         raise UsageError(f"--inject {text}: {bench} is not a benchmark with a `work` parameter (valid: {able})")

@@ -2,7 +2,7 @@
 import re
 from pathlib import Path
 
-from .. import paths
+from .. import numbers, paths, rundir
 from ..atomic import atomic_write
 from ..errors import UsageError
 from ..tracking import calibration, comparison, samples
@@ -19,7 +19,7 @@ def add_arguments(p):
     p.add_argument("--min-effect", action="append", default=[], metavar="PCT|METRIC=PCT",
                    help="smallest change called a regression: PCT for every metric (default 5), METRIC=PCT for one "
                         "(repeatable); a metric's own declaration beats the default, METRIC=PCT beats both")
-    p.add_argument("--alpha", type=float, default=comparison.DEFAULT_ALPHA, metavar="A",
+    p.add_argument("--alpha", type=numbers.decimal_option, default=comparison.DEFAULT_ALPHA, metavar="A",
                    help=f"significance level of the Mann-Whitney U test (default {comparison.DEFAULT_ALPHA})")
     p.add_argument("--allow-other-machine", action="store_true",
                    help="compare runs whose machine fingerprints differ (timings then say little)")
@@ -28,11 +28,8 @@ def add_arguments(p):
 
 
 def _percent(text: str, what: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1
-    if not 0 < value <= 1000:
+    value = numbers.decimal(text)
+    if value is None or not 0 < value <= 1000:
         raise UsageError(f"--min-effect {what}: expected a percentage in (0, 1000], e.g. 5 or wall_ms=2")
     return value
 
@@ -52,9 +49,20 @@ def thresholds(args) -> comparison.Thresholds:
     return result
 
 
+def _whole_run(path: Path, side: str) -> samples.Run:
+    """A side that is damaged, cut short or empty is refused (exit 2): exit 1 means "regressed" only."""
+    run = samples.load(path)
+    why = rundir.unfinished(run.meta) if run.meta else None
+    if why:
+        raise UsageError(f"{side} {path}: {why}; compare only runs that finished")
+    if not run.samples:
+        raise UsageError(f"{side} {path}: results.csv has no rows; nothing to compare")
+    return run
+
+
 def run(args) -> int:
     limits = thresholds(args)
-    base, current = samples.load(args.base), samples.load(args.current)
+    base, current = _whole_run(args.base, "BASE"), _whole_run(args.current, "CURRENT")
     warning = comparison.check_machines(base, current, args.allow_other_machine)
     outcome = comparison.compare_runs(base, current, limits)
     outcome.notes.append(calibration.trust_note(calibration.latest_for(current.fingerprint)))

@@ -1,7 +1,7 @@
 """stallbench history: every run of one machine, as trends with change points and regressions."""
 from pathlib import Path
 
-from .. import meta, paths
+from .. import meta, numbers, paths
 from ..errors import UsageError
 from ..tracking import history_page, series as tracked
 from ..tracking.verdict import DEFAULT_MIN_EFFECT_PCT
@@ -16,9 +16,9 @@ def add_arguments(p):
     p.add_argument("--fingerprint", metavar="FP", help="the machine (default: this one, as meta.json records it)")
     p.add_argument("--results", type=Path, default=paths.RESULTS, metavar="DIR",
                    help="where to look for runs, at any depth (default results/)")
-    p.add_argument("--alpha", type=float, default=0.01, metavar="A",
+    p.add_argument("--alpha", type=numbers.decimal_option, default=0.01, metavar="A",
                    help="significance level of each change point's permutation test (default 0.01)")
-    p.add_argument("--min-effect", type=float, default=DEFAULT_MIN_EFFECT_PCT, metavar="PCT",
+    p.add_argument("--min-effect", type=numbers.decimal_option, default=DEFAULT_MIN_EFFECT_PCT, metavar="PCT",
                    help="smallest change between segments called a regression, for metrics that do not declare "
                         f"their own (default {DEFAULT_MIN_EFFECT_PCT:g})")
     p.add_argument("--out", type=Path, metavar="DIR", help="where the page goes (default reports/history-FP/)")

@@ -10,7 +10,7 @@ one is parsed, and each parser's refusal, with its message and byte offset, is a
 import os
 from pathlib import Path
 
-from .. import build, catalogue, node as nodejs, paths
+from .. import build, catalogue, node as nodejs, numbers, paths
 from ..errors import UsageError
 from ..execute import execute, run_meta
 from ..plan import make_plan, parse_sets
@@ -30,7 +30,7 @@ def add_arguments(p):
                    help="choose parsers, number modes, modes or the steady-state time (default: every parser, "
                         "inline, 300 ms), e.g. --set parser=simdjson-dom,rapidjson --set mode=inline,pool,worker "
                         "--set numbers=exact --set min_time_ms=1000")
-    p.add_argument("--repetitions", type=int, default=3, metavar="N", help="repetitions per cell (default 3)")
+    p.add_argument("--repetitions", type=numbers.integer_option, default=3, metavar="N", help="repetitions per cell (default 3)")
     p.add_argument("--out", metavar="DIR", type=Path, help="put the run directory under DIR instead of results/runs/")
     p.add_argument("--no-build", action="store_true", help="use the existing build; fail if there is none")
     p.add_argument("--no-report", action="store_true", help="skip rendering the report")

@@ -7,7 +7,7 @@ import sys
 from dataclasses import asdict
 from pathlib import Path
 
-from .. import build, catalogue, paths
+from .. import build, catalogue, numbers, paths
 from ..atomic import atomic_write
 from ..errors import UsageError
 from ..execute import execute, run_meta
@@ -30,7 +30,7 @@ def add_arguments(p):
                    help="pattern catalogue (TOML, [[pattern]] tables; default: the shipped one)")
     p.add_argument("--engines", metavar="E1,E2", help="engines to run (default: every one this build has)")
     p.add_argument("--lengths", metavar="N1,N2", help="input lengths for every pattern, instead of each entry's own")
-    p.add_argument("--budget-ms", metavar="N", type=int, default=DEFAULT_BUDGET_MS,
+    p.add_argument("--budget-ms", metavar="N", type=numbers.integer_option, default=DEFAULT_BUDGET_MS,
                    help=f"time budget of one cell, compile to exit (default {DEFAULT_BUDGET_MS})")
     p.add_argument("--out", metavar="DIR", type=Path,
                    help="put the run directory under DIR (and its report in it) instead of results/runs/")
@@ -54,7 +54,7 @@ def _lengths(text: str | None, catalogue_patterns) -> list[int] | None:
         return None
     shortest = max(len(p.prefix) + len(p.suffix) for p in catalogue_patterns)
     try:
-        return patterns.check_lengths([int(n) if n.strip().isdigit() else n for n in items], shortest)
+        return patterns.check_lengths([n if (v := numbers.integer(n)) is None else v for n in items], shortest)
     except ValueError as e:
         raise UsageError(f"--lengths {text}: {e}")
 

@@ -1,4 +1,5 @@
 """stallbench report: render (or re-render) the report of one or more runs."""
+import sys
 from pathlib import Path
 
 from ..errors import UsageError
@@ -14,10 +15,17 @@ def add_arguments(p):
 
 
 def run(args) -> int:
+    """Renders every run it can; one that is missing or damaged gets one line and the others go on.
+    Exit 2 when any was skipped."""
+    skipped = 0
     for path in args.runs:
-        if not (path / "results.csv").exists():
-            raise UsageError(f"{path}: not a run directory (no results.csv)")
-    for path in args.runs:
-        report = render(path)
+        try:
+            if not (path / "results.csv").exists():
+                raise UsageError(f"{path}: not a run directory (no results.csv)")
+            report = render(path)
+        except UsageError as e:
+            print(f"stallbench: skipped: {e}", file=sys.stderr)
+            skipped += 1
+            continue
         print(f"report: {report / 'index.html'}")
-    return 0
+    return 2 if skipped else 0

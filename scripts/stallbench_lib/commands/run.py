@@ -2,7 +2,7 @@
 import random
 from pathlib import Path
 
-from .. import build, catalogue, instructions, node as nodejs, npm_sets, paths
+from .. import build, catalogue, instructions, node as nodejs, npm_sets, numbers, paths
 from ..errors import UsageError
 from ..execute import execute, run_meta
 from ..plan import make_plan, parse_sets, select
@@ -20,7 +20,7 @@ def add_arguments(p):
     p.add_argument("--filter", metavar="REGEX", help="run only benchmarks whose family/name matches")
     p.add_argument("--set", metavar="KEY=V1,V2", action="append", default=[],
                    help="replace a parameter's grid, e.g. --set pool=1,4,8 (one process per pool size)")
-    p.add_argument("--repetitions", type=int, metavar="N", help="repetitions per cell (default: the profile's)")
+    p.add_argument("--repetitions", type=numbers.integer_option, metavar="N", help="repetitions per cell (default: the profile's)")
     p.add_argument("--out", metavar="DIR", type=Path,
                    help="put the run directory under DIR (and its report in it) instead of results/runs/")
     p.add_argument("--no-build", action="store_true", help="use the existing build; fail if there is none")
@@ -36,8 +36,7 @@ def perform(profile, repetitions: int, pattern: str | None, sets: dict, out: Pat
     """Plans and executes one run into a new directory under `out`; returns its RunDir. Also what
     `calibrate` runs, with `extra_meta` saying which calibration run it is."""
     families = catalogue.load(build.bench_binaries(build_dir))
-    npm_sets.provide(families, select(families, pattern))
-    cells = make_plan(families, profile, pattern, sets, nodes)
+    cells = make_plan(families, profile, pattern, sets, nodes, narrow_with="--filter or --set {family}.KEY=...")
     settings = {"profile": profile.name, "filter": pattern, "sets": sets, "repetitions": repetitions,
                 "instructions": count_instructions, "nodes": [n.meta() for n in nodes], **(extra_meta or {})}
     meta = run_meta(families, build_dir, settings)

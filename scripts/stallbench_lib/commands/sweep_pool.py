@@ -5,7 +5,7 @@ latency (measured and predicted) per size and the recommended size, and writes t
 its report."""
 from pathlib import Path
 
-from .. import build, catalogue, node as nodejs, paths
+from .. import build, catalogue, node as nodejs, numbers, paths
 from ..errors import UsageError
 from ..execute import execute, run_meta
 from ..plan import make_plan
@@ -33,17 +33,17 @@ def add_arguments(p):
                    help="sweep your own program instead of a mix: the command that starts it (split like a shell "
                         "would, run without one), e.g. \"node server.js\"; needs --url")
     p.add_argument("--url", metavar="URL", help="with --app: the http://127.0.0.1:PORT/PATH to drive (loopback only)")
-    p.add_argument("--rate", type=float, default=10, metavar="R",
+    p.add_argument("--rate", type=numbers.decimal_option, default=10, metavar="R",
                    help="with --app: requests per second, sent on a fixed timer whatever is outstanding (default 10)")
-    p.add_argument("--ready-timeout", type=float, default=app.READY_TIMEOUT_S, metavar="S",
+    p.add_argument("--ready-timeout", type=numbers.decimal_option, default=app.READY_TIMEOUT_S, metavar="S",
                    help=f"with --app: how long the program may take to answer its URL after starting, 1-600 s "
                         f"(default {app.READY_TIMEOUT_S})")
-    p.add_argument("--duration", default=10, type=int, metavar="S", help="seconds of arrivals per size, 1-60 (default 10)")
+    p.add_argument("--duration", default=10, type=numbers.integer_option, metavar="S", help="seconds of arrivals per size, 1-60 (default 10)")
     p.add_argument("--targets", metavar="CLASS:MS[:PCT],...",
                    help="latency targets (PCT p50, p95, p99 or max; default p99; with --app the class is `requests`, "
                         "e.g. requests:200); others default to p99 within "
                         f"{targets.DEFAULT_FLOOR_MS:g} ms or {targets.DEFAULT_ALONE_MULTIPLE:g}x the class's alone time")
-    p.add_argument("--repetitions", default=1, type=int, metavar="N", help="runs per size (default 1)")
+    p.add_argument("--repetitions", default=1, type=numbers.integer_option, metavar="N", help="runs per size (default 1)")
     p.add_argument("--slow-dns", action="store_true",
                    help="also reproduce nodejs/node#8436 at these sizes (real lookups need root: a private network "
                         "namespace with a delaying DNS server of our own)")
@@ -57,7 +57,7 @@ def _sizes(text: str) -> list[str]:
     items = text.split(",")
     if "" in items:
         raise UsageError(f"--sizes {text!r}: expected N,N,... (pool sizes 1-1024) with no empty item")
-    return sorted(dict.fromkeys(items), key=lambda s: (not s.isdigit(), int(s) if s.isdigit() else 0, s))
+    return sorted(dict.fromkeys(items), key=lambda s: (numbers.integer(s) is None, numbers.integer(s) or 0, s))
 
 
 def _plan(families, sizes, mix, duration, slow_dns, nodes):
@@ -108,9 +108,10 @@ def _print_summary(run, given) -> int | None:
 
 def _check_sizes(sizes: list[str]) -> list[int]:
     """--app sizes are checked here (no bench binary sees them); the synthetic ones by the binary."""
-    if not all(s.isdigit() and 1 <= int(s) <= 1024 for s in sizes):
+    values = [numbers.integer(s) for s in sizes]
+    if not all(v is not None and 1 <= v <= 1024 for v in values):
         raise UsageError(f"--sizes {','.join(sizes)}: valid pool sizes are integers 1-1024")
-    return [int(s) for s in sizes]
+    return values
 
 
 def _run_app(args, sizes: list[str]) -> int:

@@ -13,7 +13,7 @@ import textwrap
 from collections import Counter
 from pathlib import Path
 
-from .. import build, node as nodejs, paths
+from .. import build, children, node as nodejs, numbers, paths
 from ..browser import trace as browser_trace
 from ..errors import UsageError
 
@@ -23,6 +23,9 @@ HELP = ("print the order a scenario's callbacks run in on stallbench's runtime (
         "when no file is given); --node: beside Node's, from the same scenario")
 SCENARIOS = paths.ROOT / "workloads" / "loop" / "scenarios"
 TOOL_TIMEOUT_S = 900
+# A scenario's callbacks and their logs need a few MB; a runaway one (timers that multiply) grew by
+# ~75 MB/s, and would take three quarters of the machine's memory before the default cap stopped it.
+TOOL_MEMORY_BYTES = 1 << 30
 NODE_TIMEOUT_S = 60
 WIDTH = 100
 
@@ -30,7 +33,7 @@ WIDTH = 100
 def add_arguments(p):
     p.add_argument("files", nargs="*", type=Path, metavar="SCENARIO.json",
                    help=f"scenario files (default: every file in {SCENARIOS.relative_to(paths.ROOT)}/)")
-    p.add_argument("--runs", type=int, metavar="N",
+    p.add_argument("--runs", type=numbers.integer_option, metavar="N",
                    help="runs per scenario, 1-1000 (default: the scenario's own `runs`: 1, more for races); "
                         "distinct orders are printed with their counts")
     p.add_argument("--node", action="store_true",
@@ -51,9 +54,13 @@ def _tool(build_dir: Path) -> Path:
 def _call(tool: Path, *args: str) -> str:
     """Runs the tool; its one-line complaint about bad input becomes ours (exit 2)."""
     try:
-        out = subprocess.run([str(tool), *args], capture_output=True, text=True, timeout=TOOL_TIMEOUT_S)
+        # Its complaints quote the file's bytes, which need not be UTF-8.
+        out = children.run([str(tool), *args], encoding="utf-8", errors="backslashreplace", timeout_s=TOOL_TIMEOUT_S,
+                           memory_bytes=TOOL_MEMORY_BYTES)
     except subprocess.TimeoutExpired:
         raise SystemExit(f"stallbench: trace: the scenarios did not finish within {TOOL_TIMEOUT_S} s")
+    if out.memory_kill:
+        raise SystemExit(f"stallbench: trace: stallbench_trace was {out.memory_kill}")
     said = out.stderr.strip().splitlines()
     if out.returncode == 2:
         raise UsageError(said[-1] if said else "stallbench_trace refused its input")

@@ -5,6 +5,7 @@ and nothing needs to be faster than a tenth of a second. A class kept in flight 
 load and has no default target."""
 from dataclasses import dataclass
 
+from .. import numbers
 from ..errors import UsageError
 
 PERCENTILES = ("p50", "p95", "p99", "max")
@@ -41,12 +42,10 @@ def parse(text: str | None, classes: list[str]) -> dict[str, Target]:
         job_class, ms, percentile = fields[0], fields[1], fields[2] if len(fields) == 3 else "p99"
         if job_class not in classes:
             raise UsageError(f"{where}: class {job_class!r} is not in the mix (its classes: {', '.join(classes)})")
-        try:
-            value = float(ms)
-        except ValueError:
-            value = -1.0
-        if not 0 < value <= 3_600_000:
-            raise UsageError(f"{where}: {ms!r} is not a latency in milliseconds, 0-3600000")
+        value = numbers.decimal(ms)
+        if value is None or not 0 < value <= 3_600_000:
+            raise UsageError(f"{where}: {ms!r} is not a latency in milliseconds: valid values are above 0, "
+                             "at most 3600000 (e.g. read:50)")
         if percentile not in PERCENTILES:
             raise UsageError(f"{where}: percentile {percentile!r} is not one of {', '.join(PERCENTILES)}")
         if job_class in targets:

@@ -2,13 +2,12 @@
 and answers match / no match for inputs, in a process of its own with a time and memory limit, so
 a crash or an exponential blow-up there costs a report line, not the run."""
 import json
-import resource
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from .. import children
 from ..errors import UsageError
-from ..runner import memory_limit_bytes
 from .patterns import Pattern
 
 CHECK_TIMEOUT_S = 60
@@ -24,12 +23,6 @@ class CheckFailed(Exception):
     pass
 
 
-def _cap_memory() -> None:
-    """In the helper's process before exec: the same memory cap as a cell's."""
-    limit = memory_limit_bytes()
-    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-
-
 def binary(build_dir: Path) -> Path:
     return build_dir / "benches" / "regex_check"
 
@@ -39,12 +32,14 @@ def run(check_binary: Path, engines: list[str], regexes: list[str], inputs: list
     """engine -> one EngineAnswers per regex. Raises CheckFailed when the helper crashed, hung or failed."""
     request = json.dumps({"engines": engines, "regexes": regexes, "inputs": inputs})
     try:
-        done = subprocess.run([str(check_binary)], input=request, capture_output=True, text=True, timeout=timeout_s,
-                              preexec_fn=_cap_memory)
+        # regex_check's group holds the node processes of the V8 engines too: all of it ends here.
+        done = children.run([str(check_binary)], input=request, text=True, timeout_s=timeout_s)
     except subprocess.TimeoutExpired:
         raise CheckFailed(f"did not finish within {timeout_s:g} s")
     except OSError as e:
         raise CheckFailed(f"cannot run {check_binary}: {e}")
+    if done.memory_kill:
+        raise CheckFailed(done.memory_kill)
     if done.returncode != 0:
         reason = done.stderr.strip().splitlines()[-1:] or [f"exit status {done.returncode}"]
         raise CheckFailed(reason[0] if done.returncode > 0 else f"killed by signal {-done.returncode}")

@@ -19,6 +19,9 @@ DEFAULT_LENGTHS = [2 ** k for k in range(3, 17)]  # 8 ... 65536
 MAX_LENGTH = 50_000_000  # the bench's `length` range
 NAME_SYNTAX = re.compile(r"[A-Za-z0-9_-]+")
 INPUT_TEXT = re.compile(r"[\t\x20-\x7e]*")  # ASCII without line breaks: every engine agrees on it
+# prefix, pump and suffix each: the sample check builds hundreds of inputs from them (a 2 MB prefix
+# took 1 GB there). The bench's loader (workloads/regex/catalogue.cc) has the same bound.
+MAX_RECIPE_TEXT = 1024
 
 
 @dataclass(frozen=True)
@@ -78,6 +81,8 @@ def _check_entry(entry, index: int, where: str) -> Pattern:
     for field in ("prefix", "pump", "suffix"):
         if not INPUT_TEXT.fullmatch(entry.get(field, "")):
             raise UsageError(f"{label}: {field!r} must be ASCII without line breaks")
+        if len(entry.get(field, "")) > MAX_RECIPE_TEXT:
+            raise UsageError(f"{label}: {field!r} has {len(entry[field]):,} characters (valid: at most {MAX_RECIPE_TEXT})")
     if "expect" in entry and entry["expect"] not in EXPECTATIONS:
         raise UsageError(f"{label}: expect {entry['expect']!r} is not valid (valid: {', '.join(EXPECTATIONS)})")
     fixed = len(entry.get("prefix", "")) + len(entry.get("suffix", ""))

@@ -6,13 +6,14 @@ them there); for older runs, from the bench binaries of the current build when t
 else every metric is taken as lower-is-better and tracked, and a note says so."""
 import json
 import statistics
+import sys
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .. import build, catalogue, paths
+from .. import build, catalogue, paths, rundir
 from ..errors import UsageError
-from ..tidy import COLUMNS, Row, read_csv
+from ..tidy import Row
 
 Key = tuple[str, str, str, str]  # family, benchmark, params, metric
 
@@ -74,14 +75,8 @@ def load(path: Path) -> Run:
     csv_path = path if path.suffix == ".csv" else path / "results.csv"
     if not csv_path.is_file():
         raise UsageError(f"{path}: not a run directory or results.csv (no {csv_path.name} there)")
-    try:
-        rows = read_csv(csv_path)
-    except (ValueError, KeyError) as e:
-        raise UsageError(f"{csv_path}: not a stallbench results CSV (columns must be {','.join(COLUMNS)}): {e}")
-    try:
-        meta = json.loads((csv_path.parent / "meta.json").read_text()) if (csv_path.parent / "meta.json").exists() else {}
-    except json.JSONDecodeError as e:
-        raise UsageError(f"{csv_path.parent / 'meta.json'}: not valid JSON ({e})")
+    rows = rundir.read_rows(csv_path)
+    meta = rundir.read_meta(csv_path.parent)
     notes = []
     declarations = meta.get("metrics")
     if declarations is None:
@@ -94,10 +89,11 @@ def load(path: Path) -> Run:
 
 
 def load_quietly(path: Path) -> Run | None:
-    """For history: a directory that is not a readable run is passed over."""
+    """For history: a directory that is not a readable run is passed over, with one line saying so."""
     try:
         return load(path)
-    except UsageError:
+    except UsageError as e:
+        print(f"stallbench: skipped: {e}", file=sys.stderr)
         return None
 
 

@@ -1,0 +1,25 @@
+// The bench's pattern catalogue loader (workloads/regex/catalogue.cc) on any bytes: a catalogue, or
+// std::runtime_error with one line. For a loaded one, every variant is looked up and every
+// pattern's attack input built at a few lengths, as the bench does before it times anything.
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+
+#include "memory_file.h"
+#include "workloads/regex/catalogue.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  stallbench::fuzz::MemoryFile file(data, size);
+  stallbench::regex::Catalogue catalogue;
+  try {
+    catalogue = stallbench::regex::Catalogue::load(file.path());
+  } catch (const std::runtime_error&) {
+    return 0;
+  }
+  for (const auto& name : catalogue.variant_names()) catalogue.variant(name);
+  for (const auto& pattern : catalogue.patterns()) {
+    auto fixed = static_cast<std::int64_t>(pattern.prefix.size() + pattern.suffix.size());
+    for (std::int64_t length : {fixed, fixed + 1, fixed + 17}) stallbench::regex::attack_input(pattern, length);
+  }
+  return 0;
+}

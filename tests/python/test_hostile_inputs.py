@@ -1,0 +1,101 @@
+"""The one input rule, tried as a hostile user would: every undecodable, malformed or out-of-range
+value or file, on every subcommand that takes one, is one line naming it and what is valid, exit 2,
+no traceback, and nothing written. Run in-process (cli.main) so that a hundred cases stay cheap.
+docs/reliability.md lists these classes with their outcomes."""
+import os
+
+import pytest
+
+from conftest import BUILD
+from stallbench_lib import cli
+
+FF = os.fsdecode(b"\xff")  # how Python hands over a byte that is not UTF-8 in an argument
+ARABIC_ONE, FULLWIDTH_ONE, SUPERSCRIPT_TWO = "\u0661", "\uff11", "\u00b2"
+
+
+def files(tmp_path) -> dict[str, str]:
+    """Hostile files by name -> path."""
+    made = {
+        "scenario-not-utf8.json": b'{"name": "\xff", "module": "cjs", "program": []}',
+        "scenario-not-json.json": b'{"name": "x",',
+        "scenario-empty.json": b"",
+        "scenario-nul.json": b'{"name": "x\x00"}',
+        "scenario-array.json": b"[]",
+        "scenario-arabic-digits.json": '{"name": "x", "module": "cjs", "program": [{"op": "busy", "ms": "\u0661"}]}'.encode(),
+        "catalogue-not-utf8.toml": b'[[pattern]]\nname = "\xff"\n',
+        "catalogue-not-toml.toml": b"[[pattern]\n",
+        "catalogue-long-prefix.toml": b'[[pattern]]\nname = "p"\nregex = "a+"\npump = "a"\nsource = "t"\nprefix = "'
+                                      + b"x" * 2_000_000 + b'"\n',
+    }
+    for name, data in made.items():
+        (tmp_path / name).write_bytes(data)
+    return {name: str(tmp_path / name) for name in made}
+
+
+CASES = [
+    # command line: undecodable bytes, anywhere
+    (["run", "--set", f"pool={FF}"], "is not UTF-8"),
+    (["run", "--set", f"po{FF}ol=1"], "is not UTF-8"),
+    (["run", "--filter", FF], "is not UTF-8"),
+    (["sweep-pool", "--mix", FF], "is not UTF-8"),
+    (["sweep-pool", "--targets", f"read:{FF}"], "is not UTF-8"),
+    (["regex", "--engines", FF], "is not UTF-8"),
+    (["trace", FF], "is not UTF-8"),
+    (["compare", FF, FF], "is not UTF-8"),
+    # numbers: ASCII digits only, finite
+    (["run", "--repetitions", ARABIC_ONE], "is not an integer"),
+    (["run", "--repetitions", FULLWIDTH_ONE], "is not an integer"),
+    (["run", "--repetitions", "1_0"], "is not an integer"),
+    (["run", "--repetitions", " 3"], "is not an integer"),
+    (["run", "--set", f"pool={ARABIC_ONE}"], "valid values are integers 1-1024"),
+    (["sweep-pool", "--sizes", SUPERSCRIPT_TWO], "1-1024"),
+    (["sweep-pool", "--duration", ARABIC_ONE], "is not an integer"),
+    (["sweep-pool", "--repetitions", "1e3"], "is not an integer"),
+    (["sweep-pool", "--targets", "read:0"], "above 0, at most 3600000"),
+    (["sweep-pool", "--targets", f"read:{ARABIC_ONE}"], "above 0, at most 3600000"),
+    (["sweep-pool", "--targets", "read:nan"], "above 0, at most 3600000"),
+    (["regex", "--lengths", f"{ARABIC_ONE}0"], "out of range"),
+    (["regex", "--budget-ms", FULLWIDTH_ONE], "is not an integer"),
+    (["trace", "--runs", ARABIC_ONE], "is not an integer"),
+    (["compare", "--alpha", "nan", "a", "b"], "is not a number"),
+    (["compare", "--alpha", "inf", "a", "b"], "is not a number"),
+    (["compare", "--min-effect", ARABIC_ONE, "a", "b"], "percentage"),
+    (["history", "--alpha", "1_0"], "is not a number"),
+    (["calibrate", "--min-effect", "infinity"], "is not a number"),
+    (["json", "--repetitions", ARABIC_ONE, "x.json"], "is not an integer"),
+    # files
+    (["trace", "{scenario-not-utf8.json}"], "ill-formed UTF-8"),
+    (["trace", "{scenario-not-json.json}"], "not valid JSON"),
+    (["trace", "{scenario-empty.json}"], "not valid JSON"),
+    (["trace", "{scenario-nul.json}"], "not valid JSON"),
+    (["trace", "{scenario-array.json}"], "must be an object"),
+    (["trace", "{scenario-arabic-digits.json}"], "$.program[0].ms"),
+    (["regex", "--patterns", "{catalogue-not-utf8.toml}"], "can't decode byte 0xff"),
+    (["regex", "--patterns", "{catalogue-not-toml.toml}"], "invalid TOML"),
+    (["regex", "--patterns", "{catalogue-long-prefix.toml}"], "at most 1024"),
+    (["regex", "--patterns", "/nonexistent.toml"], "No such file"),
+    # output places
+    (["run", "--out", "{scenario-empty.json}"], "not a directory"),
+    (["report", "/nonexistent-run"], "not a run directory"),
+]
+
+
+@pytest.mark.parametrize("args, words", CASES, ids=[" ".join(a)[:60] for a, _ in CASES])
+def test_one_line_exit_2_nothing_written(tmp_path, capsys, monkeypatch, args, words):
+    monkeypatch.setenv("STALLBENCH_BUILD_DIR", str(BUILD))
+    given = files(tmp_path)
+    out = tmp_path / "out"
+    argv = [given[a[1:-1]] if a.startswith("{") else a for a in args]
+    if argv[0] in ("run", "sweep-pool", "regex", "json") and "--out" not in argv:
+        argv += ["--out", str(out)]
+    if argv[0] in ("run", "sweep-pool", "regex", "trace", "json", "calibrate"):
+        argv.insert(1, "--no-build")
+    try:
+        code = cli.main(argv)
+    except SystemExit as stop:  # argparse's own refusals
+        code = stop.code
+    err = capsys.readouterr().err
+    assert code == 2, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and words in lines[0], err
+    assert not out.exists()
