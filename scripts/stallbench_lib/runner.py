@@ -72,9 +72,10 @@ def _pump(stream, lines: queue.Queue) -> None:
 
 
 def run_cell(cell: Cell, run_id: str, raw_dir: Path, slug: str, repetitions: int, progress,
-             wrapper: list[str] | None = None) -> CellResult:
+             wrapper: list[str] | None = None, env: dict[str, str] | None = None) -> CellResult:
     """Runs every repetition of `cell`; `progress.repetition(i)` is called as each one starts.
-    `wrapper` goes before the bench binary on the command line (valgrind, for --instructions)."""
+    `wrapper` goes before the bench binary on the command line (valgrind, for --instructions);
+    `env`, when given, is the process's whole environment (ab runs two cells at once, each its own)."""
     b = cell.benchmark
     out_json = raw_dir / f"{slug}.json"
     log_path = raw_dir / f"{slug}.log"
@@ -93,7 +94,7 @@ def run_cell(cell: Cell, run_id: str, raw_dir: Path, slug: str, repetitions: int
         # the handler and leaves its partial output: the stop signals wait until we are inside.
         signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
         try:
-            proc = subprocess.Popen(command, stdout=log, stderr=subprocess.PIPE, text=True,
+            proc = subprocess.Popen(command, stdout=log, stderr=subprocess.PIPE, text=True, env=env,
                                     start_new_session=True, preexec_fn=_child_setup)
         except BaseException:
             signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
