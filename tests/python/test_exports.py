@@ -26,7 +26,7 @@ def run_with_a_failure(tmp_path):
 
 def _export(run, fmt, out):
     assert cli.main(["export", str(run), "--format", fmt, "--out", str(out)]) == 0
-    return out
+    return out / fmt
 
 
 def _validate(doc, schema):
@@ -84,6 +84,7 @@ def test_a_real_smoke_run_exports_valid_files(smoke_run, tmp_path, fmt):
     assert names and len(names) == len(set(names))
 
 
-def test_export_of_a_missing_run_is_one_line(tmp_path, capsys):
-    assert cli.main(["export", str(tmp_path / "none"), "--format", "bmf", "--out", str(tmp_path / "out")]) == 2
+@pytest.mark.parametrize("args", [["none", "--format", "bmf"], ["run", "--format", "bmf,csv"]])
+def test_bad_export_input_is_one_line(run_with_a_failure, tmp_path, capsys, args):
+    assert cli.main(["export", str(tmp_path / args[0]), *args[1:], "--out", str(tmp_path / "out")]) == 2
     assert len(capsys.readouterr().err.strip().splitlines()) == 1 and not (tmp_path / "out").exists()

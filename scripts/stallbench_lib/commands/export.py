@@ -1,7 +1,8 @@
-"""stallbench export RUN --format bmf|gab|gbench: a run for the dashboards (tracking/exports.py)."""
+"""stallbench export RUN --format bmf,gab,gbench: a run for the dashboards (tracking/exports.py)."""
 from pathlib import Path
 
 from .. import paths
+from ..errors import UsageError
 from ..tracking import exports, samples
 
 NAME = "export"
@@ -13,16 +14,23 @@ HELP = ("write a run for dashboards: bmf (Bencher Metric Format), gab (github-ac
 
 def add_arguments(p):
     p.add_argument("run_dir", type=Path, metavar="RUN", help="a run directory (or its results.csv)")
-    p.add_argument("--format", required=True, choices=exports.FORMATS, help="which format")
+    p.add_argument("--format", required=True, metavar="FORMATS",
+                   help=f"one or more of {', '.join(exports.FORMATS)}, comma-separated")
     p.add_argument("--out", type=Path, metavar="DIR",
-                   help="where the files go (default: the run's report folder, export-FORMAT/)")
+                   help="each format goes into DIR/FORMAT/ (default: the run's report folder, export/FORMAT/)")
 
 
 def run(args) -> int:
+    formats = args.format.split(",")
+    unknown = [f for f in formats if f not in exports.FORMATS]
+    if unknown or not formats:
+        raise UsageError(f"--format {args.format}: unknown {', '.join(unknown)} (valid: {', '.join(exports.FORMATS)})")
     run = samples.load(args.run_dir)
-    out = args.out or paths.report_dir_for(run.path) / f"export-{args.format}"
-    names, omitted = exports.write(run, args.format, out)
-    print(f"export: {len(names)} {args.format} file(s) in {out}: {', '.join(names) or 'none (no tracked value)'}")
-    if omitted:
-        print(f"export: {len(omitted)} failed cell metrics left out, listed in {out / 'OMITTED.md'}")
+    root = args.out or paths.report_dir_for(run.path) / "export"
+    for fmt in formats:
+        out = root / fmt
+        names, omitted = exports.write(run, fmt, out)
+        print(f"export: {len(names)} {fmt} file(s) in {out}: {', '.join(names) or 'none (no tracked value)'}")
+        if omitted:
+            print(f"export: {len(omitted)} failed cell metrics left out, listed in {out / 'OMITTED.md'}")
     return 0
