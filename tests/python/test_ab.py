@@ -2,6 +2,7 @@
 in worktrees, and two real runs between tiny builds, one doing more work."""
 import itertools
 import json
+import shutil
 import subprocess
 
 import numpy as np
@@ -144,17 +145,21 @@ def test_ab_between_tiny_builds_catches_the_one_doing_more_work(tmp_path):
     with the knob."""
     base, current = _tiny_build(tmp_path / "a"), _tiny_build(tmp_path / "b")
     out = tmp_path / "ab"
+    counting = ["--instructions"] if shutil.which("valgrind") else []
     result = stallbench("ab", str(base), str(current), "--set", "n=3000000", "--node", "none", "--min-rounds", "7",
-                        "--max-rounds", "7", "--inject", "tiny/sum:300", "--out", str(out))
+                        "--max-rounds", "7", "--inject", "tiny/sum:300", "--out", str(out), *counting)
     summary = json.loads((out / "ab.json").read_text())
     assert result.returncode == summary["exit"] == 1, result.stderr
-    assert summary["regressed"] == ["tiny/sum/n=3000000/sum_ms"] and summary["rounds"] == 7
+    assert sorted(summary["regressed"]) == ["tiny/sum/n=3000000/" + m for m in ["instructions"] * bool(counting)
+                                            + ["sum_ms"]]
+    assert summary["rounds"] == 7
     runs = {role: ROOT / summary[role]["run_dir"] for role in ("base", "current")}
     for role, run in runs.items():
         meta = json.loads((run / "meta.json").read_text())
         assert meta["complete"] and meta["ab"]["side"] == role
         lines = (run / "results.csv").read_text().splitlines()[1:]
         assert sorted(int(line.split(",")[4]) for line in lines if ",sum_ms," in line) == list(range(7))
-        injected = [p for p in (run / "raw").glob("*.json") if "stallbench_inject_work_pct:sum" in p.read_text()]
+        assert sum(",instructions," in line for line in lines) == 5 * bool(counting)
+        injected = [p for p in (run / "raw").glob("*-round*.json") if "stallbench_inject_work_pct:sum" in p.read_text()]
         assert len(injected) == (7 if role == "current" else 0)
     assert "**regressed**" in (out / "ab.md").read_text()

@@ -76,3 +76,18 @@ def test_recording_adds_tonight_to_the_history_branch(measured, tmp_path):
     assert sorted(p.name for p in (history / "runs" / tonight).iterdir()) == ["meta.json", "results.csv"]
     assert (job / "history" / "index.html").exists()
     assert _steps(job)["history"] == "0"
+
+
+def test_the_workflow_gates_on_the_script_and_uploads_tonight_only():
+    yaml = pytest.importorskip("yaml")
+    text = (ROOT / ".github" / "workflows" / "nightly.yml").read_text()
+    flow = yaml.safe_load(text)
+    assert flow["permissions"] == {"contents": "read"} and flow["concurrency"]["group"]
+    assert flow["jobs"]["history"]["permissions"] == {"contents": "write"}
+    assert "github.run_id" in flow["env"]["NIGHT"]
+    steps = flow["jobs"]["measure"]["steps"]
+    gate = next(s for s in steps if "scripts/nightly measure" in s.get("run", ""))
+    assert '"${{ github.run_id }}"' in gate["run"] and "if" not in gate  # its exit code is the job's
+    uploads = [s for s in steps if s.get("uses", "").startswith("actions/upload-artifact")]
+    assert [u["with"]["path"] for u in uploads] == ["${{ env.NIGHT }}/"]
+    assert "set +e" not in text and "ls -t" not in text  # no swallowed exit codes, no "newest folder"

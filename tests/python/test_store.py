@@ -91,3 +91,15 @@ def test_bad_store_is_one_line(tmp_path, capsys):
 
 def test_postgresql_round_trip(tmp_path, postgres_url):
     _round_trip(postgres_url, tmp_path)
+
+
+def test_compare_reads_runs_from_the_store_by_id(tmp_path, capsys):
+    location = str(tmp_path / "history.sqlite")
+    runs = _nights(tmp_path / "runs", 2)
+    assert cli.main(["store", "import", str(tmp_path / "runs"), "--store", location]) == 0
+    out = tmp_path / "cmp"
+    assert cli.main(["compare", runs[0].name, runs[1].name, "--store", location, "--out", str(out)]) == 0
+    assert runs[1].name in (out / "compare.md").read_text()
+    capsys.readouterr()
+    assert cli.main(["compare", "nope", runs[1].name, "--store", location, "--out", str(out / "x")]) == 2
+    assert "not a run directory, a results.csv or a run id" in capsys.readouterr().err

@@ -4,13 +4,14 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-from .. import build, catalogue, node as nodejs, paths
+from .. import build, catalogue, instructions, node as nodejs, paths
 from ..atomic import atomic_write
 from ..errors import UsageError
 from ..plan import make_plan, parse_sets
 from ..profiles import DEFAULT, PROFILES
 from ..tracking import ab_report, ab_rounds, ab_verdict, comparison, paired, revisions, store
 from ..tracking.samples import samples_from_rows
+from ..tracking.verdict import judge, worst_first
 from .calibrate import parse_inject
 from .compare import thresholds
 
@@ -45,6 +46,9 @@ def add_arguments(p):
     p.add_argument("--duet", action="store_true",
                    help="run the two processes of a round at the same time instead of back to back (Bulej et al.'s "
                         "duet method: shares fast-changing load between the sides; each side then has half the cores)")
+    p.add_argument("--instructions", action="store_true",
+                   help="after the rounds, count the instructions of the CPU-bound cells of both sides under callgrind "
+                        f"({ab_rounds.INSTRUCTION_REPETITIONS} repetitions each), beside the wall times")
     p.add_argument("--inject", metavar="FAMILY/BENCH:PCT",
                    help="make CURRENT's BENCH do PCT percent more work (calibration: a slowdown ab must catch)")
     p.add_argument("--out", type=Path, metavar="DIR",
@@ -73,23 +77,36 @@ def _plans(sides, families, profile, args, sets, nodes, notes) -> dict:
 
 
 def _compare(pairs, declarations, limits, alpha, notes):
-    measured = []
+    """Wall-time metrics by their paired rounds; instruction counts, measured apart and deterministic,
+    by compare's rank test in their own family (so the exit code's false-alarm rate is at most
+    alpha per family)."""
+    measured, counted = [], []
     for pair in pairs:
         base, current = (samples_from_rows(pair.rows[role]) for role in ab_rounds.ROLES)
         values = ab_rounds.paired_values(pair.rows["base"], pair.rows["current"])
         for key in sorted(base.keys() & current.keys()):
-            declared = declarations.get(f"{key[0]}/{key[1]}", {}).get(key[3], {})
+            declared = {**instructions.DECLARATIONS, **declarations.get(f"{key[0]}/{key[1]}", {})}.get(key[3], {})
             if not declared.get("tracked", True):
                 continue
-            measured.append(ab_verdict.measure(key, current[key].unit or base[key].unit, base[key], current[key],
-                                               values.get(key, []), declared.get("better", "lower"),
-                                               limits.min_effect(key[3], declared.get("min_effect_pct", 0)), alpha))
-    return ab_verdict.decide(measured, alpha, notes)
+            better, limit = declared.get("better", "lower"), limits.min_effect(key[3], declared.get("min_effect_pct", 0))
+            if key[3] == instructions.INSTRUCTIONS:
+                counted.append(judge(key, base[key], current[key], better, limit, alpha))
+            else:
+                measured.append(ab_verdict.measure(key, current[key].unit or base[key].unit, base[key], current[key],
+                                                   values.get(key, []), better, limit, alpha))
+    outcome = ab_verdict.decide(measured, alpha, notes)
+    if counted:
+        notes.append(f"instruction counts ({len(counted)} cells): compare's Mann–Whitney test on "
+                     f"{ab_rounds.INSTRUCTION_REPETITIONS} counts a side, their own family of tests")
+        outcome.comparisons = worst_first(outcome.comparisons + counted)
+    return outcome
 
 
 def run(args) -> int:
     _check(args)
     limits = thresholds(args)
+    if args.instructions:
+        instructions.require_valgrind()
     profile = PROFILES[args.profile]
     sets = parse_sets(args.set)
     nodes = tuple(nodejs.choose(args.node, every_line=profile.tier in ("nightly", "full")))
@@ -121,6 +138,8 @@ def run(args) -> int:
         "ab": {"base": args.base, "current": args.current, "inject": inject, "duet": args.duet}})
     started = time.monotonic()
     rounds, spent = ab_rounds.measure(pairs, runs, settings)
+    if args.instructions:
+        ab_rounds.count_instructions(pairs, runs, settings)
     ab_rounds.finish(runs, pairs, rounds, spent, settings)
     if spent:
         unsettled = sum(1 for p in pairs if not p.settled and not p.failed)

@@ -17,7 +17,6 @@ ORDER = 12
 HELP = ("A/A: two runs of the same build compared (false regressions, detectable effect per metric); "
         "with --inject BENCH:PCT also A/B: that benchmark made to do PCT percent more work, and the smallest size "
         "compare still flags")
-INJECT_VARIABLE = "STALLBENCH_INJECT_WORK"  # read by the harness (benches/harness/inject.h)
 
 
 def add_arguments(p):
@@ -64,12 +63,12 @@ def parse_inject(text: str, families) -> tuple[str, float]:
 def _run(role: str, args, profile, repetitions, sets, out, build_dir, pattern=None, inject=None):
     print(f"stallbench: calibrate: {role} run", flush=True)
     if inject:
-        os.environ[INJECT_VARIABLE] = inject
+        os.environ[calibration.INJECT_VARIABLE] = inject
     try:
         result = perform(profile, repetitions, pattern or args.filter, sets, out, build_dir, args.instructions,
                          {"calibration": {"role": role, "inject": inject}})
     finally:
-        os.environ.pop(INJECT_VARIABLE, None)
+        os.environ.pop(calibration.INJECT_VARIABLE, None)
     return samples.load(result.path)
 
 

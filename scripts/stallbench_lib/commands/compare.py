@@ -5,7 +5,7 @@ from pathlib import Path
 from .. import paths
 from ..atomic import atomic_write
 from ..errors import UsageError
-from ..tracking import calibration, comparison, samples
+from ..tracking import calibration, comparison, store
 
 NAME = "compare"
 ORDER = 10
@@ -14,8 +14,9 @@ HELP = ("compare two runs (run directories or results.csv) cell by cell: medians
 
 
 def add_arguments(p):
-    p.add_argument("base", type=Path, metavar="BASE", help="the reference run (a run directory or its results.csv)")
-    p.add_argument("current", type=Path, metavar="CURRENT", help="the run to judge")
+    p.add_argument("base", type=Path, metavar="BASE",
+                   help="the reference run: a run directory, its results.csv, or a run id in the history store")
+    p.add_argument("current", type=Path, metavar="CURRENT", help="the run to judge (the same forms)")
     p.add_argument("--min-effect", action="append", default=[], metavar="PCT|METRIC=PCT",
                    help="smallest change called a regression: PCT for every metric (default 5), METRIC=PCT for one "
                         "(repeatable); a metric's own declaration beats the default, METRIC=PCT beats both")
@@ -25,6 +26,7 @@ def add_arguments(p):
                    help="compare runs whose machine fingerprints differ (timings then say little)")
     p.add_argument("--out", type=Path, metavar="DIR",
                    help="where compare.md and compare.csv go (default reports/compare-BASE-vs-CURRENT/)")
+    store.add_option(p)
 
 
 def _percent(text: str, what: str) -> float:
@@ -54,7 +56,7 @@ def thresholds(args) -> comparison.Thresholds:
 
 def run(args) -> int:
     limits = thresholds(args)
-    base, current = samples.load(args.base), samples.load(args.current)
+    base, current = store.load_run(args.base, args.store), store.load_run(args.current, args.store)
     warning = comparison.check_machines(base, current, args.allow_other_machine)
     outcome = comparison.compare_runs(base, current, limits)
     outcome.notes.append(calibration.trust_note(calibration.latest_for(current.fingerprint)))

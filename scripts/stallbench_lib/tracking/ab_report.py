@@ -16,7 +16,7 @@ def _pct(value: float | None) -> str:
 
 
 def _interval(c) -> str:
-    if c.ci_low_pct is None:
+    if getattr(c, "ci_low_pct", None) is None:  # instruction counts: no interval, see `n`
         return "–"
     return f"[{c.ci_low_pct:+.2f}%, {c.ci_high_pct:+.2f}%]"
 
@@ -72,7 +72,7 @@ def to_csv(outcome: Outcome) -> str:
     for c in outcome.comparisons:
         row = [*c.key, c.unit, c.better, c.base_n, c.current_n, c.base_median, c.current_median, c.ratio,
                c.change_pct, c.p_value, c.q_value, c.cv_pct, c.detectable_pct, c.min_effect_pct, c.verdict, c.kind,
-               c.note, c.ci_low_pct, c.ci_high_pct]
+               c.note, getattr(c, "ci_low_pct", None), getattr(c, "ci_high_pct", None)]
         writer.writerow(["" if v is None else v for v in row])
     return out.getvalue()
 

@@ -34,9 +34,9 @@ from ..runner import run_cell
 from ..schedule import cell_slug
 from ..tidy import Row, canonical_params
 from . import paired
+from .calibration import INJECT_VARIABLE
 from .revisions import Side
 
-INJECT_VARIABLE = "STALLBENCH_INJECT_WORK"  # read by the harness (benches/harness/inject.h)
 ROLES = ("base", "current")
 CellKey = tuple[str, str, str]  # family, benchmark, params
 
@@ -206,6 +206,32 @@ def measure(pairs: list[Pair], runs: dict[str, RunDir], settings: Settings) -> t
         if budget_spent:
             break
     return rounds, budget_spent
+
+
+INSTRUCTION_REPETITIONS = 5  # deterministic counts: 5 against 5 can reach p < 0.01 (Mann-Whitney)
+
+
+def count_instructions(pairs: list[Pair], runs: dict[str, RunDir], settings: Settings) -> int:
+    """After the rounds: the CPU-bound cells of both sides again under callgrind (instructions.py),
+    INSTRUCTION_REPETITIONS each, beside the wall times. Returns how many cells were counted."""
+    from .. import instructions
+
+    chosen = [p for p in pairs if p.cells["current"].benchmark.instructions and not p.failed]
+    for k, pair in enumerate(chosen, 1):
+        for role in ROLES:
+            run, cell = runs[role], pair.cells[role]
+            instructions.declare(run.meta["metrics"], [cell])
+            if role == "current" and settings.inject:  # one process at a time here: the environment is ours
+                os.environ[INJECT_VARIABLE] = settings.inject
+            try:
+                rows, _, _, _ = instructions.count_cell(cell, run.run_id, run.raw, cell_slug(pair.index, cell),
+                                                        INSTRUCTION_REPETITIONS, _Quiet())
+            finally:
+                os.environ.pop(INJECT_VARIABLE, None)
+            pair.rows[role] += rows
+            run.rows += rows
+        print(f"stallbench: ab: instructions counted for {k}/{len(chosen)} cells", file=sys.stderr, flush=True)
+    return len(chosen)
 
 
 def finish(runs: dict[str, RunDir], pairs: list[Pair], rounds: int, budget_spent: bool, settings: Settings) -> None:

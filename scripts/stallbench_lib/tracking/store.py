@@ -211,6 +211,20 @@ def add_option(parser) -> None:
                              f"{DEFAULT.relative_to(paths.ROOT)})")
 
 
+def load_run(given: Path, option: str | None = None) -> Run:
+    """A run directory or results.csv when `given` is one, else the stored run with that id."""
+    from .samples import load
+
+    if Path(given).exists() or "/" in str(given):
+        return load(Path(given))
+    where = location(option)
+    with Store(where) as store:
+        found = store.load([str(given)])
+    if not found:
+        raise UsageError(f"{given}: not a run directory, a results.csv or a run id in the store {shown(where)}")
+    return found[0]
+
+
 def append_run(run_dir: Path, option: str | None = None) -> str:
     """Stores a finished run directory; returns one line saying what happened (a store that cannot
     be written does not fail the run that was measured: the directory keeps it)."""

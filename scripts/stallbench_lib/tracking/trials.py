@@ -23,9 +23,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from .. import children, paths
-from .calibration import PLAUSIBLE_FACTOR
+from .calibration import INJECT_VARIABLE, PLAUSIBLE_FACTOR
 
-INJECT_VARIABLE = "STALLBENCH_INJECT_WORK"
 TRIAL_TIMEOUT_S = 30 * 60
 METHODS = ("paired", "duet", "sequential")
 
