@@ -24,6 +24,7 @@ import sys
 import threading
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .. import meta as metadata
@@ -57,7 +58,7 @@ class Settings:
     min_rounds: int
     max_rounds: int
     budget_s: float
-    min_effect: object                      # (metric, declared pct) -> pct, compare's Thresholds.min_effect
+    min_effect: Callable[[str, float], float]  # (metric, declared pct) -> pct: Thresholds.min_effect
     declarations: dict[str, dict[str, dict]]
     inject: str | None = None               # FAMILY/BENCH:PCT for CURRENT only (calibration)
     duet: bool = False                      # BASE and CURRENT of a round at the same time, not back to back

@@ -11,8 +11,9 @@ conventional threshold is honest; it also assumes nothing about the distribution
 timings are skewed and have outliers). Its cost is a few hundred searches of O(n^2) per change
 point found, and a handful per series without one (the shuffles stop once "not significant" is
 settled; see _significance); docs/tracking.md gives what a year of 700 series takes. The
-permutations use a fixed seed, so the same history always gives the same change points. No Debian package offers it (the R package ecp is not in Debian; Python's
-signal-processing-algorithms and ruptures are not either), so it is written here with numpy.
+permutations use a fixed seed, so the same history always gives the same change points. No Debian
+package offers it (the R package ecp is not in Debian; Python's signal-processing-algorithms and
+ruptures are not either), so it is written here with numpy.
 
 The distance is |x - y| (E-divisive's alpha = 1). Splits leave at least `min_size` points on each
 side. After a significant split both halves are searched again (binary segmentation) until the
