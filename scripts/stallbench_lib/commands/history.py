@@ -24,6 +24,8 @@ def add_arguments(p):
                    help="smallest change between segments called a regression, for metrics that do not declare "
                         f"their own (default {DEFAULT_MIN_EFFECT_PCT:g})")
     p.add_argument("--out", type=Path, metavar="DIR", help="where the page goes (default reports/history-FP/)")
+    p.add_argument("--plots", choices=("changes", "all"), default="changes",
+                   help="trend plots for the cells with a change point (default), or for every cell")
 
 
 def _runs(args, fingerprint: str):
@@ -55,7 +57,7 @@ def run(args) -> int:
     series = tracked.build_series(mine, args.min_effect)
     tracked.detect_all(series, args.alpha)
     out = args.out or paths.REPORTS / f"history-{fingerprint}"
-    history_page.write(series, mine, fingerprint, args.alpha, out)
+    history_page.write(series, mine, fingerprint, args.alpha, out, plot_all=args.plots == "all")
     print(history_page.regressions_table(series))
     print(f"history: {out / 'index.html'}  ({len(mine)} runs, {len(series)} series)")
     return 0
