@@ -55,7 +55,7 @@ def samples_from_rows(rows: list[Row]) -> dict[Key, Sample]:
         else:
             sample.failures.setdefault(r.status, r.detail)
     for key, reps in per_rep.items():
-        samples[key].values = [statistics.median(v) for _, v in sorted(reps.items())]
+        samples[key].values = [v[0] if len(v) == 1 else statistics.median(v) for _, v in sorted(reps.items())]
     return samples
 
 
