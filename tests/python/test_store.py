@@ -6,7 +6,6 @@ import sqlite3
 import subprocess
 import time
 
-import pytest
 
 from conftest import ROOT
 from postgres_server import postgres_url  # noqa: F401 (a fixture)
