@@ -6,7 +6,6 @@ import sqlite3
 import subprocess
 import time
 
-
 from conftest import ROOT
 from postgres_server import postgres_url  # noqa: F401 (a fixture)
 from stallbench_lib import children, cli
