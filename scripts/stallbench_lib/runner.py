@@ -45,9 +45,10 @@ def _pump(stream, lines: queue.Queue) -> None:
 
 
 def run_cell(cell: Cell, run_id: str, raw_dir: Path, slug: str, repetitions: int, progress,
-             wrapper: list[str] | None = None) -> CellResult:
+             wrapper: list[str] | None = None, env: dict[str, str] | None = None) -> CellResult:
     """Runs every repetition of `cell`; `progress.repetition(i)` is called as each one starts.
-    `wrapper` goes before the bench binary on the command line (valgrind, for --instructions)."""
+    `wrapper` goes before the bench binary on the command line (valgrind, for --instructions);
+    `env`, when given, is the process's whole environment (ab runs two cells at once, each its own)."""
     b = cell.benchmark
     out_json = raw_dir / f"{slug}.json"
     log_path = raw_dir / f"{slug}.log"
@@ -61,7 +62,7 @@ def run_cell(cell: Cell, run_id: str, raw_dir: Path, slug: str, repetitions: int
     with open(log_path, "w") as log, children.removed_if_killed(tmp_json):
         log.write("$ " + " ".join(command) + "\n")
         log.flush()
-        proc = children.start(command, reserves_address_space=b.reserves_address_space, stdout=log,
+        proc = children.start(command, reserves_address_space=b.reserves_address_space, stdout=log, env=env,
                               stderr=subprocess.PIPE, encoding="utf-8", errors="replace")
         current = -1
         finished: dict[int, dict] = {}

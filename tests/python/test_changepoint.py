@@ -5,6 +5,7 @@ import random
 
 import pytest
 
+from stallbench_lib.tracking import changepoint
 from stallbench_lib.tracking.changepoint import detect
 from stallbench_lib.tracking.ranktest import mann_whitney_p, smallest_p
 
@@ -72,3 +73,22 @@ def test_rank_test_with_ties_is_close_to_enumeration():
 def test_smallest_p():
     assert smallest_p(3, 3) == pytest.approx(0.1)
     assert smallest_p(9, 9) == pytest.approx(2 / math.comb(18, 9))
+
+
+def _every_permutation_p(values, observed_q, min_size, rng):
+    """The permutation test without stopping early: all PERMUTATIONS shuffles, every time."""
+    at_least = sum(changepoint._best_split(rng.permutation(values), min_size)[1] >= observed_q
+                   for _ in range(changepoint.PERMUTATIONS))
+    return (at_least + 1) / (changepoint.PERMUTATIONS + 1)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_stopping_the_shuffles_early_gives_the_same_change_points(seed, monkeypatch):
+    rng = random.Random(seed)
+    series = flat(20, seed) + flat(rng.choice((10, 20)), seed + 50, centre=100 + rng.choice((0, 4, 8, 15)))
+    for alpha in (0.01, 0.05):
+        early = detect(series, alpha=alpha)
+        with monkeypatch.context() as patched:
+            patched.setattr(changepoint, "_significance", lambda v, q, m, r, a: _every_permutation_p(v, q, m, r))
+            full = detect(series, alpha=alpha)
+        assert [(c.index, c.p_value) for c in early] == [(c.index, c.p_value) for c in full]

@@ -116,7 +116,8 @@ def test_history_finds_the_regression_and_its_commits(tmp_path, capsys):
     for night in range(16):
         centre = 100 if night < 8 else 125
         write_run(results / "runs" / f"2026010{night:02d}", {("n=1", "time_ms"): noisy(centre, 5, 0.02, night),
-                                                            ("n=1", "rate_mb_s"): noisy(50, 5, 0.02, 100 + night)},
+                                                            ("n=1", "rate_mb_s"): noisy(50, 5, 0.02, 100 + night),
+                                                            ("n=2", "time_ms"): noisy(80, 5, 0.02, 200 + night)},
                   commit=f"{night:02x}" * 20, started=f"2026-01-{night + 1:02d}T00:00:00+00:00")
     write_run(results / "calibrations" / "x" / "injected", {("n=1", "time_ms"): [999.0] * 5},
               started="2026-02-01T00:00:00+00:00", meta_extra={"calibration": {"role": "A/B +10%"}})
@@ -132,6 +133,8 @@ def test_history_finds_the_regression_and_its_commits(tmp_path, capsys):
     html = (out / "index.html").read_text()
     assert "<table>" in html and "trend-fam-bench" in html
     assert (out / "history.md").exists() and list(out.glob("trend-*.png"))
+    steady = (out / "history.md").read_text().split("## Steady series")[1]
+    assert "`n=2`" in steady and "`n=1`" not in steady  # the cell that moved is plotted, the steady one listed
 
 
 def test_history_without_runs_for_the_machine_is_one_line(tmp_path, capsys):

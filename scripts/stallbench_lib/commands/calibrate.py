@@ -9,7 +9,7 @@ from .. import build, catalogue, instructions, meta, numbers, paths
 from ..errors import UsageError
 from ..plan import parse_sets
 from ..profiles import PROFILES
-from ..tracking import calibration, comparison, samples
+from ..tracking import calibration, comparison, samples, trials
 from .run import check_repetitions, perform
 
 NAME = "calibrate"
@@ -17,7 +17,6 @@ ORDER = 12
 HELP = ("A/A: two runs of the same build compared (false regressions, detectable effect per metric); "
         "with --inject BENCH:PCT also A/B: that benchmark made to do PCT percent more work, and the smallest size "
         "compare still flags")
-INJECT_VARIABLE = "STALLBENCH_INJECT_WORK"  # read by the harness (benches/harness/inject.h)
 
 
 def add_arguments(p):
@@ -35,12 +34,18 @@ def add_arguments(p):
     p.add_argument("--no-build", action="store_true", help="use the existing build")
     p.add_argument("--out", type=Path, metavar="DIR",
                    help="where the runs and calibration.md/.json go (default results/calibrations/<UTC time>/)")
+    p.add_argument("--trials", type=int, metavar="N",
+                   help="with --inject: N trials each of A/A and A/B, judged by paired rounds (`ab`) and by "
+                        "run-then-compare side by side; counts how often each is right")
+    p.add_argument("--ab-max-rounds", type=int, default=20, metavar="N", help="for --trials: ab's --max-rounds (20)")
+    p.add_argument("--ab-budget", type=float, default=3.0, metavar="MINUTES",
+                   help="for --trials: ab's --budget per trial (3)")
     p.add_argument("--from", dest="previous", type=Path, metavar="DIR",
                    help="measure nothing: analyse again the runs of the calibration in DIR (with this --alpha and "
                         "--min-effect) and rewrite its calibration.md/.json")
 
 
-def _parse_inject(text: str, families) -> tuple[str, float]:
+def parse_inject(text: str, families) -> tuple[str, float]:
     bench, colon, pct_text = text.rpartition(":")
     known = {b.full_name: b for b in catalogue.all_benchmarks(families)}
     able = ", ".join(n for n, b in known.items() if any(p.work and not p.per_process for p in b.params)) or "none"
@@ -55,12 +60,12 @@ def _parse_inject(text: str, families) -> tuple[str, float]:
 def _run(role: str, args, profile, repetitions, sets, out, build_dir, pattern=None, inject=None):
     print(f"stallbench: calibrate: {role} run", flush=True)
     if inject:
-        os.environ[INJECT_VARIABLE] = inject
+        os.environ[calibration.INJECT_VARIABLE] = inject
     try:
         result = perform(profile, repetitions, pattern or args.filter, sets, out, build_dir, args.instructions,
                          {"calibration": {"role": role, "inject": inject}})
     finally:
-        os.environ.pop(INJECT_VARIABLE, None)
+        os.environ.pop(calibration.INJECT_VARIABLE, None)
     return samples.load(result.path)
 
 
@@ -106,6 +111,24 @@ def _analyse_again(previous: Path, args, limits) -> int:
     return _finish(cal, previous)
 
 
+def _trials(args, bench, pct, repetitions, build_dir, out) -> int:
+    """Paired against sequential judging, N trials each (tracking/trials.py); exit 1 when the paired
+    method is right in fewer than 19 of 20 (95%) of either kind of trial."""
+    if bench is None or not 1 <= args.trials <= 200:
+        raise UsageError("--trials N needs --inject FAMILY/BENCH:PCT and N in 1-200")
+    common = [*(["--filter", args.filter] if args.filter else []), *(x for s in args.set for x in ("--set", s))]
+    found = trials.run_trials(args.trials, common, ["--alpha", str(args.alpha), "--min-effect", str(args.min_effect)],
+                              ["--profile", args.profile, "--max-rounds", str(args.ab_max_rounds), "--budget",
+                               str(args.ab_budget)],
+                              ["--profile", args.profile, "--repetitions", str(repetitions)],
+                              build_dir, bench, pct, out)
+    print(trials.markdown(found))
+    print(f"calibration: {out / 'trials.md'}")
+    paired = [v for v in found.verdicts if v.method == "paired"]
+    right = [v.exit == 0 if v.kind == "A/A" else v.caught for v in paired]
+    return 0 if sum(right) >= 0.95 * len(right) else 1
+
+
 def run(args) -> int:
     profile = PROFILES[args.profile]
     repetitions = args.repetitions if args.repetitions is not None else profile.repetitions
@@ -120,12 +143,14 @@ def run(args) -> int:
         instructions.require_valgrind()
     build_dir = paths.build_dir() if args.no_build else build.ensure_built()
     families = catalogue.load(build.bench_binaries(build_dir))
-    bench, pct = _parse_inject(args.inject, families) if args.inject else (None, None)
+    bench, pct = parse_inject(args.inject, families) if args.inject else (None, None)
     if bench and args.filter and not re.search(args.filter, bench):
         raise UsageError(f"--inject {args.inject}: --filter {args.filter!r} leaves {bench} out of the A runs")
-    machine = meta.machine()
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
     out = args.out or paths.RESULTS / "calibrations" / stamp
+    if args.trials is not None:
+        return _trials(args, bench, pct, repetitions, build_dir, out)
+    machine = meta.machine()
     cal = calibration.Calibration(machine["fingerprint"], samples.describe_machine({"machine": machine}),
                                   profile.name, repetitions, args.alpha, args.min_effect, {})
     a1 = _run("A/A first", args, profile, repetitions, sets, out, build_dir)

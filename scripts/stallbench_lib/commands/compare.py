@@ -5,7 +5,7 @@ from pathlib import Path
 from .. import numbers, paths, rundir
 from ..atomic import atomic_write
 from ..errors import UsageError
-from ..tracking import calibration, comparison, samples
+from ..tracking import calibration, comparison, store
 
 NAME = "compare"
 ORDER = 10
@@ -14,8 +14,9 @@ HELP = ("compare two runs (run directories or results.csv) cell by cell: medians
 
 
 def add_arguments(p):
-    p.add_argument("base", type=Path, metavar="BASE", help="the reference run (a run directory or its results.csv)")
-    p.add_argument("current", type=Path, metavar="CURRENT", help="the run to judge")
+    p.add_argument("base", type=Path, metavar="BASE",
+                   help="the reference run: a run directory, its results.csv, or a run id in the history store")
+    p.add_argument("current", type=Path, metavar="CURRENT", help="the run to judge (the same forms)")
     p.add_argument("--min-effect", action="append", default=[], metavar="PCT|METRIC=PCT",
                    help="smallest change called a regression: PCT for every metric (default 5), METRIC=PCT for one "
                         "(repeatable); a metric's own declaration beats the default, METRIC=PCT beats both")
@@ -25,6 +26,7 @@ def add_arguments(p):
                    help="compare runs whose machine fingerprints differ (timings then say little)")
     p.add_argument("--out", type=Path, metavar="DIR",
                    help="where compare.md and compare.csv go (default reports/compare-BASE-vs-CURRENT/)")
+    store.add_option(p)
 
 
 def _percent(text: str, what: str) -> float:
@@ -49,20 +51,21 @@ def thresholds(args) -> comparison.Thresholds:
     return result
 
 
-def _whole_run(path: Path, side: str) -> samples.Run:
+def _whole_run(given: Path, side: str, store_option: str | None):
     """A side that is damaged, cut short or empty is refused (exit 2): exit 1 means "regressed" only."""
-    run = samples.load(path)
+    run = store.load_run(given, store_option)
     why = rundir.unfinished(run.meta) if run.meta else None
     if why:
-        raise UsageError(f"{side} {path}: {why}; compare only runs that finished")
+        raise UsageError(f"{side} {given}: {why}; compare only runs that finished")
     if not run.samples:
-        raise UsageError(f"{side} {path}: results.csv has no rows; nothing to compare")
+        raise UsageError(f"{side} {given}: it has no rows; nothing to compare")
     return run
 
 
 def run(args) -> int:
     limits = thresholds(args)
-    base, current = _whole_run(args.base, "BASE"), _whole_run(args.current, "CURRENT")
+    base = _whole_run(args.base, "BASE", args.store)
+    current = _whole_run(args.current, "CURRENT", args.store)
     warning = comparison.check_machines(base, current, args.allow_other_machine)
     outcome = comparison.compare_runs(base, current, limits)
     outcome.notes.append(calibration.trust_note(calibration.latest_for(current.fingerprint)))

@@ -1,4 +1,5 @@
 """stallbench run: the main job."""
+import os
 import random
 from pathlib import Path
 
@@ -8,6 +9,7 @@ from ..execute import execute, run_meta
 from ..plan import make_plan, parse_sets, select
 from ..profiles import DEFAULT, PROFILES
 from ..report.render import render
+from ..tracking import store
 
 NAME = "run"
 ORDER = 0
@@ -29,6 +31,7 @@ def add_arguments(p):
     p.add_argument("--instructions", action="store_true",
                    help="also run CPU-bound benchmarks under callgrind and record their instruction counts "
                         "(`instructions`) beside their repetition times (`wall_ms`); about 50x slower per cell")
+    store.add_option(p)
 
 
 def perform(profile, repetitions: int, pattern: str | None, sets: dict, out: Path, build_dir: Path,
@@ -63,6 +66,8 @@ def run(args) -> int:
     result = perform(profile, repetitions, args.filter, sets, args.out if args.out else paths.RUNS, build_dir,
                      args.instructions, nodes=nodes)
     print(f"results: {result.path / 'results.csv'}")
+    if args.out is None or args.store or os.environ.get(store.ENVIRONMENT):  # --out alone: leave no trace
+        print(store.append_run(result.path, args.store))
     if not args.no_report:
         report = render(result.path)
         print(f"report:  {report / 'index.html'}  ({report / 'report.md'})")

@@ -18,6 +18,7 @@ from ..atomic import atomic_write
 from .comparison import Outcome
 
 STEPS = (1, 2, 5, 10)  # the injected sizes tried: PCT divided by these
+INJECT_VARIABLE = "STALLBENCH_INJECT_WORK"  # the A/B knob, read by the harness (benches/harness/inject.h)
 
 
 @dataclass

@@ -43,8 +43,9 @@ def _colour(s: Series, cp) -> str:
 def _plot_cell(cell: tuple, metrics: list[Series], out: Path) -> str:
     fig, axes = figures.figure(len(metrics), 1, figsize=(9, 2.3 * len(metrics)), squeeze=False, sharex=True)
     for ax, s in zip(axes[:, 0], metrics):
-        for x, point in enumerate(s.points):
-            ax.plot([x] * len(point.values), point.values, ".", color="#9ecae1", markersize=3)
+        # One artist for every repetition of every run: an artist per run made a year's page take minutes.
+        xs = [x for x, point in enumerate(s.points) for _ in point.values]
+        ax.plot(xs, [v for point in s.points for v in point.values], ".", color="#9ecae1", markersize=3)
         ax.plot(range(len(s.points)), [p.median for p in s.points], "-o", color="#1f77b4", markersize=3,
                 linewidth=1, label="median")
         bounds = [0] + [cp.index for cp in s.change_points] + [len(s.points)]
@@ -67,8 +68,21 @@ def _plot_cell(cell: tuple, metrics: list[Series], out: Path) -> str:
     return figures.save(fig, out, stem, f"trends of {cell[0]}/{cell[1]} {cell[2]}")
 
 
-def write(series: list[Series], runs: list, fingerprint: str, alpha: float, out: Path) -> str:
-    """Writes history.md, index.html and the plots into `out`; returns the Markdown."""
+def _steady_table(cells: list[tuple], by_cell: dict) -> str:
+    lines = ["| benchmark | params | metric | nights | last median | median of the nights |", "|---|---|---|---|---|---|"]
+    for cell in cells:
+        for s in by_cell[cell]:
+            medians = sorted(p.median for p in s.points)
+            lines.append(f"| {cell[0]}/{cell[1]} | `{cell[2]}` | {s.key[3]} ({s.unit}) | {len(s.points)} | "
+                         f"{s.points[-1].median:.4g} | {medians[len(medians) // 2]:.4g} |")
+    return "\n".join(lines) + "\n"
+
+
+def write(series: list[Series], runs: list, fingerprint: str, alpha: float, out: Path, plot_all: bool = False) -> str:
+    """Writes history.md, index.html and the plots into `out`; returns the Markdown. Cells with a
+    change point get their trend plot; the steady ones are a table unless `plot_all` (a year of
+    several hundred series is minutes of plotting, and a page of flat lines hides the few that
+    moved)."""
     out.mkdir(parents=True, exist_ok=True)
     found = regressions(series)
     parts = [
@@ -80,13 +94,19 @@ def write(series: list[Series], runs: list, fingerprint: str, alpha: float, out:
         f"(alpha {alpha:g}); a change point is a regression when the segment medians on either side differ by at "
         "least the metric's minimum effect in the worse direction. The commit range is the last run before the "
         "change to the first run after it.", "",
-        "## Regressions", "", regressions_table(series), "## Trends", ""]
+        "## Regressions", "", regressions_table(series), "## Trends", "",
+        "Every cell with a change point, a panel per tracked metric.", ""]
     by_cell = defaultdict(list)
     for s in series:
         by_cell[s.key[:3]].append(s)
-    for cell, metrics in sorted(by_cell.items()):
+    moved = [cell for cell, metrics in sorted(by_cell.items()) if plot_all or any(s.change_points for s in metrics)]
+    for cell in moved:
         parts.append(f"### {cell[0]}/{cell[1]} `{cell[2]}`\n")
-        parts.append(_plot_cell(cell, metrics, out))
+        parts.append(_plot_cell(cell, by_cell[cell], out))
+    steady = [cell for cell in sorted(by_cell) if cell not in moved]
+    if steady:
+        parts += ["## Steady series", "", f"No change point in these {sum(len(by_cell[c]) for c in steady)} series "
+                  "(`history --plots all` draws them too):", "", _steady_table(steady, by_cell)]
     text = "\n".join(parts)
     atomic_write(out / "history.md", text)
     body = markdown.markdown(text, extensions=["tables", "fenced_code"])

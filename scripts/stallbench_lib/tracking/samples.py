@@ -56,7 +56,7 @@ def samples_from_rows(rows: list[Row]) -> dict[Key, Sample]:
         else:
             sample.failures.setdefault(r.status, r.detail)
     for key, reps in per_rep.items():
-        samples[key].values = [statistics.median(v) for _, v in sorted(reps.items())]
+        samples[key].values = [v[0] if len(v) == 1 else statistics.median(v) for _, v in sorted(reps.items())]
     return samples
 
 
@@ -77,15 +77,20 @@ def load(path: Path) -> Run:
         raise UsageError(f"{path}: not a run directory or results.csv (no {csv_path.name} there)")
     rows = rundir.read_rows(csv_path)
     meta = rundir.read_meta(csv_path.parent)
+    run_id = meta.get("run_id") or (rows[0].run_id if rows else csv_path.parent.name)
+    return from_parts(csv_path.parent, run_id, meta, rows)
+
+
+def from_parts(path: Path, run_id: str, meta: dict, rows: list[Row]) -> Run:
+    """A run from its meta and rows, wherever they were kept (a run directory, the history store)."""
     notes = []
     declarations = meta.get("metrics")
     if declarations is None:
         declarations = _declarations_from_build()
-        notes.append(f"{csv_path.parent.name}: meta.json declares no metrics (an older run); "
+        notes.append(f"{run_id}: meta.json declares no metrics (an older run); "
                      + ("took the declarations of the current build's binaries" if declarations else
                         "no build to ask either, so every metric is taken as lower-is-better and tracked"))
-    run_id = meta.get("run_id") or (rows[0].run_id if rows else csv_path.parent.name)
-    return Run(csv_path.parent, run_id, meta, samples_from_rows(rows), declarations, notes)
+    return Run(path, run_id, meta, samples_from_rows(rows), declarations, notes)
 
 
 def load_quietly(path: Path) -> Run | None:

@@ -48,7 +48,7 @@ class Comparison:
         return self.change_pct if self.better == "lower" else -self.change_pct
 
 
-def _failure_verdict(base: Sample, current: Sample) -> tuple[str, str] | None:
+def failure_verdict(base: Sample, current: Sample) -> tuple[str, str] | None:
     new = [s for s in current.failures if s not in base.failures]
     if new:
         return "regressed", f"became {new[0]}"
@@ -74,7 +74,7 @@ def judge(key: Key, base: Sample, current: Sample, better: str, min_effect_pct: 
     p = mann_whitney_p(base.values, current.values) if n1 and n2 else None
     c = Comparison(key, current.unit or base.unit, better, n1, n2, b_med, c_med, ratio, change, p,
                    cv * 100 if cv is not None else None, mde, min_effect_pct, "", "", "")
-    failure = _failure_verdict(base, current)
+    failure = failure_verdict(base, current)
     if failure:
         c.verdict, c.kind = failure
         c.note = (current.failures or base.failures)[c.kind.split()[-1]]

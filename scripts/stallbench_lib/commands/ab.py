@@ -1,0 +1,165 @@
+"""stallbench ab BASE CURRENT: two revisions (or build directories) measured in paired rounds."""
+import os
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+from .. import build, catalogue, instructions, node as nodejs, paths
+from ..atomic import atomic_write
+from ..errors import UsageError
+from ..plan import make_plan, parse_sets
+from ..profiles import DEFAULT, PROFILES
+from ..tracking import ab_report, ab_rounds, ab_verdict, comparison, paired, revisions, store
+from ..tracking.samples import samples_from_rows
+from ..tracking.verdict import judge, worst_first
+from .calibrate import parse_inject
+from .compare import thresholds
+
+NAME = "ab"
+ORDER = 9
+HELP = ("A/B of two git revisions (each built in its own worktree, cached by commit) or two build directories: "
+        "their cells run interleaved in paired rounds, so load on the machine hits both alike; per metric the "
+        "change with its confidence interval and a verdict; exit 1 when anything regressed")
+DEFAULT_MAX_ROUNDS = 30
+DEFAULT_BUDGET_MIN = 30.0
+
+
+def add_arguments(p):
+    p.add_argument("base", metavar="BASE", help="the reference: a commit, tag or branch, or a build directory")
+    p.add_argument("current", metavar="CURRENT", help="the one judged: a commit, tag or branch, or a build directory")
+    p.add_argument("--profile", default=DEFAULT, choices=sorted(PROFILES),
+                   help=f"whose grid to run (default {DEFAULT}); the rounds are ab's own")
+    p.add_argument("--filter", metavar="REGEX", help="only benchmarks whose family/name matches")
+    p.add_argument("--set", metavar="KEY=V1,V2", action="append", default=[], help="replace a parameter's grid")
+    p.add_argument("--min-effect", action="append", default=[], metavar="PCT|METRIC=PCT",
+                   help="smallest change called a regression, as for compare (default 5)")
+    p.add_argument("--alpha", type=float, default=comparison.DEFAULT_ALPHA, metavar="A",
+                   help="false-alarm rate of the exit code over all metrics (Benjamini-Hochberg; default "
+                        f"{comparison.DEFAULT_ALPHA})")
+    p.add_argument("--min-rounds", type=int, metavar="N",
+                   help="rounds every cell runs before it may stop (default: what a lone regression needs to "
+                        "survive the correction for every metric)")
+    p.add_argument("--max-rounds", type=int, default=DEFAULT_MAX_ROUNDS, metavar="N",
+                   help=f"rounds at most (default {DEFAULT_MAX_ROUNDS})")
+    p.add_argument("--budget", type=float, default=DEFAULT_BUDGET_MIN, metavar="MINUTES",
+                   help=f"time for the rounds, builds not counted (default {DEFAULT_BUDGET_MIN:g})")
+    p.add_argument("--duet", action="store_true",
+                   help="run the two processes of a round at the same time instead of back to back (Bulej et al.'s "
+                        "duet method: shares fast-changing load between the sides; each side then has half the cores)")
+    p.add_argument("--instructions", action="store_true",
+                   help="after the rounds, count the instructions of the CPU-bound cells of both sides under callgrind "
+                        f"({ab_rounds.INSTRUCTION_REPETITIONS} repetitions each), beside the wall times")
+    p.add_argument("--inject", metavar="FAMILY/BENCH:PCT",
+                   help="make CURRENT's BENCH do PCT percent more work (calibration: a slowdown ab must catch)")
+    p.add_argument("--out", type=Path, metavar="DIR",
+                   help="where both runs and ab.md/.csv/.json go (default results/ab/<time>-<base>-vs-<current>/)")
+    nodejs.add_option(p, "the Node cells (the same Node binaries for both sides)")
+    store.add_option(p)
+
+
+def _check(args) -> None:
+    if args.min_rounds is not None and not 1 <= args.min_rounds <= 1000:
+        raise UsageError(f"--min-rounds {args.min_rounds} is out of range: valid values are 1-1000")
+    if not 1 <= args.max_rounds <= 1000:
+        raise UsageError(f"--max-rounds {args.max_rounds} is out of range: valid values are 1-1000")
+    if not 0 < args.budget <= 24 * 60:
+        raise UsageError(f"--budget {args.budget:g} is out of range: valid values are minutes in (0, 1440]")
+
+
+def _plans(sides, families, profile, args, sets, nodes, notes) -> dict:
+    plans = {"current": make_plan(families["current"], profile, args.filter, sets, nodes)}
+    try:
+        plans["base"] = make_plan(families["base"], profile, args.filter, sets, nodes)
+    except UsageError as e:  # a benchmark or parameter BASE predates: its cells are CURRENT's alone
+        plans["base"] = []
+        notes.append(f"BASE {sides['base'].given}: {e}")
+    return plans
+
+
+def _compare(pairs, declarations, limits, alpha, notes):
+    """Wall-time metrics by their paired rounds; instruction counts, measured apart and deterministic,
+    by compare's rank test in their own family (so the exit code's false-alarm rate is at most
+    alpha per family)."""
+    measured, counted = [], []
+    for pair in pairs:
+        base, current = (samples_from_rows(pair.rows[role]) for role in ab_rounds.ROLES)
+        values = ab_rounds.paired_values(pair.rows["base"], pair.rows["current"])
+        for key in sorted(base.keys() & current.keys()):
+            declared = {**instructions.DECLARATIONS, **declarations.get(f"{key[0]}/{key[1]}", {})}.get(key[3], {})
+            if not declared.get("tracked", True):
+                continue
+            better, limit = declared.get("better", "lower"), limits.min_effect(key[3], declared.get("min_effect_pct", 0))
+            if key[3] == instructions.INSTRUCTIONS:
+                counted.append(judge(key, base[key], current[key], better, limit, alpha))
+            else:
+                measured.append(ab_verdict.measure(key, current[key].unit or base[key].unit, base[key], current[key],
+                                                   values.get(key, []), better, limit, alpha))
+    outcome = ab_verdict.decide(measured, alpha, notes)
+    if counted:
+        notes.append(f"instruction counts ({len(counted)} cells): compare's Mann–Whitney test on "
+                     f"{ab_rounds.INSTRUCTION_REPETITIONS} counts a side, their own family of tests")
+        outcome.comparisons = worst_first(outcome.comparisons + counted)
+    return outcome
+
+
+def run(args) -> int:
+    _check(args)
+    limits = thresholds(args)
+    if args.instructions:
+        instructions.require_valgrind()
+    profile = PROFILES[args.profile]
+    sets = parse_sets(args.set)
+    nodes = tuple(nodejs.choose(args.node, every_line=profile.tier in ("nightly", "full")))
+    sides = {role: revisions.resolve(role, given) for role, given in zip(ab_rounds.ROLES, (args.base, args.current))}
+    families = {role: catalogue.load(build.bench_binaries(side.build)) for role, side in sides.items()}
+    notes: list[str] = []
+    inject = None
+    if args.inject:
+        bench, pct = parse_inject(args.inject, families["current"])
+        inject = f"{bench}:{pct:g}"
+        notes.append(f"CURRENT ran `{bench}` with {pct:g}% more work (--inject): a slowdown put there on purpose")
+    plans = _plans(sides, families, profile, args, sets, nodes, notes)
+    pairs, only = ab_rounds.pair_cells(plans)
+    if not pairs:
+        raise UsageError(f"BASE and CURRENT have no cell in common for this profile and filter "
+                         f"({only['base']} cells only in BASE, {only['current']} only in CURRENT)")
+    notes += [f"{n} cells only in {role.upper()}, not compared" for role, n in only.items() if n]
+    declarations = {**catalogue.metric_declarations(catalogue.all_benchmarks(families["base"])),
+                    **catalogue.metric_declarations(catalogue.all_benchmarks(families["current"]))}
+    tests = ab_rounds.tracked_metrics(pairs, declarations)
+    min_rounds = args.min_rounds or paired.rounds_needed(tests, args.alpha)
+    settings = ab_rounds.Settings(min(min_rounds, args.max_rounds), args.max_rounds, args.budget * 60,
+                                  limits.min_effect, declarations, inject, args.duet)
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    out = args.out or paths.RESULTS / "ab" / f"{stamp}-{sides['base'].git['short'] or 'build'}-vs-" \
+                                              f"{sides['current'].git['short'] or 'build'}"
+    runs = ab_rounds.create_runs(sides, families, out, {
+        "profile": profile.name, "filter": args.filter, "sets": sets, "nodes": [n.meta() for n in nodes],
+        "ab": {"base": args.base, "current": args.current, "inject": inject, "duet": args.duet}})
+    started = time.monotonic()
+    rounds, spent = ab_rounds.measure(pairs, runs, settings)
+    if args.instructions:
+        ab_rounds.count_instructions(pairs, runs, settings)
+    ab_rounds.finish(runs, pairs, rounds, spent, settings)
+    if spent:
+        unsettled = sum(1 for p in pairs if not p.settled and not p.failed)
+        notes.append(f"the {args.budget:g}-minute budget ended the rounds with {unsettled} cells not yet settled")
+    outcome = _compare(pairs, declarations, limits, args.alpha, notes)
+    code = 1 if outcome.regressed else 0
+    summary = {
+        "exit": code, "alpha": args.alpha, "tested": sum(1 for c in outcome.comparisons if c.q_value is not None),
+        "pairs": len(pairs), "rounds": rounds, "min_rounds": settings.min_rounds, "max_rounds": args.max_rounds,
+        "budget_minutes": args.budget, "budget_spent": spent, "minutes": (time.monotonic() - started) / 60,
+        "seed": settings.seed, "inject": inject, "duet": args.duet,
+        **{role: {"given": sides[role].given, "commit": sides[role].git.get("commit"), "build": str(sides[role].build),
+                  "run_id": runs[role].run_id, "run_dir": str(runs[role].path)} for role in ab_rounds.ROLES}}
+    text = ab_report.markdown(outcome, summary, runs)
+    atomic_write(out / "ab.md", text)
+    atomic_write(out / "ab.csv", ab_report.to_csv(outcome))
+    atomic_write(out / "ab.json", ab_report.to_json(outcome, summary))
+    print(text)
+    print(f"ab: {out / 'ab.md'} (runs: {runs['base'].path}, {runs['current'].path})")
+    if args.out is None or args.store or os.environ.get(store.ENVIRONMENT):
+        for role in ab_rounds.ROLES:
+            print(store.append_run(runs[role].path, args.store))
+    return code

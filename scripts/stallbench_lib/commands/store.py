@@ -1,0 +1,62 @@
+"""stallbench store import DIR... | store list: the history store (tracking/store.py)."""
+import json
+from pathlib import Path
+
+from .. import rundir
+from ..errors import UsageError
+from ..tracking import store
+
+NAME = "store"
+ORDER = 13
+HELP = ("the history store (SQLite by default, or PostgreSQL): `store import DIR...` loads run directories "
+        "(any depth; a run already stored is left alone), `store list` shows what it holds")
+
+
+def add_arguments(p):
+    p.add_argument("action", choices=("import", "list"), help="import run directories, or list the stored runs")
+    p.add_argument("dirs", nargs="*", type=Path, metavar="DIR", help="for import: run directories or folders of them")
+    p.add_argument("--fingerprint", metavar="FP", help="for list: only this machine's runs")
+    store.add_option(p)
+
+
+def _run_dirs(roots: list[Path]) -> list[Path]:
+    found = []
+    for root in roots:
+        if not root.is_dir():
+            raise UsageError(f"store import {root}: no such directory")
+        found += sorted(p.parent for p in root.rglob("meta.json") if (p.parent / "results.csv").is_file())
+    return found
+
+
+def run(args) -> int:
+    where = store.location(args.store)
+    if args.action == "list":
+        if args.dirs:
+            raise UsageError("store list takes no directories (did you mean store import?)")
+        with store.Store(where) as db:
+            runs = db.listing(args.fingerprint)
+        print("| run | machine | started | kind | complete |\n|---|---|---|---|---|")
+        for r in runs:
+            print(f"| {r.run_id} | {r.fingerprint} | {r.started_at} | {r.kind} | {'yes' if r.complete else 'no'} |")
+        print(f"store: {len(runs)} runs in {store.shown(where)}")
+        return 0
+    if not args.dirs:
+        raise UsageError("store import needs at least one DIR (a run directory, or a folder of them such as results/)")
+    dirs = _run_dirs(args.dirs)
+    added = kept = 0
+    with store.Store(where) as db:
+        for path in dirs:
+            try:
+                run_dir = rundir.load(path)
+            except (ValueError, KeyError, json.JSONDecodeError) as e:
+                print(f"stallbench: {path}: not a readable run ({e}), passed over")
+                continue
+            if not run_dir.meta.get("run_id"):
+                print(f"stallbench: {path}: meta.json has no run_id, passed over")
+                continue
+            if db.append(run_dir.meta, run_dir.rows):
+                added += 1
+            else:
+                kept += 1
+    print(f"store: {added} runs added, {kept} already there, in {store.shown(where)}")
+    return 0

@@ -1,0 +1,248 @@
+"""The history store: every run's meta.json and tidy rows in one database, so `history`, `compare`
+and `ab` read a machine's nights with one query instead of walking directories.
+
+SQLite (Python's own sqlite3) is the default, a single file, results/history.sqlite; the same
+schema runs on PostgreSQL (`--store postgresql://...`, psycopg2 from Debian's python3-psycopg2)
+for a fleet of runners writing to one place. A run is appended in ONE transaction: a process
+killed half-way (the CI job's timeout, a power cut) leaves the store as it was, never half a
+run. Run directories stay the portable form: `stallbench store import DIR` loads them, and a run
+already stored is left alone, so importing twice changes nothing."""
+import json
+import os
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+from .. import paths
+from ..errors import UsageError
+from ..tidy import Row
+from .samples import Run, from_parts
+
+DEFAULT = paths.RESULTS / "history.sqlite"
+ENVIRONMENT = "STALLBENCH_STORE"  # the store every command uses when --store is not given
+
+# Which runs are history: a calibration's injected runs are experiments, and the BASE side of an
+# `ab` is the baseline measured again, not a night of its own.
+HISTORY_KINDS = ("run", "ab-current")
+
+SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS runs (
+         run_id TEXT PRIMARY KEY, fingerprint TEXT, started_at TEXT, git_commit TEXT,
+         complete INTEGER NOT NULL, kind TEXT NOT NULL, meta TEXT NOT NULL)""",
+    """CREATE TABLE IF NOT EXISTS rows (
+         run_id TEXT NOT NULL REFERENCES runs(run_id), family TEXT NOT NULL, benchmark TEXT NOT NULL,
+         params TEXT NOT NULL, repetition INTEGER NOT NULL, metric TEXT NOT NULL, value DOUBLE PRECISION,
+         unit TEXT NOT NULL, status TEXT NOT NULL, detail TEXT NOT NULL)""",
+    "CREATE INDEX IF NOT EXISTS rows_by_run ON rows (run_id)",
+    "CREATE INDEX IF NOT EXISTS runs_by_machine ON runs (fingerprint, started_at)",
+)
+ROW_COLUMNS = "run_id, family, benchmark, params, repetition, metric, value, unit, status, detail"
+
+
+def kind_of(meta: dict) -> str:
+    if meta.get("calibration"):
+        return "calibration"
+    side = (meta.get("ab") or {}).get("side")
+    return f"ab-{side}" if side else "run"
+
+
+@dataclass
+class StoredRun:
+    run_id: str
+    fingerprint: str | None
+    started_at: str | None
+    kind: str
+    complete: bool
+
+
+class Store:
+    """One open connection. `location` is a file path (SQLite) or a postgresql:// URL."""
+
+    def __init__(self, location: str | Path):
+        self.location = str(location)
+        self.postgres = self.location.startswith(("postgresql://", "postgres://"))
+        self._connection = _connect_postgres(self.location) if self.postgres else _connect_sqlite(Path(self.location))
+        self._write_schema()
+
+    def close(self) -> None:
+        self._connection.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *_):
+        self.close()
+
+    def _sql(self, text: str) -> str:
+        return text.replace("?", "%s") if self.postgres else text
+
+    def _write_schema(self) -> None:
+        with self._transaction() as cursor:
+            for statement in SCHEMA:
+                cursor.execute(statement)
+
+    def _transaction(self):
+        return _Transaction(self._connection, self.postgres)
+
+    def has(self, run_id: str) -> bool:
+        cursor = self._connection.cursor()
+        cursor.execute(self._sql("SELECT 1 FROM runs WHERE run_id = ?"), (run_id,))
+        found = cursor.fetchone() is not None
+        self._connection.commit()
+        return found
+
+    def append(self, meta: dict, rows: list[Row]) -> bool:
+        """Stores one run, all of it or nothing; False when a run with its id is already stored."""
+        run_id = meta["run_id"]
+        with self._transaction() as cursor:
+            cursor.execute(self._sql("SELECT 1 FROM runs WHERE run_id = ?"), (run_id,))
+            if cursor.fetchone() is not None:
+                return False
+            cursor.execute(self._sql("INSERT INTO runs (run_id, fingerprint, started_at, git_commit, complete, kind, "
+                                     "meta) VALUES (?, ?, ?, ?, ?, ?, ?)"),
+                           (run_id, (meta.get("machine") or {}).get("fingerprint"), meta.get("started_at"),
+                            (meta.get("git") or {}).get("commit"), int(bool(meta.get("complete"))), kind_of(meta),
+                            json.dumps(meta, sort_keys=True)))
+            values = [(run_id, r.family, r.benchmark, r.params, r.repetition, r.metric, r.value, r.unit, r.status,
+                       r.detail) for r in rows]
+            if self.postgres:
+                from psycopg2.extras import execute_values
+                execute_values(cursor, f"INSERT INTO rows ({ROW_COLUMNS}) VALUES %s", values, page_size=2000)
+            else:
+                cursor.executemany(f"INSERT INTO rows ({ROW_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", values)
+        return True
+
+    def listing(self, fingerprint: str | None = None) -> list[StoredRun]:
+        where, args = ("WHERE fingerprint = ?", (fingerprint,)) if fingerprint else ("", ())
+        cursor = self._connection.cursor()
+        cursor.execute(self._sql(f"SELECT run_id, fingerprint, started_at, kind, complete FROM runs {where} "
+                                 "ORDER BY started_at, run_id"), args)
+        found = [StoredRun(r[0], r[1], r[2], r[3], bool(r[4])) for r in cursor.fetchall()]
+        self._connection.commit()
+        return found
+
+    def load(self, run_ids: list[str]) -> list[Run]:
+        """The runs with these ids, in the order given (an id not stored is left out)."""
+        if not run_ids:
+            return []
+        cursor = self._connection.cursor()
+        marks = ", ".join("?" * len(run_ids))
+        cursor.execute(self._sql(f"SELECT run_id, meta FROM runs WHERE run_id IN ({marks})"), run_ids)
+        metas = {run_id: json.loads(meta) for run_id, meta in cursor.fetchall()}
+        rows: dict[str, list[Row]] = defaultdict(list)
+        cursor.execute(self._sql(f"SELECT {ROW_COLUMNS} FROM rows WHERE run_id IN ({marks})"), run_ids)
+        for r in cursor.fetchall():
+            rows[r[0]].append(Row(*r[:6], None if r[6] is None else float(r[6]), *r[7:]))
+        self._connection.commit()
+        return [from_parts(Path(f"{self.location}#{i}"), i, metas[i], rows[i]) for i in run_ids if i in metas]
+
+    def history(self, fingerprint: str) -> list[Run]:
+        """Every complete night of one machine (plain runs and the CURRENT side of `ab`), oldest first."""
+        ids = [r.run_id for r in self.listing(fingerprint) if r.complete and r.kind in HISTORY_KINDS]
+        return self.load(ids)
+
+
+class _Transaction:
+    """BEGIN ... COMMIT around a block, ROLLBACK when it raises."""
+
+    def __init__(self, connection, postgres: bool):
+        self.connection, self.postgres = connection, postgres
+
+    def __enter__(self):
+        self.cursor = self.connection.cursor()
+        if not self.postgres:  # psycopg2 opens a transaction by itself
+            self.cursor.execute("BEGIN IMMEDIATE")
+        return self.cursor
+
+    def __exit__(self, failed, error, _trace):
+        if not failed:
+            self.connection.commit()
+            return
+        self.connection.rollback()
+        if isinstance(error, _database_errors()):
+            raise UsageError(f"the history store refused the change: {str(error).strip().splitlines()[0]}") from error
+
+
+def _database_errors() -> tuple:
+    import sqlite3
+
+    errors = [sqlite3.Error]
+    try:
+        import psycopg2
+        errors.append(psycopg2.Error)
+    except ImportError:
+        pass
+    return tuple(errors)
+
+
+def _connect_sqlite(path: Path):
+    import sqlite3
+
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        # isolation_level=None: transactions are ours (BEGIN IMMEDIATE), not the module's guesses.
+        connection = sqlite3.connect(path, timeout=60, isolation_level=None)
+        connection.execute("PRAGMA foreign_keys = ON")
+        return connection
+    except (OSError, sqlite3.Error) as e:
+        raise UsageError(f"--store {path}: cannot open the SQLite store ({e})")
+
+
+def _connect_postgres(url: str):
+    try:
+        import psycopg2
+    except ImportError:
+        raise UsageError(f"--store {url.split('@')[-1]}: PostgreSQL needs psycopg2 (Debian package python3-psycopg2; "
+                         "scripts/bootstrap installs it)")
+    try:
+        return psycopg2.connect(url, connect_timeout=10)
+    except psycopg2.Error as e:
+        raise UsageError(f"--store {url.split('@')[-1]}: cannot connect ({str(e).strip().splitlines()[0]})")
+
+
+def location(option: str | None) -> str:
+    """--store's value, else $STALLBENCH_STORE, else results/history.sqlite."""
+    return option or os.environ.get(ENVIRONMENT) or str(DEFAULT)
+
+
+def add_option(parser) -> None:
+    parser.add_argument("--store", metavar="PATH|postgresql://...",
+                        help=f"the history store: a SQLite file or a PostgreSQL URL (default ${ENVIRONMENT}, else "
+                             f"{DEFAULT.relative_to(paths.ROOT)})")
+
+
+def load_run(given: Path, option: str | None = None) -> Run:
+    """A run directory or results.csv when `given` is one, else the stored run with that id."""
+    from .samples import load
+
+    if Path(given).exists() or "/" in str(given):
+        return load(Path(given))
+    where = location(option)
+    with Store(where) as store:
+        found = store.load([str(given)])
+    if not found:
+        raise UsageError(f"{given}: not a run directory, a results.csv or a run id in the store {shown(where)}")
+    return found[0]
+
+
+def append_run(run_dir: Path, option: str | None = None) -> str:
+    """Stores a finished run directory; returns one line saying what happened (a store that cannot
+    be written does not fail the run that was measured: the directory keeps it)."""
+    from ..rundir import load as load_run_dir
+
+    run = load_run_dir(run_dir)
+    where = location(option)
+    try:
+        with Store(where) as store:
+            added = store.append(run.meta, run.rows)
+    except UsageError as e:
+        return f"stallbench: not stored: {e}"
+    return f"stored:  {run.run_id} in {shown(where)}" + ("" if added else " (already there)")
+
+
+def shown(where: str) -> str:
+    """A URL without its password."""
+    if "://" in where and "@" in where:
+        scheme, rest = where.split("://", 1)
+        return f"{scheme}://…@{rest.rsplit('@', 1)[1]}"
+    return where
