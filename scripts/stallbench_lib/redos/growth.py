@@ -1,5 +1,12 @@
 """How a match time grows with the input length: linear, polynomial (fitted degree) or exponential
-(fitted base per character), with the fit's quality.
+(fitted base per character), with the fit's quality, fitted over the top of the curve.
+
+The length is the pumped length (curves.py subtracts the attack's fixed prefix and suffix: behind a
+53-byte prefix, lengths 57 to 81 are 4 to 28 pumped bytes, a 7x range, not 1.4x). Engines change
+regime: PCRE2 answers near-instantly up to a few thousand bytes, then grows. So the fit starts
+where the curve stops being flat (its longest flat beginning, max < 3 x min, is the first regime,
+reported with the last length before growth starts) and keeps the top two decades of what is left:
+the growth a longer input would meet.
 
 Two models are fitted to (length n, median ms t), both with a constant c for the fixed cost of a
 call (which flattens the small lengths of every curve):
@@ -22,7 +29,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-FLAT_RATIO = 3.0        # max/min time below which a curve is called flat (linear)
+FLAT_RATIO = 3.0        # max/min time below which a curve (or its first regime) is called flat
+TOP_DECADES = 2.0       # the fit keeps lengths within this many decades of the longest
 LINEAR_DEGREE = 1.5     # a fitted degree below this is linear
 MIN_BASE = 1.01         # an exponential fit with a smaller base is not exponential
 MAX_DEGREE = 8.0        # a fitted degree above this is an exponential seen over a short range
@@ -37,6 +45,9 @@ class Growth:
     base: float | None        # the exponential model's base per character
     r2: float | None          # of the chosen model, on log t
     points: int
+    flat_until: int | None = None    # the first regime: flat up to this length, growth after it
+    flat_ms: float | None = None     # the flat regime's level (its median time)
+    fitted_span: float | None = None  # longest / shortest length of the points fitted
 
     @property
     def noisy(self) -> bool:
@@ -53,7 +64,15 @@ class Growth:
             return f"unknown ({self.points} points)"
         if self.r2 is not None:
             text += f" (R² {self.r2:.2f}{', poor fit' if self.noisy else ''})"
+        if self.kind == "polynomial" and self.fitted_span is not None and self.fitted_span < 10:
+            text += f" over a narrow range ({self.fitted_span:.1f}x)"
         return text
+
+    def regime_text(self, offset: int = 0) -> str:
+        """'flat (~3.1 µs) up to 4,096, then ' when the curve changed regime; lengths shifted by offset."""
+        if self.flat_until is None:
+            return ""
+        return f"flat (~{self.flat_ms:.3g} ms) up to {self.flat_until + offset:,}, then "
 
 
 def _fit(x: np.ndarray, t: np.ndarray, use_constant: bool) -> tuple[float, float]:
@@ -71,14 +90,32 @@ def _fit(x: np.ndarray, t: np.ndarray, use_constant: bool) -> tuple[float, float
     return best
 
 
+def _flat_end(t: np.ndarray) -> int:
+    """Index of the last point of the curve's longest flat beginning."""
+    end = 0
+    while end + 1 < len(t) and t[:end + 2].max() < FLAT_RATIO * t[:end + 2].min():
+        end += 1
+    return end
+
+
 def classify(lengths: list[int], times_ms: list[float]) -> Growth:
-    """`lengths` ascending, `times_ms` their median times (all finished cells of one curve)."""
+    """`lengths` ascending (pumped lengths), `times_ms` their median times (all finished cells of
+    one curve)."""
     points = len(lengths)
     if points < 3:
         return Growth("unknown", None, None, None, points)
-    n = np.asarray(lengths, dtype=float)
-    t = np.maximum(np.asarray(times_ms, dtype=float), 1e-9)
-    use_constant = points >= 4  # a third parameter needs a fourth point
+    n_all = np.asarray(lengths, dtype=float)
+    t_all = np.maximum(np.asarray(times_ms, dtype=float), 1e-9)
+    if t_all.max() < FLAT_RATIO * t_all.min():  # nothing to fit: R^2 would measure noise
+        return Growth("linear", None, None, None, points)
+    flat_end = _flat_end(t_all)  # a regime change needs two flat points, then three growing ones
+    start = flat_end + 1 if flat_end >= 1 and points - flat_end - 1 >= 3 else 0
+    top = n_all >= n_all.max() / 10 ** TOP_DECADES
+    keep = np.arange(points) >= start
+    if (keep & top).sum() >= 3:
+        keep &= top
+    n, t = n_all[keep], t_all[keep]
+    use_constant = len(n) >= 4  # a third parameter needs a fourth point
     rss_pow, degree = _fit(np.log(n), t, use_constant)
     rss_exp, beta = _fit(n, t, use_constant)
     base = math.exp(min(beta, 50.0))
@@ -88,9 +125,12 @@ def classify(lengths: list[int], times_ms: list[float]) -> Growth:
     def r2(rss):
         return 1 - rss / tss if tss > 0 else 1.0
 
-    if t.max() < FLAT_RATIO * t.min():  # nothing to fit: R^2 would measure noise
-        return Growth("linear", degree, base, None, points)
+    regime = {}
+    if start >= 1:
+        regime = {"flat_until": int(n_all[flat_end]), "flat_ms": float(np.median(t_all[:start]))}
+    span = float(n.max() / n.min())
     if base >= MIN_BASE and (rss_exp < rss_pow or degree > MAX_DEGREE):
-        return Growth("exponential", degree, base, r2(rss_exp), points)
-    kind = "linear" if degree < LINEAR_DEGREE else "polynomial"
-    return Growth(kind, degree, base, r2(rss_pow), points)
+        return Growth("exponential", degree, base, r2(rss_exp), points, **regime, fitted_span=span)
+    if degree < LINEAR_DEGREE:
+        return Growth("linear", degree, base, r2(rss_pow), points, fitted_span=span)
+    return Growth("polynomial", degree, base, r2(rss_pow), points, **regime, fitted_span=span)
