@@ -137,3 +137,15 @@ def test_a_fitted_curve_keeps_its_verdict_and_shows_where_it_stopped():
     linear = [(n, 1e-4 + 1e-8 * n) for n in LONG_LENGTHS]
     curve = curves(_rows("std", linear, (256000, "crashed", "SIGSEGV")))[("p", "std")]
     assert curve.verdict == "linear" and short_verdict(curve) == "linear, crashed@256000"
+
+
+def test_a_step_at_the_end_of_a_linear_curve_is_not_growth():
+    # node-linear on a linear rewrite (measured here): linear up to 32,769, then V8 switched to its
+    # experimental engine, x140 at the last length. One step, not a polynomial.
+    lengths = [1, 25, 121, 505, 2041, 8185, 32761, 65529]
+    times = [0.00017, 0.00015, 0.00038, 0.0015, 0.0070, 0.020, 0.084, 11.7]
+    growth = classify(lengths, times)
+    assert growth.kind == "linear" and growth.step_at == 65529 and growth.step_ratio == pytest.approx(139, rel=0.01)
+    # An outlier in the middle of a linear curve does not make it grow either.
+    spiked = [t if n != 2041 else 5.0 for n, t in zip(lengths[:-1], times[:-1])]
+    assert classify(lengths[:-1], spiked).kind == "linear"

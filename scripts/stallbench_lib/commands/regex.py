@@ -61,11 +61,12 @@ def _list(text: str | None, what: str) -> list[str] | None:
     return items
 
 
-def _lengths(text: str | None, catalogue_patterns) -> list[int] | None:
+def _lengths(text: str | None, catalogue_patterns=()) -> list[int] | None:
+    """--lengths as integers; with the patterns (their attacks known), at least their fixed parts."""
     items = _list(text, "--lengths")
     if items is None:
         return None
-    shortest = max(p.fixed for p in catalogue_patterns)
+    shortest = max((p.fixed for p in catalogue_patterns), default=0)
     try:
         return patterns.check_lengths([int(n) if n.strip().isdigit() else n for n in items], shortest)
     except ValueError as e:
@@ -179,6 +180,7 @@ def _correctness(result, resolved, samples) -> dict:
 
 def run(args) -> int:
     catalogue_patterns, origin, found_scan = _catalogue(args)
+    _lengths(args.lengths)
     if not BUDGET_RANGE[0] <= args.budget_ms <= BUDGET_RANGE[1]:
         raise UsageError(f"--budget-ms {args.budget_ms} is out of range: valid values are "
                          f"{BUDGET_RANGE[0]}-{BUDGET_RANGE[1]}")

@@ -54,7 +54,7 @@ def analyse(patterns: list[Pattern]) -> Analysis:
     asks = [not v.pattern.pumps and not v.is_safe for v in variants]
     request = {"regexes": [{"source": v.regex, "flags": v.pattern.flags, "attack": ask} for v, ask in zip(variants, asks)],
                "generated": GENERATED, "max_repeat": MAX_REPEAT, "seed": SEED, "timeout_ms": RECHECK_TIMEOUT_MS}
-    timeout_s = 60 + sum(asks) * (RECHECK_TIMEOUT_MS / 1000 + 5) + len(variants)
+    timeout_s = 60 + sum(asks) * (2 * RECHECK_TIMEOUT_MS / 1000 + 5) + len(variants)  # automaton, then fuzz
     try:
         reply = tools.run("analyse.js", request, timeout_s)
     except tools.ToolFailed as e:

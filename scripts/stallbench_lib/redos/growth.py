@@ -6,7 +6,10 @@ The length is the pumped length (curves.py subtracts the attack's fixed prefix a
 regime: PCRE2 answers near-instantly up to a few thousand bytes, then grows. So the fit starts
 where the curve stops being flat (its longest flat beginning, max < 3 x min, is the first regime,
 reported with the last length before growth starts) and keeps the top two decades of what is left:
-the growth a longer input would meet.
+the growth a longer input would meet. A growing verdict must also hold for the median of the
+pairwise slopes (Theil-Sen, on log time against log length), which one outlying point or one step
+cannot move: V8's node-linear switching to its slower linear engine at the longest length is a
+step (reported with where it happened and how high), not a polynomial.
 
 Two models are fitted to (length n, median ms t), both with a constant c for the fixed cost of a
 call (which flattens the small lengths of every curve):
@@ -35,6 +38,8 @@ LINEAR_DEGREE = 1.5     # a fitted degree below this is linear
 MIN_BASE = 1.01         # an exponential fit with a smaller base is not exponential
 MAX_DEGREE = 8.0        # a fitted degree above this is an exponential seen over a short range
 NOISY_R2 = 0.9          # below this the fit is flagged as poor
+STEP_SLOPE = 3.0        # a local log-log slope above this in a linear curve is a step,
+STEP_RATIO = 10.0       # when the time also jumps this many times (not noise between close lengths)
 CONSTANT_GRID = [0.0, 0.2, 0.4, 0.6, 0.8, 0.9, 0.95, 0.98, 0.99, 0.995]  # c as a fraction of min t
 
 
@@ -48,6 +53,9 @@ class Growth:
     flat_until: int | None = None    # the first regime: flat up to this length, growth after it
     flat_ms: float | None = None     # the flat regime's level (its median time)
     fitted_span: float | None = None  # longest / shortest length of the points fitted
+    step_at: int | None = None       # a linear curve's largest jump: the length after it
+    step_ratio: float | None = None  # and how many times slower it got there
+    median_slope: float | None = None  # set when the least-squares fit was overruled (Theil-Sen degree)
 
     @property
     def noisy(self) -> bool:
@@ -58,6 +66,8 @@ class Growth:
             text = f"exponential, x{self.base:.2f} per char"
         elif self.kind == "polynomial":
             text = f"polynomial, degree {self.degree:.1f}"
+        elif self.kind == "linear" and self.median_slope is not None:
+            text = f"linear (median slope {self.median_slope:.2f})"
         elif self.kind == "linear":
             text = "linear" if self.r2 is not None else "linear (flat)"
         else:
@@ -66,6 +76,8 @@ class Growth:
             text += f" (R² {self.r2:.2f}{', poor fit' if self.noisy else ''})"
         if self.kind == "polynomial" and self.fitted_span is not None and self.fitted_span < 10:
             text += f" over a narrow range ({self.fitted_span:.1f}x)"
+        if self.step_at is not None:
+            text += f", with a step: x{self.step_ratio:.0f} at {self.step_at:,}"
         return text
 
     def regime_text(self, offset: int = 0) -> str:
@@ -90,6 +102,12 @@ def _fit(x: np.ndarray, t: np.ndarray, use_constant: bool) -> tuple[float, float
     return best
 
 
+def _median_slope(x: np.ndarray, y: np.ndarray) -> float:
+    """Theil-Sen: the median of the slopes between every pair of points."""
+    i, j = np.triu_indices(len(x), k=1)
+    return float(np.median((y[j] - y[i]) / (x[j] - x[i])))
+
+
 def _flat_end(t: np.ndarray) -> int:
     """Index of the last point of the curve's longest flat beginning."""
     end = 0
@@ -112,6 +130,7 @@ def classify(lengths: list[int], times_ms: list[float]) -> Growth:
     start = flat_end + 1 if flat_end >= 1 and points - flat_end - 1 >= 3 else 0
     top = n_all >= n_all.max() / 10 ** TOP_DECADES
     keep = np.arange(points) >= start
+    segment_n, segment_log_t = np.log(n_all[keep]), np.log(t_all[keep])
     if (keep & top).sum() >= 3:
         keep &= top
     n, t = n_all[keep], t_all[keep]
@@ -129,6 +148,15 @@ def classify(lengths: list[int], times_ms: list[float]) -> Growth:
     if start >= 1:
         regime = {"flat_until": int(n_all[flat_end]), "flat_ms": float(np.median(t_all[:start]))}
     span = float(n.max() / n.min())
+    median_slope = _median_slope(segment_n, segment_log_t)
+    if median_slope < LINEAR_DEGREE:  # the rise is one point or one step: linear
+        jumps = np.diff(segment_log_t) / np.diff(segment_n)
+        at = int(np.argmax(jumps)) + 1
+        step = {"step_at": int(round(np.exp(segment_n[at]))),
+                "step_ratio": float(np.exp(segment_log_t[at] - segment_log_t[at - 1]))}
+        if jumps.max() <= STEP_SLOPE or step["step_ratio"] < STEP_RATIO:
+            step = {}
+        return Growth("linear", degree, base, None, points, fitted_span=span, median_slope=median_slope, **step)
     if base >= MIN_BASE and (rss_exp < rss_pow or degree > MAX_DEGREE):
         return Growth("exponential", degree, base, r2(rss_exp), points, **regime, fitted_span=span)
     if degree < LINEAR_DEGREE:

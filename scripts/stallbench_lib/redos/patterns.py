@@ -35,7 +35,7 @@ NAME_SYNTAX = re.compile(r"[A-Za-z0-9_-]+")
 # Default lengths, in pumped bytes (above the fixed parts): two decades at least, so a fit sees
 # growth rather than the constant cost of a call. An exponential attack is over any budget long
 # before 64 pumped bytes: it climbs in small steps, then checks that linear engines stay flat.
-PUMPED_DEFAULT = [2 ** k for k in range(3, 17)]                       # 8 ... 65,536
+PUMPED_DEFAULT = [4 ** k * 2 for k in range(1, 8)] + [65536]         # 8, 32, 128 ... 32,768, 65,536
 PUMPED_EXPONENTIAL = list(range(8, 41, 4)) + [1024, 65536]
 PUMPED_RANDOM = [16, 128, 1024, 8192, 65536]                          # a safe pattern on random input
 RANDOM_ATTACK = "random input"  # the end of `attack` when the analyser found no attack to time

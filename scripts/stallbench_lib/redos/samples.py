@@ -5,7 +5,7 @@ original, beyond the attack inputs. Deterministic per pattern name. They are mad
   every class range and the characters just outside them, the attack's characters, and `!`;
 - random strings over the alphabet;
 - the attack input at its shortest lengths;
-- strings each regex matches, generated from it (randexp, through attacks.analyse);
+- strings each regex matches, generated from it (randexp, through attacks.analyse), short ones;
 - those attack and generated strings with one or two random edits: the near-misses where a
   rewrite's language most often differs from its original's.
 
@@ -18,7 +18,9 @@ from . import inputs, regex_syntax
 from .patterns import Pattern
 
 MAX_RANDOM_LENGTH = 16   # short, so a backtracking engine's worst case stays small
-MAX_GENERATED_LENGTH = 64
+# Generated strings nearly match, the worst case of a backtracking engine without a guard
+# (std::regex): 2^16 steps is a millisecond, 2^30 is minutes. Polynomial patterns allow longer ones.
+MAX_GENERATED_LENGTH = {"exponential": 16, None: 48}
 RANDOM_COUNT = 400
 MUTATED_COUNT = 400
 ATTACK_LENGTHS = 16      # the attack recipe at its 16 shortest lengths
@@ -76,7 +78,8 @@ def sample_inputs(pattern: Pattern, generated: list[str] = ()) -> list[str]:
     rng = random.Random(zlib.crc32(pattern.name.encode()))
     letters = alphabet(pattern)
     attacks = [as_text(a, pattern.unicode) for a in attack_inputs(pattern)]
-    made = [g for g in generated if len(g) <= MAX_GENERATED_LENGTH]
+    longest = MAX_GENERATED_LENGTH.get(pattern.expect, MAX_GENERATED_LENGTH[None])
+    made = [g for g in generated if len(g) <= longest]
     texts = dict.fromkeys(attacks + made)
     for _ in range(RANDOM_COUNT):
         texts["".join(rng.choice(letters) for _ in range(rng.randint(0, MAX_RANDOM_LENGTH)))] = None

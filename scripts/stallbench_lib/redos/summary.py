@@ -29,7 +29,8 @@ def fmt_time(ms: float | None) -> str:
 
 def short_verdict(curve: Curve) -> str:
     """A matrix cell: 'exp x2.0', 'poly 2.1', 'poly 2.1 >4096' (flat up to 4096), 'linear',
-    'linear, crashed@65536' (fitted, then stopped), 'guarded@16', 'wrong answers'."""
+    'linear, step@65537' (one jump, e.g. V8 switching engines), 'linear, crashed@65536' (fitted,
+    then stopped), 'guarded@16', 'wrong answers'."""
     verdict = curve.verdict
     if verdict == "exponential":
         text = f"exp x{curve.growth.base:.2f}"
@@ -39,6 +40,8 @@ def short_verdict(curve: Curve) -> str:
         text = SHORT.get(verdict, verdict)
     if verdict in GROWING and curve.growth.flat_until is not None:
         text += f" >{curve.growth.flat_until + curve.offset}"
+    if verdict == "linear" and curve.growth.step_at is not None:
+        text += f", step@{curve.growth.step_at + curve.offset}"
     if curve.stop and verdict in ("guarded", "crashed", "error", "timeout"):
         text += f"@{curve.stop.length}"
     elif curve.stop and verdict in ("linear", *GROWING) and curve.stop.status != "timeout":

@@ -13,7 +13,8 @@
 // recheck runs its native build from the same npm set when this machine has one (the
 // recheck-linux-x64 package: a few times faster), else its Scala.js build in this process; never
 // the Java one, and nothing is fetched. Its own `timeout` bounds each check; the caller bounds the
-// whole process.
+// whole process. When the automaton analysis runs out of time (a case-insensitive pattern's
+// automaton can be huge), the fuzzer gets a second, equal, chance.
 const fs = require('fs');
 const path = require('path');
 
@@ -65,8 +66,12 @@ async function main() {
   for (const regex of request.regexes) {
     const result = { diagnostics: null, generated: [], generator_error: null };
     if (regex.attack) {
-      result.diagnostics = essentials(await recheck.check(regex.source, regex.flags,
-                                                          { timeout: request.timeout_ms, randomSeed: request.seed }));
+      const params = { timeout: request.timeout_ms, randomSeed: request.seed };
+      let found = await recheck.check(regex.source, regex.flags, params);
+      if (found.status === 'unknown' && found.error?.kind === 'timeout' && found.checker !== 'fuzz') {
+        found = await recheck.check(regex.source, regex.flags, { ...params, checker: 'fuzz' });
+      }
+      result.diagnostics = essentials(found);
     }
     try {
       result.generated = generate(RandExp, regex.source, regex.flags, request.generated, request.max_repeat, random);
