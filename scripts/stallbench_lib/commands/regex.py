@@ -178,6 +178,31 @@ def _correctness(result, resolved, samples) -> dict:
             "wrong_answers": judged.wrong, "unresolved": [asdict(d) for d in judged.unresolved]}
 
 
+def _print_outcome(args, result, resolved, found_curves, engines, correctness, samples, scanned: bool) -> None:
+    """What the run found, on stdout (findings on stderr), and where it wrote."""
+    variants = [v.name for v in patterns.variants(resolved)]
+    if scanned:
+        described = {p.name: f"{p.source}  /{p.regex}/{p.flags}  [{p.attack}]" for p in resolved}
+        print(summary.risk_text(summary.risk_rows(found_curves, variants, engines), described))
+    print(summary.matrix_text(found_curves, variants, engines))
+    if not args.no_throughput:
+        print(summary.throughput_text(result.rows, engines))
+    _print_findings(correctness, samples)
+    over = result.meta["regex"]["overrun"]
+    if over["max_ratio"] is not None:
+        print(f"budget {args.budget_ms} ms: slowest match cell took {over['max_ratio']:.2f}x the budget "
+              f"({over['worst_cell']}, {over['worst_status']}); {over['cells_over_1_2']} of {over['cells']} over 1.2x")
+    load = ", ".join(f"{x:.1f}" for x in result.meta["machine"]["load_average_start"])
+    print(f"load average at the start: {load} on {result.meta['machine']['cores']} cores: times are noisy when "
+          "the machine is shared; compare ratios within this run")
+    print(f"results: {result.path / 'results.csv'}")
+    print(f"classification: {result.path / 'classification.csv'}")
+    print(f"catalogue: {result.path / 'catalogue.toml'}  (every attack filled in: edit it and run again with --patterns)")
+    if not args.no_report:
+        report = render(result.path)
+        print(f"report:  {report / 'index.html'}  ({report / 'report.md'})")
+
+
 def run(args) -> int:
     catalogue_patterns, origin, found_scan = _catalogue(args)
     _lengths(args.lengths)
@@ -198,9 +223,9 @@ def run(args) -> int:
         resolved_file.write_text(resolved_text)
         os.environ["STALLBENCH_REGEX_PATTERNS"] = str(resolved_file)
         os.environ["STALLBENCH_REGEX_BUDGET_MS"] = str(args.budget_ms)
-        family, match, throughput = _describe(build_dir)
-        family, match, throughput = libraries.ensure_engines(match, build_dir, args.no_build, _describe) or \
-            (family, match, throughput)
+        described = _describe(build_dir)
+        family, match, throughput = libraries.ensure_engines(described[1], build_dir, args.no_build, _describe) \
+            or described
         engines = _engines(args.engines, match.param("engine").choices, nodes, args.node)
         node_paths = {n.line: n.path for n in nodes}
         check_binary = checker.binary(build_dir)
@@ -227,26 +252,6 @@ def run(args) -> int:
     atomic_write(result.path / "classification.csv", summary.classification_csv(found_curves))
     atomic_write(result.path / "catalogue.toml", resolved_text)
 
-    variants = [v.name for v in patterns.variants(resolved)]
-    if found_scan is not None:
-        described = {p.name: f"{p.source}  /{p.regex}/{p.flags}  [{p.attack}]" for p in resolved}
-        print(summary.risk_text(summary.risk_rows(found_curves, variants, engines), described))
-    print(summary.matrix_text(found_curves, variants, engines))
-    if not args.no_throughput:
-        print(summary.throughput_text(result.rows, engines))
-    _print_findings(correctness, samples)
-    over = result.meta["regex"]["overrun"]
-    if over["max_ratio"] is not None:
-        print(f"budget {args.budget_ms} ms: slowest match cell took {over['max_ratio']:.2f}x the budget "
-              f"({over['worst_cell']}, {over['worst_status']}); {over['cells_over_1_2']} of {over['cells']} over 1.2x")
-    load = ", ".join(f"{x:.1f}" for x in result.meta["machine"]["load_average_start"])
-    print(f"load average at the start: {load} on {result.meta['machine']['cores']} cores: times are noisy when "
-          "the machine is shared; compare ratios within this run")
-    print(f"results: {result.path / 'results.csv'}")
-    print(f"classification: {result.path / 'classification.csv'}")
-    print(f"catalogue: {result.path / 'catalogue.toml'}  (every attack filled in: edit it and run again with --patterns)")
-    if not args.no_report:
-        report = render(result.path)
-        print(f"report:  {report / 'index.html'}  ({report / 'report.md'})")
+    _print_outcome(args, result, resolved, found_curves, engines, correctness, samples, found_scan is not None)
     errors = any(r.status == "error" for r in result.rows)
     return 1 if correctness["unresolved"] or errors else 0

@@ -116,6 +116,23 @@ def _flat_end(t: np.ndarray) -> int:
     return end
 
 
+def _growth_start(t: np.ndarray) -> int:
+    """Index where the fitted part begins: after a flat first regime of two points or more, when
+    three points or more follow it; else 0."""
+    flat_end = _flat_end(t)
+    return flat_end + 1 if flat_end >= 1 and len(t) - flat_end - 1 >= 3 else 0
+
+
+def _step(log_n: np.ndarray, log_t: np.ndarray) -> dict:
+    """A linear curve's largest jump between neighbours, when it is a step: where and how high."""
+    jumps = np.diff(log_t) / np.diff(log_n)
+    at = int(np.argmax(jumps)) + 1
+    ratio = float(np.exp(log_t[at] - log_t[at - 1]))
+    if jumps.max() <= STEP_SLOPE or ratio < STEP_RATIO:
+        return {}
+    return {"step_at": int(round(np.exp(log_n[at]))), "step_ratio": ratio}
+
+
 def classify(lengths: list[int], times_ms: list[float]) -> Growth:
     """`lengths` ascending (pumped lengths), `times_ms` their median times (all finished cells of
     one curve)."""
@@ -126,14 +143,14 @@ def classify(lengths: list[int], times_ms: list[float]) -> Growth:
     t_all = np.maximum(np.asarray(times_ms, dtype=float), 1e-9)
     if t_all.max() < FLAT_RATIO * t_all.min():  # nothing to fit: R^2 would measure noise
         return Growth("linear", None, None, None, points)
-    flat_end = _flat_end(t_all)  # a regime change needs two flat points, then three growing ones
-    start = flat_end + 1 if flat_end >= 1 and points - flat_end - 1 >= 3 else 0
-    top = n_all >= n_all.max() / 10 ** TOP_DECADES
+    start = _growth_start(t_all)
+    regime = {"flat_until": int(n_all[start - 1]), "flat_ms": float(np.median(t_all[:start]))} if start else {}
+    segment_log_n, segment_log_t = np.log(n_all[start:]), np.log(t_all[start:])
+    median_slope = _median_slope(segment_log_n, segment_log_t)
     keep = np.arange(points) >= start
-    segment_n, segment_log_t = np.log(n_all[keep]), np.log(t_all[keep])
-    if (keep & top).sum() >= 3:
-        keep &= top
-    n, t = n_all[keep], t_all[keep]
+    top = keep & (n_all >= n_all.max() / 10 ** TOP_DECADES)
+    n, t = (n_all[top], t_all[top]) if top.sum() >= 3 else (n_all[keep], t_all[keep])
+    span = float(n.max() / n.min())
     use_constant = len(n) >= 4  # a third parameter needs a fourth point
     rss_pow, degree = _fit(np.log(n), t, use_constant)
     rss_exp, beta = _fit(n, t, use_constant)
@@ -144,19 +161,9 @@ def classify(lengths: list[int], times_ms: list[float]) -> Growth:
     def r2(rss):
         return 1 - rss / tss if tss > 0 else 1.0
 
-    regime = {}
-    if start >= 1:
-        regime = {"flat_until": int(n_all[flat_end]), "flat_ms": float(np.median(t_all[:start]))}
-    span = float(n.max() / n.min())
-    median_slope = _median_slope(segment_n, segment_log_t)
     if median_slope < LINEAR_DEGREE:  # the rise is one point or one step: linear
-        jumps = np.diff(segment_log_t) / np.diff(segment_n)
-        at = int(np.argmax(jumps)) + 1
-        step = {"step_at": int(round(np.exp(segment_n[at]))),
-                "step_ratio": float(np.exp(segment_log_t[at] - segment_log_t[at - 1]))}
-        if jumps.max() <= STEP_SLOPE or step["step_ratio"] < STEP_RATIO:
-            step = {}
-        return Growth("linear", degree, base, None, points, fitted_span=span, median_slope=median_slope, **step)
+        return Growth("linear", degree, base, None, points, fitted_span=span, median_slope=median_slope,
+                      **_step(segment_log_n, segment_log_t))
     if base >= MIN_BASE and (rss_exp < rss_pow or degree > MAX_DEGREE):
         return Growth("exponential", degree, base, r2(rss_exp), points, **regime, fitted_span=span)
     if degree < LINEAR_DEGREE:

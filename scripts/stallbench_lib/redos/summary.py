@@ -73,10 +73,11 @@ def matrix_rows(curves: dict[tuple[str, str], Curve], variants: list[str], engin
 
 
 def matrix_text(curves, variants, engines) -> str:
-    width = max(14, *(len(e) for e in engines)) + 1
-    name_width = max(len(v) for v in variants) + 2
+    rows = list(matrix_rows(curves, variants, engines))
+    width = max(10, *(len(e) for e in engines), *(len(text) for _, _, cells in rows for _, text, _ in cells)) + 1
+    name_width = max(16, *(len(v) for v in variants)) + 2  # "  at 65,536,000" fits too
     lines = [" " * name_width + "".join(e.ljust(width) for e in engines)]
-    for variant, common, cells in matrix_rows(curves, variants, engines):
+    for variant, common, cells in rows:
         lines.append(variant.ljust(name_width) + "".join(text.ljust(width) for _, text, _ in cells))
         if common:
             times = "".join(fmt_time(ms).ljust(width) for _, _, ms in cells)

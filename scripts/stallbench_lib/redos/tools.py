@@ -45,23 +45,27 @@ def ensure_installed() -> None:
         raise ToolFailed(said[-1].removeprefix("stallbench: ") if said else f"installing {SET} failed")
 
 
-def tool_node() -> node.Node:
-    """The newest pinned Node line, installed on demand: the tools need a modern Node whatever
-    lines are measured."""
+def tool_node() -> Path:
+    """The newest pinned Node line's binary, installed on demand: the tools need a modern Node
+    whatever lines are measured (not probed: its version is not a result)."""
     newest = list(node.pinned())[-1]
     try:
-        return node.resolve([newest])[0]
+        node.install([newest])
     except UsageError as e:
         raise ToolFailed(str(e)) from None
+    found = node.installed_path(newest)
+    if found is None:
+        raise ToolFailed(f"Node {newest} is not installed in {node.deps_dir()}")
+    return found
 
 
 def run(script: str, request: dict, timeout_s: float) -> dict:
     """Runs redos/node/<script> with `request` on stdin; its JSON reply, or ToolFailed (one line)."""
     ensure_installed()
-    runtime = tool_node()
+    binary = tool_node()
     env = {**os.environ, "NODE_PATH": str(modules_dir()), "STALLBENCH_REGEX_TOOLS": str(modules_dir())}
     try:
-        done = children.run([runtime.path, str(HERE / script)], input=json.dumps(request), text=True, env=env,
+        done = children.run([str(binary), str(HERE / script)], input=json.dumps(request), text=True, env=env,
                             timeout_s=timeout_s, memory_bytes=0)
     except subprocess.TimeoutExpired:
         raise ToolFailed(f"{script} did not finish within {timeout_s:g} s") from None

@@ -58,7 +58,8 @@ async function main() {
   const request = JSON.parse(fs.readFileSync(0, 'utf8'));
   const native = nativeAvailable();
   process.env.RECHECK_BACKEND = native ? 'native' : 'pure';
-  const recheck = require('recheck');
+  // recheck is a large module: loaded only when an attack is asked for.
+  const recheck = request.regexes.some((r) => r.attack) ? require('recheck') : null;
   const RandExp = require('randexp');
   const version = JSON.parse(fs.readFileSync(path.join(path.dirname(require.resolve('recheck')), 'package.json'))).version;
   const random = seeded(request.seed);
