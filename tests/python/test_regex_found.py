@@ -71,7 +71,7 @@ def test_scan_finds_literals_and_constant_constructions_with_their_line_and_skip
 
 def test_scan_runs_the_study_and_writes_an_editable_catalogue(tmp_path, regex_tools):
     result, run_dir = regex_run(tmp_path, "--scan", str(DATA / "regex_scan"), "--engines", "std,re2",
-                                "--budget-ms", "300", "--node", "none")
+                                "--lengths", "24,28,32", "--budget-ms", "300", "--node", "none")
     assert result.returncode == 0, result.stderr
     assert "not measured: lib/parse.js:11:10: new RegExp: the pattern is not a constant" in result.stderr
     risky = result.stdout.split("risky first")[1]
