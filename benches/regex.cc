@@ -6,7 +6,8 @@
 // (STALLBENCH_REGEX_BUDGET_MS, default 1000 ms); the orchestrator kills a cell that overruns it,
 // because a backtracking match cannot be interrupted any other way. Which catalogue is read:
 // STALLBENCH_REGEX_PATTERNS, else workloads/regex/patterns.toml. `scripts/stallbench regex`
-// escalates lengths per engine and pattern until a cell fails; `run` measures the fixed grid.
+// escalates lengths per engine and pattern until a cell fails; `run` measures the fixed grid. The
+// V8 engines run once per Node line the orchestrator chose: engine=node@26 uses that line's binary.
 //
 // `throughput`: lines of a generated text corpus searched one by one (grep -c); every engine's
 // count is checked against a plain string scan.
@@ -51,9 +52,13 @@ auto engine_status(Work&& work) {
   }
 }
 
-std::unique_ptr<rx::Regex> compile_timed(const std::string& engine, const std::string& regex, double* ms) {
+// The `engine` value names the engine, and for V8 the Node line too: node@26 runs in Node 26's binary.
+std::unique_ptr<rx::Regex> compile_timed(const std::string& value, const std::string& regex, rx::Flags flags,
+                                         double* ms) {
+  std::string engine = value.substr(0, value.find('@'));
+  rx::Options options{.flags = flags, .node = rx::runs_in_node(engine) ? node_binary(value) : ""};
   auto started = rx::Clock::now();
-  auto compiled = engine_status([&] { return rx::compile(engine, regex, rx::Anchoring::search); });
+  auto compiled = engine_status([&] { return rx::compile(engine, regex, options); });
   *ms = std::chrono::duration<double, std::milli>(rx::Clock::now() - started).count();
   return compiled;
 }
@@ -74,11 +79,12 @@ Repetition make_match(const rx::Catalogue& catalogue, const Cell& cell) {
   rx::Variant variant = catalogue.variant(cell.text("pattern"));
   const rx::Pattern& recipe = *variant.pattern;
   auto input = std::make_shared<std::string>(rx::attack_input(recipe, cell.integer("length")));
-  // The same recipe with one pump: short enough to be cheap however the engine grows.
-  auto short_input = std::make_shared<std::string>(
-      rx::attack_input(recipe, static_cast<std::int64_t>(recipe.prefix.size() + recipe.pump.size() + recipe.suffix.size())));
+  // The same recipe with one repetition of each pump: short enough to be cheap however the engine grows.
+  auto one_round = static_cast<std::int64_t>(recipe.prefix.size() + recipe.suffix.size());
+  for (const auto& p : recipe.pumps) one_round += static_cast<std::int64_t>(p.before.size() + p.pump.size());
+  auto short_input = std::make_shared<std::string>(rx::attack_input(recipe, one_round));
   double compile_ms = 0;
-  std::shared_ptr<rx::Regex> regex = compile_timed(cell.text("engine"), variant.regex, &compile_ms);
+  std::shared_ptr<rx::Regex> regex = compile_timed(cell.text("engine"), variant.regex, recipe.flags, &compile_ms);
   rx::TimingPlan plan{.budget_ms = budget_ms()};
   return [=](Counters& out) mutable {
     auto timing = engine_status([&] { return rx::time_match(*regex, *input, *short_input, clock.start(), plan); });
@@ -100,7 +106,7 @@ Repetition make_throughput(const Cell& cell) {
   auto corpus = std::make_shared<rx::Corpus>(rx::make_corpus(static_cast<std::size_t>(cell.integer("length"))));
   std::size_t expected = rx::reference_matching_lines(name, corpus->lines);
   double compile_ms = 0;
-  std::shared_ptr<rx::Regex> regex = compile_timed(cell.text("engine"), pattern->regex, &compile_ms);
+  std::shared_ptr<rx::Regex> regex = compile_timed(cell.text("engine"), pattern->regex, {}, &compile_ms);
   rx::TimingPlan plan{.budget_ms = kThroughputBudgetMs, .max_samples = 5};
   return [=](Counters& out) mutable {
     std::size_t found = 0;
@@ -120,12 +126,25 @@ Param engine_param() {
   std::vector<std::string> smoke{"std"};  // the seed's curve, and RE2's flat line when it is built
   if (std::find(names.begin(), names.end(), "re2") != names.end()) smoke.insert(smoke.begin(), "re2");
   return {.name = "engine", .values = names, .smoke = smoke, .choices = names,
-          .doc = "regex engine (node and node-linear only when node is installed)"};
+          .doc = "regex engine; node and node-linear run once per Node line chosen (node@26)",
+          .node_values = {"node", "node-linear"}};
 }
 
 Metric samples_metric() {
   return {.name = "samples", .unit = "count", .tracked = false,
           .doc = "timed batches (match) or passes (throughput) after the warm-up; 0: the warm-up was the only one"};
+}
+
+// The variants `run --profile full` can measure: those with an attack written in the catalogue
+// (`stallbench regex` finds the others' attacks first).
+std::vector<std::string> variants_with_an_attack(const rx::Catalogue& catalogue) {
+  std::vector<std::string> names;
+  for (const auto& p : catalogue.patterns()) {
+    if (p.pumps.empty()) continue;
+    names.push_back(p.name);
+    if (p.safe) names.push_back(p.name + ".safe");
+  }
+  return names;
 }
 
 Benchmark match(const rx::Catalogue& catalogue) {
@@ -139,11 +158,12 @@ Benchmark match(const rx::Catalogue& catalogue) {
       .doc = "one engine, one catalogue pattern (NAME or NAME.safe), one attack input of `length` characters: "
              "median time of a match after a warm-up, within the cell's budget",
       .params = {engine_param(),
-                 {.name = "pattern", .values = defaults, .smoke = {first.name}, .full = variants, .choices = variants,
+                 {.name = "pattern", .values = defaults, .smoke = {first.name}, .full = variants_with_an_attack(catalogue),
+                  .choices = variants,
                   .doc = "catalogue entry; NAME.safe is its safe rewrite"},
                  {.name = "length", .values = {"20", "24", "28"}, .smoke = {"20"},
                   .full = {"16", "20", "24", "28", "32"}, .range = {{1, 50'000'000}},
-                  .doc = "attack input length in characters: prefix + pump cycled + suffix"}},
+                  .doc = "attack input length in bytes: prefix + pumps cycled + suffix"}},
       .metrics = {{.name = "match_ms", .unit = "ms", .doc = "median time of one match"},
                   {.name = "matched", .unit = "count", .tracked = false, .doc = "1 when the pattern matched"},
                   samples_metric(),
@@ -187,12 +207,9 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "regex: %s\n", e.what());
     return 2;
   }
-  // Only the orchestrator's --stallbench-describe (meta.json) needs node's version; a cell would
-  // pay a node start-up for it.
-  bool describing = std::any_of(argv + 1, argv + argc, [](const char* a) { return std::string(a) == "--stallbench-describe"; });
   return run_main(argc, argv,
                   {.name = "regex",
                    .doc = "catastrophic backtracking (ReDoS) against linear-time engines, and throughput on text",
                    .benchmarks = {match(catalogue), throughput()},
-                   .versions = rx::engine_versions(describing)});
+                   .versions = rx::engine_versions()});
 }

@@ -24,14 +24,40 @@ std::string write_temp(const std::string& text) {
 }  // namespace
 
 TEST(AttackInput, SeedRecipe) {
-  rx::Pattern coupon{.name = "coupon-code", .pump = "BOOKSTORE2026", .suffix = "!"};
+  rx::Pattern coupon{.name = "coupon-code", .suffix = "!", .pumps = {{"", "BOOKSTORE2026"}}};
   // "BOOKSTORE2026BOOKSTORE2026BOOK".slice(0, length - 1) + "!"
   EXPECT_EQ(rx::attack_input(coupon, 20), "BOOKSTORE2026BOOKST!");
   EXPECT_EQ(rx::attack_input(coupon, 28), "BOOKSTORE2026BOOKSTORE2026B!");
   EXPECT_EQ(rx::attack_input(coupon, 1), "!");
   EXPECT_THROW(rx::attack_input(coupon, 0), std::invalid_argument);
-  rx::Pattern spaces{.name = "ws", .prefix = "a", .pump = " ", .suffix = "a"};
+  rx::Pattern spaces{.name = "ws", .prefix = "a", .suffix = "a", .pumps = {{"", " "}}};
   EXPECT_EQ(rx::attack_input(spaces, 5), "a   a");
+  rx::Pattern none{.name = "unanalysed"};
+  EXPECT_THROW(rx::attack_input(none, 5), std::invalid_argument);
+}
+
+// recheck's polynomial attacks pump two places: each pump gets half the fill after its `before`.
+TEST(AttackInput, SeveralPumpsShareTheFill) {
+  rx::Pattern two{.name = "two", .prefix = "<", .suffix = ">", .pumps = {{"", "a"}, {"=", "bc"}}};
+  EXPECT_EQ(rx::attack_input(two, 3), "<=>");
+  EXPECT_EQ(rx::attack_input(two, 8), "<aaa=bc>");
+  EXPECT_EQ(rx::attack_input(two, 9), "<aaa=bcb>");
+}
+
+// With the u flag the fill never ends inside a UTF-8 sequence.
+TEST(AttackInput, UnicodeCutsWholeCharacters) {
+  rx::Pattern accents{.name = "e", .flags = rx::Flags::parse("u"), .pumps = {{"", "\xc3\xa9"}}};
+  EXPECT_EQ(rx::attack_input(accents, 5), "\xc3\xa9\xc3\xa9");
+  accents.flags = {};
+  EXPECT_EQ(rx::attack_input(accents, 5), "\xc3\xa9\xc3\xa9\xc3");
+}
+
+TEST(AttackInput, EscapesAreBytes) {
+  EXPECT_EQ(rx::decode_input("a\\x1b[\\x00"), std::string("a\x1b[\0", 4));
+  EXPECT_EQ(rx::decode_input("\\u{e9}\\u{1F600}\\\\"), "\xc3\xa9\xf0\x9f\x98\x80\\");
+  EXPECT_EQ(rx::decode_input("\\xff"), "\xff");
+  for (const char* bad : {"\\q", "\\x1", "\\u{}", "\\u{110000}", "\\u{d800}", "\\u12", "\\"})
+    EXPECT_THROW(rx::decode_input(bad), std::invalid_argument) << bad;
 }
 
 TEST(Catalogue, ShippedCatalogueLoadsWithVariants) {
@@ -47,13 +73,25 @@ TEST(Catalogue, ShippedCatalogueLoadsWithVariants) {
 
 TEST(Catalogue, RefusesWhatItCannotRead) {
   EXPECT_THROW(rx::Catalogue::load(write_temp("[[pattern]\n")), std::runtime_error);
-  EXPECT_THROW(rx::Catalogue::load(write_temp("[[pattern]]\nname = \"x\"\nregex = \"a\"\nsource = \"s\"\n")),
-               std::runtime_error);  // no pump
+  EXPECT_THROW(rx::Catalogue::load(write_temp("[[pattern]]\nname = \"x\"\nregex = \"a\"\nflags = \"g\"\nsource = \"s\"\n")),
+               std::runtime_error);
+  EXPECT_THROW(rx::Catalogue::load(write_temp("[[pattern]]\nname = \"x\"\nregex = \"a\"\npump = '\\q'\nsource = \"s\"\n")),
+               std::runtime_error);
   EXPECT_THROW(rx::Catalogue::load(write_temp("[[pattern]]\nname = \"x\"\nregex = \"a\"\npump = \"\"\nsource = \"s\"\n")),
                std::runtime_error);
   auto ok = rx::Catalogue::load(write_temp("[[pattern]]\nname = \"x\"\nregex = \"a+\"\npump = \"a\"\nsource = \"s\"\n"
                                            "lengths = [1, 2]\n"));
   EXPECT_EQ(ok.patterns().at(0).lengths, (std::vector<std::int64_t>{1, 2}));
+  // No attack yet (the orchestrator finds one), flags, several pumps with escapes.
+  auto resolved = rx::Catalogue::load(write_temp(
+      "[[pattern]]\nname = \"x\"\nregex = \"a\"\nsource = \"s\"\n"
+      "[[pattern]]\nname = \"y\"\nregex = \"a\"\nflags = \"is\"\nsource = \"s\"\n"
+      "pumps = [{before = '\\x00', pump = \"a\"}, {pump = \"b\"}]\nsafe_lengths = [9]\n"));
+  EXPECT_TRUE(resolved.patterns().at(0).pumps.empty());
+  const auto& y = resolved.patterns().at(1);
+  EXPECT_TRUE(y.flags.ignore_case && y.flags.dot_all && !y.flags.unicode);
+  EXPECT_EQ(rx::attack_input(y, 5), std::string("\0aabb", 5));
+  EXPECT_EQ(y.safe_lengths, (std::vector<std::int64_t>{9}));
 }
 
 TEST(TimeMatch, StaysInsideTheBudgetAndKeepsTheAnswer) {
@@ -86,6 +124,7 @@ TEST(Corpus, DeterministicAndCountedLikeTheEngines) {
     SCOPED_TRACE(pattern.name);
     std::size_t expected = rx::reference_matching_lines(pattern.name, a.lines);
     for (const auto& engine : rx::engine_names()) {
+      if (rx::runs_in_node(engine)) continue;  // regex_adapters_test runs V8 on the same answers
       SCOPED_TRACE(engine);
       auto regex = rx::compile(engine, pattern.regex, rx::Anchoring::search);
       EXPECT_EQ(regex->run_batch(a.lines, 1).matched, expected);

@@ -72,7 +72,7 @@ CASES = [
     (["trace", "{scenario-arabic-digits.json}"], "$.program[0].ms"),
     (["regex", "--patterns", "{catalogue-not-utf8.toml}"], "can't decode byte 0xff"),
     (["regex", "--patterns", "{catalogue-not-toml.toml}"], "invalid TOML"),
-    (["regex", "--patterns", "{catalogue-long-prefix.toml}"], "at most 1024"),
+    (["regex", "--patterns", "{catalogue-long-prefix.toml}"], "at most 4,096"),
     (["regex", "--patterns", "/nonexistent.toml"], "No such file"),
     # output places
     (["run", "--out", "{scenario-empty.json}"], "not a directory"),

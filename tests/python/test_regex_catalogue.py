@@ -1,8 +1,9 @@
-"""The pattern catalogue's loader, the sample inputs, and the agreement checks, without a build."""
+"""The pattern catalogue's loader (fields, escapes, limits, bad files), the catalogue file written
+back, the sample inputs, and the agreement checks and their reference, without a build."""
 import pytest
 
 from stallbench_lib.errors import UsageError
-from stallbench_lib.redos import agreement, patterns, samples
+from stallbench_lib.redos import agreement, catalogue_file, inputs, patterns, samples
 from stallbench_lib.redos.checker import EngineAnswers
 
 ENTRY = 'name = "x"\nregex = "^(a+)+$"\npump = "a"\nsuffix = "!"\nsource = "test"\n'
@@ -25,26 +26,66 @@ def test_shipped_catalogue_has_the_seed_pair_and_classic_shapes():
     assert loaded["dot-star-equals"].regex == ".*.*=.*" and loaded["trailing-whitespace"].regex == "\\s+$"
     for p in loaded.values():
         assert p.source and p.analysis and p.expect
-        assert p.safe, f"{p.name} has no safe rewrite"
+        assert p.safe or p.expect == "linear", f"{p.name} has no safe rewrite"
+    # Real advisories whose attack recheck finds, and their linear control.
+    assert not loaded["color-string-hwb"].pumps and loaded["ua-parser-barnes-noble"].flags == "i"
+    assert loaded["color-string-rgba"].expect == "linear" and loaded["color-string-rgba"].pumps
 
 
 def test_defaults(tmp_path):
     (p,) = load(tmp_path, "[[pattern]]\n" + ENTRY)
-    assert p.prefix == "" and p.safe is None and p.lengths == patterns.DEFAULT_LENGTHS
+    assert p.prefix == "" and p.safe is None and p.flags == "" and p.attack == patterns.HAND_WRITTEN
     assert [v.name for v in p.variants()] == ["x"]
+    # Default lengths start above the fixed parts and span more than two decades of pumped bytes.
+    assert p.lengths_for(False) == [1 + n for n in patterns.PUMPED_DEFAULT]
+    (behind,) = load(tmp_path, "[[pattern]]\n" + ENTRY + 'prefix = "0123456789"\nexpect = "exponential"\nsafe = "a"\n')
+    assert behind.lengths_for(False)[0] == 11 + 8 and behind.lengths_for(True)[0] == 11 + 8
+    assert behind.lengths_for(False)[:3] == [11 + 8, 11 + 12, 11 + 16]  # an exponential climbs in small steps
+    assert behind.lengths_for(True)[-1] / behind.lengths_for(True)[0] > 100
+    (unanalysed,) = load(tmp_path, '[[pattern]]\nname = "y"\nregex = "a+"\nsource = "s"\n')
+    assert unanalysed.pumps == () and unanalysed.attack == ""
+
+
+def test_flags_escapes_and_several_pumps(tmp_path):
+    (p,) = load(tmp_path, "[[pattern]]\n" + ENTRY.replace('pump = "a"\n', "") + "flags = \"ui\"\n"
+                "prefix = '\\x1b['\npumps = [{before = '\\u{e9}', pump = \"ab\"}, {pump = '\\\\'}]\n")
+    assert p.flags == "iu" and p.prefix == "\x1b[" and p.pumps[0].before == "\xc3\xa9"
+    assert p.pumps[1].pump == "\\" and p.fixed == 2 + 2 + 1
+    assert p.attack_input(9) == "\x1b[\xc3\xa9ab\\\\!"
+
+
+def test_catalogue_file_round_trips(tmp_path):
+    (p,) = load(tmp_path, "[[pattern]]\n" + ENTRY + "flags = \"s\"\nprefix = '\\x00\\xff\"'\nlengths = [9, 20]\n")
+    shipped = patterns.load(patterns.SHIPPED)
+    for catalogue in (shipped, [p]):
+        assert patterns.parse(catalogue_file.to_toml(catalogue, "a note"), "written") == catalogue
+
+
+def test_inputs_decode_and_encode():
+    assert inputs.decode("a\\x41\\u{1F600}\\\\") == "aA" + "\U0001F600".encode().decode("latin-1") + "\\"
+    assert inputs.encode("a\x00\\\xff") == "a\\x00\\\\\\xff"
+    assert inputs.decode(inputs.encode("\x1b[é\n")) == "\x1b[é\n"
+    for bad in ("\\q", "\\x1", "\\u{110000}", "\\u{d800}"):
+        with pytest.raises(ValueError):
+            inputs.decode(bad)
 
 
 @pytest.mark.parametrize("text, words", [
     ("[[pattern]\n", "invalid TOML"),
-    ("[[pattern]]\n" + ENTRY.replace('pump = "a"\n', ""), "missing field 'pump'"),
+    ("[[pattern]]\n" + ENTRY.replace('regex = "^(a+)+$"\n', ""), "missing field 'regex'"),
     ("[[pattern]]\n" + ENTRY.replace('pump = "a"', 'pump = ""'), "'pump' is empty"),
-    ("[[pattern]]\n" + ENTRY + "pumps = \"a\"\n", "unknown field 'pumps'"),
+    ("[[pattern]]\n" + ENTRY + "pumps = []\n", "give 'pump' or 'pumps', not both"),
+    ("[[pattern]]\n" + ENTRY + "flags = \"g\"\n", "flags 'g' is not valid (valid: any of i, m, s, u"),
+    ("[[pattern]]\n" + ENTRY + "reference = \"perl\"\n", "reference 'perl' is not valid"),
+    ("[[pattern]]\n" + ENTRY.replace('pump = "a"', "pump = '\\q'"), "'pump': unknown escape at character 1"),
+    ("[[pattern]]\n" + ENTRY + "flags = \"u\"\nprefix = '\\xff'\n", "with the u flag, 'prefix' must be UTF-8"),
+    ("[[pattern]]\n" + ENTRY + f"prefix = \"{'p' * 2_000_000}\"\n", "hold 2,000,001 bytes (at most 4,096"),
+    ("[[pattern]]\n" + ENTRY + "lengths = [8]\nprefix = \"0123456789\"\n", "8 is shorter than the prefix"),
     ("[[pattern]]\n" + ENTRY + "expect = \"cubic\"\n", "valid: linear, polynomial, exponential"),
     ("[[pattern]]\n" + ENTRY + "lengths = [4, 2]\n", "must be increasing"),
     ("[[pattern]]\n" + ENTRY + "lengths = [0]\n", "out of range"),
     ("[[pattern]]\n" + ENTRY.replace('name = "x"', 'name = "a b"'), "may use only letters"),
     ("[[pattern]]\n" + ENTRY + "[[pattern]]\n" + ENTRY, "used twice"),
-    ("[[pattern]]\n" + ENTRY.replace('suffix = "!"', 'suffix = "\\n"'), "without line breaks"),
     ("title = 1\n", "unknown top-level key"),
     ("", "no [[pattern]] entries"),
 ])
@@ -60,14 +101,45 @@ def test_missing_file_is_usage_error(tmp_path):
         patterns.load(tmp_path / "none.toml")
 
 
+def test_a_catalogue_that_is_not_utf8_is_one_line_with_its_position(tmp_path):
+    path = tmp_path / "latin1.toml"
+    path.write_bytes(b"[[pattern]]\nname = \"caf\xe9\"\n")
+    with pytest.raises(UsageError) as failure:
+        patterns.load(path)
+    assert str(failure.value) == (f"{path}: not UTF-8 text: byte 0xe9 at line 2, column 12 (offset 23); "
+                                  "a catalogue is UTF-8 TOML")
+
+
 def test_samples_are_deterministic_over_the_alphabet():
     coupon = next(p for p in patterns.load(patterns.SHIPPED) if p.name == "coupon-code")
     first, again = samples.sample_inputs(coupon), samples.sample_inputs(coupon)
     assert first == again and len(first) == len(set(first)) > 300
     letters = set(samples.alphabet(coupon))
-    assert {"-", "!", "B", "2"} <= letters and "\n" not in letters
+    # Class ends and the characters just outside them: [A-Z0-9] gives A Z 0 9 and @ [ / :
+    assert {"-", "!", "B", "2", "A", "Z", "0", "9", "@", "[", "/", ":"} <= letters and "\n" not in letters
     assert all(set(s) <= letters for s in first)
     assert coupon.attack_input(16) in first
+
+
+def test_the_alphabet_holds_escaped_metacharacters_and_both_patterns_literals(tmp_path):
+    # minimatch's escaped braces: the alphabet once came out as `!:x{`, without the `}`.
+    (p,) = load(tmp_path, "[[pattern]]\n" + ENTRY.replace('regex = "^(a+)+$"', "regex = '\\{([^{}]+)\\}x'")
+                + "safe = '\\((?:\\d|%)\\)'\n")
+    assert {"{", "}", "x", "(", ")", "%", "0", "9", "/", ":"} <= set(samples.alphabet(p))
+    generated = ["{ab}x"]
+    assert "{ab}x" in samples.sample_inputs(p, generated)
+
+
+def test_wrong_answers_are_judged_against_the_reference_or_the_majority():
+    d = agreement.Disagreement
+    found = agreement.judge([d("p", "'1!'", {"boost": True, "std": False, "pcre2": False, "pcre2-jit": False,
+                                             "re2": False}),
+                             d("p", "'2!'", {"boost": True, "std": False}),               # a tie: unresolved
+                             d("js", "'x'", {"node@26": False, "node-linear@26": False, "std": True, "re2": True,
+                                             "boost": True})], {"p": None, "js": "node"})
+    assert found.wrong["p"]["boost"]["by"] == "majority" and found.wrong["p"]["boost"]["input"] == "'1!'"
+    assert [u.input for u in found.unresolved] == ["'2!'"]
+    assert set(found.wrong["js"]) == {"std", "re2", "boost"} and found.wrong["js"]["std"]["by"] == "node"
 
 
 def test_counterexample_is_the_shortest_input_where_rewrite_and_original_differ():

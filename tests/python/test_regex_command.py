@@ -38,7 +38,7 @@ def entry(name, regex, pump, suffix="", lengths=None, safe=None):
 def regex_run(tmp_path, patterns, *args, report=False):
     out = tmp_path / "out"
     result = stallbench("regex", "--no-build", "--no-throughput", "--patterns", str(patterns), "--out", str(out),
-                        *(() if report else ("--no-report",)), *args)
+                        "--node", "none", *(() if report else ("--no-report",)), *args)
     runs = [p for p in out.iterdir() if p.is_dir()] if out.exists() else []
     return result, runs[0] if runs else None
 
@@ -76,7 +76,9 @@ def test_pattern_invalid_for_one_engine_is_a_rejected_row_with_its_message(tmp_p
 
 
 def test_escalation_stops_at_the_budget_and_the_report_shows_it(tmp_path):
-    patterns = catalogue(tmp_path, entry("nested-plus", "^(a+)+$", "a", "!", [10, 14, 18, 40, 44], safe="^a+$"))
+    # The rewrite has lengths of its own (a linear pattern wants a wide range).
+    patterns = catalogue(tmp_path, entry("nested-plus", "^(a+)+$", "a", "!", [10, 14, 18, 40, 44], safe="^a+$")
+                         + "safe_lengths = [10, 40, 44]\n")
     result, run_dir = regex_run(tmp_path, patterns, "--engines", "std,re2", "--budget-ms", "400", report=True)
     assert result.returncode == 0, result.stderr
     found = cells(run_dir)
@@ -129,19 +131,17 @@ def test_engines_that_disagree_are_reported_loudly(tmp_path):
 
 def test_node_is_optional(tmp_path):
     patterns = catalogue(tmp_path, entry("plain", "^a+$", "a", lengths=[8]))
-    no_node = {"STALLBENCH_NODE": str(tmp_path / "no-node")}
     out = tmp_path / "out"
     refused = stallbench("regex", "--no-build", "--patterns", str(patterns), "--engines", "node", "--out", str(out),
-                         env=no_node)
-    assert refused.returncode == 2 and "node" in refused.stderr and "not found" in refused.stderr
+                         "--node", "none")
+    assert refused.returncode == 2 and "'node' is not available" in refused.stderr and "--node" in refused.stderr
     assert not out.exists()
     result = stallbench("regex", "--no-build", "--no-report", "--no-throughput", "--patterns", str(patterns),
-                        "--out", str(out), env=no_node)
+                        "--out", str(out), "--node", "none", "--engines", "std,re2")
     assert result.returncode == 0, result.stderr
-    assert "node not found on PATH" in result.stderr
     (run_dir,) = out.iterdir()
     engines = {k[0] for k in cells(run_dir)}
-    assert "std" in engines and not {"node", "node-linear"} & engines
+    assert engines == {"std", "re2"}
 
 
 @pytest.mark.parametrize("text, args, words", [
@@ -153,11 +153,13 @@ def test_node_is_optional(tmp_path):
     (entry("x", "a", "a"), ["--lengths", "0"], "out of range"),
     (entry("x", "a", "a"), ["--lengths", "8,x"], "out of range"),
     (entry("x", "a", "a"), ["--budget-ms", "5"], "valid values are 10-600000"),
+    (entry("x", "a", "a"), ["--node", "17"], "'17' is not a pinned Node line"),
+    (entry("x", "a", "a"), ["--flags", "i"], "--flags applies to --pattern regexes"),
 ])
 def test_bad_input_is_one_line_and_writes_nothing(tmp_path, text, args, words):
     patterns = catalogue(tmp_path, text)
     out = tmp_path / "out"
-    result = stallbench("regex", "--no-build", "--patterns", str(patterns), "--out", str(out), *args)
+    result = stallbench("regex", "--no-build", "--patterns", str(patterns), "--out", str(out), "--node", "none", *args)
     assert result.returncode == 2, result.stderr
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and words in lines[0], result.stderr

@@ -89,3 +89,63 @@ def test_verdict_from_how_the_curve_ended():
     assert found[("p", "re2")].verdict == "rejected"
     assert found[("p", "node")].verdict == "timeout"
     assert "timeout at 30" in found[("p", "std")].describe()
+
+
+# color-string's hwb on PCRE2 (issue 14): near-instant up to ~4,000 bytes, then about quadratic
+# (26 ms at 8,000, 503 ms at 32,000). Over the whole range one power fit said "polynomial 6.6".
+HWB_LENGTHS = [125, 250, 500, 1000, 2000, 4000, 8000, 16000, 32000]
+HWB_TIMES = [0.0011, 0.0012, 0.0011, 0.0013, 0.0012, 0.0014, 26.0, 115.0, 503.0]
+
+
+def test_a_regime_change_reports_both_regimes_and_where_growth_starts():
+    growth = classify(HWB_LENGTHS, HWB_TIMES)
+    assert growth.kind == "polynomial" and 1.8 < growth.degree < 2.5
+    assert growth.flat_until == 4000 and growth.flat_ms == pytest.approx(0.0012, rel=0.2)
+    assert growth.regime_text().startswith("flat (~0.0012 ms) up to 4,000, then")
+
+
+def test_a_linear_control_with_a_flat_start_is_linear():
+    # color-string's rgba (linear) on PCRE2: flat, then growing in proportion to the input.
+    times = [0.001, 0.001, 0.0012, 0.0011, 0.0013, 0.002, 0.004, 0.0081, 0.016]
+    growth = classify(HWB_LENGTHS, times)
+    assert growth.kind == "linear"
+
+
+def test_lengths_are_pumped_lengths_behind_a_prefix():
+    # ssri's fixed regex behind a 53-byte prefix: linear in the 4 to 28 pumped bytes. Against the
+    # whole input length (57 to 81) it read as polynomial 2.4-3.3.
+    lengths = list(range(57, 82, 4))
+    times = [1e-3 * (n - 53) for n in lengths]
+    rows = [Row("r", "regex", "match", f"engine=std;length={n};pattern=ssri", 0, "match_ms", t, "ms", "ok", "")
+            for n, t in zip(lengths, times)]
+    assert curves(rows)[("ssri", "std")].verdict == "polynomial"
+    pumped = curves(rows, {"ssri": 53})[("ssri", "std")]
+    assert pumped.verdict == "linear"
+
+
+def test_wrong_answers_replace_the_verdict():
+    rows = _rows("boost", [(n, 1e-4) for n in LONG_LENGTHS])
+    wrong = {"p": {"boost": {"input": "'1!'", "answer": True, "reference": False, "by": "node", "inputs": 3}}}
+    curve = curves(rows, wrong=wrong)[("p", "boost")]
+    assert curve.verdict == "wrong answers"
+    assert curve.describe() == "wrong answers: match on '1!' where node says no match (3 inputs)"
+
+
+def test_a_fitted_curve_keeps_its_verdict_and_shows_where_it_stopped():
+    from stallbench_lib.redos.summary import short_verdict
+
+    linear = [(n, 1e-4 + 1e-8 * n) for n in LONG_LENGTHS]
+    curve = curves(_rows("std", linear, (256000, "crashed", "SIGSEGV")))[("p", "std")]
+    assert curve.verdict == "linear" and short_verdict(curve) == "linear, crashed@256000"
+
+
+def test_a_step_at_the_end_of_a_linear_curve_is_not_growth():
+    # node-linear on a linear rewrite (measured here): linear up to 32,769, then V8 switched to its
+    # experimental engine, x140 at the last length. One step, not a polynomial.
+    lengths = [1, 25, 121, 505, 2041, 8185, 32761, 65529]
+    times = [0.00017, 0.00015, 0.00038, 0.0015, 0.0070, 0.020, 0.084, 11.7]
+    growth = classify(lengths, times)
+    assert growth.kind == "linear" and growth.step_at == 65529 and growth.step_ratio == pytest.approx(139, rel=0.01)
+    # An outlier in the middle of a linear curve does not make it grow either.
+    spiked = [t if n != 2041 else 5.0 for n, t in zip(lengths[:-1], times[:-1])]
+    assert classify(lengths[:-1], spiked).kind == "linear"

@@ -10,25 +10,23 @@
 
 namespace stallbench::regex {
 
-std::unique_ptr<Regex> compile_boost(std::string_view pattern, Anchoring anchoring);
+std::unique_ptr<Regex> compile_boost(std::string_view pattern, const Options& options);
 std::string boost_version();
 
-std::unique_ptr<Regex> compile_std(std::string_view pattern, Anchoring anchoring);
+std::unique_ptr<Regex> compile_std(std::string_view pattern, const Options& options);
 std::string std_version();
 
-std::unique_ptr<Regex> compile_pcre2(std::string_view pattern, Anchoring anchoring, bool jit);
+std::unique_ptr<Regex> compile_pcre2(std::string_view pattern, const Options& options, bool jit);
 std::string pcre2_version();
 
-std::unique_ptr<Regex> compile_re2(std::string_view pattern, Anchoring anchoring);
+std::unique_ptr<Regex> compile_re2(std::string_view pattern, const Options& options);
 std::string re2_version();
 
-std::unique_ptr<Regex> compile_hyperscan(std::string_view pattern, Anchoring anchoring);
+std::unique_ptr<Regex> compile_hyperscan(std::string_view pattern, const Options& options);
 std::string hyperscan_version();
 
-// V8 through a node process; `linear_fallback` adds V8's experimental linear engine on excessive
-// backtracking. node_path() is empty when node is not installed.
-std::unique_ptr<Regex> compile_node(std::string_view pattern, Anchoring anchoring, bool linear_fallback);
-std::string node_path();
-std::string node_version();
+// V8 through a node process (options.node, the binary of the Node line measured);
+// `linear_fallback` adds V8's experimental linear engine on excessive backtracking.
+std::unique_ptr<Regex> compile_node(std::string_view pattern, const Options& options, bool linear_fallback);
 
 }  // namespace stallbench::regex

@@ -14,7 +14,14 @@ struct BoostLibrary {
   using regex = boost::regex;
   using error = boost::regex_error;
   // no_mod_m / no_mod_s: ^ $ and . as in every other adapter (Boost's perl default is multiline).
-  static constexpr auto kSyntax = boost::regex::perl | boost::regex::no_mod_m | boost::regex::no_mod_s;
+  static boost::regex::flag_type syntax(const Flags& flags) {
+    if (flags.unicode) refuse_flag("boost", 'u', "boost::regex over char matches bytes (Unicode needs its ICU build)");
+    unsigned syntax = boost::regex::perl;
+    if (!flags.multiline) syntax |= boost::regex::no_mod_m;
+    syntax |= flags.dot_all ? boost::regex::mod_s : boost::regex::no_mod_s;
+    if (flags.ignore_case) syntax |= boost::regex::icase;
+    return static_cast<boost::regex::flag_type>(syntax);
+  }
 
   template <class It>
   static bool match(It first, It last, const regex& re) { return boost::regex_match(first, last, re); }
@@ -31,8 +38,8 @@ struct BoostLibrary {
 
 }  // namespace
 
-std::unique_ptr<Regex> compile_boost(std::string_view pattern, Anchoring anchoring) {
-  return std::make_unique<IteratorRegex<BoostLibrary>>(pattern, anchoring);
+std::unique_ptr<Regex> compile_boost(std::string_view pattern, const Options& options) {
+  return std::make_unique<IteratorRegex<BoostLibrary>>(pattern, options);
 }
 
 std::string boost_version() {

@@ -24,36 +24,149 @@ std::string text_field(const toml::table& entry, const char* key, bool required,
   return *value;
 }
 
+std::string input_field(const toml::table& entry, const char* key, const std::string& where) {
+  try {
+    return decode_input(text_field(entry, key, false, where));
+  } catch (const std::invalid_argument& e) {
+    throw std::runtime_error(where + ": '" + key + "': " + e.what());
+  }
+}
+
+std::vector<std::int64_t> lengths_field(const toml::table& entry, const char* key, const std::string& where) {
+  std::vector<std::int64_t> lengths;
+  if (const toml::array* given = entry[key].as_array()) {
+    for (const auto& item : *given) {
+      auto n = item.value<std::int64_t>();
+      if (!n || *n < 1) throw std::runtime_error(where + ": '" + key + "' must hold positive integers");
+      lengths.push_back(*n);
+    }
+  }
+  return lengths;
+}
+
+std::vector<Pump> pumps_field(const toml::table& entry, const std::string& where) {
+  std::vector<Pump> pumps;
+  if (entry.contains("pump")) pumps.push_back({"", input_field(entry, "pump", where)});
+  if (const toml::array* given = entry["pumps"].as_array()) {
+    for (const auto& item : *given) {
+      const toml::table* part = item.as_table();
+      if (part == nullptr) throw std::runtime_error(where + ": 'pumps' must hold tables {before, pump}");
+      pumps.push_back({input_field(*part, "before", where), input_field(*part, "pump", where)});
+    }
+  }
+  for (const auto& p : pumps)
+    if (p.pump.empty()) throw std::runtime_error(where + ": 'pump' is empty");
+  return pumps;
+}
+
 Pattern read_pattern(const toml::table& entry, const std::string& where) {
   Pattern p;
   p.name = text_field(entry, "name", true, where);
   std::string named = where + " '" + p.name + "'";
   p.regex = text_field(entry, "regex", true, named);
   if (entry.contains("safe")) p.safe = text_field(entry, "safe", true, named);
-  p.prefix = text_field(entry, "prefix", false, named);
-  p.pump = text_field(entry, "pump", true, named);
-  p.suffix = text_field(entry, "suffix", false, named);
+  try {
+    p.flags = Flags::parse(text_field(entry, "flags", false, named));
+  } catch (const std::invalid_argument& e) {
+    throw std::runtime_error(named + ": " + e.what());
+  }
+  p.prefix = input_field(entry, "prefix", named);
+  p.pumps = pumps_field(entry, named);
+  p.suffix = input_field(entry, "suffix", named);
   p.expect = text_field(entry, "expect", false, named);
   p.source = text_field(entry, "source", true, named);
   p.analysis = text_field(entry, "analysis", false, named);
-  if (p.pump.empty()) throw std::runtime_error(named + ": 'pump' is empty");
-  // The orchestrator's bound (scripts/stallbench_lib/redos/patterns.py, MAX_RECIPE_TEXT).
-  constexpr std::size_t kMaxRecipeText = 1024;
-  for (const auto* text : {&p.prefix, &p.pump, &p.suffix})
-    if (text->size() > kMaxRecipeText)
-      throw std::runtime_error(named + ": prefix, pump and suffix hold at most " + std::to_string(kMaxRecipeText) +
-                               " characters each");
-  if (const toml::array* lengths = entry["lengths"].as_array()) {
-    for (const auto& item : *lengths) {
-      auto n = item.value<std::int64_t>();
-      if (!n || *n < 1) throw std::runtime_error(named + ": 'lengths' must hold positive integers");
-      p.lengths.push_back(*n);
-    }
+  p.lengths = lengths_field(entry, "lengths", named);
+  p.safe_lengths = lengths_field(entry, "safe_lengths", named);
+  // The orchestrator's bounds (scripts/stallbench_lib/redos/patterns.py, MAX_FIXED and MAX_PUMP):
+  // every sample input repeats the fixed parts, and a 2 MB prefix took 1 GB there.
+  constexpr std::size_t kMaxFixed = 4096, kMaxPump = 4096;
+  std::size_t fixed = p.prefix.size() + p.suffix.size();
+  for (const auto& pump : p.pumps) {
+    fixed += pump.before.size();
+    if (pump.pump.size() > kMaxPump)
+      throw std::runtime_error(named + ": a pump holds at most " + std::to_string(kMaxPump) + " bytes");
   }
+  if (fixed > kMaxFixed)
+    throw std::runtime_error(named + ": prefix, suffix and befores hold at most " + std::to_string(kMaxFixed) +
+                             " bytes");
   return p;
 }
 
+int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+void append_utf8(std::string& out, std::uint32_t cp) {
+  if (cp < 0x80) {
+    out.push_back(static_cast<char>(cp));
+  } else if (cp < 0x800) {
+    out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else if (cp < 0x10000) {
+    out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else {
+    out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  }
+}
+
+// Bytes of `part` repeated and cut to `size`; with `utf8`, a character the cut would split is left out.
+std::string fill(const std::string& part, std::int64_t size, bool utf8) {
+  std::string out;
+  out.reserve(static_cast<std::size_t>(size));
+  for (std::int64_t i = 0; i < size; ++i) out.push_back(part[static_cast<std::size_t>(i) % part.size()]);
+  if (!utf8 || out.empty()) return out;
+  std::size_t start = out.size() - 1;
+  while (start > 0 && (static_cast<unsigned char>(out[start]) & 0xC0) == 0x80) --start;
+  auto lead = static_cast<unsigned char>(out[start]);
+  std::size_t need = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
+  if (out.size() - start < need) out.resize(start);
+  return out;
+}
+
 }  // namespace
+
+std::string decode_input(const std::string& text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '\\') {
+      out.push_back(text[i]);
+      continue;
+    }
+    char kind = i + 1 < text.size() ? text[i + 1] : '\0';
+    if (kind == '\\') {
+      out.push_back('\\');
+      ++i;
+    } else if (kind == 'x' && i + 3 < text.size() && hex_digit(text[i + 2]) >= 0 && hex_digit(text[i + 3]) >= 0) {
+      out.push_back(static_cast<char>(hex_digit(text[i + 2]) * 16 + hex_digit(text[i + 3])));
+      i += 3;
+    } else if (kind == 'u' && i + 2 < text.size() && text[i + 2] == '{') {
+      std::size_t close = text.find('}', i + 3);
+      std::uint32_t cp = 0;
+      bool valid = close != std::string::npos && close > i + 3 && close - (i + 3) <= 6;
+      for (std::size_t k = i + 3; valid && k < close; ++k) {
+        valid = hex_digit(text[k]) >= 0;
+        cp = cp * 16 + static_cast<std::uint32_t>(valid ? hex_digit(text[k]) : 0);
+      }
+      if (!valid || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+        throw std::invalid_argument("bad \\u{...} escape at character " + std::to_string(i + 1));
+      append_utf8(out, cp);
+      i = close;
+    } else {
+      throw std::invalid_argument("unknown escape at character " + std::to_string(i + 1) +
+                                  " (valid: \\xNN, \\u{H...}, \\\\)");
+    }
+  }
+  return out;
+}
 
 Catalogue Catalogue::load(const std::string& path) {
   toml::table doc;
@@ -97,14 +210,21 @@ Variant Catalogue::variant(const std::string& name) const {
 }
 
 std::string attack_input(const Pattern& pattern, std::int64_t length) {
+  if (pattern.pumps.empty())
+    throw std::invalid_argument("pattern '" + pattern.name + "' has no attack (no pump): stallbench regex finds one");
   auto fixed = static_cast<std::int64_t>(pattern.prefix.size() + pattern.suffix.size());
-  if (pattern.pump.empty()) throw std::invalid_argument("pattern '" + pattern.name + "' has an empty pump");
+  for (const auto& p : pattern.pumps) fixed += static_cast<std::int64_t>(p.before.size());
   if (length < fixed)
-    throw std::invalid_argument("length " + std::to_string(length) + " is shorter than the prefix and suffix of '" +
-                                pattern.name + "' (" + std::to_string(fixed) + " characters)");
+    throw std::invalid_argument("length " + std::to_string(length) + " is shorter than the fixed parts of '" +
+                                pattern.name + "' (" + std::to_string(fixed) + " bytes)");
+  auto count = static_cast<std::int64_t>(pattern.pumps.size());
+  std::int64_t spread = length - fixed;
   std::string input = pattern.prefix;
   input.reserve(static_cast<std::size_t>(length));
-  for (std::int64_t i = 0; i < length - fixed; ++i) input.push_back(pattern.pump[i % pattern.pump.size()]);
+  for (std::int64_t i = 0; i < count; ++i) {
+    const Pump& p = pattern.pumps[static_cast<std::size_t>(i)];
+    input += p.before + fill(p.pump, spread / count + (i < spread % count ? 1 : 0), pattern.flags.unicode);
+  }
   return input + pattern.suffix;
 }
 

@@ -1,6 +1,11 @@
 // The pattern catalogue (TOML, one [[pattern]] table per entry; see patterns.toml and
-// docs/regex.md). The orchestrator validates a catalogue before a run and reports bad entries;
-// this loader reads what the bench needs and refuses what it cannot read.
+// docs/regex.md). The orchestrator validates a catalogue before a run, finds the attacks of entries
+// that have none (recheck) and hands the bench the resolved catalogue; this loader reads what the
+// bench needs and refuses what it cannot read.
+//
+// Attack inputs are bytes. In `prefix`, `pumps` and `suffix` text stands for its UTF-8 bytes and
+// three escapes are ours (after TOML's own): \xNN one byte, \u{H...} the UTF-8 bytes of a code
+// point, \\ a backslash.
 #pragma once
 
 #include <cstdint>
@@ -8,14 +13,24 @@
 #include <string>
 #include <vector>
 
+#include "engine.h"
+
 namespace stallbench::regex {
+
+// One repeated part of an attack input: `before` once, then `pump` repeated.
+struct Pump {
+  std::string before;
+  std::string pump;
+};
 
 struct Pattern {
   std::string name;
   std::string regex;
   std::optional<std::string> safe;  // a rewrite meant to accept the same language in linear time
-  std::string prefix, pump, suffix;  // the attack input: prefix + pump cycled + suffix
-  std::vector<std::int64_t> lengths;
+  Flags flags;                      // JavaScript's i, m, s, u, for the regex and its rewrite
+  std::string prefix, suffix;       // the attack input: prefix + each pump's part + suffix
+  std::vector<Pump> pumps;          // `pump` is one Pump; empty: no attack (the orchestrator finds one)
+  std::vector<std::int64_t> lengths, safe_lengths;
   std::string expect;  // linear, polynomial, exponential, or empty
   std::string source;
   std::string analysis;
@@ -43,8 +58,12 @@ class Catalogue {
   std::vector<Pattern> patterns_;
 };
 
-// prefix + pump repeated (and cut) to fill + suffix, `length` characters in all.
-// Throws std::invalid_argument when length < prefix + suffix or the pump is empty.
+// Our escapes (\xNN, \u{H...}, \\) decoded to bytes; throws std::invalid_argument at any other.
+std::string decode_input(const std::string& text);
+
+// prefix + every pump's `before` and its share of the fill (the pump repeated and cut; with the u
+// flag never inside a UTF-8 sequence, so the input may fall a few bytes short) + suffix, `length`
+// bytes in all. Throws std::invalid_argument when length < the fixed parts or there is no attack.
 std::string attack_input(const Pattern& pattern, std::int64_t length);
 
 }  // namespace stallbench::regex

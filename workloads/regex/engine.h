@@ -9,9 +9,11 @@
 // be thrown: the cell's process dies and the orchestrator records it as `crashed`.
 //
 // Every adapter gives the same meaning to a pattern: bytes (no UTF-8 decoding), `.` does not match
-// a newline, `$` matches at the end of the input only, no multiline, case-sensitive. One exception
-// the engine does not let us remove: Hyperscan's `$` also matches before a final newline. The
-// inputs stallbench generates never contain line breaks, so no measurement sees it.
+// a newline, `$` matches at the end of the input only, no multiline, case-sensitive, unless Flags
+// say otherwise (JavaScript's i, s, m, u); an engine that has no way to honour a flag refuses the
+// pattern (`rejected`, naming the flag). One exception the engine does not let us remove:
+// Hyperscan's `$` also matches before a final newline; an input ending in one shows it as wrong
+// answers (the orchestrator checks every engine's answers against a reference).
 #pragma once
 
 #include <memory>
@@ -25,6 +27,23 @@ namespace stallbench::regex {
 enum class Anchoring {
   search,  // the pattern may match anywhere in the input (JavaScript's test(), regex_search)
   full,    // the pattern must match the whole input (regex_match, RE2::FullMatch)
+};
+
+// JavaScript's flags, the common ground of every engine's options.
+struct Flags {
+  bool ignore_case = false;  // i
+  bool dot_all = false;      // s: `.` matches a newline too
+  bool multiline = false;    // m: ^ and $ at line boundaries too
+  bool unicode = false;      // u: pattern and input are UTF-8, matched by code point
+  // "ims" -> Flags; throws std::invalid_argument naming a letter that is not one of i, m, s, u.
+  static Flags parse(std::string_view letters);
+  std::string letters() const;  // back to "imsu" order
+};
+
+struct Options {
+  Anchoring anchoring = Anchoring::search;
+  Flags flags;
+  std::string node;  // the Node binary, for the engines that run in node (node, node-linear)
 };
 
 struct EngineFailure : std::runtime_error {
@@ -50,7 +69,14 @@ class Regex {
   virtual Batch run_batch(std::span<const std::string_view> inputs, int repeat);
 };
 
-// Compiles `pattern` with `engine` (one of engine_names()); throws EngineFailure("rejected", ...).
-std::unique_ptr<Regex> compile(std::string_view engine, std::string_view pattern, Anchoring anchoring);
+// Compiles `pattern` with `engine` (one of engine_names()); throws EngineFailure("rejected", ...),
+// also for a flag the engine cannot honour.
+std::unique_ptr<Regex> compile(std::string_view engine, std::string_view pattern, const Options& options);
+inline std::unique_ptr<Regex> compile(std::string_view engine, std::string_view pattern, Anchoring anchoring) {
+  return compile(engine, pattern, Options{.anchoring = anchoring});
+}
+
+// What an engine says when it cannot honour `flag` (a letter of Flags).
+[[noreturn]] void refuse_flag(std::string_view engine, char flag, std::string_view why);
 
 }  // namespace stallbench::regex

@@ -2,6 +2,8 @@
 
 #include <chrono>
 #include <functional>
+#include <stdexcept>
+#include <string>
 
 #include "adapters.h"
 #include "engine.h"
@@ -11,7 +13,7 @@ namespace {
 
 struct Entry {
   EngineInfo info;
-  std::function<std::unique_ptr<Regex>(std::string_view, Anchoring)> compile;
+  std::function<std::unique_ptr<Regex>(std::string_view, const Options&)> compile;
   std::function<std::string()> version;
 };
 
@@ -25,9 +27,9 @@ std::vector<Entry> entries() {
                  compile_std, std_version});
 #ifdef STALLBENCH_HAVE_PCRE2
   all.push_back({{"pcre2", "pcre2", "PCRE2 interpreter (backtracking; guard: match limit)"},
-                 [](std::string_view p, Anchoring a) { return compile_pcre2(p, a, false); }, pcre2_version});
+                 [](std::string_view p, const Options& o) { return compile_pcre2(p, o, false); }, pcre2_version});
   all.push_back({{"pcre2-jit", "pcre2", "PCRE2 JIT (backtracking; guards: match limit, JIT stack)"},
-                 [](std::string_view p, Anchoring a) { return compile_pcre2(p, a, true); }, pcre2_version});
+                 [](std::string_view p, const Options& o) { return compile_pcre2(p, o, true); }, pcre2_version});
 #endif
 #ifdef STALLBENCH_HAVE_RE2
   all.push_back({{"re2", "re2", "RE2 (automata, linear; refuses backreferences and lookaround)"}, compile_re2,
@@ -37,13 +39,11 @@ std::vector<Entry> entries() {
   all.push_back({{"hyperscan", "hyperscan", "Hyperscan (automata, linear; refuses backreferences and lookaround)"},
                  compile_hyperscan, hyperscan_version});
 #endif
-  if (!node_path().empty()) {
-    all.push_back({{"node", "node", "V8 irregexp through node (backtracking; guard: backtrack stack)"},
-                   [](std::string_view p, Anchoring a) { return compile_node(p, a, false); }, node_version});
-    all.push_back({{"node-linear", "node",
-                    "V8 through node with --enable-experimental-regexp-engine-on-excessive-backtracks"},
-                   [](std::string_view p, Anchoring a) { return compile_node(p, a, true); }, node_version});
-  }
+  // Their version is the Node line's, which the orchestrator records (meta.json `nodes`).
+  all.push_back({{"node", "", "V8 irregexp through node (backtracking; guard: backtrack stack)"},
+                 [](std::string_view p, const Options& o) { return compile_node(p, o, false); }, nullptr});
+  all.push_back({{"node-linear", "", "V8 through node with --enable-experimental-regexp-engine-on-excessive-backtracks"},
+                 [](std::string_view p, const Options& o) { return compile_node(p, o, true); }, nullptr});
   return all;
 }
 
@@ -58,9 +58,31 @@ Batch Regex::run_batch(std::span<const std::string_view> inputs, int repeat) {
   return batch;
 }
 
-std::unique_ptr<Regex> compile(std::string_view engine, std::string_view pattern, Anchoring anchoring) {
+Flags Flags::parse(std::string_view letters) {
+  Flags flags;
+  for (char c : letters) {
+    bool* flag = c == 'i' ? &flags.ignore_case : c == 's' ? &flags.dot_all : c == 'm' ? &flags.multiline
+               : c == 'u' ? &flags.unicode : nullptr;
+    if (flag == nullptr) throw std::invalid_argument(std::string("unknown regex flag '") + c + "' (valid: i, m, s, u)");
+    *flag = true;
+  }
+  return flags;
+}
+
+std::string Flags::letters() const {
+  return std::string(ignore_case ? "i" : "") + (multiline ? "m" : "") + (dot_all ? "s" : "") + (unicode ? "u" : "");
+}
+
+void refuse_flag(std::string_view engine, char flag, std::string_view why) {
+  throw EngineFailure("rejected", std::string("flag ") + flag + ": " + std::string(why) + " (" + std::string(engine) +
+                                      " cannot honour it)");
+}
+
+bool runs_in_node(std::string_view engine) { return engine == "node" || engine == "node-linear"; }
+
+std::unique_ptr<Regex> compile(std::string_view engine, std::string_view pattern, const Options& options) {
   for (auto& entry : entries())
-    if (entry.info.name == engine) return entry.compile(pattern, anchoring);
+    if (entry.info.name == engine) return entry.compile(pattern, options);
   throw std::invalid_argument("unknown or unavailable regex engine '" + std::string(engine) + "'");
 }
 
@@ -76,14 +98,12 @@ std::vector<std::string> engine_names() {
   return out;
 }
 
-std::vector<std::pair<std::string, std::string>> engine_versions(bool ask_node) {
+std::vector<std::pair<std::string, std::string>> engine_versions() {
   std::vector<std::pair<std::string, std::string>> out;
   for (auto& entry : entries()) {
-    bool seen = false;
+    bool seen = !entry.version;
     for (auto& [library, _] : out) seen = seen || library == entry.info.library;
-    if (seen) continue;
-    bool skip = entry.info.library == "node" && !ask_node;
-    out.emplace_back(entry.info.library, skip ? "(asked only by --stallbench-describe)" : entry.version());
+    if (!seen) out.emplace_back(entry.info.library, entry.version());
   }
   return out;
 }

@@ -13,12 +13,17 @@ int stop_at_first_match(unsigned, unsigned long long, unsigned long long, unsign
 
 class HyperscanRegex : public Regex {
  public:
-  HyperscanRegex(std::string_view pattern, Anchoring anchoring) {
+  HyperscanRegex(std::string_view pattern, const Options& options) {
     std::string expression(pattern);
-    if (anchoring == Anchoring::full) expression = "\\A(?:" + expression + ")\\z";
+    if (options.anchoring == Anchoring::full) expression = "\\A(?:" + expression + ")\\z";
     hs_compile_error_t* error = nullptr;
-    // ALLOWEMPTY: patterns that can match the empty string (^(a|b)*$) are legal here too.
+    // ALLOWEMPTY: patterns that can match the empty string (^(a|b)*$) are legal here too. UTF8
+    // without UCP: code points, \w still ASCII, as JavaScript's u flag.
     unsigned flags = HS_FLAG_SINGLEMATCH | HS_FLAG_ALLOWEMPTY;
+    if (options.flags.ignore_case) flags |= HS_FLAG_CASELESS;
+    if (options.flags.dot_all) flags |= HS_FLAG_DOTALL;
+    if (options.flags.multiline) flags |= HS_FLAG_MULTILINE;
+    if (options.flags.unicode) flags |= HS_FLAG_UTF8;
     if (hs_compile(expression.c_str(), flags, HS_MODE_BLOCK, nullptr, &database_, &error) != HS_SUCCESS) {
       std::string message = error != nullptr ? error->message : "hs_compile failed";
       hs_free_compile_error(error);
@@ -51,8 +56,8 @@ class HyperscanRegex : public Regex {
 
 }  // namespace
 
-std::unique_ptr<Regex> compile_hyperscan(std::string_view pattern, Anchoring anchoring) {
-  return std::make_unique<HyperscanRegex>(pattern, anchoring);
+std::unique_ptr<Regex> compile_hyperscan(std::string_view pattern, const Options& options) {
+  return std::make_unique<HyperscanRegex>(pattern, options);
 }
 
 std::string hyperscan_version() { return hs_version(); }

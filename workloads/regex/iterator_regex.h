@@ -10,14 +10,15 @@
 
 namespace stallbench::regex {
 
-// Library provides: `regex`, `error`, `kSyntax`, `match(first, last, re)`, `search(first, last, re)`,
-// and `guard_message(error)`.
+// Library provides: `regex`, `error`, `syntax(flags)` (throwing EngineFailure for a flag it cannot
+// honour), `match(first, last, re)`, `search(first, last, re)`, and `guard_message(error)`.
 template <class Library>
 class IteratorRegex : public Regex {
  public:
-  IteratorRegex(std::string_view pattern, Anchoring anchoring) : anchoring_(anchoring) {
+  IteratorRegex(std::string_view pattern, const Options& options) : anchoring_(options.anchoring) {
+    auto syntax = Library::syntax(options.flags);
     try {
-      regex_.assign(pattern.begin(), pattern.end(), Library::kSyntax);
+      regex_.assign(pattern.begin(), pattern.end(), syntax);
     } catch (const typename Library::error& e) {
       throw EngineFailure("rejected", e.what());
     }

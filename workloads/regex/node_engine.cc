@@ -1,12 +1,13 @@
 // V8's irregexp through a node process running node_regex.js, plain or with
 // --enable-experimental-regexp-engine-on-excessive-backtracks (V8 switches to its linear engine
 // after a number of backtracks, when the pattern is one that engine supports). V8's own guard is
-// its backtrack stack limit (RangeError): `guarded`. Each batch is timed inside node.
+// its backtrack stack limit (RangeError): `guarded`. Each batch is timed inside node. The binary is
+// the one of the Node line measured (Options::node): the bench gets it from the orchestrator.
 //
 // The node process is this process's child, in its process group, and dies with it
 // (child_process.h): node busy backtracking reads no end-of-file, so closing its pipe is not
 // enough (it kept running for minutes after regex_check was killed on its timeout). One node
-// process per flavour serves every pattern this process compiles (starting node costs ~0.1 s;
+// process per binary and flavour serves every pattern this process compiles (starting node costs ~0.1 s;
 // regex_check and the tests compile hundreds).
 #include <fcntl.h>
 #include <sys/wait.h>
@@ -17,8 +18,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <vector>
 
 #include "../common/child_process.h"
@@ -29,8 +30,9 @@ namespace {
 
 using nlohmann::json;
 
-// Inputs are bytes; V8 gets them as the Latin-1 characters they are, so `.` and classes see the
-// same units as in the byte-oriented engines. JSON carries them as UTF-8.
+// Inputs are bytes; without the u flag V8 gets them as the Latin-1 characters they are, so `.` and
+// classes see the same units as in the byte-oriented engines (JSON carries them as UTF-8). With
+// the u flag they are UTF-8 text and V8 gets the characters they encode.
 std::string latin1_to_utf8(std::string_view bytes) {
   std::string out;
   out.reserve(bytes.size());
@@ -47,9 +49,8 @@ std::string latin1_to_utf8(std::string_view bytes) {
 
 class NodeProcess {
  public:
-  explicit NodeProcess(bool linear_fallback) {
-    std::string node = node_path();
-    if (node.empty()) throw std::runtime_error("node is not installed (not on PATH, STALLBENCH_NODE unset)");
+  NodeProcess(const std::string& node, bool linear_fallback) {
+    if (node.empty()) throw std::invalid_argument("the node engines need the Node binary to run (Options::node)");
     std::signal(SIGPIPE, SIG_IGN);  // a dead node must be an error reply, not a killed bench
     int to_child[2], from_child[2];
     if (pipe2(to_child, O_CLOEXEC) != 0 || pipe2(from_child, O_CLOEXEC) != 0)
@@ -115,20 +116,25 @@ json checked(json reply) {
 // Started on first use and never destroyed: compiled patterns may outlive any static (Google
 // Benchmark's registry holds them until exit), and at exit the kernel closes the pipe, so node
 // reads end-of-file and exits by itself.
-NodeProcess& shared_node(bool linear_fallback) {
-  static auto* processes = new std::unique_ptr<NodeProcess>[2];
-  auto& slot = processes[linear_fallback ? 1 : 0];
-  if (!slot) slot = std::make_unique<NodeProcess>(linear_fallback);
+NodeProcess& shared_node(const std::string& node, bool linear_fallback) {
+  static auto* processes = new std::map<std::pair<std::string, bool>, std::unique_ptr<NodeProcess>>;
+  auto& slot = (*processes)[{node, linear_fallback}];
+  if (!slot) slot = std::make_unique<NodeProcess>(node, linear_fallback);
   return *slot;
+}
+
+std::string as_text(std::string_view bytes, bool unicode) {
+  return unicode ? std::string(bytes) : latin1_to_utf8(bytes);
 }
 
 class NodeRegex : public Regex {
  public:
-  NodeRegex(std::string_view pattern, Anchoring anchoring, bool linear_fallback)
-      : node_(shared_node(linear_fallback)) {
+  NodeRegex(std::string_view pattern, const Options& options, bool linear_fallback)
+      : node_(shared_node(options.node, linear_fallback)), unicode_(options.flags.unicode) {
     json reply = checked(node_.request({{"op", "compile"},
-                                        {"pattern", latin1_to_utf8(pattern)},
-                                        {"full", anchoring == Anchoring::full}}));
+                                        {"pattern", as_text(pattern, unicode_)},
+                                        {"flags", options.flags.letters()},
+                                        {"full", options.anchoring == Anchoring::full}}));
     id_ = reply.at("id").get<int>();
   }
   ~NodeRegex() override {
@@ -147,7 +153,7 @@ class NodeRegex : public Regex {
 
   Batch run_batch(std::span<const std::string_view> inputs, int repeat) override {
     json texts = json::array();
-    for (auto input : inputs) texts.push_back(latin1_to_utf8(input));
+    for (auto input : inputs) texts.push_back(as_text(input, unicode_));
     json reply = checked(
         node_.request({{"op", "batch"}, {"id", id_}, {"inputs", std::move(texts)}, {"repeat", repeat}}));
     return {reply.at("matched").get<std::size_t>(), reply.at("ms").get<double>()};
@@ -155,29 +161,14 @@ class NodeRegex : public Regex {
 
  private:
   NodeProcess& node_;
+  bool unicode_;
   int id_ = -1;
 };
 
 }  // namespace
 
-std::unique_ptr<Regex> compile_node(std::string_view pattern, Anchoring anchoring, bool linear_fallback) {
-  return std::make_unique<NodeRegex>(pattern, anchoring, linear_fallback);
-}
-
-std::string node_path() {
-  if (const char* given = std::getenv("STALLBENCH_NODE"); given != nullptr && *given != '\0')
-    return access(given, X_OK) == 0 ? given : "";
-  const char* path = std::getenv("PATH");
-  std::stringstream dirs(path != nullptr ? path : "");
-  for (std::string dir; std::getline(dirs, dir, ':');) {
-    std::string candidate = (dir.empty() ? "." : dir) + "/node";
-    if (access(candidate.c_str(), X_OK) == 0) return candidate;
-  }
-  return "";
-}
-
-std::string node_version() {
-  return shared_node(false).request({{"op", "version"}}).at("version").get<std::string>();
+std::unique_ptr<Regex> compile_node(std::string_view pattern, const Options& options, bool linear_fallback) {
+  return std::make_unique<NodeRegex>(pattern, options, linear_fallback);
 }
 
 }  // namespace stallbench::regex

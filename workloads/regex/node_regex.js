@@ -3,8 +3,8 @@
 // on stdin, one JSON reply per line on stdout. Synchronous on purpose: no event loop is involved,
 // only the regex engine, and each batch is timed here so the pipe is not measured.
 //
-//   {"op":"version"}                                  -> {"version":"v20.20.2 (V8 <its version>)"}
-//   {"op":"compile","pattern":"^a+$","full":false}    -> {"id":0} or {"status":"rejected","message":...}
+//   {"op":"compile","pattern":"^a+$","flags":"i","full":false}
+//                                                     -> {"id":0} or {"status":"rejected","message":...}
 //   {"op":"batch","id":0,"inputs":["aaa!"],"repeat":5} -> {"matched":0,"ms":0.004}
 //                                                        or {"status":"guarded","message":...}
 //   {"op":"free","id":0}                              -> {}
@@ -15,13 +15,11 @@ let nextId = 0;
 
 function handle(request) {
   switch (request.op) {
-    case 'version':
-      return { version: `${process.version} (V8 ${process.versions.v8})` };
     case 'compile':
       try {
-        // No flags: not unicode, not multiline, not dotAll, as every other adapter.
+        // Only the entry's flags (i, m, s, u): no others, as in every other adapter.
         const id = nextId++;
-        regexes.set(id, new RegExp(request.full ? `^(?:${request.pattern})$` : request.pattern));
+        regexes.set(id, new RegExp(request.full ? `^(?:${request.pattern})$` : request.pattern, request.flags));
         return { id };
       } catch (e) {
         return { status: 'rejected', message: `${e.name}: ${e.message}` };

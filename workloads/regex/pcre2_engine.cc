@@ -20,12 +20,22 @@ bool is_limit(int rc) {
          rc == PCRE2_ERROR_JIT_STACKLIMIT;
 }
 
+// DOLLAR_ENDONLY: `$` at the very end only, as in every other adapter (unless multiline). UTF
+// without UCP: code points, with \w and \d still ASCII, as JavaScript's u flag; an input that is
+// not UTF-8 fails to match instead of being an error.
+uint32_t compile_options(const Flags& flags) {
+  uint32_t options = flags.multiline ? PCRE2_MULTILINE : PCRE2_DOLLAR_ENDONLY;
+  if (flags.ignore_case) options |= PCRE2_CASELESS;
+  if (flags.dot_all) options |= PCRE2_DOTALL;
+  if (flags.unicode) options |= PCRE2_UTF | PCRE2_MATCH_INVALID_UTF;
+  return options;
+}
+
 class Pcre2Regex : public Regex {
  public:
-  Pcre2Regex(std::string_view pattern, Anchoring anchoring, bool jit) {
-    // DOLLAR_ENDONLY: `$` at the very end only, as in every other adapter.
-    uint32_t options = PCRE2_DOLLAR_ENDONLY;
-    if (anchoring == Anchoring::full) options |= PCRE2_ANCHORED | PCRE2_ENDANCHORED;
+  Pcre2Regex(std::string_view pattern, const Options& given, bool jit) {
+    uint32_t options = compile_options(given.flags);
+    if (given.anchoring == Anchoring::full) options |= PCRE2_ANCHORED | PCRE2_ENDANCHORED;
     int code = 0;
     PCRE2_SIZE offset = 0;
     code_ = pcre2_compile(reinterpret_cast<PCRE2_SPTR>(pattern.data()), pattern.size(), options, &code, &offset,
@@ -68,8 +78,8 @@ class Pcre2Regex : public Regex {
 
 }  // namespace
 
-std::unique_ptr<Regex> compile_pcre2(std::string_view pattern, Anchoring anchoring, bool jit) {
-  return std::make_unique<Pcre2Regex>(pattern, anchoring, jit);
+std::unique_ptr<Regex> compile_pcre2(std::string_view pattern, const Options& options, bool jit) {
+  return std::make_unique<Pcre2Regex>(pattern, options, jit);
 }
 
 std::string pcre2_version() {

@@ -12,18 +12,26 @@
 namespace stallbench::regex {
 namespace {
 
-RE2::Options options() {
+// Bytes (Latin-1) as every other adapter, or UTF-8 code points with the u flag.
+RE2::Options re2_options(const Flags& flags) {
   RE2::Options o;
-  o.set_encoding(RE2::Options::EncodingLatin1);  // bytes, as every other adapter
-  o.set_log_errors(false);                       // the error is reported as the cell's detail instead
+  o.set_encoding(flags.unicode ? RE2::Options::EncodingUTF8 : RE2::Options::EncodingLatin1);
+  o.set_case_sensitive(!flags.ignore_case);
+  o.set_dot_nl(flags.dot_all);
+  o.set_log_errors(false);  // the error is reported as the cell's detail instead
   return o;
+}
+
+// RE2's options have no multiline outside POSIX syntax; its (?m) flag group is the way.
+std::string with_multiline(std::string_view pattern, const Flags& flags) {
+  return (flags.multiline ? "(?m)" : "") + std::string(pattern);
 }
 
 class Re2Regex : public Regex {
  public:
-  Re2Regex(std::string_view pattern, Anchoring anchoring)
-      : regex_(re2::StringPiece(pattern.data(), pattern.size()), options()),
-        anchor_(anchoring == Anchoring::full ? RE2::ANCHOR_BOTH : RE2::UNANCHORED) {
+  Re2Regex(std::string_view pattern, const Options& options)
+      : regex_(with_multiline(pattern, options.flags), re2_options(options.flags)),
+        anchor_(options.anchoring == Anchoring::full ? RE2::ANCHOR_BOTH : RE2::UNANCHORED) {
     if (!regex_.ok()) throw EngineFailure("rejected", regex_.error());
   }
 
@@ -39,8 +47,8 @@ class Re2Regex : public Regex {
 
 }  // namespace
 
-std::unique_ptr<Regex> compile_re2(std::string_view pattern, Anchoring anchoring) {
-  return std::make_unique<Re2Regex>(pattern, anchoring);
+std::unique_ptr<Regex> compile_re2(std::string_view pattern, const Options& options) {
+  return std::make_unique<Re2Regex>(pattern, options);
 }
 
 std::string re2_version() { return STALLBENCH_RE2_VERSION; }

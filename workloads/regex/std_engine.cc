@@ -12,7 +12,14 @@ namespace {
 struct StdLibrary {
   using regex = std::regex;
   using error = std::regex_error;
-  static constexpr auto kSyntax = std::regex::ECMAScript;
+  static std::regex::flag_type syntax(const Flags& flags) {
+    if (flags.dot_all) refuse_flag("std", 's', "std::regex has no dotAll option");
+    if (flags.unicode) refuse_flag("std", 'u', "std::regex matches bytes (char), not code points");
+    auto syntax = std::regex::ECMAScript;
+    if (flags.ignore_case) syntax |= std::regex::icase;
+    if (flags.multiline) syntax |= std::regex::multiline;
+    return syntax;
+  }
 
   template <class It>
   static bool match(It first, It last, const regex& re) { return std::regex_match(first, last, re); }
@@ -25,8 +32,8 @@ struct StdLibrary {
 
 }  // namespace
 
-std::unique_ptr<Regex> compile_std(std::string_view pattern, Anchoring anchoring) {
-  return std::make_unique<IteratorRegex<StdLibrary>>(pattern, anchoring);
+std::unique_ptr<Regex> compile_std(std::string_view pattern, const Options& options) {
+  return std::make_unique<IteratorRegex<StdLibrary>>(pattern, options);
 }
 
 std::string std_version() {

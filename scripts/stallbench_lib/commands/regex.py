@@ -1,37 +1,50 @@
-"""stallbench regex: the ReDoS study. Every engine x pattern (and its safe rewrite) x length runs in
-its own process within a time budget; lengths escalate until a cell fails (over budget, guarded,
-crashed, rejected) and that engine then stops on that pattern, the censoring recorded. Then:
-growth classification per engine x pattern, correctness cross-checks, throughput on text."""
+"""stallbench regex: the ReDoS study. The patterns come from a catalogue (--patterns), the command
+line (--pattern) or a source tree (--scan DIR); an entry without an attack gets one from recheck.
+Every engine x pattern (and its safe rewrite) x length runs in its own process within a time
+budget; lengths escalate until a cell fails (over budget, guarded, crashed, rejected) and that
+engine then stops on that pattern, the censoring recorded. Then: answers checked against a
+reference (an engine answering wrongly is not classified), growth classification per engine x
+pattern, throughput on text."""
 import os
 import sys
+import tempfile
 from dataclasses import asdict
 from pathlib import Path
 
-from .. import build, catalogue, numbers, paths
+from .. import build, catalogue, node as nodejs, numbers, paths
 from ..atomic import atomic_write
 from ..errors import UsageError
 from ..execute import execute, run_meta
 from ..plan import Cell
-from ..redos import agreement, checker, patterns, summary, verify
+from ..redos import agreement, attacks, catalogue_file, checker, libraries, patterns, scan, summary, verify
 from ..redos.curves import curves
 from ..redos.escalation import Escalation
 from ..report.render import render
 
 NAME = "regex"
 ORDER = 2
-HELP = ("ReDoS study: engines x patterns with lengths escalating until a cell overruns its budget; "
-        "growth classification, correctness cross-checks, throughput on text")
+HELP = ("ReDoS study: engines x patterns (a catalogue, --pattern, or --scan of a source tree) with lengths "
+        "escalating until a cell overruns its budget; attacks found by recheck, answers checked, growth classified")
 BUDGET_RANGE = (10, 600_000)
 DEFAULT_BUDGET_MS = 1000
+NODE_ENGINES = ("node", "node-linear")
 
 
 def add_arguments(p):
-    p.add_argument("--patterns", metavar="FILE", type=Path, default=patterns.SHIPPED,
-                   help="pattern catalogue (TOML, [[pattern]] tables; default: the shipped one)")
-    p.add_argument("--engines", metavar="E1,E2", help="engines to run (default: every one this build has)")
+    source = p.add_mutually_exclusive_group()
+    source.add_argument("--patterns", metavar="FILE", type=Path,
+                        help="pattern catalogue (TOML, [[pattern]] tables; default: the shipped one)")
+    source.add_argument("--pattern", metavar="RE", action="append",
+                        help="a regex to study (repeatable); its attack is found by recheck")
+    source.add_argument("--scan", metavar="DIR", type=Path,
+                        help="study every constant regex of the JavaScript/TypeScript sources under DIR")
+    p.add_argument("--flags", metavar="FLAGS", default="", help="flags of the --pattern regexes: any of i, m, s, u")
+    p.add_argument("--engines", metavar="E1,E2",
+                   help="engines to run (default: every one this build has; node and node-linear once per Node line)")
     p.add_argument("--lengths", metavar="N1,N2", help="input lengths for every pattern, instead of each entry's own")
     p.add_argument("--budget-ms", metavar="N", type=numbers.integer_option, default=DEFAULT_BUDGET_MS,
                    help=f"time budget of one cell, compile to exit (default {DEFAULT_BUDGET_MS})")
+    nodejs.add_option(p, "the V8 engines (node, node-linear)")
     p.add_argument("--out", metavar="DIR", type=Path,
                    help="put the run directory under DIR (and its report in it) instead of results/runs/")
     p.add_argument("--no-throughput", action="store_true", help="skip the throughput benchmark on ordinary text")
@@ -48,31 +61,58 @@ def _list(text: str | None, what: str) -> list[str] | None:
     return items
 
 
-def _lengths(text: str | None, catalogue_patterns) -> list[int] | None:
+def _lengths(text: str | None, catalogue_patterns=()) -> list[int] | None:
+    """--lengths as integers; with the patterns (their attacks known), at least their fixed parts."""
     items = _list(text, "--lengths")
     if items is None:
         return None
-    shortest = max(len(p.prefix) + len(p.suffix) for p in catalogue_patterns)
+    shortest = max((p.fixed for p in catalogue_patterns), default=0)
     try:
         return patterns.check_lengths([n if (v := numbers.integer(n)) is None else v for n in items], shortest)
     except ValueError as e:
         raise UsageError(f"--lengths {text}: {e}")
 
 
-def _engines(text: str | None, available: list[str]) -> list[str]:
-    missing_node = "" if "node" in available else " (node and node-linear need node on PATH, which was not found)"
+def _command_line_catalogue(regexes: list[str], flags: str) -> str:
+    entries = [f"[[pattern]]\nname = \"pattern-{i}\"\nregex = {catalogue_file._string(r)}\n"
+               f"flags = {catalogue_file._string(flags)}\nsource = \"command line\"\n"
+               for i, r in enumerate(regexes, 1)]
+    return "\n".join(entries)
+
+
+def _catalogue(args) -> tuple[list[patterns.Pattern], str, scan.Scan | None]:
+    """The patterns to study, where they came from, and the scan when --scan."""
+    if args.flags and not args.pattern:
+        raise UsageError("--flags applies to --pattern regexes; a catalogue entry has its own `flags`")
+    if args.pattern:
+        return patterns.parse(_command_line_catalogue(args.pattern, args.flags), "--pattern"), "command line", None
+    if args.scan:
+        found = scan.scan(args.scan)
+        return found.patterns, f"scan of {found.root}", found
+    path = (args.patterns or patterns.SHIPPED).resolve()
+    return patterns.load(path), str(path), None
+
+
+def _engines(text: str | None, available: list[str], nodes: list[nodejs.Node], node_option: str | None) -> list[str]:
+    """The engines to run: in-process ones by name, the V8 ones once per Node line (node@26)."""
+    expanded = [e for e in available if e not in NODE_ENGINES]
+    expanded += [f"{e}@{n.line}" for n in nodes for e in NODE_ENGINES if e in available]
+    no_node = "" if nodes else " (no Node line chosen: see --node)"
     chosen = _list(text, "--engines")
     if chosen is None:
-        if missing_node:
-            print("stallbench: node not found on PATH: engines node and node-linear are left out", file=sys.stderr)
-        return available
+        if not nodes and node_option is None:
+            print("stallbench: no Node line installable: engines node and node-linear are left out", file=sys.stderr)
+        return expanded
+    found = []
     for engine in chosen:
-        if engine not in available:
-            raise UsageError(f"--engines: {engine!r} is not available (valid: {', '.join(available)}){missing_node}")
-    return list(dict.fromkeys(chosen))
+        matching = [e for e in expanded if e == engine or (engine in NODE_ENGINES and e.split("@")[0] == engine)]
+        if not matching:
+            raise UsageError(f"--engines: {engine!r} is not available (valid: {', '.join(expanded)}){no_node}")
+        found += matching
+    return list(dict.fromkeys(found))
 
 
-def _regex_family(build_dir: Path):
+def _describe(build_dir: Path):
     binaries = build.bench_binaries(build_dir)
     if "regex" not in binaries:
         raise UsageError(f"the regex benchmarks are not built in {build_dir}")
@@ -80,12 +120,17 @@ def _regex_family(build_dir: Path):
     return family, family.benchmarks[0], family.benchmarks[1]
 
 
-def _settings(args, path, catalogue_patterns, engines, lengths, samples) -> dict:
-    return {"profile": "regex", "repetitions": 1, "regex": {
-        "patterns_file": str(path), "budget_ms": args.budget_ms, "engines": engines, "lengths_override": lengths,
-        "patterns": {p.name: {"regex": p.regex, "safe": p.safe, "prefix": p.prefix, "pump": p.pump, "suffix": p.suffix,
-                              "lengths": lengths or p.lengths, "expect": p.expect, "source": p.source}
-                     for p in catalogue_patterns},
+def _settings(args, origin, resolved, engines, lengths, samples, nodes, analysis, found_scan) -> dict:
+    return {"profile": "regex", "repetitions": 1, "nodes": [n.meta() for n in nodes], "regex": {
+        "patterns_file": origin, "budget_ms": args.budget_ms, "engines": engines, "lengths_override": lengths,
+        "patterns": {p.name: {"regex": p.regex, "safe": p.safe, "flags": p.flags, "fixed": p.fixed,
+                              "lengths": lengths or p.lengths_for(False),
+                              "safe_lengths": lengths or p.lengths_for(True), "expect": p.expect,
+                              "reference": p.reference, "attack": p.attack, "source": p.source}
+                     for p in resolved},
+        "recheck": analysis.recheck, "notes": analysis.notes,
+        "scan": None if found_scan is None else {"root": str(found_scan.root), "files": found_scan.files,
+                                                  "places": found_scan.places, "lines": scan.summary_lines(found_scan)},
         "sample_check": samples}}
 
 
@@ -97,51 +142,48 @@ def _print_findings(correctness: dict, samples: dict) -> None:
             print(f"sample check of {name} {found['status']}", file=sys.stderr)
         for d in found["disagreements"]:
             print(f"DISAGREEMENT on {d['pattern']}, sample input {d['input']}: {d['answers']}", file=sys.stderr)
+    for variant, by_engine in correctness["wrong_answers"].items():
+        for engine, w in by_engine.items():
+            print(f"WRONG ANSWERS: {engine} on {variant}: {'match' if w['answer'] else 'no match'} on {w['input']} "
+                  f"where {w['by']} says {'match' if w['reference'] else 'no match'} ({w['inputs']} inputs): "
+                  "not classified", file=sys.stderr)
     for c in correctness["counterexamples"]:
         print(f"safe rewrite of {c['pattern']} differs on {c['input']}: original {c['original']}, "
               f"rewrite {c['safe']} ({', '.join(c['engines'])})", file=sys.stderr)
 
 
-def run(args) -> int:
-    path = args.patterns.resolve()
-    catalogue_patterns = patterns.load(path)
-    lengths = _lengths(args.lengths, catalogue_patterns)
-    if not BUDGET_RANGE[0] <= args.budget_ms <= BUDGET_RANGE[1]:
-        raise UsageError(f"--budget-ms {args.budget_ms} is out of range: valid values are "
-                         f"{BUDGET_RANGE[0]}-{BUDGET_RANGE[1]}")
-    build_dir = paths.build_dir() if args.no_build else build.ensure_built()
-    # The bench binary reads the catalogue and the budget from here, in every cell and when described.
-    os.environ["STALLBENCH_REGEX_PATTERNS"] = str(path)
-    os.environ["STALLBENCH_REGEX_BUDGET_MS"] = str(args.budget_ms)
-    family, match, throughput = _regex_family(build_dir)
-    available = match.param("engine").choices
-    engines = _engines(args.engines, available)
-    check_binary = checker.binary(build_dir)
-    checker.require_some_engine_accepts(check_binary, available, catalogue_patterns, path)
+def _resolve(catalogue_patterns, args) -> tuple[attacks.Analysis, list[int] | None]:
+    needing = sum(1 for p in catalogue_patterns if not p.pumps)
+    if needing:
+        print(f"stallbench: finding attacks for {needing} pattern(s) with recheck ...", file=sys.stderr, flush=True)
+    analysis = attacks.analyse(catalogue_patterns)
+    for note in analysis.notes:
+        print(f"stallbench: {note}", file=sys.stderr)
+    for name, said in analysis.recheck.items():
+        print(f"  {name}: {said['analyser']}: {said['verdict']}", file=sys.stderr)
+    return analysis, _lengths(args.lengths, analysis.patterns)
 
-    print("stallbench: checking safe rewrites and engine agreement on sample inputs ...", file=sys.stderr, flush=True)
-    samples = verify.check_all(check_binary, engines, catalogue_patterns)
-    escalation = Escalation(match, patterns.variants(catalogue_patterns), engines, lengths)
-    cells = list(escalation.cells)
-    if not args.no_throughput:
-        cells += [Cell(throughput, {"engine": e, "pattern": p, "length": throughput.param("length").values[0]})
-                  for p in throughput.param("pattern").values for e in engines]
-    meta = run_meta([family], build_dir, _settings(args, path, catalogue_patterns, engines, lengths, samples))
-    result = execute(cells, 1, args.out or paths.RUNS, meta, skip=escalation.skip, finished=escalation.finished)
 
-    by_name = {p.name: p for p in catalogue_patterns}
+def _correctness(result, resolved, samples) -> dict:
+    by_name = {p.name: p for p in resolved}
     render_input = lambda name, n: by_name[name.removesuffix(patterns.SAFE_SUFFIX)].attack_input(n)
-    correctness = {"disagreements": [asdict(d) for d in agreement.cell_disagreements(result.rows, render_input)],
-                   "counterexamples": [asdict(c) for c in agreement.cell_counterexamples(result.rows, render_input)]}
-    for name, found in samples.items():
-        correctness["counterexamples"] += found["counterexamples"]
-    found_curves = curves(result.rows)
-    result.meta["regex"].update(censoring=[asdict(c) for c in escalation.censoring()], correctness=correctness,
-                                overrun=summary.overrun(escalation.times, args.budget_ms))
-    result.save()
-    atomic_write(result.path / "classification.csv", summary.classification_csv(found_curves))
+    cell_disagreements = agreement.cell_disagreements(result.rows, render_input)
+    sample_disagreements = [agreement.Disagreement(**d) for s in samples.values() for d in s["disagreements"]]
+    references = {v.name: v.pattern.reference for v in patterns.variants(resolved)}
+    judged = agreement.judge(cell_disagreements + sample_disagreements, references)
+    counterexamples = [asdict(c) for c in agreement.cell_counterexamples(result.rows, render_input)]
+    for found in samples.values():
+        counterexamples += found["counterexamples"]
+    return {"disagreements": [asdict(d) for d in cell_disagreements], "counterexamples": counterexamples,
+            "wrong_answers": judged.wrong, "unresolved": [asdict(d) for d in judged.unresolved]}
 
-    variants = [v.name for v in patterns.variants(catalogue_patterns)]
+
+def _print_outcome(args, result, resolved, found_curves, engines, correctness, samples, scanned: bool) -> None:
+    """What the run found, on stdout (findings on stderr), and where it wrote."""
+    variants = [v.name for v in patterns.variants(resolved)]
+    if scanned:
+        described = {p.name: f"{p.source}  /{p.regex}/{p.flags}  [{p.attack}]" for p in resolved}
+        print(summary.risk_text(summary.risk_rows(found_curves, variants, engines), described))
     print(summary.matrix_text(found_curves, variants, engines))
     if not args.no_throughput:
         print(summary.throughput_text(result.rows, engines))
@@ -155,9 +197,61 @@ def run(args) -> int:
           "the machine is shared; compare ratios within this run")
     print(f"results: {result.path / 'results.csv'}")
     print(f"classification: {result.path / 'classification.csv'}")
+    print(f"catalogue: {result.path / 'catalogue.toml'}  (every attack filled in: edit it and run again with --patterns)")
     if not args.no_report:
         report = render(result.path)
         print(f"report:  {report / 'index.html'}  ({report / 'report.md'})")
-    disagreed = correctness["disagreements"] or any(s["disagreements"] for s in samples.values())
+
+
+def run(args) -> int:
+    catalogue_patterns, origin, found_scan = _catalogue(args)
+    _lengths(args.lengths)
+    if not BUDGET_RANGE[0] <= args.budget_ms <= BUDGET_RANGE[1]:
+        raise UsageError(f"--budget-ms {args.budget_ms} is out of range: valid values are "
+                         f"{BUDGET_RANGE[0]}-{BUDGET_RANGE[1]}")
+    nodes = nodejs.choose(args.node)
+    build_dir = paths.build_dir() if args.no_build else build.ensure_built()
+    if found_scan is not None:
+        for line in scan.summary_lines(found_scan):
+            print(f"stallbench: {line}", file=sys.stderr)
+    analysis, lengths = _resolve(catalogue_patterns, args)
+    resolved = analysis.patterns
+    with tempfile.TemporaryDirectory(prefix="stallbench-regex-") as scratch:
+        # The bench binary reads the resolved catalogue and the budget from here, in every cell.
+        resolved_file = Path(scratch) / "catalogue.toml"
+        resolved_text = catalogue_file.to_toml(resolved, f"Patterns from: {origin}")
+        resolved_file.write_text(resolved_text)
+        os.environ["STALLBENCH_REGEX_PATTERNS"] = str(resolved_file)
+        os.environ["STALLBENCH_REGEX_BUDGET_MS"] = str(args.budget_ms)
+        described = _describe(build_dir)
+        family, match, throughput = libraries.ensure_engines(described[1], build_dir, args.no_build, _describe) \
+            or described
+        engines = _engines(args.engines, match.param("engine").choices, nodes, args.node)
+        node_paths = {n.line: n.path for n in nodes}
+        check_binary = checker.binary(build_dir)
+        checker.require_some_engine_accepts(check_binary, engines, resolved, Path(origin), node_paths)
+
+        print("stallbench: checking engine answers and safe rewrites on sample inputs ...", file=sys.stderr, flush=True)
+        samples = verify.check_all(check_binary, engines, resolved, analysis.generated, node_paths)
+        escalation = Escalation(match, patterns.variants(resolved), engines, lengths, tuple(nodes))
+        cells = list(escalation.cells)
+        if not args.no_throughput:
+            cells += [Cell(throughput, {"engine": e, "pattern": p, "length": throughput.param("length").values[0]},
+                           tuple(nodes))
+                      for p in throughput.param("pattern").values for e in engines]
+        settings = _settings(args, origin, resolved, engines, lengths, samples, nodes, analysis, found_scan)
+        meta = run_meta([family], build_dir, settings)
+        result = execute(cells, 1, args.out or paths.RUNS, meta, skip=escalation.skip, finished=escalation.finished)
+
+    correctness = _correctness(result, resolved, samples)
+    offsets = {v.name: v.pattern.fixed for v in patterns.variants(resolved)}
+    found_curves = curves(result.rows, offsets, correctness["wrong_answers"])
+    result.meta["regex"].update(censoring=[asdict(c) for c in escalation.censoring()], correctness=correctness,
+                                overrun=summary.overrun(escalation.times, args.budget_ms))
+    result.save()
+    atomic_write(result.path / "classification.csv", summary.classification_csv(found_curves))
+    atomic_write(result.path / "catalogue.toml", resolved_text)
+
+    _print_outcome(args, result, resolved, found_curves, engines, correctness, samples, found_scan is not None)
     errors = any(r.status == "error" for r in result.rows)
-    return 1 if disagreed or errors else 0
+    return 1 if correctness["unresolved"] or errors else 0

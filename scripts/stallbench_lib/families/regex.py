@@ -1,6 +1,7 @@
 """Report section for family `regex`: the patterns x engines matrix, time-against-length plots
 per pattern (log scale, one line per engine, the budget drawn, where each curve was censored),
-correctness findings, and throughput on ordinary text."""
+correctness findings (engines with wrong answers are not classified), for a --scan the risky
+regexes first, and throughput on ordinary text."""
 import html
 
 from matplotlib.lines import Line2D
@@ -13,6 +14,7 @@ from ..report.figures import figure, save
 
 ENGINE_COLOURS = {"boost": "#1f77b4", "std": "#d62728", "pcre2": "#ff7f0e", "pcre2-jit": "#bcbd22", "re2": "#2ca02c",
                   "hyperscan": "#17becf", "node": "#9467bd", "node-linear": "#8c564b"}
+EXTRA_COLOURS = ["#e377c2", "#7f7f7f", "#393b79", "#637939", "#8c6d31", "#843c39"]  # more Node lines
 STOP_MARKERS = {"timeout": "^", "guarded": "s", "crashed": "X", "error": "*"}
 DEFAULT_BUDGET_MS = 1000  # the bench's default, for runs made with `stallbench run`
 
@@ -25,19 +27,34 @@ pattern: its curve is **censored** there (a marker on the budget line: ▲ over 
 engine's guard fired, ✖ the process crashed). In the plot each engine has a colour, the pattern a
 solid line and its safe rewrite a dashed one.
 
-The **verdict** comes from the finished points: `linear`, `poly k` (time ∝ n^k), `exp xb` (time ∝
-b^n, b per character; the seed's ×4 per 2 characters is b = 2), with R² of the fit on log time;
-or the status that ended the curve when that is the engine's own behaviour: `guarded` (Boost's
-error_complexity, PCRE2's match or JIT-stack limit, V8's backtrack stack), `crashed` (std::regex
-overflowing the stack), `rejected` (the engine refused the pattern), or `timeout` when too few
-lengths finished to fit. `NAME.safe` rows are the catalogue's linear rewrites on the same inputs.
+The **verdict** comes first from the answers: an engine whose match / no match differs from the
+reference (V8 for patterns found in JavaScript, else the majority of engine families) shows
+`wrong answers` and its times are not classified. Otherwise it comes from the finished points,
+fitted over the top of the curve against the pumped length (the input less the attack's fixed
+parts): `linear`, `poly k` (time ∝ n^k), `exp xb` (time ∝ b^n, b per byte; the seed's ×4 per 2
+characters is b = 2); `>L` after it: the curve was flat up to length L and grew from there (a
+regime change). A fitted curve that then stopped shows how (`linear, crashed@65536`). With too few
+points to fit, the status that ended the curve: `guarded` (Boost's error_complexity, PCRE2's match
+or JIT-stack limit, V8's backtrack stack), `crashed` (std::regex overflowing the stack), `timeout`;
+`rejected`: the engine refused the pattern (or a flag). `NAME.safe` rows are the catalogue's
+linear rewrites. V8 engines carry their Node line: `node@26`.
 """
 
 
 def _engines(rows):
     order = list(ENGINE_COLOURS)
     found = {r.param_dict()["engine"] for r in rows}
-    return sorted(found, key=lambda e: (order.index(e) if e in order else len(order), e))
+    base = lambda e: e.split("@")[0]
+    return sorted(found, key=lambda e: (order.index(base(e)) if base(e) in order else len(order), e))
+
+
+def _colours(engines) -> dict[str, str]:
+    """One colour per engine: the base engine's for its first Node line, then extra ones."""
+    colours, spare = {}, iter(EXTRA_COLOURS)
+    for engine in engines:
+        base = ENGINE_COLOURS.get(engine.split("@")[0], "grey")
+        colours[engine] = base if base not in colours.values() else next(spare, "grey")
+    return colours
 
 
 def _variants(rows):
@@ -45,13 +62,36 @@ def _variants(rows):
 
 
 def _matrix(found, variants, engines, patterns_meta) -> str:
-    lines = ["| pattern | expect | at length | " + " | ".join(engines) + " |",
-             "|---|---|---|" + "---|" * len(engines)]
+    lines = ["| pattern | expect | attack | at length | " + " | ".join(engines) + " |",
+             "|---|---|---|---|" + "---|" * len(engines)]
     for variant, common, cells in summary.matrix_rows(found, variants, engines):
         entry = patterns_meta.get(variant.removesuffix(SAFE_SUFFIX), {})
         expect = "linear (rewrite)" if variant.endswith(SAFE_SUFFIX) else entry.get("expect") or "–"
         shown = [f"{text}<br>{summary.fmt_time(ms)}" if ms is not None else text for _, text, ms in cells]
-        lines.append(f"| `{variant}` | {expect} | {f'{common:,}' if common else '–'} | " + " | ".join(shown) + " |")
+        lines.append(f"| `{variant}` | {expect} | {entry.get('attack') or '–'} | {f'{common:,}' if common else '–'} | "
+                     + " | ".join(shown) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def _risky_first(found, variants, engines, regex_meta) -> str:
+    """For a --scan: every regex found, riskiest first, with where it was found."""
+    scanned = regex_meta.get("scan")
+    if not scanned:
+        return ""
+    patterns_meta = regex_meta.get("patterns", {})
+    lines = ["### Regexes found in the source tree, risky first\n",
+             "\n".join(f"- {html.escape(line, quote=False)}" for line in scanned["lines"]) + "\n",
+             f"| pattern | found at | regex | attack | engines that blow up (input length past {summary.SLOW_MS:g} ms) "
+             "| linear | wrong answers |", "|---|---|---|---|---|---|---|"]
+    originals = [v for v in variants if not v.endswith(SAFE_SUFFIX)]
+    for row in summary.risk_rows(found, originals, engines):
+        entry = patterns_meta.get(row["variant"], {})
+        blown = "; ".join(f"{b['engine']} {b['verdict']}" + (f" ({b['over_100ms']:,})" if b["over_100ms"] else "")
+                          for b in row["blow_up"]) or "none"
+        regex = html.escape(entry.get("regex", ""), quote=False).replace("|", "\\|")
+        lines.append(f"| `{row['variant']}` | {html.escape(entry.get('source', ''), quote=False)} | `/{regex}/"
+                     f"{entry.get('flags', '')}` | {entry.get('attack', '')} | {blown} | {', '.join(row['linear']) or '–'} "
+                     f"| {', '.join(row['wrong']) or '–'} |")
     return "\n".join(lines) + "\n"
 
 
@@ -66,6 +106,7 @@ def _draw_variant(ax, curve, colour, dashed, budget_ms):
 
 
 def _plot_curves(context, names, found, engines, budget_ms):
+    colours = _colours(engines)
     """Small multiples: one panel per pattern, one colour per engine, the safe rewrite dashed. One
     figure rather than one per pattern: on a busy 2-core machine each saved figure costs seconds."""
     columns = 2 if len(names) > 1 else 1
@@ -77,7 +118,7 @@ def _plot_curves(context, names, found, engines, budget_ms):
             for variant, dashed in ((name, False), (name + SAFE_SUFFIX, True)):
                 curve = found.get((variant, engine))
                 if curve is not None:
-                    _draw_variant(ax, curve, ENGINE_COLOURS.get(engine, "grey"), dashed, budget_ms)
+                    _draw_variant(ax, curve, colours[engine], dashed, budget_ms)
                     lengths += [n for n, _ in curve.points] + ([curve.stop.length] if curve.stop else [])
         ax.axhline(budget_ms, color="black", ls=":", lw=1)
         ax.set_yscale("log")
@@ -92,7 +133,7 @@ def _plot_curves(context, names, found, engines, budget_ms):
         ax.set_ylabel("median match (ms, log)", fontsize=8)
     for ax in axes[-1, :]:
         ax.set_xlabel("input length (characters)", fontsize=8)
-    handles = [Line2D([], [], color=ENGINE_COLOURS.get(e, "grey"), label=e) for e in engines]
+    handles = [Line2D([], [], color=colours[e], label=e) for e in engines]
     handles += [Line2D([], [], color="grey", ls=ls, label=label)
                 for ls, label in (("-", "pattern"), ("--", "safe rewrite"), (":", f"budget {budget_ms:g} ms"))]
     handles += [Line2D([], [], ls="", marker=m, color="grey", label=f"stopped: {status}")
@@ -110,8 +151,7 @@ def _correctness(context) -> str:
     regex_meta = context.run.meta.get("regex", {})
     checks = regex_meta.get("correctness")
     if checks is None:  # a run made by `stallbench run`: only what the rows tell
-        checks = {"disagreements": [vars(d) for d in agreement.cell_disagreements(context.rows)],
-                  "counterexamples": [vars(c) for c in agreement.cell_counterexamples(context.rows)]}
+        checks = _row_checks(context.rows)
     samples = regex_meta.get("sample_check", {})
     lines = ["### Correctness\n"]
     disagreements = list(checks["disagreements"]) + [d for s in samples.values() for d in s["disagreements"]]
@@ -129,6 +169,11 @@ def _correctness(context) -> str:
         lines.append(f"\nSample check: {total:,} inputs (random strings over each pattern's alphabet, the short "
                      "attack inputs, and those with one or two random edits), every engine, original and rewrite."
                      + (f" Did not finish: {', '.join(failed)}." if failed else ""))
+    for variant, by_engine in checks.get("wrong_answers", {}).items():
+        for engine, w in by_engine.items():
+            lines.append(f"\n**{engine} answers `{variant}` wrongly** (not classified): "
+                         f"{'match' if w['answer'] else 'no match'} on {html.escape(w['input'], quote=False)} where "
+                         f"{w['by']} says {'match' if w['reference'] else 'no match'} ({w['inputs']} inputs).")
     if checks["counterexamples"]:
         lines.append("\n**Safe rewrites that are not the same language** (input: original's answer → rewrite's):\n")
         for c in checks["counterexamples"]:
@@ -137,6 +182,15 @@ def _correctness(context) -> str:
     elif samples:
         lines.append("\nEvery safe rewrite answered as its original on every input checked.")
     return "\n".join(lines) + "\n"
+
+
+def _row_checks(rows) -> dict:
+    """What the rows alone tell (a run made by `stallbench run`): attack-input disagreements, judged
+    by the majority."""
+    disagreements = agreement.cell_disagreements(rows)
+    return {"disagreements": [vars(d) for d in disagreements],
+            "counterexamples": [vars(c) for c in agreement.cell_counterexamples(rows)],
+            "wrong_answers": agreement.judge(disagreements, {}).wrong}
 
 
 def _throughput(context, engines) -> str:
@@ -148,13 +202,14 @@ def _throughput(context, engines) -> str:
              "(median pass). Every engine's count of matching lines is checked against a plain string scan.\n",
              "| pattern | " + " | ".join(engines) + " |", "|---|" + "---|" * len(engines)]
     fig, ax = figure(figsize=(8, 3.6))
+    colours = _colours(engines)
     width = 0.8 / max(1, len(engines))
     for i, (name, by_engine) in enumerate(table.items()):
         shown = []
         for j, engine in enumerate(engines):
             value = by_engine.get(engine, "–")
             if isinstance(value, float):
-                ax.bar(i + (j - len(engines) / 2 + 0.5) * width, value, width, color=ENGINE_COLOURS.get(engine, "grey"),
+                ax.bar(i + (j - len(engines) / 2 + 0.5) * width, value, width, color=colours[engine],
                        label=engine if i == 0 else None)
                 value = stats.fmt(value, 0)
             shown.append(value)
@@ -184,6 +239,15 @@ def _overrun(context) -> str:
             "more than 1.2×.\n")
 
 
+def _nodes(context) -> str:
+    """The Node line behind each V8 engine value (meta.json `nodes`, recorded by the orchestrator)."""
+    nodes = context.run.meta.get("nodes") or []
+    if not nodes:
+        return ""
+    return "V8 engines per Node line: " + "; ".join(
+        f"`@{n['line']}`: Node {n['version']} (V8 {n['v8']})" for n in nodes) + ".\n"
+
+
 def sections(context) -> str:
     match_rows = [r for r in context.rows if r.benchmark == "match"]
     engines = _engines(context.rows)
@@ -191,9 +255,13 @@ def sections(context) -> str:
     if match_rows:
         regex_meta = context.run.meta.get("regex", {})
         budget_ms = regex_meta.get("budget_ms", DEFAULT_BUDGET_MS)
-        found = curves(match_rows)
+        checks = regex_meta.get("correctness") or _row_checks(context.rows)
+        offsets = {name: entry.get("fixed", 0) for name, entry in regex_meta.get("patterns", {}).items()}
+        offsets.update({name + SAFE_SUFFIX: fixed for name, fixed in offsets.items()})
+        found = curves(match_rows, offsets, checks.get("wrong_answers", {}))
         variants = _variants(match_rows)
-        parts += ["### Catastrophic backtracking (ReDoS)\n", READING,
+        parts += ["### Catastrophic backtracking (ReDoS)\n", READING, _nodes(context),
+                  _risky_first(found, variants, engines, regex_meta),
                   f"Budget per cell: {budget_ms:g} ms. Matrix: verdict per engine, and the median time at the largest "
                   "length every engine that compiled the pattern finished (`at length`).\n",
                   _matrix(found, variants, engines, regex_meta.get("patterns", {})), _overrun(context),

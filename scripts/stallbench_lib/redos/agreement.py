@@ -1,14 +1,23 @@
 """Correctness across engines: where engines complete they must agree on match / no match, and a
 safe rewrite must answer as its original does. Two sources of answers: the run's own cells (the
-attack inputs at every measured length) and regex_check on sample inputs (samples.py)."""
-from collections import defaultdict
+attack inputs at every measured length) and regex_check on sample inputs (samples.py).
+
+Where engines disagree, the reference decides who is wrong: the entry's `reference` engine (V8,
+`node`, for JavaScript-sourced patterns), else the majority of the engine families that answered
+(pcre2 and pcre2-jit are one family, so are all V8 engines and Node lines). An engine that answers
+otherwise has `wrong answers` on that pattern: its timings are not classified. A disagreement with
+no majority stays unresolved."""
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from ..tidy import Row
 from .checker import EngineAnswers
+from .inputs import shown as shown_input
 from .patterns import SAFE_SUFFIX
 
-MAX_SHOWN = 5  # counterexamples kept per pattern, shortest first
+FAMILIES = {"pcre2-jit": "pcre2", "node-linear": "node"}
+
+MAX_SHOWN = 5  # counterexamples kept per pattern and direction, shortest first
 
 
 @dataclass
@@ -28,10 +37,6 @@ class Counterexample:
     engines: list[str] = field(default_factory=list)
 
 
-def describe_input(text: str, limit: int = 60) -> str:
-    return repr(text) if len(text) <= limit else f"{text[:24]!r}…{text[-12:]!r} ({len(text):,} chars)"
-
-
 def cell_answers(rows: list[Row]) -> dict[tuple[str, int], dict[str, bool]]:
     """(variant, length) -> engine -> matched, from the ok `matched` rows of match cells."""
     answers = defaultdict(dict)
@@ -49,7 +54,7 @@ def cell_disagreements(rows: list[Row], render=None) -> list[Disagreement]:
     for (variant, length), by_engine in sorted(cell_answers(rows).items()):
         if len(set(by_engine.values())) > 1:
             text = render(variant, length) if render else None
-            shown = describe_input(text) if text is not None else f"the attack input of length {length:,}"
+            shown = shown_input(text) if text is not None else f"the attack input of length {length:,}"
             found.append(Disagreement(variant, shown, dict(sorted(by_engine.items())), length))
     return found
 
@@ -66,7 +71,7 @@ def cell_counterexamples(rows: list[Row], render=None) -> list[Counterexample]:
         differing = sorted(e for e in safe_answers if e in original and original[e] != safe_answers[e])
         if differing:
             text = render(name, length) if render else None
-            shown = describe_input(text) if text is not None else f"the attack input of length {length:,}"
+            shown = shown_input(text) if text is not None else f"the attack input of length {length:,}"
             found.append(Counterexample(name, shown, original[differing[0]], safe_answers[differing[0]], differing))
     return found
 
@@ -82,14 +87,14 @@ def sample_disagreements(variant: str, inputs: list[str], per_engine: dict[str, 
     for i, text in enumerate(inputs):
         by_engine = {e: answers[i] == "1" for e, answers in usable.items() if _decided(answers[i])}
         if len(set(by_engine.values())) > 1:
-            found.append(Disagreement(variant, describe_input(text), dict(sorted(by_engine.items()))))
+            found.append(Disagreement(variant, shown_input(text), dict(sorted(by_engine.items()))))
     return found
 
 
 def sample_counterexamples(name: str, inputs: list[str], original: dict[str, EngineAnswers],
                            safe: dict[str, EngineAnswers]) -> list[Counterexample]:
     """Inputs where an engine's answer for the rewrite differs from its answer for the original,
-    shortest first, at most MAX_SHOWN."""
+    shortest first, at most MAX_SHOWN in each direction."""
     found: dict[str, Counterexample] = {}
     for engine in original:
         a, b = original[engine], safe.get(engine)
@@ -97,8 +102,57 @@ def sample_counterexamples(name: str, inputs: list[str], original: dict[str, Eng
             continue
         for i, text in enumerate(inputs):
             if _decided(a.answers[i]) and _decided(b.answers[i]) and a.answers[i] != b.answers[i]:
-                example = found.setdefault(text, Counterexample(name, describe_input(text), a.answers[i] == "1",
+                example = found.setdefault(text, Counterexample(name, shown_input(text), a.answers[i] == "1",
                                                                 b.answers[i] == "1"))
                 example.engines.append(engine)
     ordered = sorted(found.items(), key=lambda item: (len(item[0]), item[0]))
-    return [example for _, example in ordered[:MAX_SHOWN]]
+    # Each direction apart: "the rewrite refuses what the original accepted" and the converse.
+    return [example for direction in (True, False)
+            for example in [e for _, e in ordered if e.original == direction][:MAX_SHOWN]]
+
+
+def family(engine: str) -> str:
+    """node-linear@26 -> node; pcre2-jit -> pcre2: engines that share an implementation vote once."""
+    base = engine.split("@")[0]
+    return FAMILIES.get(base, base)
+
+
+def _most_common(answers: list[bool]) -> bool | None:
+    counts = Counter(answers).most_common()
+    return counts[0][0] if len(counts) == 1 or counts[0][1] > counts[1][1] else None
+
+
+def reference_answer(answers: dict[str, bool], reference: str | None) -> tuple[bool | None, str]:
+    """The right answer and who says so: the reference engine's family when it answered, else the
+    majority of families (each family voting with its own majority); None when there is none."""
+    if reference is not None:
+        said = [a for e, a in answers.items() if e.split("@")[0] == reference]
+        if said and _most_common(said) is not None:
+            return _most_common(said), reference
+    by_family = defaultdict(list)
+    for engine, answer in answers.items():
+        by_family[family(engine)].append(answer)
+    votes = [v for v in (_most_common(a) for a in by_family.values()) if v is not None]
+    return _most_common(votes), "majority"
+
+
+@dataclass
+class Judgement:
+    wrong: dict[str, dict[str, dict]] = field(default_factory=dict)  # variant -> engine -> first wrong input
+    unresolved: list[Disagreement] = field(default_factory=list)    # no reference answer to decide
+
+
+def judge(disagreements: list[Disagreement], references: dict[str, str | None]) -> Judgement:
+    """Which engines answered wrongly, per variant. `references`: variant -> reference engine or None."""
+    found = Judgement()
+    for d in disagreements:
+        right, by = reference_answer(d.answers, references.get(d.pattern))
+        if right is None:
+            found.unresolved.append(d)
+            continue
+        for engine, answer in d.answers.items():
+            if answer != right:
+                entry = found.wrong.setdefault(d.pattern, {}).setdefault(
+                    engine, {"input": d.input, "answer": answer, "reference": right, "by": by, "inputs": 0})
+                entry["inputs"] += 1
+    return found

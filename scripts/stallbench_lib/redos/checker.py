@@ -27,10 +27,13 @@ def binary(build_dir: Path) -> Path:
     return build_dir / "benches" / "regex_check"
 
 
-def run(check_binary: Path, engines: list[str], regexes: list[str], inputs: list[str],
-        timeout_s: float = CHECK_TIMEOUT_S) -> dict[str, list[EngineAnswers]]:
-    """engine -> one EngineAnswers per regex. Raises CheckFailed when the helper crashed, hung or failed."""
-    request = json.dumps({"engines": engines, "regexes": regexes, "inputs": inputs})
+def run(check_binary: Path, engines: list[str], regexes: list[tuple[str, str]], inputs: list[str],
+        nodes: dict[str, str] | None = None, timeout_s: float = CHECK_TIMEOUT_S) -> dict[str, list[EngineAnswers]]:
+    """engine -> one EngineAnswers per (regex, flags). `inputs` are bytes as Latin-1 strings;
+    `nodes` maps a Node line to its binary for the engines node@LINE. Raises CheckFailed when the
+    helper crashed, hung or failed."""
+    request = json.dumps({"engines": engines, "nodes": nodes or {}, "inputs": inputs,
+                          "regexes": [{"regex": regex, "flags": flags} for regex, flags in regexes]})
     try:
         # regex_check's group holds the node processes of the V8 engines too: all of it ends here.
         done = children.run([str(check_binary)], input=request, text=True, timeout_s=timeout_s)
@@ -47,9 +50,10 @@ def run(check_binary: Path, engines: list[str], regexes: list[str], inputs: list
     return {engine: [EngineAnswers(a["rejected"], a["answers"]) for a in per_regex] for engine, per_regex in reply.items()}
 
 
-def require_some_engine_accepts(check_binary: Path, engines: list[str], patterns: list[Pattern], where: Path) -> None:
+def require_some_engine_accepts(check_binary: Path, engines: list[str], patterns: list[Pattern], where: Path,
+                                nodes: dict[str, str] | None = None) -> None:
     """UsageError naming the first regex (or safe rewrite) that every engine refuses. The engines
-    in this process go first; the V8 ones (a node start-up per regex) only for what all others refused."""
+    in this process go first; the V8 ones (a node start-up) only for what all others refused."""
     regexes = [(p, field, text) for p in patterns for field, text in (("regex", p.regex), ("safe", p.safe)) if text]
     in_process = [e for e in engines if not e.startswith("node")]
     refusals: list[dict[str, str | None]] = [{} for _ in regexes]
@@ -58,7 +62,7 @@ def require_some_engine_accepts(check_binary: Path, engines: list[str], patterns
         if not group or not todo:
             continue
         try:
-            compiled = run(check_binary, group, [regexes[i][2] for i in todo], [])
+            compiled = run(check_binary, group, [(regexes[i][2], regexes[i][0].flags) for i in todo], [], nodes)
         except CheckFailed as e:
             raise UsageError(f"{where}: checking the regexes with every engine failed: {e}")
         for k, i in enumerate(todo):

@@ -1,7 +1,9 @@
 """From a run's match rows to one curve per engine x pattern (time against length, up to the first
-cell that did not finish) and its verdict: linear, polynomial, exponential (growth.py), or the
-status that ended it when the engine's own behaviour did (guarded, rejected, crashed), or timeout
-when too little finished to fit."""
+cell that did not finish) and its verdict: `wrong answers` when the engine's answers differ from
+the reference (agreement.judge: its times are not classified), else linear, polynomial or
+exponential (growth.py, fitted on the pumped length: the input length less the attack's fixed
+parts), or the status that ended the curve when too little finished to fit (guarded, crashed,
+timeout), or rejected. A fitted curve that then stopped keeps its fit and shows where it stopped."""
 from collections import defaultdict
 from dataclasses import dataclass
 
@@ -9,7 +11,8 @@ from ..report import stats
 from ..tidy import Row
 from .growth import Growth, classify
 
-DEFINING_STOPS = ("rejected", "guarded", "crashed", "error")  # these are the verdict, whatever came before
+DEFINING_STOPS = ("rejected", "error")  # these are the verdict, whatever came before
+WRONG = "wrong answers"
 
 
 @dataclass
@@ -26,22 +29,30 @@ class Curve:
     points: list[tuple[int, float]]  # (length, median match_ms) of the finished cells below the stop
     stop: Stop | None                 # the first cell that did not finish
     growth: Growth
+    offset: int = 0                   # the attack's fixed bytes: pumped length = length - offset
+    wrong: dict | None = None         # the first wrong answer, when the engine answered wrongly
 
     @property
     def verdict(self) -> str:
+        if self.wrong:
+            return WRONG
         if self.stop and (not self.points or self.stop.status in DEFINING_STOPS):
             return self.stop.status
         if self.stop and self.growth.kind == "unknown":
-            return self.stop.status  # a timeout after too few points to fit
+            return self.stop.status  # too few points to fit before it stopped
         return self.growth.kind
 
     def describe(self) -> str:
         """'exponential, x2.01 per char (R² 1.00); timeout at 30' and the like."""
         verdict = self.verdict
+        stop = f"{self.stop.status} at {self.stop.length:,}" if self.stop else ""
+        if verdict == WRONG:
+            w = self.wrong
+            return (f"wrong answers: {'match' if w['answer'] else 'no match'} on {w['input']} where {w['by']} says "
+                    f"{'match' if w['reference'] else 'no match'} ({w['inputs']} input{'s' * (w['inputs'] > 1)})")
         if verdict in ("linear", "polynomial", "exponential", "unknown"):
-            text = self.growth.describe()
-            return text + (f"; {self.stop.status} at {self.stop.length:,}" if self.stop else "")
-        text = f"{verdict} at {self.stop.length:,}"
+            return self.growth.regime_text(self.offset) + self.growth.describe() + (f"; {stop}" if stop else "")
+        text = stop
         if self.points and self.growth.kind != "unknown":
             text += f" (before: {self.growth.describe()})"
         return text
@@ -50,8 +61,11 @@ class Curve:
         return dict(self.points).get(length)
 
 
-def curves(rows: list[Row]) -> dict[tuple[str, str], Curve]:
-    """(variant, engine) -> Curve, from the match benchmark's rows (any number of repetitions)."""
+def curves(rows: list[Row], offsets: dict[str, int] | None = None,
+           wrong: dict[str, dict[str, dict]] | None = None) -> dict[tuple[str, str], Curve]:
+    """(variant, engine) -> Curve, from the match benchmark's rows (any number of repetitions).
+    `offsets`: variant -> fixed bytes of its attack; `wrong`: variant -> engine -> first wrong answer."""
+    offsets, wrong = offsets or {}, wrong or {}
     times = defaultdict(lambda: defaultdict(list))
     failures = defaultdict(dict)
     for r in rows:
@@ -67,8 +81,10 @@ def curves(rows: list[Row]) -> dict[tuple[str, str], Curve]:
     for key in sorted(set(times) | set(failures)):
         stop = min(failures[key].values(), key=lambda s: s.length) if failures[key] else None
         points = sorted((n, stats.median(v)) for n, v in times[key].items() if stop is None or n < stop.length)
-        growth = classify([n for n, _ in points], [t for _, t in points])
-        found[key] = Curve(key[0], key[1], points, stop, growth)
+        offset = offsets.get(key[0], 0)
+        pumped = [(n - offset, t) for n, t in points if n > offset]
+        growth = classify([n for n, _ in pumped], [t for _, t in pumped])
+        found[key] = Curve(key[0], key[1], points, stop, growth, offset, wrong.get(key[0], {}).get(key[1]))
     return found
 
 

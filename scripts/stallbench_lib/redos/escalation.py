@@ -27,13 +27,14 @@ class CellTime:
 
 
 class Escalation:
-    def __init__(self, match: Benchmark, variants: list[Variant], engines: list[str], lengths: list[int] | None):
+    def __init__(self, match: Benchmark, variants: list[Variant], engines: list[str], lengths: list[int] | None,
+                 nodes: tuple = ()):
+        """`lengths` for every variant instead of each one's own; `nodes` the Node lines of the
+        engines named node@LINE."""
         self.cells: list[Cell] = []
-        self._lengths: dict[str, list[int]] = {}
         for v in variants:
-            self._lengths[v.name] = lengths or v.pattern.lengths
-            for n in self._lengths[v.name]:
-                self.cells += [Cell(match, {"engine": e, "pattern": v.name, "length": str(n)}) for e in engines]
+            for n in lengths or v.lengths:
+                self.cells += [Cell(match, {"engine": e, "pattern": v.name, "length": str(n)}, nodes) for e in engines]
         self._stops: dict[tuple[str, str], Censoring] = {}
         self.times: list[CellTime] = []
 

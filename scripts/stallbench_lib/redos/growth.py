@@ -1,5 +1,15 @@
 """How a match time grows with the input length: linear, polynomial (fitted degree) or exponential
-(fitted base per character), with the fit's quality.
+(fitted base per character), with the fit's quality, fitted over the top of the curve.
+
+The length is the pumped length (curves.py subtracts the attack's fixed prefix and suffix: behind a
+53-byte prefix, lengths 57 to 81 are 4 to 28 pumped bytes, a 7x range, not 1.4x). Engines change
+regime: PCRE2 answers near-instantly up to a few thousand bytes, then grows. So the fit starts
+where the curve stops being flat (its longest flat beginning, max < 3 x min, is the first regime,
+reported with the last length before growth starts) and keeps the top two decades of what is left:
+the growth a longer input would meet. A growing verdict must also hold for the median of the
+pairwise slopes (Theil-Sen, on log time against log length), which one outlying point or one step
+cannot move: V8's node-linear switching to its slower linear engine at the longest length is a
+step (reported with where it happened and how high), not a polynomial.
 
 Two models are fitted to (length n, median ms t), both with a constant c for the fixed cost of a
 call (which flattens the small lengths of every curve):
@@ -22,11 +32,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-FLAT_RATIO = 3.0        # max/min time below which a curve is called flat (linear)
+FLAT_RATIO = 3.0        # max/min time below which a curve (or its first regime) is called flat
+TOP_DECADES = 2.0       # the fit keeps lengths within this many decades of the longest
 LINEAR_DEGREE = 1.5     # a fitted degree below this is linear
 MIN_BASE = 1.01         # an exponential fit with a smaller base is not exponential
 MAX_DEGREE = 8.0        # a fitted degree above this is an exponential seen over a short range
 NOISY_R2 = 0.9          # below this the fit is flagged as poor
+STEP_SLOPE = 3.0        # a local log-log slope above this in a linear curve is a step,
+STEP_RATIO = 10.0       # when the time also jumps this many times (not noise between close lengths)
 CONSTANT_GRID = [0.0, 0.2, 0.4, 0.6, 0.8, 0.9, 0.95, 0.98, 0.99, 0.995]  # c as a fraction of min t
 
 
@@ -37,6 +50,12 @@ class Growth:
     base: float | None        # the exponential model's base per character
     r2: float | None          # of the chosen model, on log t
     points: int
+    flat_until: int | None = None    # the first regime: flat up to this length, growth after it
+    flat_ms: float | None = None     # the flat regime's level (its median time)
+    fitted_span: float | None = None  # longest / shortest length of the points fitted
+    step_at: int | None = None       # a linear curve's largest jump: the length after it
+    step_ratio: float | None = None  # and how many times slower it got there
+    median_slope: float | None = None  # set when the least-squares fit was overruled (Theil-Sen degree)
 
     @property
     def noisy(self) -> bool:
@@ -47,13 +66,25 @@ class Growth:
             text = f"exponential, x{self.base:.2f} per char"
         elif self.kind == "polynomial":
             text = f"polynomial, degree {self.degree:.1f}"
+        elif self.kind == "linear" and self.median_slope is not None:
+            text = f"linear (median slope {self.median_slope:.2f})"
         elif self.kind == "linear":
             text = "linear" if self.r2 is not None else "linear (flat)"
         else:
             return f"unknown ({self.points} points)"
         if self.r2 is not None:
             text += f" (R² {self.r2:.2f}{', poor fit' if self.noisy else ''})"
+        if self.kind == "polynomial" and self.fitted_span is not None and self.fitted_span < 10:
+            text += f" over a narrow range ({self.fitted_span:.1f}x)"
+        if self.step_at is not None:
+            text += f", with a step: x{self.step_ratio:.0f} at {self.step_at:,}"
         return text
+
+    def regime_text(self, offset: int = 0) -> str:
+        """'flat (~3.1 µs) up to 4,096, then ' when the curve changed regime; lengths shifted by offset."""
+        if self.flat_until is None:
+            return ""
+        return f"flat (~{self.flat_ms:.3g} ms) up to {self.flat_until + offset:,}, then "
 
 
 def _fit(x: np.ndarray, t: np.ndarray, use_constant: bool) -> tuple[float, float]:
@@ -71,14 +102,56 @@ def _fit(x: np.ndarray, t: np.ndarray, use_constant: bool) -> tuple[float, float
     return best
 
 
+def _median_slope(x: np.ndarray, y: np.ndarray) -> float:
+    """Theil-Sen: the median of the slopes between every pair of points."""
+    i, j = np.triu_indices(len(x), k=1)
+    return float(np.median((y[j] - y[i]) / (x[j] - x[i])))
+
+
+def _flat_end(t: np.ndarray) -> int:
+    """Index of the last point of the curve's longest flat beginning."""
+    end = 0
+    while end + 1 < len(t) and t[:end + 2].max() < FLAT_RATIO * t[:end + 2].min():
+        end += 1
+    return end
+
+
+def _growth_start(t: np.ndarray) -> int:
+    """Index where the fitted part begins: after a flat first regime of two points or more, when
+    three points or more follow it; else 0."""
+    flat_end = _flat_end(t)
+    return flat_end + 1 if flat_end >= 1 and len(t) - flat_end - 1 >= 3 else 0
+
+
+def _step(log_n: np.ndarray, log_t: np.ndarray) -> dict:
+    """A linear curve's largest jump between neighbours, when it is a step: where and how high."""
+    jumps = np.diff(log_t) / np.diff(log_n)
+    at = int(np.argmax(jumps)) + 1
+    ratio = float(np.exp(log_t[at] - log_t[at - 1]))
+    if jumps.max() <= STEP_SLOPE or ratio < STEP_RATIO:
+        return {}
+    return {"step_at": int(round(np.exp(log_n[at]))), "step_ratio": ratio}
+
+
 def classify(lengths: list[int], times_ms: list[float]) -> Growth:
-    """`lengths` ascending, `times_ms` their median times (all finished cells of one curve)."""
+    """`lengths` ascending (pumped lengths), `times_ms` their median times (all finished cells of
+    one curve)."""
     points = len(lengths)
     if points < 3:
         return Growth("unknown", None, None, None, points)
-    n = np.asarray(lengths, dtype=float)
-    t = np.maximum(np.asarray(times_ms, dtype=float), 1e-9)
-    use_constant = points >= 4  # a third parameter needs a fourth point
+    n_all = np.asarray(lengths, dtype=float)
+    t_all = np.maximum(np.asarray(times_ms, dtype=float), 1e-9)
+    if t_all.max() < FLAT_RATIO * t_all.min():  # nothing to fit: R^2 would measure noise
+        return Growth("linear", None, None, None, points)
+    start = _growth_start(t_all)
+    regime = {"flat_until": int(n_all[start - 1]), "flat_ms": float(np.median(t_all[:start]))} if start else {}
+    segment_log_n, segment_log_t = np.log(n_all[start:]), np.log(t_all[start:])
+    median_slope = _median_slope(segment_log_n, segment_log_t)
+    keep = np.arange(points) >= start
+    top = keep & (n_all >= n_all.max() / 10 ** TOP_DECADES)
+    n, t = (n_all[top], t_all[top]) if top.sum() >= 3 else (n_all[keep], t_all[keep])
+    span = float(n.max() / n.min())
+    use_constant = len(n) >= 4  # a third parameter needs a fourth point
     rss_pow, degree = _fit(np.log(n), t, use_constant)
     rss_exp, beta = _fit(n, t, use_constant)
     base = math.exp(min(beta, 50.0))
@@ -88,9 +161,11 @@ def classify(lengths: list[int], times_ms: list[float]) -> Growth:
     def r2(rss):
         return 1 - rss / tss if tss > 0 else 1.0
 
-    if t.max() < FLAT_RATIO * t.min():  # nothing to fit: R^2 would measure noise
-        return Growth("linear", degree, base, None, points)
+    if median_slope < LINEAR_DEGREE:  # the rise is one point or one step: linear
+        return Growth("linear", degree, base, None, points, fitted_span=span, median_slope=median_slope,
+                      **_step(segment_log_n, segment_log_t))
     if base >= MIN_BASE and (rss_exp < rss_pow or degree > MAX_DEGREE):
-        return Growth("exponential", degree, base, r2(rss_exp), points)
-    kind = "linear" if degree < LINEAR_DEGREE else "polynomial"
-    return Growth(kind, degree, base, r2(rss_pow), points)
+        return Growth("exponential", degree, base, r2(rss_exp), points, **regime, fitted_span=span)
+    if degree < LINEAR_DEGREE:
+        return Growth("linear", degree, base, r2(rss_pow), points, fitted_span=span)
+    return Growth("polynomial", degree, base, r2(rss_pow), points, **regime, fitted_span=span)

@@ -1,27 +1,50 @@
-"""The pattern catalogue (TOML): loading and validating it, its variants (NAME and NAME.safe), and
-the attack input recipe. The bench binary reads the same file (workloads/regex/catalogue.cc); this
-side refuses a bad file before anything runs, with one line naming the file, the entry and what
-is wrong."""
+"""The pattern catalogue (TOML): loading and validating it, its variants (NAME and NAME.safe), the
+attack input recipe and the lengths to escalate through. The bench binary reads the same format
+(workloads/regex/catalogue.cc); this side refuses a bad file before anything runs, with one line
+naming the file, the entry and what is wrong.
+
+An entry without `pump`/`pumps` has no attack yet: attacks.py asks recheck for one and the run
+hands the bench the resolved catalogue (catalogue_file.py), which also records where each attack
+came from (`attack`)."""
 import re
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .. import paths
 from ..errors import UsageError
+from . import inputs
 
 SHIPPED = paths.ROOT / "workloads" / "regex" / "patterns.toml"
 SAFE_SUFFIX = ".safe"
-FIELDS = ("name", "regex", "safe", "prefix", "pump", "suffix", "lengths", "expect", "source", "analysis")
-REQUIRED = ("name", "regex", "pump", "source")
+FIELDS = ("name", "regex", "safe", "flags", "prefix", "pump", "pumps", "suffix", "lengths", "safe_lengths", "expect",
+          "reference", "attack", "source", "analysis")
+REQUIRED = ("name", "regex", "source")
+TEXT_FIELDS = ("name", "regex", "safe", "flags", "prefix", "pump", "suffix", "expect", "reference", "attack",
+               "source", "analysis")
 EXPECTATIONS = ("linear", "polynomial", "exponential")
-DEFAULT_LENGTHS = [2 ** k for k in range(3, 17)]  # 8 ... 65536
+FLAGS = "imsu"  # JavaScript's ignoreCase, multiline, dotAll, unicode
+ENGINES = ("boost", "std", "pcre2", "pcre2-jit", "re2", "hyperscan", "node", "node-linear")  # `reference` values
+HAND_WRITTEN = "hand-written"
+MAX_FIXED = 4096    # bytes of prefix + befores + suffix: each sample input repeats them (issue: a 2 MB prefix)
+MAX_PUMP = 4096     # bytes of one pump
+MAX_REGEX = 20_000  # characters of a regex
 MAX_LENGTH = 50_000_000  # the bench's `length` range
 NAME_SYNTAX = re.compile(r"[A-Za-z0-9_-]+")
-INPUT_TEXT = re.compile(r"[\t\x20-\x7e]*")  # ASCII without line breaks: every engine agrees on it
-# prefix, pump and suffix each: the sample check builds hundreds of inputs from them (a 2 MB prefix
-# took 1 GB there). The bench's loader (workloads/regex/catalogue.cc) has the same bound.
-MAX_RECIPE_TEXT = 1024
+
+# Default lengths, in pumped bytes (above the fixed parts): two decades at least, so a fit sees
+# growth rather than the constant cost of a call. An exponential attack is over any budget long
+# before 64 pumped bytes: it climbs in small steps, then checks that linear engines stay flat.
+PUMPED_DEFAULT = [4 ** k * 2 for k in range(1, 8)] + [65536]         # 8, 32, 128 ... 32,768, 65,536
+PUMPED_EXPONENTIAL = list(range(8, 41, 4)) + [1024, 65536]
+PUMPED_RANDOM = [16, 128, 1024, 8192, 65536]                          # a safe pattern on random input
+RANDOM_ATTACK = "random input"  # the end of `attack` when the analyser found no attack to time
+
+
+@dataclass(frozen=True)
+class Pump:
+    before: str  # bytes (Latin-1 string), once
+    pump: str    # bytes, repeated
 
 
 @dataclass(frozen=True)
@@ -29,18 +52,45 @@ class Pattern:
     name: str
     regex: str
     safe: str | None
-    prefix: str
-    pump: str
-    suffix: str
-    lengths: list[int]
+    flags: str                        # letters of FLAGS, in that order
+    prefix: str                       # bytes
+    pumps: tuple[Pump, ...]           # empty: no attack yet
+    suffix: str                       # bytes
+    lengths: tuple[int, ...] | None   # None: the defaults for the attack
+    safe_lengths: tuple[int, ...] | None
     expect: str | None
+    reference: str | None             # the engine whose answers are right (JavaScript-sourced: node)
+    attack: str                       # where the attack came from: hand-written, recheck 4.5.0 ...
     source: str
     analysis: str
 
+    @property
+    def fixed(self) -> int:
+        """Bytes of every input that are not pumped."""
+        return len(self.prefix) + len(self.suffix) + sum(len(p.before) for p in self.pumps)
+
+    @property
+    def unicode(self) -> bool:
+        return "u" in self.flags
+
     def attack_input(self, length: int) -> str:
-        """prefix + pump repeated (and cut) + suffix, `length` characters in all."""
-        fill = length - len(self.prefix) - len(self.suffix)
-        return self.prefix + (self.pump * (fill // len(self.pump) + 1))[:fill] + self.suffix
+        """prefix + each pump's before and its share of the fill (the pump repeated and cut) +
+        suffix, `length` bytes in all (with the u flag a character is never cut: maybe a few less)."""
+        spread, count = length - self.fixed, len(self.pumps)
+        parts = [self.prefix]
+        for i, p in enumerate(self.pumps):
+            share = spread // count + (1 if i < spread % count else 0)
+            parts += [p.before, inputs.cut(p.pump * (share // len(p.pump) + 1), share, self.unicode)]
+        return "".join(parts) + self.suffix
+
+    def lengths_for(self, safe: bool) -> list[int]:
+        given = self.safe_lengths if safe else self.lengths
+        if given is not None:
+            return list(given)
+        pumped = PUMPED_EXPONENTIAL if self.expect == "exponential" and not safe else PUMPED_DEFAULT
+        if self.attack.endswith(RANDOM_ATTACK):
+            pumped = PUMPED_RANDOM
+        return [self.fixed + n for n in pumped]
 
     def variants(self) -> list["Variant"]:
         found = [Variant(self.name, self.regex, self, False)]
@@ -56,6 +106,45 @@ class Variant:
     pattern: Pattern
     is_safe: bool
 
+    @property
+    def lengths(self) -> list[int]:
+        return self.pattern.lengths_for(self.is_safe)
+
+
+def _input_part(entry: dict, key: str, label: str) -> str:
+    try:
+        return inputs.decode(entry.get(key, ""))
+    except ValueError as e:
+        raise UsageError(f"{label}: {key!r}: {e}")
+
+
+def _pumps(entry: dict, label: str) -> tuple[Pump, ...]:
+    if "pump" in entry and "pumps" in entry:
+        raise UsageError(f"{label}: give 'pump' or 'pumps', not both")
+    if "pump" in entry:
+        found = [Pump("", _input_part(entry, "pump", label))]
+    else:
+        given = entry.get("pumps", [])
+        if not isinstance(given, list) or not all(isinstance(p, dict) and set(p) <= {"before", "pump"}
+                                                  and all(isinstance(v, str) for v in p.values()) for p in given):
+            raise UsageError(f"{label}: 'pumps' must be a list of tables {{before = \"...\", pump = \"...\"}}")
+        found = [Pump(_input_part(p, "before", label), _input_part(p, "pump", label)) for p in given]
+    for p in found:
+        if p.pump == "":
+            raise UsageError(f"{label}: 'pump' is empty (the attack input repeats it to the requested length)")
+        if len(p.pump) > MAX_PUMP:
+            raise UsageError(f"{label}: a pump of {len(p.pump):,} bytes is too long (at most {MAX_PUMP:,})")
+    return tuple(found)
+
+
+def _lengths(entry: dict, key: str, label: str) -> tuple[int, ...] | None:
+    if key not in entry:
+        return None
+    try:
+        return tuple(check_lengths(entry[key]))
+    except ValueError as e:
+        raise UsageError(f"{label}: {key}: {e}")
+
 
 def _check_entry(entry, index: int, where: str) -> Pattern:
     if not isinstance(entry, dict):
@@ -67,32 +156,46 @@ def _check_entry(entry, index: int, where: str) -> Pattern:
     missing = [f for f in REQUIRED if f not in entry]
     if missing:
         raise UsageError(f"{label}: missing field {missing[0]!r} (required: {', '.join(REQUIRED)})")
-    for field in FIELDS:
-        if field in entry and field != "lengths" and not isinstance(entry[field], str):
-            raise UsageError(f"{label}: {field!r} must be a string")
-    name = entry["name"]
-    if not NAME_SYNTAX.fullmatch(name):
-        raise UsageError(f"{label}: name {name!r} may use only letters, digits, '-' and '_'")
-    for field in ("regex", "safe"):
-        if field in entry and entry[field] == "":
-            raise UsageError(f"{label}: {field!r} is empty")
-    if entry["pump"] == "":
-        raise UsageError(f"{label}: 'pump' is empty (the attack input repeats it to the requested length)")
-    for field in ("prefix", "pump", "suffix"):
-        if not INPUT_TEXT.fullmatch(entry.get(field, "")):
-            raise UsageError(f"{label}: {field!r} must be ASCII without line breaks")
-        if len(entry.get(field, "")) > MAX_RECIPE_TEXT:
-            raise UsageError(f"{label}: {field!r} has {len(entry[field]):,} characters (valid: at most {MAX_RECIPE_TEXT})")
-    if "expect" in entry and entry["expect"] not in EXPECTATIONS:
-        raise UsageError(f"{label}: expect {entry['expect']!r} is not valid (valid: {', '.join(EXPECTATIONS)})")
-    fixed = len(entry.get("prefix", "")) + len(entry.get("suffix", ""))
-    lengths = entry.get("lengths", DEFAULT_LENGTHS)
-    try:
-        lengths = check_lengths(lengths, fixed)
-    except ValueError as e:
-        raise UsageError(f"{label}: lengths: {e}")
-    return Pattern(name, entry["regex"], entry.get("safe"), entry.get("prefix", ""), entry["pump"],
-                   entry.get("suffix", ""), lengths, entry.get("expect"), entry["source"], entry.get("analysis", ""))
+    for name in TEXT_FIELDS:
+        if name in entry and not isinstance(entry[name], str):
+            raise UsageError(f"{label}: {name!r} must be a string")
+    if not NAME_SYNTAX.fullmatch(entry["name"]):
+        raise UsageError(f"{label}: name {entry['name']!r} may use only letters, digits, '-' and '_'")
+    for name in ("regex", "safe"):
+        if name in entry and entry[name] == "":
+            raise UsageError(f"{label}: {name!r} is empty")
+        if len(entry.get(name, "")) > MAX_REGEX:
+            raise UsageError(f"{label}: {name!r} has {len(entry[name]):,} characters (at most {MAX_REGEX:,})")
+    flags = entry.get("flags", "")
+    if any(c not in FLAGS for c in flags) or len(set(flags)) != len(flags):
+        raise UsageError(f"{label}: flags {flags!r} is not valid (valid: any of {', '.join(FLAGS)}, each once)")
+    for name, valid in (("expect", EXPECTATIONS), ("reference", ENGINES)):
+        if name in entry and entry[name] not in valid:
+            raise UsageError(f"{label}: {name} {entry[name]!r} is not valid (valid: {', '.join(valid)})")
+    pumps = _pumps(entry, label)
+    pattern = Pattern(entry["name"], entry["regex"], entry.get("safe"), "".join(c for c in FLAGS if c in flags),
+                      _input_part(entry, "prefix", label), pumps, _input_part(entry, "suffix", label),
+                      _lengths(entry, "lengths", label), _lengths(entry, "safe_lengths", label), entry.get("expect"),
+                      entry.get("reference"), entry.get("attack", HAND_WRITTEN if pumps else ""), entry["source"],
+                      entry.get("analysis", ""))
+    if pattern.fixed > MAX_FIXED:
+        raise UsageError(f"{label}: prefix, suffix and befores hold {pattern.fixed:,} bytes (at most {MAX_FIXED:,}: "
+                         "every sample input repeats them)")
+    if pattern.unicode:
+        for name, part in (("prefix", pattern.prefix), ("suffix", pattern.suffix),
+                           *(("pump", p.before + p.pump) for p in pumps)):
+            if not inputs.is_utf8(part):
+                raise UsageError(f"{label}: with the u flag, {name!r} must be UTF-8 text (it holds other bytes)")
+    return check_fits(pattern, label) if pumps else pattern
+
+
+def check_fits(pattern: Pattern, label: str) -> Pattern:
+    """UsageError when a given length is shorter than the fixed parts of the attack."""
+    for key, given in (("lengths", pattern.lengths), ("safe_lengths", pattern.safe_lengths)):
+        if given and given[0] < pattern.fixed:
+            raise UsageError(f"{label}: {key}: {given[0]} is shorter than the prefix, befores and suffix "
+                             f"({pattern.fixed} bytes; valid: {pattern.fixed}-{MAX_LENGTH:,})")
+    return pattern
 
 
 def check_lengths(lengths, shortest: int = 0) -> list[int]:
@@ -103,19 +206,28 @@ def check_lengths(lengths, shortest: int = 0) -> list[int]:
     for n in lengths:
         if not isinstance(n, int) or isinstance(n, bool) or not low <= n <= MAX_LENGTH:
             raise ValueError(f"{n!r} is out of range (valid: integers {low}-{MAX_LENGTH:,}"
-                             + (", at least the prefix and suffix" if shortest else "") + ")")
+                             + (", at least the fixed parts of every attack" if shortest else "") + ")")
     if any(b <= a for a, b in zip(lengths, lengths[1:])):
         raise ValueError(f"{lengths} must be increasing")
     return list(lengths)
 
 
-def load(path: Path) -> list[Pattern]:
-    """Every entry of the catalogue at `path`, or UsageError (one line: file, entry, problem)."""
-    where = str(path)
+def _text(path: Path) -> str:
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise UsageError(f"{where}: cannot read the pattern catalogue: {e}")
+        data = Path(path).read_bytes()
+    except OSError as e:
+        raise UsageError(f"{path}: cannot read the pattern catalogue: {e.strerror or e}")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        column = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
+        raise UsageError(f"{path}: not UTF-8 text: byte 0x{data[e.start]:02x} at line {line}, column {column} "
+                         f"(offset {e.start}); a catalogue is UTF-8 TOML")
+
+
+def parse(text: str, where: str) -> list[Pattern]:
+    """Every entry of a catalogue's text, or UsageError (one line: file, entry, problem)."""
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
@@ -126,14 +238,26 @@ def load(path: Path) -> list[Pattern]:
     entries = doc.get("pattern")
     if not isinstance(entries, list) or not entries:
         raise UsageError(f"{where}: no [[pattern]] entries")
-    patterns, seen = [], set()
+    found, seen = [], set()
     for index, entry in enumerate(entries, 1):
         pattern = _check_entry(entry, index, where)
         if pattern.name in seen:
             raise UsageError(f"{where}: pattern {index} {pattern.name!r}: the name is used twice")
         seen.add(pattern.name)
-        patterns.append(pattern)
-    return patterns
+        found.append(pattern)
+    return found
+
+
+def load(path: Path) -> list[Pattern]:
+    return parse(_text(path), str(path))
+
+
+def with_attack(pattern: Pattern, prefix: str, pumps: list[Pump], suffix: str, attack: str,
+                expect: str | None) -> Pattern:
+    """The entry with an attack found for it (lengths still checked against its fixed parts)."""
+    found = replace(pattern, prefix=prefix, pumps=tuple(pumps), suffix=suffix, attack=attack,
+                    expect=pattern.expect or expect)
+    return check_fits(found, f"pattern {pattern.name!r}")
 
 
 def variants(patterns: list[Pattern]) -> list[Variant]:

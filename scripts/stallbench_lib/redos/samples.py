@@ -1,56 +1,96 @@
-"""Random inputs over a pattern's alphabet, for checking a safe rewrite against its original and
-engines against each other beyond the attack inputs. Deterministic per pattern name."""
+"""Sample inputs for the sample check: engines against each other, and a safe rewrite against its
+original, beyond the attack inputs. Deterministic per pattern name. They are made of:
+
+- the alphabet: every literal character of both regexes (escaped metacharacters too), the ends of
+  every class range and the characters just outside them, the attack's characters, and `!`;
+- random strings over the alphabet;
+- the attack input at its shortest lengths;
+- strings each regex matches, generated from it (randexp, through attacks.analyse), short ones;
+- those attack and generated strings with one or two random edits: the near-misses where a
+  rewrite's language most often differs from its original's.
+
+Inputs are built as text and turned into bytes at the end: UTF-8 with the u flag; without it, a
+character below 256 is one byte (V8 sees the same Latin-1 character) and any other its UTF-8."""
 import random
 import zlib
 
+from . import inputs, regex_syntax
 from .patterns import Pattern
 
-# Characters that stand for a class in the regex text; each class gets a member and, for the
-# negated ones, a non-member. No line breaks: the engines differ on them ($, .), the inputs never
-# contain them.
-CLASS_MEMBERS = {"\\d": "07", "\\D": "x!", "\\w": "aZ_5", "\\W": " !", "\\s": " \t", "\\S": "x", ".": "x"}
-SYNTAX = set("\\^$.|?*+()[]{}")
 MAX_RANDOM_LENGTH = 16   # short, so a backtracking engine's worst case stays small
+# Generated strings nearly match, the worst case of a backtracking engine without a guard
+# (std::regex): 2^16 steps is a millisecond, 2^30 is minutes. Polynomial patterns allow longer ones.
+MAX_GENERATED_LENGTH = {"exponential": 16, None: 48}
 RANDOM_COUNT = 400
-MUTATED_COUNT = 300
+MUTATED_COUNT = 400
 ATTACK_LENGTHS = 16      # the attack recipe at its 16 shortest lengths
+LINE_BREAK_FLAGS = "ms"  # only these make line breaks part of the language the engines agree on
+
+
+def as_bytes(text: str, unicode: bool) -> str:
+    """Text -> the bytes the engines get (as a Latin-1 string)."""
+    if unicode:
+        return inputs.to_bytes(text)
+    return "".join(c if ord(c) < 256 else inputs.to_bytes(c) for c in text)
+
+
+def as_text(data: str, unicode: bool) -> str:
+    """Bytes (Latin-1 string) -> text to edit character by character."""
+    return data.encode("latin-1").decode("utf-8", "replace") if unicode else data
 
 
 def alphabet(pattern: Pattern) -> list[str]:
-    """The characters the input and both regexes name, class members, and one stranger ('!')."""
-    chars = set(pattern.prefix + pattern.pump + pattern.suffix + "!")
+    chars = set("!")
+    for p in pattern.pumps:
+        chars |= set(as_text(p.before + p.pump, pattern.unicode))
+    chars |= set(as_text(pattern.prefix + pattern.suffix, pattern.unicode))
     for regex in filter(None, (pattern.regex, pattern.safe)):
-        for escape, members in CLASS_MEMBERS.items():
-            if escape in regex:
-                chars |= set(members)
-        chars |= {c for c in regex if c.isprintable() and c not in SYNTAX}
-    return sorted(chars)
+        named = regex_syntax.named_characters(regex)
+        chars |= named.characters() | ({"x"} if named.dot else set())
+    if not any(f in pattern.flags for f in LINE_BREAK_FLAGS):
+        chars -= {"\n", "\r"}
+    return sorted(c for c in chars if c)
 
 
 def attack_inputs(pattern: Pattern) -> list[str]:
-    shortest = len(pattern.prefix) + len(pattern.suffix)
-    return [pattern.attack_input(n) for n in range(shortest, shortest + ATTACK_LENGTHS)]
+    if not pattern.pumps:
+        return []
+    return [pattern.attack_input(n) for n in range(pattern.fixed, pattern.fixed + ATTACK_LENGTHS)]
 
 
-def sample_inputs(pattern: Pattern) -> list[str]:
-    """Random strings over the alphabet, the short attack inputs, and those with one or two random
-    edits (the near-misses where a rewrite's language most often differs). No duplicates."""
+def _mutated(rng: random.Random, text: str, letters: list[str]) -> str:
+    chars = list(text)
+    for _ in range(rng.randint(1, 2)):
+        at = rng.randint(0, len(chars))
+        edit = rng.choice(("insert", "replace", "delete"))
+        if edit == "insert" or not chars:
+            chars.insert(at, rng.choice(letters))
+        elif edit == "replace":
+            chars[min(at, len(chars) - 1)] = rng.choice(letters)
+        else:
+            del chars[min(at, len(chars) - 1)]
+    return "".join(chars)
+
+
+def sample_inputs(pattern: Pattern, generated: list[str] = ()) -> list[str]:
+    """The sample inputs as bytes (Latin-1 strings), no duplicates. `generated`: strings the regexes
+    match (text), from attacks.analyse."""
     rng = random.Random(zlib.crc32(pattern.name.encode()))
     letters = alphabet(pattern)
-    found = dict.fromkeys(attack_inputs(pattern))
+    attacks = [as_text(a, pattern.unicode) for a in attack_inputs(pattern)]
+    longest = MAX_GENERATED_LENGTH.get(pattern.expect, MAX_GENERATED_LENGTH[None])
+    made = [g for g in generated if len(g) <= longest]
+    texts = dict.fromkeys(attacks + made)
     for _ in range(RANDOM_COUNT):
-        found["".join(rng.choice(letters) for _ in range(rng.randint(0, MAX_RANDOM_LENGTH)))] = None
-    bases = list(attack_inputs(pattern))
-    for _ in range(MUTATED_COUNT):
-        text = list(rng.choice(bases))
-        for _ in range(rng.randint(1, 2)):
-            at = rng.randint(0, len(text))
-            edit = rng.choice(("insert", "replace", "delete"))
-            if edit == "insert" or not text:
-                text.insert(at, rng.choice(letters))
-            elif edit == "replace":
-                text[min(at, len(text) - 1)] = rng.choice(letters)
-            else:
-                del text[min(at, len(text) - 1)]
-        found["".join(text)] = None
-    return list(found)
+        texts["".join(rng.choice(letters) for _ in range(rng.randint(0, MAX_RANDOM_LENGTH)))] = None
+    bases = attacks + made
+    for _ in range(MUTATED_COUNT if bases else 0):
+        texts[_mutated(rng, rng.choice(bases), letters)] = None
+    return list(dict.fromkeys(as_bytes(t, pattern.unicode) for t in texts))
+
+
+def random_pump(pattern: Pattern, size: int = 64) -> str:
+    """A pump of random alphabet characters (as bytes), for timing a pattern without an attack."""
+    rng = random.Random(zlib.crc32(pattern.regex.encode()))
+    letters = [c for c in alphabet(pattern) if c not in "\n\r"]
+    return as_bytes("".join(rng.choice(letters) for _ in range(size)), pattern.unicode)

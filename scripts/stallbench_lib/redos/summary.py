@@ -8,9 +8,10 @@ from ..report import stats
 from .curves import Curve, largest_common_length
 
 SHORT = {"linear": "linear", "rejected": "rejected", "guarded": "guarded", "crashed": "crashed",
-         "timeout": "timeout", "error": "ERROR", "unknown": "?"}
+         "timeout": "timeout", "error": "ERROR", "unknown": "?", "wrong answers": "wrong answers"}
 CLASSIFICATION_COLUMNS = ["pattern", "engine", "verdict", "degree", "base", "r2", "points", "largest_finished_length",
-                          "stopped_at_length", "stop_status", "stop_detail", "description"]
+                          "growth_from_length", "stopped_at_length", "stop_status", "stop_detail", "description"]
+GROWING = ("polynomial", "exponential")
 
 
 def fmt_time(ms: float | None) -> str:
@@ -27,15 +28,24 @@ def fmt_time(ms: float | None) -> str:
 
 
 def short_verdict(curve: Curve) -> str:
-    """A matrix cell: 'exp x2.0', 'poly 2.1', 'linear', 'guarded@16', 'crashed@200000'."""
+    """A matrix cell: 'exp x2.0', 'poly 2.1', 'poly 2.1 >4096' (flat up to 4096), 'linear',
+    'linear, step@65537' (one jump, e.g. V8 switching engines), 'linear, crashed@65536' (fitted,
+    then stopped), 'guarded@16', 'wrong answers'."""
     verdict = curve.verdict
     if verdict == "exponential":
-        return f"exp x{curve.growth.base:.2f}"
-    if verdict == "polynomial":
-        return f"poly {curve.growth.degree:.1f}"
-    text = SHORT.get(verdict, verdict)
-    if verdict in ("guarded", "crashed", "error") or (verdict == "timeout" and curve.stop):
+        text = f"exp x{curve.growth.base:.2f}"
+    elif verdict == "polynomial":
+        text = f"poly {curve.growth.degree:.1f}"
+    else:
+        text = SHORT.get(verdict, verdict)
+    if verdict in GROWING and curve.growth.flat_until is not None:
+        text += f" >{curve.growth.flat_until + curve.offset}"
+    if verdict == "linear" and curve.growth.step_at is not None:
+        text += f", step@{curve.growth.step_at + curve.offset}"
+    if curve.stop and verdict in ("guarded", "crashed", "error", "timeout"):
         text += f"@{curve.stop.length}"
+    elif curve.stop and verdict in ("linear", *GROWING) and curve.stop.status != "timeout":
+        text += f", {curve.stop.status}@{curve.stop.length}"
     return text
 
 
@@ -63,10 +73,11 @@ def matrix_rows(curves: dict[tuple[str, str], Curve], variants: list[str], engin
 
 
 def matrix_text(curves, variants, engines) -> str:
-    width = max(14, *(len(e) for e in engines)) + 1
-    name_width = max(len(v) for v in variants) + 2
+    rows = list(matrix_rows(curves, variants, engines))
+    width = max(10, *(len(e) for e in engines), *(len(text) for _, _, cells in rows for _, text, _ in cells)) + 1
+    name_width = max(16, *(len(v) for v in variants)) + 2  # "  at 65,536,000" fits too
     lines = [" " * name_width + "".join(e.ljust(width) for e in engines)]
-    for variant, common, cells in matrix_rows(curves, variants, engines):
+    for variant, common, cells in rows:
         lines.append(variant.ljust(name_width) + "".join(text.ljust(width) for _, text, _ in cells))
         if common:
             times = "".join(fmt_time(ms).ljust(width) for _, _, ms in cells)
@@ -83,7 +94,7 @@ def classification_csv(curves: dict[tuple[str, str], Curve]) -> str:
         writer.writerow([variant, engine, c.verdict, "" if g.degree is None else f"{g.degree:.3f}",
                          "" if g.base is None else f"{g.base:.4f}", "" if g.r2 is None else f"{g.r2:.4f}",
                          len(c.points), c.points[-1][0] if c.points else "",
-                         c.stop.length if c.stop else "", c.stop.status if c.stop else "",
+                         "" if g.flat_until is None else g.flat_until + c.offset, c.stop.length if c.stop else "", c.stop.status if c.stop else "",
                          c.stop.detail if c.stop else "", c.describe()])
     return out.getvalue()
 
@@ -123,3 +134,59 @@ def overrun(times, budget_ms: float) -> dict:
     worst, cell = max(ratios, key=lambda item: item[0])
     return {"max_ratio": round(worst, 3), "worst_cell": cell.label, "worst_status": cell.status,
             "cells_over_1_2": sum(1 for r, _ in ratios if r > 1.2), "cells": len(ratios)}
+
+
+SLOW_MS = 100.0  # "at what input length an engine passes 100 ms"
+BLOWS_UP = ("polynomial", "exponential", "timeout", "guarded", "crashed")
+
+
+def length_over(curve: Curve, ms: float = SLOW_MS) -> int | None:
+    """The first length at which a match took `ms` or more, or at which the cell ran out of its
+    budget (the budget is at least 10 ms; the command refuses less)."""
+    for n, t in curve.points:
+        if t >= ms:
+            return n
+    return curve.stop.length if curve.stop and curve.stop.status == "timeout" else None
+
+
+def risk_rows(curves: dict[tuple[str, str], Curve], variants: list[str], engines: list[str]) -> list[dict]:
+    """Per variant: the engines that blow up (verdict and the length past 100 ms), those that stay
+    linear, those with wrong answers; riskiest first (most engines blowing up, then the shortest
+    input past 100 ms)."""
+    grouped = by_variant(curves)
+    rows = []
+    for variant in variants:
+        per_engine = grouped.get(variant, {})
+        row = {"variant": variant, "blow_up": [], "linear": [], "wrong": [], "other": []}
+        for engine in engines:
+            curve = per_engine.get(engine)
+            if curve is None:
+                continue
+            verdict = curve.verdict
+            if verdict in BLOWS_UP:
+                row["blow_up"].append({"engine": engine, "verdict": short_verdict(curve), "over_100ms": length_over(curve)})
+            elif verdict == "linear":
+                row["linear"].append(engine)
+            elif verdict == "wrong answers":
+                row["wrong"].append(engine)
+            else:
+                row["other"].append(f"{engine} {short_verdict(curve)}")
+        rows.append(row)
+    soonest = lambda row: min((b["over_100ms"] for b in row["blow_up"] if b["over_100ms"]), default=float("inf"))
+    return sorted(rows, key=lambda row: (-len(row["blow_up"]), soonest(row)))
+
+
+def risk_text(rows: list[dict], described: dict[str, str]) -> str:
+    """The risky-first listing; `described`: variant -> where it was found and what recheck said."""
+    lines = [f"risky first: engines that blow up (and the input length where a match passes {SLOW_MS:g} ms), "
+             "engines that stay linear"]
+    for row in rows:
+        lines.append(f"{row['variant']}: {described.get(row['variant'], '')}")
+        if row["blow_up"]:
+            lines.append("  blow up: " + "; ".join(
+                f"{b['engine']} {b['verdict']}" + (f" ({SLOW_MS:g} ms at {b['over_100ms']:,})" if b["over_100ms"] else "")
+                for b in row["blow_up"]))
+        for key, label in (("linear", "linear"), ("wrong", "wrong answers"), ("other", "other")):
+            if row[key]:
+                lines.append(f"  {label}: {', '.join(row[key])}")
+    return "\n".join(lines)

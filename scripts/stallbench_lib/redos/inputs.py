@@ -1,0 +1,73 @@
+"""Attack and sample inputs are bytes. Here they are held as str whose every character is one byte
+(U+0000-U+00FF, "Latin-1 strings"): what regex_check and the bench take, and what the engines see.
+
+In a catalogue, `prefix`, `pump`, `pumps` and `suffix` are text standing for its UTF-8 bytes, with
+three escapes of ours on top of TOML's: \\xNN one byte, \\u{H...} the UTF-8 bytes of a code point,
+\\\\ a backslash (workloads/regex/catalogue.cc decodes the same way)."""
+import re
+
+ESCAPE = re.compile(r"\\(?:x([0-9A-Fa-f]{2})|u\{([0-9A-Fa-f]{1,6})\}|(\\))")
+PLAIN = set(map(chr, range(0x20, 0x7F))) - {"\\"}
+
+
+def to_bytes(text: str) -> str:
+    """Unicode text -> its UTF-8 bytes as a Latin-1 string."""
+    return text.encode("utf-8").decode("latin-1")
+
+
+def decode(text: str) -> str:
+    """Catalogue text with our escapes -> bytes as a Latin-1 string; ValueError names the position."""
+    out, at = [], 0
+    while at < len(text):
+        slash = text.find("\\", at)
+        if slash < 0:
+            out.append(to_bytes(text[at:]))
+            break
+        out.append(to_bytes(text[at:slash]))
+        found = ESCAPE.match(text, slash)
+        if found is None:
+            raise ValueError(f"unknown escape at character {slash + 1} (valid: \\xNN, \\u{{H...}}, \\\\)")
+        byte, code, backslash = found.groups()
+        if byte:
+            out.append(chr(int(byte, 16)))
+        elif code:
+            point = int(code, 16)
+            if point > 0x10FFFF or 0xD800 <= point <= 0xDFFF:
+                raise ValueError(f"\\u{{{code}}} at character {slash + 1} is not a Unicode scalar value")
+            out.append(to_bytes(chr(point)))
+        else:
+            out.append(backslash)
+        at = found.end()
+    return "".join(out)
+
+
+def encode(data: str) -> str:
+    """The inverse of decode: printable ASCII as itself, every other byte as \\xNN."""
+    return "".join(c if c in PLAIN else "\\\\" if c == "\\" else f"\\x{ord(c):02x}" for c in data)
+
+
+def is_utf8(data: str) -> bool:
+    try:
+        data.encode("latin-1").decode("utf-8")
+        return True
+    except UnicodeDecodeError:
+        return False
+
+
+def cut(data: str, size: int, utf8: bool) -> str:
+    """data[:size], without a UTF-8 sequence the cut would split when `utf8`."""
+    part = data[:size]
+    if not utf8 or not part:
+        return part
+    start = len(part) - 1
+    while start > 0 and 0x80 <= ord(part[start]) < 0xC0:
+        start -= 1
+    lead = ord(part[start])
+    need = 4 if lead >= 0xF0 else 3 if lead >= 0xE0 else 2 if lead >= 0xC0 else 1
+    return part[:start] if len(part) - start < need else part
+
+
+def shown(data: str, limit: int = 60) -> str:
+    """A readable form of an input: the escaped text, cut in the middle when long."""
+    text = encode(data)
+    return f"'{text}'" if len(data) <= limit else f"'{encode(data[:24])}'…'{encode(data[-12:])}' ({len(data):,} bytes)"
