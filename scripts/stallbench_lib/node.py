@@ -193,7 +193,9 @@ def run_json(node: Node, script: str, timeout_s: float) -> tuple[object | None, 
         out = children.run([node.path, script], text=True, timeout_s=timeout_s, memory_bytes=0)
     except subprocess.TimeoutExpired:
         return None, f"node did not finish within {timeout_s:g} s"
-    lines = out.stdout.strip().splitlines()
+    # Only "\n" ends a line: JSON.stringify leaves U+2028 and the like raw inside strings, and
+    # str.splitlines() would split there.
+    lines = [line for line in out.stdout.split("\n") if line.strip()]
     if out.returncode != 0 or not lines:
         said = out.stderr.strip().splitlines()
         return None, f"node exited with {out.returncode}" + (f": {said[-1]}" if said else "")
