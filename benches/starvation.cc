@@ -9,15 +9,21 @@
 // busy_timer     a timer armed, then synchronous work longer than its delay: it fires only after
 // async_pbkdf2   an async function doing pbkdf2Sync calls while an interval should tick: it returns
 //                its promise only when all the work is done, and the interval never ticks
+// parity         the shipped ordering scenarios on each Node line and on the model of that line
 #include <uv.h>
 
 #include <openssl/crypto.h>
 
 #include <memory>
 
+#include "../workloads/common/summary.h"
 #include "../workloads/common/temp_file.h"
+#include "../workloads/common/uv_check.h"
+#include "../workloads/loop/node_process.h"
+#include "../workloads/loop/parity.h"
 #include "../workloads/loop/runtime.h"
 #include "../workloads/loop/starvation_node.h"
+#include "../workloads/loop/temporary_folder.h"
 #include "harness/harness.h"
 
 using namespace stallbench;
@@ -175,6 +181,70 @@ Benchmark async_pbkdf2() {
   };
 }
 
+// One Node line beside the model of that line on the shipped scenarios: the races only (their
+// odds), or every scenario (the parity matrix of the nightly report). The odds of a race come from
+// many runs, so a repetition runs each race `race_runs` times on both sides.
+Repetition make_parity(const Cell& cell) {
+  std::string node = node_binary(cell.text("runtime"));
+  std::string given = node_line(cell.text("runtime"));
+  int line = modelled_line_of(given == "system" ? node_versions(node).node : "v" + given);
+  int race_runs = static_cast<int>(cell.integer("race_runs"));
+  auto scenarios = std::make_shared<std::vector<Scenario>>();
+  for (auto& s : shipped_scenarios())
+    if (cell.text("scenarios") == "all" || s.expected_on(line).size() > 1) scenarios->push_back(std::move(s));
+  auto folder = std::make_shared<TemporaryFolder>();
+  return [=](Counters& out) {
+    auto start = uv_hrtime();
+    std::vector<double> tails = node_startup_tails(node, std::max(race_runs, 5));
+    out.set("startup_tail_ms", summarize(tails).p50);
+    for (const auto& s : *scenarios) {
+      int runs = s.expected_on(line).size() > 1 ? race_runs : s.runs;
+      ScenarioParity p = scenario_parity(s, node, line, tails, runs, folder->path().string());
+      Subcase scenario = {{"scenario", s.name}};
+      out.set("model_expected_pct", scenario, p.model_expected_pct);
+      out.set("node_expected_pct", scenario, p.node_expected_pct);
+      out.set("model_first_pct", scenario, p.model_first_pct);
+      out.set("node_first_pct", scenario, p.node_first_pct);
+      out.set("expected_orders", scenario, static_cast<double>(s.expected_on(line).size()));
+    }
+    return ms_since(start);
+  };
+}
+
+Benchmark parity() {
+  return {
+      .name = "parity",
+      .doc = "the shipped ordering scenarios on each chosen Node line and on the model of that line, after the model "
+             "was given that Node's measured start-up tail: runs in an expected order on each side, and a race's odds",
+      .params =
+          {
+              {.name = "runtime", .values = {"node"}, .choices = {"node"},
+               .doc = "the Node line compared (node@26 ...), one cell per chosen line", .node_values = {"node"}},
+              {.name = "scenarios", .values = {"races"}, .full = {"all"}, .nightly = {"all"}, .choices = {"races", "all"},
+               .doc = "races: the racy scenarios (their odds); all: every shipped scenario (the parity matrix)"},
+              {.name = "race_runs", .values = {"10"}, .smoke = {"3"}, .range = {{1, 1000}},
+               .doc = "runs of each race per repetition on each side (also Node start-up tails measured)"},
+          },
+      .metrics =
+          {
+              {.name = "model_expected_pct", .unit = "%", .better = Better::higher,
+               .doc = "per scenario: the model's runs in an order the scenario expects on that line"},
+              {.name = "node_expected_pct", .unit = "%", .better = Better::higher,
+               .doc = "per scenario: Node's runs in an order the scenario expects on that line"},
+              {.name = "model_first_pct", .unit = "%", .tracked = false,
+               .doc = "per scenario: the model's runs in its first expected order (a race's odds)"},
+              {.name = "node_first_pct", .unit = "%", .tracked = false,
+               .doc = "per scenario: Node's runs in its first expected order (a race's odds)"},
+              {.name = "expected_orders", .unit = "count", .tracked = false,
+               .doc = "per scenario: the orders it allows on that line (more than one: a race)"},
+              {.name = "startup_tail_ms", .unit = "ms", .tracked = false,
+               .doc = "Node's start-up tail (median of the repetition's probes), spent by the model before its loop"},
+          },
+      .timeout_s = 900,
+      .make = make_parity,
+  };
+}
+
 // What meta.json records: the libuv the model drives and the line it models. Node's versions are
 // the orchestrator's (meta.json "nodes").
 std::vector<std::pair<std::string, std::string>> versions() {
@@ -183,7 +253,7 @@ std::vector<std::pair<std::string, std::string>> versions() {
   for (const auto& line : model.describe()) semantics += (semantics.empty() ? "" : "; ") + line;
   return {
       {"libuv", uv_version_string()},
-      {"model", "Node " + std::to_string(model.line) + " (libuv " + model.libuv + "): " + semantics},
+      {"loop-model", "Node " + std::to_string(model.line) + " (libuv " + model.libuv + "): " + semantics},
       {"openssl", OpenSSL_version(OPENSSL_VERSION)},
   };
 }
@@ -194,6 +264,6 @@ int main(int argc, char** argv) {
   return run_main(argc, argv,
                   {.name = "starvation",
                    .doc = "Node's queues and the starvation they allow, on stallbench's runtime and on Node",
-                   .benchmarks = {reschedule(), busy_timer(), async_pbkdf2()},
+                   .benchmarks = {reschedule(), busy_timer(), async_pbkdf2(), parity()},
                    .versions = versions()});
 }

@@ -12,7 +12,7 @@ from . import children, node as nodejs, paths
 from .errors import UsageError
 
 TAIL_PROBE = paths.ROOT / "workloads" / "loop" / "node" / "startup_tail.cjs"
-TAIL_RUNS = 10
+TAIL_RUNS = 20  # the read-to-return time is a share of runs: it needs a few dozen
 NODE_TIMEOUT_S = 60  # twice the trace's limit per run (kRunLimitMs)
 TOOL_TIMEOUT_S = 900
 AGREE, RACE, DISAGREE, FAILED = "agree", "race", "DISAGREE", "failed"
@@ -59,14 +59,27 @@ def model_line(node: nodejs.Node | None, given: str | None) -> str:
     return line if line in lines else lines[-1]
 
 
+def tails_from_probes(probes: list[dict]) -> list[float]:
+    """Per probe run (node/startup_tail.cjs), the time from the first timer's clock read to the
+    loop's first timers check: from the setTimeout call's return to the loop, plus the mean time
+    from the read to that return (the share of runs where a millisecond tick fell between them).
+    Runs whose millisecond base is uncertain are left out."""
+    usable = [p for p in probes if p["exact"] and p["after_read"] in (0, 1)]
+    if not usable:
+        return []
+    read_to_return = sum(p["after_read"] for p in usable) / len(usable)
+    return [max(p["gap_ms"], 0.0) + read_to_return for p in usable]
+
+
 def startup_tail(node: nodejs.Node) -> Tail:
-    samples = []
+    probes = []
     for _ in range(TAIL_RUNS):
         result, error = nodejs.run_json(node, str(TAIL_PROBE), NODE_TIMEOUT_S)
         if result is None:
             return Tail(note=f"measuring it under Node {node.version} failed: {error}")
-        samples.append(float(result["tail_ms"]))
-    return Tail(samples, f"Node {node.version} here")
+        probes.append(result)
+    samples = tails_from_probes(probes)
+    return Tail(samples, f"Node {node.version} here") if samples else Tail(note=f"no usable probe run of Node {node.version}")
 
 
 def tail_args(tail: Tail) -> list[str]:

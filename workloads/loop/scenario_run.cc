@@ -4,7 +4,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <memory>
 #include <random>
 #include <set>
@@ -13,11 +12,10 @@
 #include "busy_wait.h"
 #include "promise.h"
 #include "scenario.h"
+#include "temporary_folder.h"
 
 namespace stallbench::loop {
 namespace {
-
-namespace fs = std::filesystem;
 
 bool uses(const std::vector<Op>& ops, OpKind kind) {
   for (const auto& op : ops) {
@@ -28,31 +26,12 @@ bool uses(const std::vector<Op>& ops, OpKind kind) {
   return false;
 }
 
-// A folder of its own for a run's writeFile ops, removed with everything in it afterwards.
-class TemporaryFolder {
- public:
-  explicit TemporaryFolder(bool wanted) {
-    if (!wanted) return;
-    std::string pattern = (fs::temp_directory_path() / "stallbench-trace-XXXXXX").string();
-    if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("cannot make a temporary folder in " + pattern);
-    path_ = pattern;
-  }
-  ~TemporaryFolder() {
-    std::error_code ignored;
-    if (!path_.empty()) fs::remove_all(path_, ignored);
-  }
-  TemporaryFolder(const TemporaryFolder&) = delete;
-  TemporaryFolder& operator=(const TemporaryFolder&) = delete;
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
-
 class Player {
  public:
   Player(Runtime& runtime, Order& printed, const Scenario& s)
-      : runtime_(runtime), promises_(runtime), printed_(printed), folder_(uses(s.program, OpKind::write_file)) {}
+      : runtime_(runtime), promises_(runtime), printed_(printed) {
+    if (uses(s.program, OpKind::write_file)) folder_ = std::make_unique<TemporaryFolder>();
+  }
 
   ~Player() {
     for (int fd : open_files_) ::close(fd);  // left open by the scenario, or by a failed run
@@ -159,7 +138,7 @@ class Player {
         return promise;
       }
       case OpKind::write_file:
-        runtime_.write_file((folder_.path() / op.path).string(), std::string(op.bytes, 'x'), fs_callback(op, scope, promise));
+        runtime_.write_file((folder_->path() / op.path).string(), std::string(op.bytes, 'x'), fs_callback(op, scope, promise));
         return promise;
       case OpKind::lookup:
         runtime_.lookup(op.host, [&op, done = settling(op, scope, promise)](const std::string&, const std::string& error) {
@@ -240,7 +219,7 @@ class Player {
   Runtime& runtime_;
   Promises promises_;
   Order& printed_;
-  TemporaryFolder folder_;
+  std::unique_ptr<TemporaryFolder> folder_;  // for writeFile ops
   std::unordered_map<std::string, TimerId> timers_;
   std::unordered_map<std::string, ImmediateId> immediates_;
   std::set<int> open_files_;
