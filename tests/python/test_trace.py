@@ -112,7 +112,7 @@ def test_node_agrees_on_every_shipped_scenario():
     assert result.stdout.count("node: agree") == len(SCENARIOS)
     node = nodejs.resolve([NEWEST])[0]
     assert f"node:    {node.version} on libuv {node.libuv}: timers run" in result.stdout
-    assert f"start-up tail: " in result.stdout and f"runs of Node {node.version} here" in result.stdout
+    assert f"runs of Node {node.version} here" in result.stdout  # its start-up tail, for the race
 
 
 def _scenario(tmp_path, program, module="cjs", name="case", **fields):

@@ -86,12 +86,33 @@ class Comparison:
         return expected is not False and (self.node is None or self.verdict(i) in (parity.AGREE, parity.RACE))
 
 
+def _has_race(files: list[Path]) -> bool:
+    """Whether a scenario allows several orders on some line: only a race depends on Node's start-up
+    tail. (A file that does not parse has none here; the tool refuses it.)"""
+    for f in files:
+        try:
+            doc = json.loads(f.read_bytes())
+            orders = [doc.get("expect", [])] + list(doc.get("expectByLine", {}).values())
+        except (ValueError, AttributeError):
+            continue
+        if any(isinstance(o, list) and len(o) > 1 for o in orders):
+            return True
+    return False
+
+
+def _tail(node: nodejs.Node | None, race: bool) -> parity.Tail:
+    if node is None:
+        return parity.Tail(note="the model alone: --node measures Node's")
+    return parity.startup_tail(node) if race else parity.Tail(note="not measured: no race among these scenarios")
+
+
 def _compare(tool: Path, files: list[Path], runs: list[str], nodes: list[nodejs.Node], model_node: str | None,
              workdir: Path) -> list[Comparison]:
     comparisons = []
+    race = _has_race(files)
     for node in nodes or [None]:
         line = parity.model_line(node, model_node)
-        tail = parity.startup_tail(node) if node else parity.Tail(note="the model alone: --node measures Node's")
+        tail = _tail(node, race)
         result = json.loads(parity.call_tool(tool, "run", "--model-node", line, *parity.tail_args(tail), *runs,
                                              *map(str, files)))
         comparisons.append(Comparison(node, line, tail, result))
