@@ -245,6 +245,12 @@ TEST(Scenarios, OpsInTheirPlace) {
                 .find("$.program[0].path: must be a file name in the run's temporary folder"), std::string::npos);
   EXPECT_NE(refusal(R"({"name": "x", "module": "cjs", "program": [{"op": "promise", "returns": "thenable"}]})")
                 .find("$.program[0].returns: must be \"value\" or \"promise\""), std::string::npos);
+  std::string deep = R"({"name": "x", "module": "cjs", "program": )";
+  for (int i = 0; i < 34; ++i) deep += R"([{"op": "nextTick", "then": )";
+  deep += "[]";
+  for (int i = 0; i < 34; ++i) deep += "}]";
+  deep += "}";
+  EXPECT_NE(refusal(deep).find("ops nested deeper than 32 levels"), std::string::npos);
   EXPECT_NE(refusal(R"({"name": "x", "module": "cjs", "program": [{"op": "log", "text": "a"}], "expectByLine": {"19": [["a"]]}})")
                 .find("$.expectByLine.19: '19' is not a modelled Node line (valid: 18, 20, 22, 24, 26)"), std::string::npos);
 }

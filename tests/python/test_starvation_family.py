@@ -49,7 +49,7 @@ def test_starvation_report_has_its_plots(smoke_run):
     report = run_dir / "report"
     assert (report / "starvation-waits.png").exists() and (report / "starvation-cost.svg").exists()
     text = (report / "report.md").read_text()
-    assert "Self-rescheduling callbacks" in text and "Node / stallbench" in text
+    assert "Self-rescheduling callbacks" in text and "| chain | n | runtime | total ms | per call µs | / stallbench |" in text
     if json.loads((run_dir / "meta.json").read_text())["nodes"]:
         assert "The model beside each Node line (parity)" in text
         assert (report / "starvation-race-odds.png").exists()

@@ -54,16 +54,8 @@ BAD = [
      "$.program[0].ms: must be a number of milliseconds"),
     ("missing file", '{"name": "x", "module": "cjs", "program": [{"op": "readFile", "path": "gone.txt"}]}',
      "$.program[0].path: no such file"),
-    ("over the limit", '{"name": "x", "module": "cjs", "program": [{"op": "setInterval", "ms": 1000, "count": 31}]}',
-     "$.program: its timers and busy work take at least 31 s per run, over the trace's limit of 30 s"),
     ("intervals in intervals", '{"name": "x", "module": "cjs", "program": [{"op": "setInterval", "ms": 0, "count": 500, '
      '"then": [{"op": "setInterval", "ms": 0, "count": 500}]}]}', "$.program[0]: one run would make over 100000 callbacks"),
-    ("unknown clear", '{"name": "x", "module": "cjs", "program": [{"op": "clearInterval", "name": "i"}]}',
-     "$.program[0].name: no op is named 'i'"),
-    ("name twice", '{"name": "x", "module": "cjs", "program": [{"op": "setTimeout", "ms": 1, "name": "a"}, '
-     '{"op": "setImmediate", "name": "a"}]}', "$.program[1].name: 'a' is already the name of $.program[0]"),
-    ("too deep", '{"name": "x", "module": "cjs", "program": ' + '[{"op": "nextTick", "then": ' * 34 + '[]' + '}]' * 34 + '}',
-     "ops nested deeper than 32 levels"),
 ]
 
 
@@ -88,7 +80,6 @@ def test_bad_scenario_is_one_line_naming_file_and_path(tmp_path, case, text, wor
     (["--runs", "x"], "invalid int value"),
     (["/no/such/scenario.json"], "/no/such/scenario.json: no such file"),
     (["--model-node", "19"], "--model-node 19: not a modelled Node line (valid: 18, 20, 22, 24, 26)"),
-    (["--node", "17"], "--node '17': '17' is not a pinned Node line"),
 ])
 def test_bad_arguments(args, words):
     result = stallbench("trace", "--no-build", *args)
@@ -123,11 +114,13 @@ def _scenario(tmp_path, program, module="cjs", name="case", **fields):
 
 @needs_lines("24", NEWEST)
 def test_several_lines_print_a_parity_matrix(tmp_path):
-    scenario = _scenario(tmp_path, [{"op": "promise", "log": "p"}, {"op": "nextTick", "log": "t"}],
-                         expect=[["t", "p"]])
+    # A label with line separators JSON.stringify leaves raw (U+2028, U+2029, U+0085) survives Node.
+    label = "t\u2028\u2029\x85"
+    scenario = _scenario(tmp_path, [{"op": "promise", "log": "p"}, {"op": "nextTick", "log": label}],
+                         expect=[[label, "p"]])
     result = stallbench("trace", "--no-build", "--node", f"24,{NEWEST}", str(scenario))
     assert result.returncode == 0, result.stdout + result.stderr
-    matrix = result.stdout[result.stdout.index("\nparity:"):].splitlines()
+    matrix = result.stdout[result.stdout.index("\nparity:"):].split("\n")
     assert matrix[2].split() == ["24", NEWEST]
     assert matrix[3].split() == ["case", "agree", "agree"]
     assert f"{NEWEST}: 1 of 1 deterministic scenarios agree (100%)" in result.stdout
@@ -141,13 +134,6 @@ def test_the_model_follows_the_line_it_models():
     assert same.returncode == 0 and "node: agree" in same.stdout, same.stdout + same.stderr
     other = stallbench("trace", "--no-build", "--node", "18", "--model-node", NEWEST, unref)
     assert other.returncode == 1 and "node: DISAGREE" in other.stdout, other.stdout + other.stderr
-
-
-@needs_lines(NEWEST)
-def test_a_label_with_a_line_separator_survives_node(tmp_path):
-    scenario = _scenario(tmp_path, [{"op": "nextTick", "log": "a\u2028b\u2029c\x85d"}], expect=[["a\u2028b\u2029c\x85d"]])
-    result = stallbench("trace", "--no-build", "--node", NEWEST, str(scenario))
-    assert result.returncode == 0 and "node: agree" in result.stdout, result.stdout + result.stderr
 
 
 def test_a_wrong_expectation_fails_the_trace(tmp_path):

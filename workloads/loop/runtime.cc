@@ -109,12 +109,11 @@ void Runtime::run_main(ModuleKind kind, Callback body, const std::string& module
 }
 
 void Runtime::run_until_exit() {
-  bool more = true;
-  while (more && !failure_) {
-    run_loop();
-    if (failure_ || alive()) continue;
+  while (!failure_) {
+    run_loop();  // returns when nothing keeps the loop alive, or after a failure
+    if (failure_) return;
     emit_before_exit();
-    more = alive();
+    if (!alive()) return;
   }
 }
 

@@ -43,6 +43,8 @@
 // without it the call must succeed. A name is given once per scenario.
 #pragma once
 
+#include <algorithm>
+#include <functional>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -79,6 +81,29 @@ struct Op {
 };
 
 using Order = std::vector<std::string>;
+
+// Calls f on each op `op` holds: those it waits for (`on`, `of`), its callback's (`then`) and its
+// chained .then (`next`).
+template <typename F>
+void for_each_child(const Op& op, F&& f) {
+  for (const auto* list : {&op.on, &op.of, &op.then, &op.next})
+    for (const auto& child : *list) f(child);
+}
+
+// Whether `op`, or any op it holds at any depth, satisfies `predicate`.
+inline bool any_op(const Op& op, const std::function<bool(const Op&)>& predicate) {
+  bool found = predicate(op);
+  for_each_child(op, [&](const Op& child) { found = found || any_op(child, predicate); });
+  return found;
+}
+
+inline bool any_op(const std::vector<Op>& ops, const std::function<bool(const Op&)>& predicate) {
+  return std::any_of(ops.begin(), ops.end(), [&](const Op& op) { return any_op(op, predicate); });
+}
+
+inline bool uses(const std::vector<Op>& ops, OpKind kind) {
+  return any_op(ops, [kind](const Op& op) { return op.kind == kind; });
+}
 
 struct Scenario {
   std::string file;  // absolute path it was loaded from

@@ -21,13 +21,6 @@ bool awaitable(OpKind kind) {
 
 bool repeats(const Op& op) { return op.kind == OpKind::set_interval || (op.kind == OpKind::before_exit && op.count > 1); }
 
-// The ops a callback of `op` runs, or that it waits for: where names and closes may be.
-template <typename F>
-void for_each_child(const Op& op, F&& f) {
-  for (const auto* list : {&op.on, &op.of, &op.then, &op.next})
-    for (const auto& child : *list) f(child);
-}
-
 std::string number(double value) {
   std::ostringstream out;
   out << value;

@@ -20,24 +20,6 @@ std::string number(double value) {
   return out.str();
 }
 
-bool uses(const std::vector<Op>& ops, OpKind kind) {
-  for (const auto& op : ops) {
-    if (op.kind == kind) return true;
-    for (const auto* list : {&op.then, &op.next, &op.on, &op.of})
-      if (uses(*list, kind)) return true;
-  }
-  return false;
-}
-
-bool named(const std::vector<Op>& ops) {
-  for (const auto& op : ops) {
-    if (!op.name.empty()) return true;
-    for (const auto* list : {&op.then, &op.next, &op.on, &op.of})
-      if (named(*list)) return true;
-  }
-  return false;
-}
-
 void append(Lines& to, const Lines& from, int indent = 0) {
   for (const auto& line : from) to.push_back(std::string(2 * indent, ' ') + line);
 }
@@ -89,7 +71,7 @@ class Writer {
       out.push_back("const tmp = fs.mkdtempSync(nodePath.join(os.tmpdir(), \"stallbench-trace-\"));");
       out.push_back("process.on(\"exit\", () => fs.rmSync(tmp, { recursive: true, force: true }));");
     }
-    if (named(p)) out.push_back("const named = {};");
+    if (any_op(p, [](const Op& op) { return !op.name.empty(); })) out.push_back("const named = {};");
     if (uses(p, OpKind::reject)) {
       out.push_back("const rejectUnhandled = (listener) => { const reason = new Error(\"rejected\"); reason.listener = listener; "
                     "Promise.reject(reason); };");

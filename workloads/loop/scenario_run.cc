@@ -17,15 +17,6 @@
 namespace stallbench::loop {
 namespace {
 
-bool uses(const std::vector<Op>& ops, OpKind kind) {
-  for (const auto& op : ops) {
-    if (op.kind == kind) return true;
-    for (const auto* list : {&op.then, &op.next, &op.on, &op.of})
-      if (uses(*list, kind)) return true;
-  }
-  return false;
-}
-
 class Player {
  public:
   Player(Runtime& runtime, Order& printed, const Scenario& s)
