@@ -222,7 +222,8 @@ Benchmark parity() {
                .doc = "the Node line compared (node@26 ...), one cell per chosen line", .node_values = {"node"}},
               {.name = "scenarios", .values = {"races"}, .full = {"all"}, .nightly = {"all"}, .choices = {"races", "all"},
                .doc = "races: the racy scenarios (their odds); all: every shipped scenario (the parity matrix)"},
-              {.name = "race_runs", .values = {"10"}, .smoke = {"3"}, .range = {{1, 1000}},
+              // Nightly runs every scenario on every line, 9 repetitions: fewer race runs each there.
+              {.name = "race_runs", .values = {"10"}, .smoke = {"3"}, .nightly = {"5"}, .range = {{1, 1000}},
                .doc = "runs of each race per repetition on each side (also Node start-up tails measured)"},
           },
       .metrics =
