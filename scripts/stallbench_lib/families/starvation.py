@@ -20,7 +20,7 @@ TARGET_N = 100_000
 
 READING = """\
 A callback reschedules itself until it has run *n* times; just before its first call a 1 ms
-timer and a file read (`fs.readFile`: open, fstat, read, close on libuv's pool) are armed. The
+timer and a file read (`fs.readFile`, through libuv's pool) are armed. The
 first plot counts the calls made before each of them got a turn (symmetric log scale, so 0 shows
 at the bottom; the dotted diagonal is *n*, "waited for the whole chain").
 
