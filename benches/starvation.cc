@@ -1,7 +1,7 @@
 // Family `starvation`: what Node's queues let a callback do to the rest of the loop (seed 000,
-// seed 002), on stallbench's runtime and, when Node is present, on Node itself in the same run
-// (parameter `runtime`: stallbench or node), so the two are compared side by side rather than
-// across runs.
+// seed 002), on stallbench's runtime and on each Node line the run chose, in the same run
+// (parameter `runtime`: stallbench, node@26, node@system ...), so they are compared side by side
+// rather than across runs.
 //
 // reschedule     a callback that queues itself until it has run n times, through nextTick,
 //                queueMicrotask, setImmediate or setTimeout 0, with a 1 ms timer and a file read
@@ -9,17 +9,21 @@
 // busy_timer     a timer armed, then synchronous work longer than its delay: it fires only after
 // async_pbkdf2   an async function doing pbkdf2Sync calls while an interval should tick: it returns
 //                its promise only when all the work is done, and the interval never ticks
+// parity         the shipped ordering scenarios on each Node line and on the model of that line
 #include <uv.h>
 
 #include <openssl/crypto.h>
 
-#include <cstdio>
 #include <memory>
 
+#include "../workloads/common/summary.h"
 #include "../workloads/common/temp_file.h"
+#include "../workloads/common/uv_check.h"
 #include "../workloads/loop/node_process.h"
+#include "../workloads/loop/parity.h"
 #include "../workloads/loop/runtime.h"
 #include "../workloads/loop/starvation_node.h"
+#include "../workloads/loop/temporary_folder.h"
 #include "harness/harness.h"
 
 using namespace stallbench;
@@ -28,21 +32,15 @@ using namespace stallbench::loop;
 
 namespace {
 
-const std::string& node_binary() {
-  static const std::string found = find_node();
-  return found;
-}
-
-bool on_node(const Cell& cell) { return cell.text("runtime") == "node"; }
-
-// Node cells exist only where Node does; without it the run has runtime cells only, and the
-// report says why Node's figures are missing.
-bool runtime_available(const Cell& cell) { return !on_node(cell) || !node_binary().empty(); }
+// Node cells are one per Node line the orchestrator chose (runtime node@26, node@system); the
+// model's cells model the newest line (node_line.h).
+bool on_node(const Cell& cell) { return cell.text("runtime") != "stallbench"; }
 
 Param runtime_param() {
   return {.name = "runtime", .values = {"stallbench", "node"}, .smoke = {"stallbench", "node"},
           .choices = {"stallbench", "node"},
-          .doc = "stallbench: the model on libuv; node: the same experiment in Node (only when node is found)"};
+          .doc = "stallbench: the model on libuv; node: the same experiment under each chosen Node line (node@26 ...)",
+          .node_values = {"node"}};
 }
 
 void require(bool ok, const std::string& problem) {
@@ -53,9 +51,9 @@ Repetition make_reschedule(const Cell& cell) {
   auto file = std::make_shared<TempFile>(patterned_bytes(64 * 1024), "stallbench-starvation");
   Scheduler scheduler = parse_scheduler(cell.text("scheduler"));
   std::int64_t n = cell.integer("n");
-  bool node = on_node(cell);
+  std::string node = on_node(cell) ? node_binary(cell.text("runtime")) : "";  // "": the model
   return [=](Counters& out) {
-    RescheduleResult r = node ? node_peer::run_reschedule(node_binary(), scheduler, n, file->path())
+    RescheduleResult r = !node.empty() ? node_peer::run_reschedule(node, scheduler, n, file->path())
                               : run_reschedule(scheduler, n, file->path());
     require(r.error.empty(), "file read: " + r.error);
     require(r.calls == n, "the chain made " + std::to_string(r.calls) + " calls, not " + std::to_string(n));
@@ -96,7 +94,7 @@ Benchmark reschedule() {
       // A setTimeout chain takes at least 1 ms per call and is linear in n: 10,000 calls would take
       // over 10 s per repetition and show nothing 1,000 do not.
       .valid = [](const Cell& cell) {
-        return runtime_available(cell) && !(cell.text("scheduler") == "timeout" && cell.integer("n") > 1'000);
+        return !(cell.text("scheduler") == "timeout" && cell.integer("n") > 1'000);
       },
   };
 }
@@ -104,9 +102,9 @@ Benchmark reschedule() {
 Repetition make_busy_timer(const Cell& cell) {
   double busy_ms = static_cast<double>(cell.integer("busy_ms"));
   double timer_ms = static_cast<double>(cell.integer("timer_ms"));
-  bool node = on_node(cell);
+  std::string node = on_node(cell) ? node_binary(cell.text("runtime")) : "";  // "": the model
   return [=](Counters& out) {
-    BusyTimerResult r = node ? node_peer::run_busy_timer(node_binary(), busy_ms, timer_ms) : run_busy_timer(busy_ms, timer_ms);
+    BusyTimerResult r = !node.empty() ? node_peer::run_busy_timer(node, busy_ms, timer_ms) : run_busy_timer(busy_ms, timer_ms);
     require(r.timer_fired_ms >= 0, "the timer never ran");
     require(r.timer_fired_ms >= r.busy_done_ms, "the timer ran during the synchronous work");
     out.set("timer_fired_ms", r.timer_fired_ms);
@@ -135,7 +133,7 @@ Benchmark busy_timer() {
       .timeout_s = 60,
       .make = make_busy_timer,
       .valid = [](const Cell& cell) {
-        return runtime_available(cell) && cell.integer("timer_ms") < cell.integer("busy_ms");
+        return cell.integer("timer_ms") < cell.integer("busy_ms");
       },
   };
 }
@@ -145,9 +143,9 @@ Repetition make_async_pbkdf2(const Cell& cell) {
   int iterations = static_cast<int>(cell.integer("pbkdf2_iters"));
   double interval_ms = static_cast<double>(cell.integer("interval_ms"));
   std::string expected_key = to_hex(pbkdf2(async_pbkdf2_params(calls - 1, iterations)));
-  bool node = on_node(cell);
+  std::string node = on_node(cell) ? node_binary(cell.text("runtime")) : "";  // "": the model
   return [=](Counters& out) {
-    AsyncHashResult r = node ? node_peer::run_async_pbkdf2(node_binary(), calls, iterations, interval_ms)
+    AsyncHashResult r = !node.empty() ? node_peer::run_async_pbkdf2(node, calls, iterations, interval_ms)
                              : run_async_pbkdf2(calls, iterations, interval_ms);
     require(r.last_key_hex == expected_key, "the last key is " + r.last_key_hex + ", expected " + expected_key);
     require(r.ticks_before_resume >= r.ticks_before_return, "the awaiting code never resumed");
@@ -180,32 +178,85 @@ Benchmark async_pbkdf2() {
           },
       .timeout_s = 120,
       .make = make_async_pbkdf2,
-      .valid = runtime_available,
   };
 }
 
-// What meta.json records: the libuv each runtime runs on and where it runs timers.
+// One Node line beside the model of that line on the shipped scenarios: the races only (their
+// odds), or every scenario (the parity matrix of the nightly report). The odds of a race come from
+// many runs, so a repetition runs each race `race_runs` times on both sides.
+Repetition make_parity(const Cell& cell) {
+  std::string node = node_binary(cell.text("runtime"));
+  std::string given = node_line(cell.text("runtime"));
+  int line = modelled_line_of(given == "system" ? node_versions(node).node : "v" + given);
+  int race_runs = static_cast<int>(cell.integer("race_runs"));
+  auto scenarios = std::make_shared<std::vector<Scenario>>();
+  for (auto& s : shipped_scenarios())
+    if (cell.text("scenarios") == "all" || s.expected_on(line).size() > 1) scenarios->push_back(std::move(s));
+  auto folder = std::make_shared<TemporaryFolder>();
+  return [=](Counters& out) {
+    auto start = uv_hrtime();
+    std::vector<double> tails = node_startup_tails(node, std::max(race_runs, 5));
+    out.set("startup_tail_ms", summarize(tails).p50);
+    for (const auto& s : *scenarios) {
+      int runs = s.expected_on(line).size() > 1 ? race_runs : s.runs;
+      ScenarioParity p = scenario_parity(s, node, line, tails, runs, folder->path().string());
+      Subcase scenario = {{"scenario", s.name}};
+      out.set("model_expected_pct", scenario, p.model_expected_pct);
+      out.set("node_expected_pct", scenario, p.node_expected_pct);
+      out.set("model_first_pct", scenario, p.model_first_pct);
+      out.set("node_first_pct", scenario, p.node_first_pct);
+      out.set("expected_orders", scenario, static_cast<double>(s.expected_on(line).size()));
+    }
+    return ms_since(start);
+  };
+}
+
+Benchmark parity() {
+  return {
+      .name = "parity",
+      .doc = "the shipped ordering scenarios on each chosen Node line and on the model of that line, after the model "
+             "was given that Node's measured start-up tail: runs in an expected order on each side, and a race's odds",
+      .params =
+          {
+              {.name = "runtime", .values = {"node"}, .choices = {"node"},
+               .doc = "the Node line compared (node@26 ...), one cell per chosen line", .node_values = {"node"}},
+              {.name = "scenarios", .values = {"races"}, .full = {"all"}, .nightly = {"all"}, .choices = {"races", "all"},
+               .doc = "races: the racy scenarios (their odds); all: every shipped scenario (the parity matrix)"},
+              // Nightly runs every scenario on every line, 9 repetitions: fewer race runs each there.
+              {.name = "race_runs", .values = {"10"}, .smoke = {"3"}, .nightly = {"5"}, .range = {{1, 1000}},
+               .doc = "runs of each race per repetition on each side (also Node start-up tails measured)"},
+          },
+      .metrics =
+          {
+              {.name = "model_expected_pct", .unit = "%", .better = Better::higher,
+               .doc = "per scenario: the model's runs in an order the scenario expects on that line"},
+              {.name = "node_expected_pct", .unit = "%", .better = Better::higher,
+               .doc = "per scenario: Node's runs in an order the scenario expects on that line"},
+              {.name = "model_first_pct", .unit = "%", .tracked = false,
+               .doc = "per scenario: the model's runs in its first expected order (a race's odds)"},
+              {.name = "node_first_pct", .unit = "%", .tracked = false,
+               .doc = "per scenario: Node's runs in its first expected order (a race's odds)"},
+              {.name = "expected_orders", .unit = "count", .tracked = false,
+               .doc = "per scenario: the orders it allows on that line (more than one: a race)"},
+              {.name = "startup_tail_ms", .unit = "ms", .tracked = false,
+               .doc = "Node's start-up tail (median of the repetition's probes), spent by the model before its loop"},
+          },
+      .timeout_s = 900,
+      .make = make_parity,
+  };
+}
+
+// What meta.json records: the libuv the model drives and the line it models. Node's versions are
+// the orchestrator's (meta.json "nodes").
 std::vector<std::pair<std::string, std::string>> versions() {
-  std::vector<std::pair<std::string, std::string>> v = {
+  const NodeLineModel& model = node_line_model(newest_modelled_line());
+  std::string semantics;
+  for (const auto& line : model.describe()) semantics += (semantics.empty() ? "" : "; ") + line;
+  return {
       {"libuv", uv_version_string()},
-      {"libuv-timer-phase", linked_timer_phase().text},
+      {"loop-model", "Node " + std::to_string(model.line) + " (libuv " + model.libuv + "): " + semantics},
       {"openssl", OpenSSL_version(OPENSSL_VERSION)},
   };
-  if (node_binary().empty()) {
-    v.emplace_back("node", "not found (STALLBENCH_NODE or PATH): no Node figures");
-    return v;
-  }
-  try {
-    NodeVersions node = node_versions(node_binary());
-    unsigned major = 0, minor = 0;
-    std::sscanf(node.libuv.c_str(), "%u.%u", &major, &minor);
-    v.emplace_back("node", node.node + " (" + node_binary() + ")");
-    v.emplace_back("node-libuv", node.libuv);
-    v.emplace_back("node-libuv-timer-phase", timer_phase(major, minor).text);
-  } catch (const std::exception& e) {
-    v.emplace_back("node", std::string("failed to start: ") + e.what());
-  }
-  return v;
 }
 
 }  // namespace
@@ -214,6 +265,6 @@ int main(int argc, char** argv) {
   return run_main(argc, argv,
                   {.name = "starvation",
                    .doc = "Node's queues and the starvation they allow, on stallbench's runtime and on Node",
-                   .benchmarks = {reschedule(), busy_timer(), async_pbkdf2()},
+                   .benchmarks = {reschedule(), busy_timer(), async_pbkdf2(), parity()},
                    .versions = versions()});
 }

@@ -1,21 +1,22 @@
 // stallbench_trace: runs ordering scenarios on the runtime; what `scripts/stallbench trace` calls.
 //
-//   stallbench_trace run [--runs N] FILE...   every file checked first, then each run N times (by
-//                                             default its own `runs`); JSON on stdout: the libuv in
-//                                             use, its timer phase, each scenario's distinct
-//                                             orders with how many runs gave each
+//   stallbench_trace run [--runs N] [--model-node LINE] [--startup-tail-ms MS,...] FILE...
+//                        every file checked first, then each run N times (by default its own
+//                        `runs`) on the model of Node LINE (default: the newest modelled line),
+//                        spending the given start-up tails in turn; JSON on stdout: the model's
+//                        line and semantics, each scenario's distinct orders with how many runs
+//                        gave each and the orders it expects on that line
 //   stallbench_trace javascript FILE          the scenario as a Node program
 //   stallbench_trace timer-phase VERSION      where libuv VERSION (e.g. 1.46.0) runs timers
 //
-// Bad input (a malformed scenario, an unknown op, a bad delay, a missing file): one line on
-// stderr naming the file and the JSON path, exit 2, before anything runs.
-#include <uv.h>
-
+// Bad input (a malformed scenario, an unknown op, a bad delay, a missing file, more runs than
+// the time limit allows): one line on stderr naming the file and the JSON path, exit 2, before
+// anything runs.
 #include <CLI/CLI.hpp>
-#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "workloads/loop/scenario.h"
 
@@ -24,36 +25,56 @@ using nlohmann::json;
 
 namespace {
 
-json distinct_orders(const Scenario& scenario, int runs) {
-  std::vector<std::pair<std::vector<std::string>, int>> seen;  // in order of first appearance
-  for (int i = 0; i < runs; ++i) {
-    auto order = run_scenario(scenario);
-    auto found = std::find_if(seen.begin(), seen.end(), [&](const auto& s) { return s.first == order; });
-    if (found == seen.end()) {
-      seen.emplace_back(std::move(order), 1);
-    } else {
-      ++found->second;
-    }
-  }
+// All the runs of one call together: the caller's time limit is a few times this.
+constexpr double kCallLimitMs = 600'000;
+
+json orders_json(const std::vector<OrderCount>& orders) {
   json out = json::array();
-  for (const auto& [order, count] : seen) out.push_back({{"order", order}, {"count", count}});
+  for (const auto& [order, count] : orders) out.push_back({{"order", order}, {"count", count}});
   return out;
 }
 
-int run(const std::vector<std::string>& files, int runs) {
+int run(const std::vector<std::string>& files, int runs, const ModelSettings& settings) {
+  const NodeLineModel& model = node_line_model(settings.line);
   std::vector<Scenario> scenarios;
-  for (const auto& file : files) scenarios.push_back(load_scenario(file));  // all checked before any runs
-  TimerPhase phase = linked_timer_phase();
-  json out = {{"libuv", uv_version_string()}, {"timer_phase", phase.text}, {"timers_after_poll", phase.after_poll},
+  double total_ms = 0;
+  for (const auto& file : files) {  // all checked before any runs
+    scenarios.push_back(load_scenario(file));
+    total_ms += scenarios.back().min_run_ms * (runs > 0 ? runs : scenarios.back().runs);
+  }
+  if (total_ms > kCallLimitMs)
+    throw ScenarioError(files.front() + ": the runs asked for take at least " + std::to_string(static_cast<int>(total_ms / 1000)) +
+                        " s of timers and busy work together, over the limit of " +
+                        std::to_string(static_cast<int>(kCallLimitMs / 1000)) + " s: ask for fewer runs");
+  json out = {{"model", {{"line", model.line}, {"libuv", model.libuv}, {"semantics", model.describe()},
+                         {"startup_tail_ms", settings.startup_tail_ms}}},
               {"scenarios", json::array()}};
   for (const auto& s : scenarios) {
     int n = runs > 0 ? runs : s.runs;
     out["scenarios"].push_back({{"file", s.file}, {"name", s.name}, {"module", module_name(s.module)},
-                                {"analysis", s.analysis}, {"seed", s.seed}, {"expect", s.expect}, {"runs", n},
-                                {"orders", distinct_orders(s, n)}});
+                                {"analysis", s.analysis}, {"seed", s.seed}, {"expect", s.expected_on(model.line)},
+                                {"runs", n}, {"orders", orders_json(run_scenario_times(s, settings, n))}});
   }
-  std::cout << out.dump() << "\n";
+  std::cout << out.dump(-1, ' ', false, json::error_handler_t::replace) << "\n";
   return 0;
+}
+
+// "0.12,0.3" -> {0.12, 0.3}; each from 0 to 1000.
+std::vector<double> milliseconds_list(const std::string& text) {
+  std::vector<double> out;
+  std::istringstream in(text);
+  for (std::string word; std::getline(in, word, ',');) {
+    std::size_t used = 0;
+    double ms = -1;
+    try {
+      ms = std::stod(word, &used);
+    } catch (const std::exception&) {
+    }
+    if (used != word.size() || !(ms >= 0 && ms <= 1000))
+      throw std::invalid_argument("--startup-tail-ms: '" + word + "' is not a number of milliseconds from 0 to 1000");
+    out.push_back(ms);
+  }
+  return out;
 }
 
 int timer_phase_of(const std::string& version) {
@@ -72,8 +93,12 @@ int main(int argc, char** argv) {
   std::vector<std::string> files;
   std::string file, version;
   int runs = 0;
+  ModelSettings settings;
   auto* run_cmd = app.add_subcommand("run", "run scenarios, print their orders as JSON");
   run_cmd->add_option("--runs", runs, "runs per scenario (default: the scenario's own `runs`)")->check(CLI::Range(1, 1000));
+  run_cmd->add_option("--model-node", settings.line, "the Node line the runtime models (default: the newest)");
+  std::string tails;
+  run_cmd->add_option("--startup-tail-ms", tails, "Node's start-up tails in ms, comma-separated, one per run in turn");
   run_cmd->add_option("files", files, "scenario files")->required();
   auto* js_cmd = app.add_subcommand("javascript", "print a scenario as a Node program");
   js_cmd->add_option("file", file, "scenario file")->required();
@@ -88,7 +113,10 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
-    if (*run_cmd) return run(files, runs);
+    if (*run_cmd) {
+      settings.startup_tail_ms = milliseconds_list(tails);
+      return run(files, runs, settings);
+    }
     if (*js_cmd) {
       std::cout << to_javascript(load_scenario(file));
       return 0;

@@ -231,7 +231,9 @@ def run_json(node: Node, script: str, timeout_s: float) -> tuple[object | None, 
         return None, f"node did not finish within {timeout_s:g} s"
     if out.memory_kill:
         return None, f"node was {out.memory_kill}"
-    lines = out.stdout.strip().splitlines()
+    # Only "\n" ends a line: JSON.stringify leaves U+2028 and the like raw inside strings, and
+    # str.splitlines() would split there.
+    lines = [line for line in out.stdout.split("\n") if line.strip()]
     if out.returncode != 0 or not lines:
         said = out.stderr.strip().splitlines()
         return None, f"node exited with {out.returncode}" + (f": {said[-1]}" if said else "")

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <set>
 
 #include "workloads/loop/scenario.h"
 
@@ -60,16 +62,21 @@ std::string refusal(const std::string& text) {
 
 }  // namespace
 
-TEST(Scenarios, EveryShippedScenarioGivesAnExpectedOrder) {
+// On the model of every line: what the scenario expects on that line (each was checked against
+// the line's real Node with `trace --node all`).
+TEST(Scenarios, EveryShippedScenarioGivesAnExpectedOrderOnEveryLine) {
   auto files = shipped();
-  ASSERT_GE(files.size(), 13u);
+  ASSERT_GE(files.size(), 30u);
   for (const auto& file : files) {
     Scenario s = load_scenario(file);
     ASSERT_FALSE(s.expect.empty()) << file << " declares no expected order";
     ASSERT_FALSE(s.analysis.empty()) << file << " does not say why it is there";
-    auto order = run_scenario(s);
-    EXPECT_NE(std::find(s.expect.begin(), s.expect.end(), order), s.expect.end())
-        << s.name << " gave an order it does not expect";
+    for (int line : modelled_lines()) {
+      auto order = run_scenario(s, {.line = line});
+      const auto& expected = s.expected_on(line);
+      EXPECT_NE(std::find(expected.begin(), expected.end(), order), expected.end())
+          << s.name << " gave an order it does not expect on Node " << line;
+    }
   }
 }
 
@@ -171,4 +178,111 @@ TEST(Scenarios, JavaScriptForAnEsModule) {
   EXPECT_EQ(js.find("use strict"), std::string::npos) << js;
   EXPECT_NE(js.find("import dns from \"node:dns\";"), std::string::npos) << js;
   EXPECT_NE(js.find("dns.lookup(\"localhost\", (error) => {"), std::string::npos) << js;
+}
+
+TEST(Scenarios, EveryOpOfTheLanguageIsShipped) {
+  std::set<std::string> used;
+  std::function<void(const std::vector<Op>&)> collect = [&](const std::vector<Op>& ops) {
+    for (const auto& op : ops) {
+      used.insert(op_name(op.kind));
+      for (const auto* list : {&op.then, &op.next, &op.on, &op.of}) collect(*list);
+    }
+  };
+  for (const auto& file : shipped()) collect(load_scenario(file).program);
+  for (const char* op : {"log", "nextTick", "promise", "queueMicrotask", "await", "setTimeout", "setInterval",
+                         "setImmediate", "clearTimeout", "clearInterval", "clearImmediate", "readFile", "stat", "open",
+                         "close", "writeFile", "socketClose", "promiseAll", "promiseRace", "beforeExit", "reject", "busy"})
+    EXPECT_TRUE(used.count(op)) << op << " is in no shipped scenario";
+}
+
+TEST(Scenarios, NamesAndClears) {
+  EXPECT_NE(refusal(R"({"name": "x", "module": "cjs", "program": [{"op": "clearTimeout", "name": "t"}]})")
+                .find("$.program[0].name: no op is named 't' (named: none)"), std::string::npos);
+  EXPECT_NE(refusal(R"({"name": "x", "module": "cjs", "program": [{"op": "setTimeout", "ms": 1, "name": "t"},
+                        {"op": "nextTick", "then": [{"op": "setImmediate", "name": "t"}]}]})")
+                .find("$.program[1].then[0].name: 't' is already the name of $.program[0]"), std::string::npos);
+  EXPECT_NE(refusal(R"({"name": "x", "module": "cjs", "program": [{"op": "setImmediate", "name": "i"},
+                        {"op": "clearTimeout", "name": "i"}]})")
+                .find("$.program[1].name: 'i' is a setImmediate ($.program[0]): clear it with clearImmediate"), std::string::npos);
+}
+
+TEST(Scenarios, WhatARunCostsIsBoundedBeforeItRuns) {
+  // Intervals inside intervals multiply: 1000 ticks each starting an interval of 1000 ticks.
+  auto nested = refusal(R"({"name": "x", "module": "cjs", "program": [{"op": "setInterval", "ms": 1, "count": 1000,
+                           "then": [{"op": "setInterval", "ms": 1, "count": 1000}]}]})");
+  EXPECT_NE(nested.find("$.program[0]: one run would make over 100000 callbacks (1000 × 1001"), std::string::npos) << nested;
+  auto slow = refusal(R"({"name": "x", "module": "cjs", "program": [{"op": "setInterval", "ms": 100, "count": 1000}]})");
+  EXPECT_NE(slow.find("$.program: its timers and busy work take at least 100 s per run, over the trace's limit of 30 s"),
+            std::string::npos) << slow;
+  auto chained = refusal(R"({"name": "x", "module": "cjs", "program": [{"op": "setTimeout", "ms": 10000, "then": [
+                            {"op": "setTimeout", "ms": 10000, "then": [{"op": "busy", "ms": 10000}, {"op": "busy", "ms": 1}]}]}]})");
+  EXPECT_NE(chained.find("at least 30.001 s per run"), std::string::npos) << chained;
+  // An unref'd timer keeps nothing waiting: it does not count.
+  ScenarioFile unref(R"({"name": "x", "module": "cjs", "program": [{"op": "setTimeout", "ms": 10000, "unref": true,
+                        "then": [{"op": "setInterval", "ms": 10000, "count": 100}]}]})");
+  EXPECT_EQ(load_scenario(unref.path()).min_run_ms, 0);
+}
+
+TEST(Scenarios, OpsInTheirPlace) {
+  EXPECT_NE(refusal(R"({"name": "x", "module": "cjs", "program": [{"op": "close"}]})")
+                .find("$.program[0].op: a close must be inside an open's `then`"), std::string::npos);
+  EXPECT_NE(refusal(R"({"name": "x", "module": "cjs", "program": [{"op": "open", "then": [{"op": "close"}, {"op": "close"}]}]})")
+                .find("$.program[0].then[1].op: the file opened at $.program[0] is already closed"), std::string::npos);
+  EXPECT_NE(refusal(R"({"name": "x", "module": "cjs", "program": [{"op": "open", "then": [
+                        {"op": "setInterval", "ms": 1, "count": 2, "then": [{"op": "close"}]}]}]})")
+                .find("would close the file twice"), std::string::npos);
+  EXPECT_NE(refusal(R"({"name": "x", "module": "cjs", "program": [{"op": "await", "toplevel": true}]})")
+                .find("$.program[0].toplevel: a top-level await needs \"module\": \"esm\""), std::string::npos);
+  EXPECT_NE(refusal(R"({"name": "x", "module": "esm", "program": [{"op": "await", "toplevel": true}, {"op": "log", "text": "a"}]})")
+                .find("must be the program's last op"), std::string::npos);
+  EXPECT_NE(refusal(R"({"name": "x", "module": "cjs", "program": [{"op": "promiseAll", "of": [{"op": "busy", "ms": 1}]}]})")
+                .find("$.program[0].of[0].op: 'busy' has no promise to wait for"), std::string::npos);
+  EXPECT_NE(refusal(R"({"name": "x", "module": "cjs", "program": [{"op": "promiseRace", "of": []}]})")
+                .find("$.program[0].of: must list at least one op"), std::string::npos);
+  EXPECT_NE(refusal(R"({"name": "x", "module": "cjs", "program": [{"op": "stat", "path": "case.json", "error": "ENOENT"}]})")
+                .find("exists, but the op expects ENOENT"), std::string::npos);
+  EXPECT_NE(refusal(R"({"name": "x", "module": "cjs", "program": [{"op": "writeFile", "path": "../escape.txt"}]})")
+                .find("$.program[0].path: must be a file name in the run's temporary folder"), std::string::npos);
+  EXPECT_NE(refusal(R"({"name": "x", "module": "cjs", "program": [{"op": "promise", "returns": "thenable"}]})")
+                .find("$.program[0].returns: must be \"value\" or \"promise\""), std::string::npos);
+  std::string deep = R"({"name": "x", "module": "cjs", "program": )";
+  for (int i = 0; i < 34; ++i) deep += R"([{"op": "nextTick", "then": )";
+  deep += "[]";
+  for (int i = 0; i < 34; ++i) deep += "}]";
+  deep += "}";
+  EXPECT_NE(refusal(deep).find("ops nested deeper than 32 levels"), std::string::npos);
+  EXPECT_NE(refusal(R"({"name": "x", "module": "cjs", "program": [{"op": "log", "text": "a"}], "expectByLine": {"19": [["a"]]}})")
+                .find("$.expectByLine.19: '19' is not a modelled Node line (valid: 18, 20, 22, 24, 26)"), std::string::npos);
+}
+
+TEST(Scenarios, BytesThatAreNotUtf8) {
+  auto message = refusal("{\"name\": \"\xff\xfe\", \"module\": \"cjs\", \"program\": []}");
+  EXPECT_NE(message.find("not valid JSON (UTF-8)"), std::string::npos) << message;
+  EXPECT_EQ(message.find('\xff'), std::string::npos) << "the bad bytes are not echoed";
+}
+
+TEST(Scenarios, JavaScriptForTheNewOps) {
+  ScenarioFile file(R"({"name": "x", "module": "esm", "program": [
+    {"op": "setTimeout", "ms": 5, "name": "t", "unref": true, "log": "t"},
+    {"op": "clearTimeout", "name": "t"},
+    {"op": "promise", "log": "a1", "returns": "promise", "next": {"log": "a2"}},
+    {"op": "promiseAll", "log": "all", "of": [{"op": "setImmediate", "log": "i"}, {"op": "promise", "log": "p"}]},
+    {"op": "open", "then": [{"op": "close", "log": "closed"}]},
+    {"op": "writeFile", "path": "out.txt", "bytes": 3},
+    {"op": "socketClose", "log": "close"},
+    {"op": "beforeExit", "count": 2, "log": "beforeExit"},
+    {"op": "reject", "log": "rejected"},
+    {"op": "await", "toplevel": true, "on": {"op": "stat", "log": "stat"}, "log": "resumed"}]})");
+  std::string js = to_javascript(load_scenario(file.path()));
+  for (const char* expected : {
+           "named[\"t\"] = setTimeout(() => {", "}, 5).unref();", "clearTimeout(named[\"t\"]);",
+           "return Promise.resolve();", "}).then(() => {", "Promise.all([", "new Promise((resolve) => {", "resolve();",
+           "fs.open(", ", \"r\", (error, fd) => {", "fs.close(fd, (error) => {", "settled(error, \"\");",
+           "fs.writeFile(nodePath.join(tmp, \"out.txt\"), \"x\".repeat(3), (error) => {",
+           "const socket = net.connect({ host: \"127.0.0.1\", port: 9 });", "socket.destroy();",
+           "if (++calls === 2) process.off(\"beforeExit\", listener);", "rejectUnhandled(() => {",
+           "process.on(\"unhandledRejection\", (reason) => reason.listener());", "import net from \"node:net\";"})
+    EXPECT_NE(js.find(expected), std::string::npos) << expected << "\n" << js;
+  EXPECT_EQ(js.find("(async () => {"), std::string::npos) << "a top-level await is the module's own\n" << js;
+  EXPECT_NE(js.find("\nawait new Promise((resolve) => {"), std::string::npos) << js;
 }

@@ -1,5 +1,6 @@
-"""Family `starvation` in the smoke run: its rows show the seeds' shapes, meta.json records where
-each libuv runs timers, the report draws its plots; without Node there are no Node cells."""
+"""Family `starvation` in the smoke run: its rows show the seeds' shapes, one Node cell per chosen
+line (node@26 ...), meta.json records the line the model stands for, the report draws its plots
+and the parity of the model with each line; without Node lines there are no Node cells."""
 import json
 import subprocess
 
@@ -26,18 +27,21 @@ def test_starvation_rows_show_the_shapes(smoke_run):
     for r in by("busy_timer", "timer_late_ms"):
         assert r.value > 0
     assert {r.value for r in by("async_pbkdf2", "interval_ticks")} == {0.0}
-    runtimes = {r.param_dict()["runtime"] for r in rows}
-    node, _ = nodejs.find()
-    assert runtimes == ({"stallbench", "node"} if node else {"stallbench"})
+    lines = {n["runtime"] for n in json.loads((run_dir / "meta.json").read_text())["nodes"]}
+    for benchmark in ("reschedule", "busy_timer", "async_pbkdf2"):
+        assert {r.param_dict()["runtime"] for r in rows if r.benchmark == benchmark} == {"stallbench"} | lines
+    parity = [r for r in rows if r.benchmark == "parity" and r.metric.endswith("_expected_pct")]
+    assert {r.param_dict()["runtime"] for r in parity} == lines
+    # Both sides gave only orders the race allows; how often each won is the report's figure.
+    assert {r.value for r in parity} <= {100.0}
 
 
-def test_meta_records_libuv_and_its_timer_phase(smoke_run):
+def test_meta_records_the_modelled_line(smoke_run):
     _, run_dir = smoke_run
-    versions = json.loads((run_dir / "meta.json").read_text())["versions"]
-    assert "timers run" in versions["libuv-timer-phase"]
-    assert "node" in versions
-    if "node-libuv" in versions:
-        assert "timers run" in versions["node-libuv-timer-phase"]
+    meta = json.loads((run_dir / "meta.json").read_text())
+    assert meta["versions"]["loop-model"].startswith(f"Node {max(map(int, nodejs.pinned()))} (libuv ")
+    assert "timers run" in meta["versions"]["loop-model"]
+    assert all({"runtime", "version", "libuv"} <= set(n) for n in meta["nodes"])
 
 
 def test_starvation_report_has_its_plots(smoke_run):
@@ -45,14 +49,18 @@ def test_starvation_report_has_its_plots(smoke_run):
     report = run_dir / "report"
     assert (report / "starvation-waits.png").exists() and (report / "starvation-cost.svg").exists()
     text = (report / "report.md").read_text()
-    assert "Self-rescheduling callbacks" in text and "Node / stallbench" in text
+    assert "Self-rescheduling callbacks" in text and "| chain | n | runtime | total ms | per call µs | / stallbench |" in text
+    if json.loads((run_dir / "meta.json").read_text())["nodes"]:
+        assert "The model beside each Node line (parity)" in text
+        assert (report / "starvation-race-odds.png").exists()
 
 
-def test_no_node_cells_without_node():
+def test_no_node_cells_without_node_lines():
     listed = subprocess.run([str(BUILD / "benches" / "bench_starvation"), "--benchmark_list_tests"],
-                            capture_output=True, text=True, env={"STALLBENCH_NODE": "none"})
+                            capture_output=True, text=True)
     assert listed.returncode == 0, listed.stderr
     assert "runtime:stallbench" in listed.stdout and "runtime:node" not in listed.stdout
+    assert "parity/" not in listed.stdout  # its cells are Node lines only
 
 
 @pytest.mark.parametrize("args, words", [

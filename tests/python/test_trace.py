@@ -1,6 +1,7 @@
 """`stallbench trace`: every shipped scenario runs to the order it expects; races print their
 distinct orders with counts; bad scenarios get one line naming the file and the JSON path (exit
-2, nothing written); --node compares with Node when it is there and says so in one line when not."""
+2, nothing written); --node LINES compares with those Node lines (a parity matrix for several)
+and says so in one line when there is none; the model follows the line it models."""
 import json
 import re
 
@@ -10,7 +11,13 @@ from conftest import ROOT, stallbench, tree
 from stallbench_lib import node as nodejs
 
 SCENARIOS = sorted((ROOT / "workloads" / "loop" / "scenarios").glob("*.json"))
-NODE, _ = nodejs.find()
+NEWEST = list(nodejs.pinned())[-1]
+INSTALLED = [line for line in nodejs.pinned() if nodejs.installed_path(line)]
+
+
+def needs_lines(*lines):
+    return pytest.mark.skipif(not set(lines) <= set(INSTALLED), reason=f"Node {', '.join(lines)} not installed "
+                              "(scripts/bootstrap --node ...): the comparison cannot run")
 
 
 def test_every_shipped_scenario_runs_as_expected():
@@ -20,7 +27,8 @@ def test_every_shipped_scenario_runs_as_expected():
     for name in names:
         assert f"── {name} (" in result.stdout
     assert result.stdout.count("order: as expected") == len(names)
-    assert "timers run" in result.stdout.splitlines()[0]  # which timer phase applied
+    first = result.stdout.splitlines()[0]
+    assert first.startswith(f"model:   Node {NEWEST} (libuv ") and "timers run" in first  # which semantics applied
     assert f"{len(names)} scenarios: {len(names)} as expected" in result.stdout
 
 
@@ -46,13 +54,16 @@ BAD = [
      "$.program[0].ms: must be a number of milliseconds"),
     ("missing file", '{"name": "x", "module": "cjs", "program": [{"op": "readFile", "path": "gone.txt"}]}',
      "$.program[0].path: no such file"),
+    ("intervals in intervals", '{"name": "x", "module": "cjs", "program": [{"op": "setInterval", "ms": 0, "count": 500, '
+     '"then": [{"op": "setInterval", "ms": 0, "count": 500}]}]}', "$.program[0]: one run would make over 100000 callbacks"),
 ]
 
 
-@pytest.mark.parametrize("case, text, words", BAD, ids=[b[0] for b in BAD])
+@pytest.mark.parametrize("case, text, words", BAD + [("not utf-8", b'{"name": "caf\xe9", "module": "cjs", "program": []}',
+                                                     "not valid JSON (UTF-8)")], ids=[b[0] for b in BAD] + ["not utf-8"])
 def test_bad_scenario_is_one_line_naming_file_and_path(tmp_path, case, text, words):
     scenario = tmp_path / "bad.json"
-    scenario.write_text(text)
+    scenario.write_bytes(text if isinstance(text, bytes) else text.encode())
     good = SCENARIOS[0]
     before = tree(tmp_path)
     result = stallbench("trace", "--no-build", str(good), str(scenario))  # checked before anything runs
@@ -68,6 +79,7 @@ def test_bad_scenario_is_one_line_naming_file_and_path(tmp_path, case, text, wor
     (["--runs", "0"], "--runs 0 is out of range: valid values are 1-1000"),
     (["--runs", "x"], "invalid int value"),
     (["/no/such/scenario.json"], "/no/such/scenario.json: no such file"),
+    (["--model-node", "19"], "--model-node 19: not a modelled Node line (valid: 18, 20, 22, 24, 26)"),
 ])
 def test_bad_arguments(args, words):
     result = stallbench("trace", "--no-build", *args)
@@ -83,13 +95,45 @@ def test_without_node_a_one_line_note():
     assert "node: agree" not in result.stdout
 
 
-@pytest.mark.skipif(NODE is None, reason="node is not installed: the comparison cannot run")
+@needs_lines(NEWEST)
 def test_node_agrees_on_every_shipped_scenario():
-    result = stallbench("trace", "--no-build", "--node")
+    result = stallbench("trace", "--no-build", "--node", NEWEST, "--runs", "1")
     assert result.returncode == 0, result.stdout + result.stderr
     assert "DISAGREE" not in result.stdout and "node: failed" not in result.stdout
     assert result.stdout.count("node: agree") == len(SCENARIOS)
-    assert f"node:    {NODE.version} on libuv {NODE.libuv}: timers run" in result.stdout
+    node = nodejs.resolve([NEWEST])[0]
+    assert f"node:    {node.version} on libuv {node.libuv}: timers run" in result.stdout
+    assert f"runs of Node {node.version} here" in result.stdout  # its start-up tail, for the race
+
+
+def _scenario(tmp_path, program, module="cjs", name="case", **fields):
+    path = tmp_path / f"{name}.json"
+    path.write_text(json.dumps({"name": name, "module": module, "program": program, **fields}), encoding="utf-8")
+    return path
+
+
+@needs_lines("24", NEWEST)
+def test_several_lines_print_a_parity_matrix(tmp_path):
+    # A label with line separators JSON.stringify leaves raw (U+2028, U+2029, U+0085) survives Node.
+    label = "t\u2028\u2029\x85"
+    scenario = _scenario(tmp_path, [{"op": "promise", "log": "p"}, {"op": "nextTick", "log": label}],
+                         expect=[[label, "p"]])
+    result = stallbench("trace", "--no-build", "--node", f"24,{NEWEST}", str(scenario))
+    assert result.returncode == 0, result.stdout + result.stderr
+    matrix = result.stdout[result.stdout.index("\nparity:"):].split("\n")
+    assert matrix[2].split() == ["24", NEWEST]
+    assert matrix[3].split() == ["case", "agree", "agree"]
+    assert f"{NEWEST}: 1 of 1 deterministic scenarios agree (100%)" in result.stdout
+
+
+@needs_lines("18")
+def test_the_model_follows_the_line_it_models():
+    # libuv 1.44 (Node 18) exits past an unref'd timer that 1.45+ still runs after the check phase.
+    unref = str(ROOT / "workloads" / "loop" / "scenarios" / "loop-unref-timer-after-check.json")
+    same = stallbench("trace", "--no-build", "--node", "18", unref)
+    assert same.returncode == 0 and "node: agree" in same.stdout, same.stdout + same.stderr
+    other = stallbench("trace", "--no-build", "--node", "18", "--model-node", NEWEST, unref)
+    assert other.returncode == 1 and "node: DISAGREE" in other.stdout, other.stdout + other.stderr
 
 
 def test_a_wrong_expectation_fails_the_trace(tmp_path):
@@ -102,15 +146,33 @@ def test_a_wrong_expectation_fails_the_trace(tmp_path):
 
 
 def test_agreement_rules():
-    from stallbench_lib.commands.trace import _agreement
+    from stallbench_lib.trace_parity import verdict
 
-    def scenario(orders, expect):
-        return {"orders": [{"order": o, "count": 1} for o in orders], "expect": expect}
+    def orders(*lists):
+        return [{"order": o, "count": 1} for o in lists]
 
     same = [{"order": ["a", "b"], "count": 3}]
-    assert _agreement(scenario([["a", "b"]], []), same)[0]
-    assert not _agreement(scenario([["b", "a"]], []), same)[0]
+    assert verdict([], orders(["a", "b"]), same) == "agree"
+    assert verdict([], orders(["b", "a"]), same) == "DISAGREE"
     race = [["a", "b"], ["b", "a"]]
-    ok, text = _agreement(scenario([["b", "a"]], race), same)
-    assert ok and "race" in text
-    assert not _agreement(scenario([["c"]], race), same)[0]  # an order outside the allowed ones
+    assert verdict(race, orders(["b", "a"]), same) == "race"
+    assert verdict(race, orders(["c"]), same) == "DISAGREE"  # an order outside the allowed ones
+
+
+def test_start_up_tail_from_probe_runs():
+    from stallbench_lib.trace_parity import tails_from_probes
+
+    probes = [{"gap_ms": 0.5, "after_read": 1, "exact": True}, {"gap_ms": 0.3, "after_read": 0, "exact": True},
+              {"gap_ms": 0.4, "after_read": 0, "exact": True}, {"gap_ms": 0.6, "after_read": 0, "exact": True},
+              {"gap_ms": 9.0, "after_read": 5, "exact": True}, {"gap_ms": 9.0, "after_read": 0, "exact": False}]
+    # A tick fell between the clock read and the call's return in 1 of the 4 usable runs: 0.25 ms.
+    assert tails_from_probes(probes) == pytest.approx([0.75, 0.55, 0.65, 0.85])
+    assert tails_from_probes([]) == []
+
+
+def test_more_runs_than_the_time_limit_allows(tmp_path):
+    scenario = _scenario(tmp_path, [{"op": "setTimeout", "ms": 1000, "log": "a"}])
+    result = stallbench("trace", "--no-build", "--runs", "1000", str(scenario))
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert result.stderr.strip() == (f"stallbench: {scenario}: the runs asked for take at least 1000 s of timers and busy "
+                                      "work together, over the limit of 600 s: ask for fewer runs")

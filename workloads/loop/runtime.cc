@@ -1,9 +1,9 @@
+// The runtime's queues, its loop driver and the callbacks that are not timers or fs calls
+// (runtime_timers.cc, runtime_fs.cc).
 #include "runtime.h"
 
-#include <algorithm>
-#include <cmath>
-
 #include "../common/uv_check.h"
+#include "busy_wait.h"
 
 namespace stallbench::loop {
 
@@ -13,27 +13,10 @@ TimerPhase timer_phase(unsigned major, unsigned minor) {
                                  : "timers run at the start of each loop iteration, before poll and check (libuv before 1.45)"};
 }
 
-TimerPhase linked_timer_phase() {
-  unsigned v = uv_version();
-  return timer_phase((v >> 16) & 0xff, (v >> 8) & 0xff);
-}
-
-struct Runtime::Timer {
-  TimerId id;
-  std::int64_t duration;
-  bool repeat;
+struct Runtime::Immediate {
+  ImmediateId id;
   Callback callback;
-  std::uint64_t start = 0;
-  bool listed = false;   // in its duration's list, waiting
-  bool cleared = false;  // clear_timer was called (perhaps from its own callback)
-  std::list<std::shared_ptr<Timer>>::iterator where;
-};
-
-// The timers of one duration, in start order: each expires after the one before it.
-struct Runtime::TimerList {
-  std::int64_t duration;
-  ListKey key;
-  std::list<std::shared_ptr<Timer>> timers;
+  bool cleared = false;
 };
 
 struct Runtime::Work {
@@ -44,55 +27,60 @@ struct Runtime::Work {
   std::exception_ptr error;  // from `work`, rethrown on the loop thread as the callback's failure
 };
 
-Runtime::Runtime() {
-  uv_check(uv_timer_init(loop(), &timer_handle_), "uv_timer_init");
+Runtime::Runtime(const NodeLineModel& model) : model_(model) {
+  uv_check(uv_timer_init(loop(), &wakeup_), "uv_timer_init");
+  uv_check(uv_idle_init(loop(), &timer_due_), "uv_idle_init");
   uv_check(uv_check_init(loop(), &check_handle_), "uv_check_init");
   uv_check(uv_idle_init(loop(), &idle_handle_), "uv_idle_init");
-  timer_handle_.data = check_handle_.data = idle_handle_.data = this;
+  wakeup_.data = timer_due_.data = check_handle_.data = idle_handle_.data = this;
   // As in Node: the check handle always runs but does not keep the loop alive; the idle handle is
   // active only while immediates are pending, which keeps the loop alive and poll from blocking.
   uv_check(uv_check_start(&check_handle_, [](uv_check_t* h) { static_cast<Runtime*>(h->data)->run_immediates(); }),
            "uv_check_start");
   uv_unref(reinterpret_cast<uv_handle_t*>(&check_handle_));
+  // Whether Node's timer keeps the loop alive is the wakeup timer's ref (update_timer_ref); this
+  // idle handle only keeps poll from blocking, never the loop alive.
+  uv_unref(reinterpret_cast<uv_handle_t*>(&timer_due_));
+  update_timer_ref();
 }
 
 Runtime::~Runtime() {
   // Requests still in flight (after a failure) complete during this last run; `closing_` keeps
   // their callbacks from reaching user code, which may already be gone.
   closing_ = true;
-  for (auto* h : {reinterpret_cast<uv_handle_t*>(&timer_handle_), reinterpret_cast<uv_handle_t*>(&check_handle_),
-                  reinterpret_cast<uv_handle_t*>(&idle_handle_)})
+  for (auto* h : {reinterpret_cast<uv_handle_t*>(&wakeup_), reinterpret_cast<uv_handle_t*>(&timer_due_),
+                  reinterpret_cast<uv_handle_t*>(&check_handle_), reinterpret_cast<uv_handle_t*>(&idle_handle_)})
     uv_close(h, nullptr);
   uv_run(loop(), UV_RUN_DEFAULT);
 }
 
-template <typename F>
-void Runtime::invoke(F&& cb) {
-  if (failure_ || closing_) return;
-  if (depth_ > 0) return cb();
-  ++depth_;
-  try {
-    cb();
-    drain();
-  } catch (...) {
-    fail(std::current_exception());
-  }
-  --depth_;
-}
-
 void Runtime::drain() {
   do {
-    while (!ticks_.empty()) {
-      Callback cb = std::move(ticks_.front());
-      ticks_.pop_front();
-      cb();
-    }
-    while (!microtasks_.empty()) {
-      Callback cb = std::move(microtasks_.front());
-      microtasks_.pop_front();
-      cb();
-    }
-  } while (!ticks_.empty());
+    do {
+      while (!ticks_.empty()) {
+        Callback cb = std::move(ticks_.front());
+        ticks_.pop_front();
+        cb();
+      }
+      while (!microtasks_.empty()) {
+        Callback cb = std::move(microtasks_.front());
+        microtasks_.pop_front();
+        cb();
+      }
+    } while (!ticks_.empty());
+  } while (report_rejections());
+}
+
+bool Runtime::report_rejections() {
+  // processPromiseRejections: the rejections pending now, each listener in turn; those their
+  // listeners cause wait for the next round, after the queues are drained again.
+  std::size_t pending = rejections_.size();
+  for (std::size_t i = 0; i < pending; ++i) {
+    Callback listener = std::move(rejections_.front());
+    rejections_.pop_front();
+    listener();
+  }
+  return pending > 0;
 }
 
 void Runtime::fail(std::exception_ptr error) {
@@ -100,23 +88,86 @@ void Runtime::fail(std::exception_ptr error) {
   uv_stop(loop());
 }
 
-void Runtime::run_main(ModuleKind kind, Callback body) {
+void Runtime::run_main(ModuleKind kind, Callback body, const std::string& module_file) {
   if (kind == ModuleKind::commonjs) {
     invoke(body);
-  } else {
+  } else if (model_.esm_entry == EsmEntry::before_loop) {
     invoke([&] { queue_microtask(std::move(body)); });
+  } else {
+    // The ES module loader awaits the entry's source, read through the pool; the body is
+    // evaluated when the loader resumes, in a microtask after that completion.
+    read_file(module_file, [this, body = std::move(body), module_file](std::string, std::string error) {
+      if (!error.empty()) throw std::runtime_error("reading the ES module entry " + module_file + ": " + error);
+      queue_microtask(body);
+    });
   }
-  if (!failure_) uv_run(loop(), UV_RUN_DEFAULT);
+  if (!failure_) {
+    busy_wait(startup_tail_ms_);
+    run_until_exit();
+  }
   if (failure_) std::rethrow_exception(failure_);
 }
+
+void Runtime::run_until_exit() {
+  while (!failure_) {
+    run_loop();  // returns when nothing keeps the loop alive, or after a failure
+    if (failure_) return;
+    emit_before_exit();
+    if (!alive()) return;
+  }
+}
+
+// Node's timer handle is alive until the timers phase has run it, even when the wakeup timer that
+// stands for it inside uv_run has already fired.
+bool Runtime::alive() { return uv_loop_alive(loop()) != 0 || (timer_armed_ && refed_timers_ > 0); }
+
+void Runtime::run_loop() {
+  bool after_poll = model_.timers_after_poll;
+  bool more = alive();
+  if (after_poll && more) run_due_timers();  // libuv 1.45+: "for backwards compatibility"
+  while (more && !failure_) {
+    if (!after_poll) run_due_timers();
+    uv_run(loop(), UV_RUN_ONCE);  // pending, idle, prepare, poll, check, close
+    if (after_poll && !failure_) run_due_timers();
+    more = alive();
+  }
+}
+
+void Runtime::emit_before_exit() {
+  if (before_exit_.empty()) return;
+  invoke([this] {
+    auto listeners = before_exit_;  // an emit calls the listeners registered when it began
+    for (auto& [id, listener] : listeners) listener();
+  });
+}
+
+std::uint64_t Runtime::on_before_exit(Callback listener) {
+  before_exit_.emplace(next_listener_id_, std::move(listener));
+  return next_listener_id_++;
+}
+
+void Runtime::off_before_exit(std::uint64_t id) { before_exit_.erase(id); }
 
 void Runtime::next_tick(Callback cb) { ticks_.push_back(std::move(cb)); }
 
 void Runtime::queue_microtask(Callback cb) { microtasks_.push_back(std::move(cb)); }
 
-void Runtime::set_immediate(Callback cb) {
-  immediates_.push_back(std::move(cb));
-  if (immediates_.size() == 1) uv_check(uv_idle_start(&idle_handle_, [](uv_idle_t*) {}), "uv_idle_start");
+void Runtime::reject_unhandled(Callback listener) { rejections_.push_back(std::move(listener)); }
+
+ImmediateId Runtime::set_immediate(Callback cb) {
+  immediates_.push_back(std::make_shared<Immediate>(Immediate{next_immediate_id_, std::move(cb)}));
+  if (++pending_immediates_ == 1) uv_check(uv_idle_start(&idle_handle_, [](uv_idle_t*) {}), "uv_idle_start");
+  return next_immediate_id_++;
+}
+
+void Runtime::clear_immediate(ImmediateId id) {
+  for (auto* queue : {&immediates_, &running_immediates_})
+    for (auto& immediate : *queue)
+      if (immediate->id == id && !immediate->cleared) {
+        immediate->cleared = true;
+        if (--pending_immediates_ == 0) uv_idle_stop(&idle_handle_);
+        return;
+      }
 }
 
 void Runtime::run_immediates() {
@@ -127,158 +178,34 @@ void Runtime::run_immediates() {
     while (!running_immediates_.empty()) {
       if (ran_one) drain();
       ran_one = true;
-      Callback cb = std::move(running_immediates_.front());
+      std::shared_ptr<Immediate> immediate = std::move(running_immediates_.front());
       running_immediates_.pop_front();
-      cb();
+      if (immediate->cleared) continue;
+      immediate->cleared = true;
+      --pending_immediates_;
+      immediate->callback();
     }
   });
   running_immediates_.clear();  // left over only after a failure
-  if (immediates_.empty()) uv_idle_stop(&idle_handle_);
+  if (pending_immediates_ == 0) uv_idle_stop(&idle_handle_);
 }
 
-std::int64_t Runtime::timer_duration(double ms) {
-  if (!(ms >= 1 && ms <= 2147483647.0)) ms = 1;
-  return static_cast<std::int64_t>(std::trunc(ms));
-}
-
-std::uint64_t Runtime::now() {
-  uv_update_time(loop());
-  return uv_now(loop());
-}
-
-TimerId Runtime::set_timeout(Callback cb, double ms) { return add_timer(std::move(cb), ms, false); }
-
-TimerId Runtime::set_interval(Callback cb, double ms) { return add_timer(std::move(cb), ms, true); }
-
-TimerId Runtime::add_timer(Callback cb, double ms, bool repeat) {
-  auto timer = std::make_shared<Timer>(Timer{next_timer_id_++, timer_duration(ms), repeat, std::move(cb)});
-  timers_.emplace(timer->id, timer);
-  insert_timer(timer, now());
-  update_timer_ref();
-  return timer->id;
-}
-
-void Runtime::insert_timer(const std::shared_ptr<Timer>& timer, std::uint64_t start) {
-  timer->start = start;
-  auto found = lists_.find(timer->duration);
-  if (found == lists_.end()) {
-    std::uint64_t expiry = start + static_cast<std::uint64_t>(timer->duration);
-    auto list = std::make_shared<TimerList>(
-        TimerList{timer->duration, {expiry, next_list_order_++, timer->duration}, {}});
-    list_queue_.insert(list->key);
-    found = lists_.emplace(timer->duration, list).first;
-    if (next_expiry_ > expiry) {
-      schedule_timer_handle(timer->duration);
-      next_expiry_ = expiry;
-    }
+void Runtime::close_socket(Callback on_close) {
+  struct Socket {
+    uv_tcp_t handle;
+    Runtime* runtime;
+    Callback on_close;
+  };
+  auto* socket = new Socket{{}, this, std::move(on_close)};
+  int rc = uv_tcp_init(loop(), &socket->handle);
+  if (rc < 0) {
+    delete socket;
+    throw UvError("uv_tcp_init", rc);
   }
-  auto& timers = found->second->timers;
-  timer->where = timers.insert(timers.end(), timer);
-  timer->listed = true;
-}
-
-void Runtime::schedule_timer_handle(std::int64_t duration_ms) {  // Node's ScheduleTimer
-  uv_check(uv_timer_start(&timer_handle_, [](uv_timer_t* h) { static_cast<Runtime*>(h->data)->run_timers(); },
-                          static_cast<std::uint64_t>(duration_ms), 0),
-           "uv_timer_start");
-}
-
-void Runtime::requeue(TimerList& list, std::uint64_t expiry) {
-  list_queue_.erase(list.key);
-  list.key = {expiry, next_list_order_++, list.duration};
-  list_queue_.insert(list.key);
-}
-
-void Runtime::drop_list(std::int64_t duration) {
-  auto found = lists_.find(duration);
-  if (found == lists_.end()) return;
-  list_queue_.erase(found->second->key);
-  lists_.erase(found);
-}
-
-void Runtime::update_timer_ref() {
-  // Node's refCount: the timer handle keeps the loop alive only while a timer is pending.
-  auto* h = reinterpret_cast<uv_handle_t*>(&timer_handle_);
-  if (timers_.empty()) {
-    uv_unref(h);
-  } else {
-    uv_ref(h);
-  }
-}
-
-void Runtime::clear_timer(TimerId id) {
-  auto found = timers_.find(id);
-  if (found == timers_.end()) return;
-  std::shared_ptr<Timer> timer = found->second;
-  timers_.erase(found);
-  timer->cleared = true;
-  if (timer->listed) {
-    auto& list = *lists_.at(timer->duration);
-    list.timers.erase(timer->where);
-    timer->listed = false;
-    if (list.timers.empty()) drop_list(timer->duration);
-  }
-  update_timer_ref();
-}
-
-void Runtime::run_timers() {
-  invoke([this] {
-    std::uint64_t next = process_timers(now());
-    if (next != 0) {
-      // Relative to the loop's cached time, as Node's RunTimers does.
-      auto duration = static_cast<std::int64_t>(next - uv_now(loop()));
-      schedule_timer_handle(std::max<std::int64_t>(duration, 1));
-    }
-  });
-}
-
-std::uint64_t Runtime::process_timers(std::uint64_t now) {
-  next_expiry_ = UINT64_MAX;
-  bool ran_a_list = false;
-  while (!list_queue_.empty()) {
-    auto [expiry, order, duration] = *list_queue_.begin();
-    if (expiry > now) {
-      next_expiry_ = expiry;
-      return expiry;
-    }
-    if (ran_a_list) drain();
-    ran_a_list = true;
-    std::shared_ptr<TimerList> list = lists_.at(duration);  // a copy: a callback may drop the list
-    list_on_timeout(list, now);
-  }
-  return 0;
-}
-
-void Runtime::list_on_timeout(const std::shared_ptr<TimerList>& list, std::uint64_t now) {
-  bool ran_a_timer = false;
-  while (!list->timers.empty()) {
-    std::shared_ptr<Timer> timer = list->timers.front();
-    // Timers started after `now` (by a callback of this same pass) wait for a later pass.
-    if (static_cast<std::int64_t>(now - timer->start) < list->duration) {
-      requeue(*list, std::max(timer->start + static_cast<std::uint64_t>(list->duration), now + 1));
-      return;
-    }
-    if (ran_a_timer) drain();
-    ran_a_timer = true;
-    list->timers.pop_front();
-    timer->listed = false;
-    std::uint64_t start = timer->repeat ? this->now() : 0;
-    timer->callback();
-    if (timer->repeat && !timer->cleared) {
-      insert_timer(timer, start);
-    } else if (!timer->cleared) {
-      timers_.erase(timer->id);
-      update_timer_ref();
-    }
-  }
-  // The list may have been dropped (its last timer cleared) and replaced during the pass.
-  if (auto found = lists_.find(list->duration); found != lists_.end() && found->second == list)
-    drop_list(list->duration);
-}
-
-void Runtime::read_file(std::string path, FileReadDone done) {
-  stallbench::read_file(loop(), std::move(path), [this, done = std::move(done)](std::string bytes, std::string error) {
-    invoke([&] { done(std::move(bytes), std::move(error)); });
+  socket->handle.data = socket;
+  uv_close(reinterpret_cast<uv_handle_t*>(&socket->handle), [](uv_handle_t* h) {
+    std::unique_ptr<Socket> socket(static_cast<Socket*>(h->data));
+    socket->runtime->invoke([&] { socket->on_close(); });
   });
 }
 

@@ -3,23 +3,32 @@
 // functions; the queues and the points where they are drained are Node's:
 //
 //   next_tick        process.nextTick: the tick queue
-//   queue_microtask  queueMicrotask, and what a resolved promise's `then` or an `await` does
+//   queue_microtask  queueMicrotask, a promise reaction, the rest of an async function after an
+//                    await (promises themselves: promise.h)
 //   set_immediate    setImmediate: run by a check handle; an idle handle is active while any are
 //                    pending so that poll does not block; those queued while the check phase
 //                    runs wait for the next iteration (Node's processImmediate)
 //   set_timeout      setTimeout / setInterval: a delay below 1 ms (or above 2^31-1) becomes 1 ms
 //   set_interval     and is truncated to whole ms. Timers of one duration share a list ordered by
-//                    start, lists are ordered by expiry, all on one uv_timer_t, as in Node's
+//                    start, lists are ordered by expiry, all behind one libuv timer, as in Node's
 //                    lib/internal/timers.js, so Node's orderings hold even where they differ from
 //                    a plain deadline order
-//   read_file, lookup, queue_work   uv_fs, uv_getaddrinfo and uv_queue_work through libuv's pool
+//   read_file ...    fs calls as the modelled line makes them: one uv_fs request per step, or one
+//                    pool request for the whole call (node_line.h)
+//   close_socket     a TCP handle closed at once: its callback runs in the close phase
+//   reject_unhandled a rejected promise nobody handles: its listener runs once the queues are empty
+//   on_before_exit   process.on('beforeExit'): when the loop has nothing left, the listeners run,
+//                    and the loop runs again if they gave it something
 //
 // After every callback the loop makes (the timers, an immediate, an I/O completion) the tick
-// queue is drained completely, then the microtask queue, repeated until both are empty (Node's
-// processTicksAndRejections); also between individual timers and between individual immediates.
+// queue is drained completely, then the microtask queue, repeated until both are empty, then the
+// unhandled rejections are reported (Node's processTicksAndRejections); also between individual
+// timers and between individual immediates.
 //
-// Which phase timers run in is libuv's business: 1.44 (Debian 12) runs them at the start of each
-// iteration, 1.45+ (Node 20+) after poll and check. timer_phase() says which applies.
+// The loop's phases are the modelled line's libuv, whatever libuv this process links: the runtime
+// drives uv_run one iteration at a time and runs Node's timers itself, at the start of each
+// iteration (libuv 1.44, Node 18) or after poll, check and close, and once before the first
+// iteration (1.45+, Node 20 on). A libuv timer only bounds poll's wait.
 #pragma once
 
 #include <uv.h>
@@ -39,14 +48,17 @@
 #include "../common/owned_loop.h"
 #include "../pool/file_read.h"
 #include "../pool/lookup.h"
+#include "node_line.h"
 
 namespace stallbench::loop {
 
 using Callback = std::function<void()>;
 using TimerId = std::uint64_t;
+using ImmediateId = std::uint64_t;
 
 // How the main module is evaluated. CommonJS: the body runs, then ticks, then microtasks. ES
-// module: the body is evaluated inside a microtask, so microtasks it queues run before its ticks.
+// module: the body is evaluated inside a microtask, so microtasks it queues run before its ticks;
+// when it runs depends on the line (EsmEntry).
 enum class ModuleKind { commonjs, esm };
 
 // Where a libuv version runs its timers phase.
@@ -55,34 +67,65 @@ struct TimerPhase {
   std::string text;  // one line, for trace output and meta.json
 };
 TimerPhase timer_phase(unsigned major, unsigned minor);
-TimerPhase linked_timer_phase();  // of the libuv this process runs on (uv_version())
+
+// An fs call's outcome: empty, or the error's code as Node names it (ENOENT, EISDIR, ...).
+using FsDone = std::function<void(std::string error)>;
+using OpenDone = std::function<void(int fd, std::string error)>;
 
 class Runtime {
  public:
-  Runtime();
+  explicit Runtime(const NodeLineModel& model = node_line_model(newest_modelled_line()));
   ~Runtime();
   Runtime(const Runtime&) = delete;
   Runtime& operator=(const Runtime&) = delete;
 
   uv_loop_t* loop() { return loop_.get(); }
+  const NodeLineModel& model() const { return model_; }
 
-  // Evaluates `body` as Node evaluates its main module, then runs the loop until nothing is left
-  // to do. An exception thrown by any callback stops the loop and is rethrown here (in Node an
-  // uncaught exception ends the process). A Runtime runs one main module.
-  void run_main(ModuleKind kind, Callback body);
+  // What Node spends between the end of the main module and the loop's first timers check
+  // (the rest of its bootstrap): the runtime spends as long, synchronously, before its loop. It
+  // decides whether a timer armed by the main module is already due when the loop starts.
+  void set_startup_tail(double ms) { startup_tail_ms_ = ms; }
+
+  // Evaluates `body` as Node evaluates its main module, then runs the loop (and the beforeExit
+  // listeners) until nothing is left to do. `module_file` is what an ES module entry is read
+  // from on lines that read it on the pool. An exception thrown by any callback stops the loop and
+  // is rethrown here (in Node an uncaught exception ends the process). A Runtime runs one main
+  // module.
+  void run_main(ModuleKind kind, Callback body, const std::string& module_file = "/dev/null");
 
   void next_tick(Callback cb);
   void queue_microtask(Callback cb);
-  void set_immediate(Callback cb);
+  ImmediateId set_immediate(Callback cb);
+  void clear_immediate(ImmediateId id);  // unknown or spent ids are ignored, as in Node
   TimerId set_timeout(Callback cb, double ms);
   TimerId set_interval(Callback cb, double ms);
   void clear_timer(TimerId id);  // clearTimeout / clearInterval; unknown ids are ignored, as in Node
+  void unref_timer(TimerId id);  // timer.unref(): it no longer keeps the process alive
 
-  // fs.readFile, dns.lookup (hosts-file names only) and pool work; each completion is a callback
-  // like any other, with the queues drained after it.
-  void read_file(std::string path, FileReadDone done);
+  // Promise.reject(reason) with no handler: `listener` is the 'unhandledRejection' listener's
+  // call for it, made after the queues are drained.
+  void reject_unhandled(Callback listener);
+  // process.on('beforeExit', ...); returns an id for off_before_exit.
+  std::uint64_t on_before_exit(Callback listener);
+  void off_before_exit(std::uint64_t id);
+
+  // fs calls; each completion is a callback like any other, with the queues drained after it.
+  void read_file(std::string path, FileReadDone done);  // error: the code (ENOENT ...) or ""
+  void stat(std::string path, FsDone done);
+  void open(std::string path, OpenDone done);  // for reading
+  void close(int fd, FsDone done);
+  void write_file(std::string path, std::string bytes, FsDone done);
+  // dns.lookup (hosts-file names only) and pool work.
   void lookup(const std::string& name, LookupDone done);
   void queue_work(std::function<void()> work, Callback after);
+  // A socket whose handle is created and destroyed at once: 'close' is emitted from the handle's
+  // close callback, in the close phase.
+  void close_socket(Callback on_close);
+
+  // Pool requests the fs calls above have made so far: what Node's request sequence costs in
+  // loop turns.
+  std::uint64_t fs_requests() const { return fs_requests_; }
 
   // Node's delay rule: outside [1, 2^31-1] (or NaN) becomes 1; then truncated to whole ms.
   static std::int64_t timer_duration(double ms);
@@ -90,7 +133,9 @@ class Runtime {
  private:
   struct Timer;
   struct TimerList;
+  struct Immediate;
   struct Work;
+  struct FileRead;
 
   // Runs `cb` as Node runs a callback from the loop (MakeCallback), then drains the queues. A
   // call made while another callback runs (a completion reported synchronously) drains with the
@@ -98,41 +143,84 @@ class Runtime {
   template <typename F>
   void invoke(F&& cb);
   void drain();  // processTicksAndRejections
+  bool report_rejections();
   void fail(std::exception_ptr error);
+  bool stopped() const { return failure_ != nullptr || closing_; }
+
+  void run_until_exit();  // Node's SpinEventLoop: the loop, then beforeExit, while there is work
+  void run_loop();        // uv_run(UV_RUN_DEFAULT) with the modelled line's timers placement
+  bool alive();
+  void emit_before_exit();
 
   std::uint64_t now();  // getLibuvNow: updates the loop's time first, as Node's GetNow does
   TimerId add_timer(Callback cb, double ms, bool repeat);
   void insert_timer(const std::shared_ptr<Timer>& timer, std::uint64_t start);
+  void forget_timer(const Timer& timer);
   void requeue(TimerList& list, std::uint64_t expiry);
   void drop_list(std::int64_t duration);
-  void schedule_timer_handle(std::int64_t duration_ms);
+  void schedule_timer_handle(std::int64_t duration_ms);  // Node's ScheduleTimer
   void update_timer_ref();
-  void run_timers();                                // Node's RunTimers (the uv_timer_t callback)
+  void run_due_timers();  // where libuv's timers phase is: Node's handle, if its time has come
+  void run_timers();      // Node's RunTimers
   std::uint64_t process_timers(std::uint64_t now);  // the next expiry, 0 when no timer is left
   void list_on_timeout(const std::shared_ptr<TimerList>& list, std::uint64_t now);
-  void run_immediates();                            // Node's processImmediate (the check callback)
+  void run_immediates();  // Node's processImmediate (the check callback)
+  // One uv_fs request of an fs call: `issue` starts it (uv_fs_open(loop, req, ..., cb)), `next`
+  // gets the finished request on the loop thread. Steps between Node's requests are not user
+  // callbacks: they go on after a failure, so that a file opened is closed again.
+  void fs_step(const std::function<int(uv_fs_t*, uv_fs_cb)>& issue, std::function<void(uv_fs_t*)> next);
+  // A whole fs call as one pool request (Node 26's ReadFileJob, WriteFileJob).
+  void fs_job(std::function<void()> work, Callback after);
+  void read_chunks(const std::shared_ptr<FileRead>& read);
+  void finish_read(const std::shared_ptr<FileRead>& read);
 
+  NodeLineModel model_;
   OwnedLoop loop_;
-  uv_timer_t timer_handle_;
+  uv_timer_t wakeup_;      // bounds poll's wait by Node's timer deadline
+  uv_idle_t timer_due_;    // started when that deadline passed inside uv_run: poll must not block
   uv_check_t check_handle_;
-  uv_idle_t idle_handle_;
+  uv_idle_t idle_handle_;  // active while immediates are pending (Node's immediate idle handle)
+  double startup_tail_ms_ = 0;
 
   std::deque<Callback> ticks_;
   std::deque<Callback> microtasks_;
-  std::deque<Callback> immediates_;
-  std::deque<Callback> running_immediates_;
+  std::deque<Callback> rejections_;
+  std::deque<std::shared_ptr<Immediate>> immediates_;
+  std::deque<std::shared_ptr<Immediate>> running_immediates_;
+  std::size_t pending_immediates_ = 0;  // queued and not cleared
+  ImmediateId next_immediate_id_ = 1;
+  std::map<std::uint64_t, Callback> before_exit_;  // by id: registration order
+  std::uint64_t next_listener_id_ = 1;
 
   using ListKey = std::tuple<std::uint64_t, std::uint64_t, std::int64_t>;  // expiry, order, duration
   std::map<std::int64_t, std::shared_ptr<TimerList>> lists_;  // by duration (timerListMap)
   std::set<ListKey> list_queue_;                              // by expiry, then age (timerListQueue)
   std::unordered_map<TimerId, std::shared_ptr<Timer>> timers_;
+  std::size_t refed_timers_ = 0;
   std::uint64_t next_expiry_ = UINT64_MAX;
   std::uint64_t next_list_order_ = 0;
   TimerId next_timer_id_ = 1;
+  bool timer_armed_ = false;          // Node's uv timer is started
+  std::uint64_t timer_deadline_ = 0;  // ... and due at this loop time
 
+  std::uint64_t fs_requests_ = 0;
   int depth_ = 0;  // callbacks running (0 between callbacks)
   std::exception_ptr failure_;
   bool closing_ = false;
 };
+
+template <typename F>
+void Runtime::invoke(F&& cb) {
+  if (stopped()) return;
+  if (depth_ > 0) return cb();
+  ++depth_;
+  try {
+    cb();
+    drain();
+  } catch (...) {
+    fail(std::current_exception());
+  }
+  --depth_;
+}
 
 }  // namespace stallbench::loop

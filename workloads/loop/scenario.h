@@ -2,32 +2,50 @@
 // on the runtime (run_scenario) or turned into the equivalent JavaScript for Node
 // (to_javascript). The format, one object per file:
 //
-//   name      string, required          what `trace` prints
-//   module    "cjs" | "esm", required   how the main body is evaluated
-//   program   array of ops, required    the main body
-//   analysis  string                    why the scenario is there, what it shows
-//   seed      string                    where the example comes from
-//   expect    array of orders           the orders that are right (several when the order is a
-//                                       race); an order is an array of log labels
-//   runs      integer 1-1000            how many runs `trace` makes by default (for races)
+//   name          string, required          what `trace` prints
+//   module        "cjs" | "esm", required   how the main body is evaluated
+//   program       array of ops, required    the main body
+//   analysis      string                    why the scenario is there, what it shows
+//   seed          string                    where the example comes from
+//   expect        array of orders           the orders that are right (several when the order is
+//                                           a race); an order is an array of log labels
+//   expectByLine  {"18": [orders], ...}     the orders that are right on a Node line where they
+//                                           differ from `expect`
+//   runs          integer 1-1000            how many runs `trace` makes by default (for races)
 //
-// An op is an object with `op` and, by op:
+// An op is an object with `op` and, by op (every op but log, busy and the clears takes `log`, the
+// label printed when its callback runs, and `then`, the ops run inside that callback):
 //
 //   log              text (required): printed at once
-//   nextTick, promise, queueMicrotask, setImmediate, await        log, then
-//   setTimeout       ms (required, 0-10000), log, then
-//   setInterval      ms (required, 0-10000), count (required, 1-1000): clears itself after
-//                    `count` ticks; log and then run on every tick
-//   readFile         path (default: the scenario file itself; relative to the scenario's folder)
+//   nextTick, queueMicrotask, socketClose, reject
+//                    socketClose: a socket destroyed at once, its 'close' (close phase); reject: a
+//                    promise rejected with no handler, its 'unhandledRejection'
+//   promise          returns ("value" | "promise"), next: Promise.resolve().then(cb); returns
+//                    "promise": cb returns a resolved promise (two extra microtask hops); next: a
+//                    chained .then, an object with log, then, returns and next
+//   await            on (an op), toplevel: an async function's rest after `await` (of null, or of
+//                    the promise of `on`: settled when its callback has run); toplevel: an ES
+//                    module's top-level await, its last op
+//   setTimeout       ms (required, 0-10000), name, unref
+//   setInterval      ms (required, 0-10000), count (required, 1-1000), name, unref: clears itself
+//                    after `count` ticks
+//   setImmediate     name
+//   clearTimeout, clearInterval, clearImmediate   name (required): of an op scheduled with it
+//   readFile, stat, open   path (default: the scenario file; relative to its folder), error
+//   writeFile        path (required: a file name in a temporary folder), bytes (0-16 MiB), error
+//   close            inside an open's `then`: closes that file
 //   lookup           host (default "localhost"; only names in /etc/hosts)
+//   promiseAll, promiseRace   of (required, ops): Promise.all / race over the ops' promises
+//   beforeExit       count (1-100, default 1): a 'beforeExit' listener, removed after `count` calls
 //   busy             ms (required, 0-10000) of synchronous work; log printed after it
 //
-// `log` is printed when the op's callback runs, `then` (a list of ops) runs inside the callback,
-// after the log. `promise` is Promise.resolve().then(cb); `await` is the continuation of an
-// async function after `await null` (one microtask); an async function's body before its first
-// await is synchronous, so it is written as plain ops.
+// `error` ("ENOENT") is the error the fs call must call back with (the path must then be missing);
+// without it the call must succeed. A name is given once per scenario.
 #pragma once
 
+#include <algorithm>
+#include <functional>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -36,8 +54,11 @@
 
 namespace stallbench::loop {
 
-enum class OpKind { log, next_tick, promise, queue_microtask, set_timeout, set_immediate, set_interval, read_file,
-                    lookup, busy, await_null };
+enum class OpKind {
+  log, next_tick, promise, queue_microtask, set_timeout, set_immediate, set_interval, clear_timeout,
+  clear_interval, clear_immediate, read_file, stat, open, close, write_file, lookup, socket_close,
+  promise_all, promise_race, before_exit, reject, busy, await_null
+};
 
 struct Op {
   OpKind kind;
@@ -45,10 +66,44 @@ struct Op {
   std::string log;    // printed when its callback runs; a `log` op's text
   double ms = 0;
   int count = 0;
-  std::string path;   // readFile: absolute
+  std::string name;   // setTimeout, setInterval, setImmediate: for a clear; the clears: whose
+  bool unref = false;
+  std::string path;   // readFile, stat, open: absolute; writeFile: relative to the temporary folder
   std::string host;   // lookup
+  std::string error;  // fs calls: the error code they must call back with, or ""
+  std::size_t bytes = 0;         // writeFile
+  bool returns_promise = false;  // promise, and its `next`
+  bool toplevel = false;         // await
   std::vector<Op> then;
+  std::vector<Op> next;  // promise: at most one, a chained .then (kind promise)
+  std::vector<Op> on;    // await: at most one
+  std::vector<Op> of;    // promiseAll, promiseRace
 };
+
+using Order = std::vector<std::string>;
+
+// Calls f on each op `op` holds: those it waits for (`on`, `of`), its callback's (`then`) and its
+// chained .then (`next`).
+template <typename F>
+void for_each_child(const Op& op, F&& f) {
+  for (const auto* list : {&op.on, &op.of, &op.then, &op.next})
+    for (const auto& child : *list) f(child);
+}
+
+// Whether `op`, or any op it holds at any depth, satisfies `predicate`.
+inline bool any_op(const Op& op, const std::function<bool(const Op&)>& predicate) {
+  bool found = predicate(op);
+  for_each_child(op, [&](const Op& child) { found = found || any_op(child, predicate); });
+  return found;
+}
+
+inline bool any_op(const std::vector<Op>& ops, const std::function<bool(const Op&)>& predicate) {
+  return std::any_of(ops.begin(), ops.end(), [&](const Op& op) { return any_op(op, predicate); });
+}
+
+inline bool uses(const std::vector<Op>& ops, OpKind kind) {
+  return any_op(ops, [kind](const Op& op) { return op.kind == kind; });
+}
 
 struct Scenario {
   std::string file;  // absolute path it was loaded from
@@ -57,8 +112,13 @@ struct Scenario {
   std::vector<Op> program;
   std::string analysis;
   std::string seed;
-  std::vector<std::vector<std::string>> expect;
+  std::vector<Order> expect;
+  std::map<int, std::vector<Order>> expect_by_line;
   int runs = 1;
+  double min_run_ms = 0;  // what its timers and busy work take at least, per run
+
+  // The orders that are right on `line` (empty: the scenario says nothing).
+  const std::vector<Order>& expected_on(int line) const;
 };
 
 // Bad input: the message is one line naming the file and the JSON path of what is wrong, and
@@ -67,14 +127,33 @@ struct ScenarioError : std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
+// Every run must be able to end within this (what the scenario's timers and busy work take at
+// least); a run under Node is stopped after twice as long.
+constexpr double kRunLimitMs = 30'000;
+
 Scenario load_scenario(const std::string& path);  // throws ScenarioError
 
 const char* op_name(OpKind kind);  // as spelled in the file
 const char* module_name(ModuleKind kind);
 
-// One run on a fresh Runtime: the labels in the order they were printed. A failing callback (a
-// file that vanished since loading) throws std::runtime_error naming the op.
-std::vector<std::string> run_scenario(const Scenario& scenario);
+// How the runtime is set up for a scenario's runs.
+struct ModelSettings {
+  int line = newest_modelled_line();
+  // Node's start-up tail (Runtime::set_startup_tail), one per run in turn; empty: none.
+  std::vector<double> startup_tail_ms;
+};
+
+// One run on a fresh Runtime: the labels in the order they were printed. A failing callback (an
+// fs call that did not end as declared) throws std::runtime_error naming the op.
+Order run_scenario(const Scenario& scenario, const ModelSettings& settings = {}, double startup_tail_ms = 0);
+
+// `runs` runs, each started at a random point of the millisecond (as separate Node processes
+// are): the distinct orders, in order of first appearance, with how many runs gave each.
+struct OrderCount {
+  Order order;
+  int count;
+};
+std::vector<OrderCount> run_scenario_times(const Scenario& scenario, const ModelSettings& settings, int runs);
 
 // The same program as a Node script (CommonJS or ES module, as declared) that prints the labels
 // as one JSON array when the process exits.

@@ -76,8 +76,9 @@ def _print_scenario(s: dict, outcome: dict) -> bool:
 
 
 def run(args) -> int:
-    if args.node:
-        raise UsageError("--browser and --node cannot be combined: page scenarios run in Chromium, Node's under Node")
+    if args.node is not None or args.model_node is not None:
+        raise UsageError("--browser cannot be combined with --node or --model-node: page scenarios run in Chromium, "
+                         "Node's under Node")
     if args.runs is not None and not 1 <= args.runs <= 1000:
         raise UsageError(f"--runs {args.runs} is out of range: valid values are 1-1000")
     files = args.files or sorted(SCENARIOS.glob("*.json"))

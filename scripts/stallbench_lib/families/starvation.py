@@ -1,15 +1,18 @@
 """Report section for family `starvation`: who waits behind a self-rescheduling callback (calls
 before the timer and before the file read, against n), what a call costs on the runtime and on
-Node measured in the same run, and the seeds' blocked-timer and async-function experiments."""
+each Node line measured in the same run, the seeds' blocked-timer and async-function experiments,
+and the model's parity with each Node line on the ordering scenarios (_loop_parity)."""
 from ..report import stats
 from ..report.figures import figure, save
 from ..tidy import parse_params
+from . import _loop_parity
 
 SCHEDULERS = ["nexttick", "microtask", "immediate", "timeout"]
 LABELS = {"nexttick": "process.nextTick", "microtask": "queueMicrotask", "immediate": "setImmediate",
           "timeout": "setTimeout 0"}
 COLOURS = {"nexttick": "#d62728", "microtask": "#ff7f0e", "immediate": "#2ca02c", "timeout": "#1f77b4"}
-STYLE = {"stallbench": dict(ls="-", marker="o"), "node": dict(ls="--", marker="s", mfc="white")}
+MODEL = "stallbench"
+NODE_MARKERS = ["s", "^", "D", "v", "P", "X"]
 # What the runtime should manage beside Node for chains of TARGET_N calls: the nextTick chain in at
 # least 10x less time, the setImmediate chain at least 2x less per loop iteration.
 TARGETS = {"nexttick": 10.0, "immediate": 2.0}
@@ -17,7 +20,7 @@ TARGET_N = 100_000
 
 READING = """\
 A callback reschedules itself until it has run *n* times; just before its first call a 1 ms
-timer and a file read (`fs.readFile`: open, fstat, read, close on libuv's pool) are armed. The
+timer and a file read (`fs.readFile`, through libuv's pool) are armed. The
 first plot counts the calls made before each of them got a turn (symmetric log scale, so 0 shows
 at the bottom; the dotted diagonal is *n*, "waited for the whole chain").
 
@@ -32,8 +35,8 @@ at the bottom; the dotted diagonal is *n*, "waited for the whole chain").
   and every call costs at least a millisecond.
 
 The second plot is what one call costs (for setImmediate: one loop iteration), on stallbench's
-runtime and, when Node was found, on Node running the same experiment in the same run; the number
-over each pair is Node's time divided by the runtime's. The runtime is native code on libuv, the
+runtime and on each Node line the run chose (`--node`), running the same experiment in the same
+run; the number over each Node bar is that line's time divided by the runtime's. The runtime is native code on libuv, the
 model and not the thing itself: the point of the comparison is that it is cheap enough to
 measure Node's orderings without adding its own noise.
 """
@@ -52,27 +55,39 @@ def _by_key(rows):
     return grouped
 
 
+def _runtimes(grouped) -> list[str]:
+    """stallbench first, then the Node lines (node@18 ... node@system) as the run ordered them."""
+    nodes = list(dict.fromkeys(who for _, who in grouped if who != MODEL))
+    return [MODEL] + nodes
+
+
+def _style(who: str, runtimes: list[str]) -> dict:
+    if who == MODEL:
+        return dict(ls="-", marker="o")
+    return dict(ls="--", marker=NODE_MARKERS[(runtimes.index(who) - 1) % len(NODE_MARKERS)], mfc="white")
+
+
 def _node_note(context) -> str:
-    node = context.run.meta.get("versions", {}).get("node")
-    if node and not node.startswith(("not found", "failed")):
-        return (f"Node: {node}, libuv {context.run.meta['versions'].get('node-libuv', '?')} "
-                f"({context.run.meta['versions'].get('node-libuv-timer-phase', '')}).")
-    return f"Node: {node or 'not recorded'}: the Node columns are empty."
+    nodes = context.run.meta.get("nodes") or []
+    if not nodes:
+        return "Node: no line chosen (--node none, or none installable): the Node cells are empty."
+    return "Node: " + "; ".join(f"{n['runtime']} = {n['version']} (libuv {n['libuv']})" for n in nodes) + "."
 
 
 def _waits_plot(context, grouped):
     fig, axes = figure(1, 2, figsize=(11, 4.2), sharey=True)
     ns = sorted({n for cells in grouped.values() for n in cells})
+    runtimes = _runtimes(grouped)
     for ax, metric, title in zip(axes, ["calls_before_timer", "calls_before_io"],
                                  ["calls before the 1 ms timer ran", "calls before the file read's callback ran"]):
         by_cell = stats.values_by_cell(context.rows, metric)
-        for (scheduler, who), cells in sorted(grouped.items(), key=lambda kv: (SCHEDULERS.index(kv[0][0]), kv[0][1] != "stallbench")):
+        for (scheduler, who), cells in sorted(grouped.items(), key=lambda kv: (SCHEDULERS.index(kv[0][0]), runtimes.index(kv[0][1]))):
             xs = sorted(cells)
             values = [by_cell.get(cells[n], []) for n in xs]
             med = [stats.median(v) for v in values]
             # nextTick and microtask chains give the same counts: draw the first one wider so both show.
             ax.plot(xs, med, color=COLOURS[scheduler], label=f"{LABELS[scheduler]} ({who})",
-                    lw=4 if scheduler == "nexttick" else 1.5, **STYLE[who])
+                    lw=4 if scheduler == "nexttick" else 1.5, **_style(who, runtimes))
             for x, v in zip(xs, values):
                 ax.scatter([x] * len(v), v, s=10, color=COLOURS[scheduler], alpha=0.3, lw=0)
         ax.plot(ns, ns, ":", color="grey", lw=1, label="n (waited for every call)")
@@ -87,61 +102,67 @@ def _waits_plot(context, grouped):
 
 
 def _largest_common_n(grouped, scheduler):
-    runtime = set(grouped.get((scheduler, "stallbench"), {}))
-    node = set(grouped.get((scheduler, "node"), {}))
+    """The largest n the model and at least one Node line both ran (else the model's largest)."""
+    runtime = set(grouped.get((scheduler, MODEL), {}))
+    node = {n for (s, who), cells in grouped.items() if s == scheduler and who != MODEL for n in cells}
     both = runtime & node
     return max(both) if both else (max(runtime) if runtime else None)
 
 
 def _cost_plot(context, grouped):
-    fig, ax = figure(figsize=(8, 4))
+    runtimes = _runtimes(grouped)
+    fig, ax = figure(figsize=(8 + len(runtimes), 4))
     positions, labels = [], []
     per_call_us = stats.values_by_cell(context.rows, "per_call_us")
-    for i, scheduler in enumerate(s for s in SCHEDULERS if (s, "stallbench") in grouped):
+    width = 0.8 / len(runtimes)
+    for i, scheduler in enumerate(s for s in SCHEDULERS if (s, MODEL) in grouped):
         n = _largest_common_n(grouped, scheduler)
-        medians = {}
-        for k, who in enumerate(["stallbench", "node"]):
+        model = None
+        for k, who in enumerate(runtimes):
             params = grouped.get((scheduler, who), {}).get(n)
             values = per_call_us.get(params, []) if params else []
             if not values:
                 continue
-            medians[who] = stats.median(values)
-            x = i + (k - 0.5) * 0.36
-            ax.bar(x, medians[who], width=0.34, color=COLOURS[scheduler], alpha=1.0 if who == "stallbench" else 0.45,
-                   hatch="" if who == "stallbench" else "//", edgecolor="black", lw=0.5)
+            median = stats.median(values)
+            x = i + (k - (len(runtimes) - 1) / 2) * width
+            ax.bar(x, median, width=width * 0.95, color=COLOURS[scheduler], alpha=1.0 if who == MODEL else 0.45,
+                   hatch="" if who == MODEL else "//", edgecolor="black", lw=0.5)
             ax.scatter([x] * len(values), values, s=10, color="black", zorder=3)
-        if len(medians) == 2 and medians["stallbench"]:
-            ax.annotate(f"×{medians['node'] / medians['stallbench']:.1f}", (i, max(medians.values())),
-                        xytext=(0, 4), textcoords="offset points", ha="center", fontsize=9)
+            if who == MODEL:
+                model = median
+            elif model:
+                ax.annotate(f"{who.removeprefix('node@')}\n×{median / model:.1f}", (x, median), xytext=(0, 4),
+                            textcoords="offset points", ha="center", fontsize=7)
         positions.append(i)
         labels.append(f"{LABELS[scheduler]}\nn={n:,}")
     ax.set_xticks(positions, labels, fontsize=8)
     ax.set_yscale("log")
     ax.set_ylabel("µs per call (log; bars: medians, dots: repetitions)")
-    ax.set_title("Cost of one call: stallbench's runtime (solid) and Node (hatched), same run; ×: Node / stallbench",
-                 fontsize=10)
-    return save(fig, context.out, "starvation-cost", "time per call per scheduler, runtime and Node")
+    ax.set_title("Cost of one call: stallbench's runtime (solid) and each Node line (hatched), same run; "
+                 "×: Node / stallbench", fontsize=10)
+    return save(fig, context.out, "starvation-cost", "time per call per scheduler, runtime and each Node line")
 
 
 def _cost_table(context, grouped):
-    lines = ["| chain | n | stallbench total ms | Node total ms | Node / stallbench | per call: stallbench µs | "
-             "per call: Node µs | aim |", "|---|---|---|---|---|---|---|---|"]
+    lines = ["| chain | n | runtime | total ms | per call µs | / stallbench | aim |", "|---|---|---|---|---|---|---|"]
     total_ms = stats.values_by_cell(context.rows, "total_ms")
     for scheduler in SCHEDULERS:
         n = _largest_common_n(grouped, scheduler)
         if n is None:
             continue
-        cells = {e: grouped.get((scheduler, e), {}).get(n) for e in ("stallbench", "node")}
-        total = {e: total_ms.get(p, []) if p else [] for e, p in cells.items()}
-        med = {e: stats.median(v) for e, v in total.items()}
-        ratio = med["node"] / med["stallbench"] if med["node"] and med["stallbench"] else None
-        aim = TARGETS.get(scheduler) if n == TARGET_N else None
-        verdict = "–" if aim is None else (f"≥ {aim:g}×: " + ("–" if ratio is None else ("met" if ratio >= aim else "**not met**")))
-        span = {e: f" ({stats.fmt(min(v), 2)}–{stats.fmt(max(v), 2)})" if v else "" for e, v in total.items()}
-        per_call = {e: stats.fmt(m * 1000 / n, 3) if m is not None else "–" for e, m in med.items()}
-        lines.append(f"| {LABELS[scheduler]} | {n:,} | {stats.fmt(med['stallbench'], 2)}{span['stallbench']} | "
-                     f"{stats.fmt(med['node'], 2)}{span['node']} | {stats.fmt(ratio, 1)} | {per_call['stallbench']} | "
-                     f"{per_call['node']} | {verdict} |")
+        model = None
+        for who in _runtimes(grouped):
+            params = grouped.get((scheduler, who), {}).get(n)
+            values = total_ms.get(params, []) if params else []
+            if not values:
+                continue
+            median = stats.median(values)
+            model = median if who == MODEL else model
+            ratio = median / model if who != MODEL and model else None
+            aim = TARGETS.get(scheduler) if n == TARGET_N and who != MODEL else None
+            verdict = "–" if aim is None else (f"≥ {aim:g}×: " + ("–" if ratio is None else ("met" if ratio >= aim else "**not met**")))
+            lines.append(f"| {LABELS[scheduler]} | {n:,} | {who} | {stats.fmt(median, 2)} ({stats.fmt(min(values), 2)}–"
+                         f"{stats.fmt(max(values), 2)}) | {stats.fmt(median * 1000 / n, 3)} | {stats.fmt(ratio, 1)} | {verdict} |")
     return "\n".join(lines) + "\n"
 
 
@@ -150,7 +171,8 @@ def _waits_table(context, grouped):
              "|---|---|---|---|---|---|---|"]
     medians = stats.medians_by_cell(context.rows, [p for cells in grouped.values() for p in cells.values()],
                                     ("calls_before_timer", "calls_before_io", "total_ms", "per_call_us"))
-    for (scheduler, who), cells in sorted(grouped.items(), key=lambda kv: (SCHEDULERS.index(kv[0][0]), kv[0][1] != "stallbench")):
+    runtimes = _runtimes(grouped)
+    for (scheduler, who), cells in sorted(grouped.items(), key=lambda kv: (SCHEDULERS.index(kv[0][0]), runtimes.index(kv[0][1]))):
         for n, params in sorted(cells.items()):
             m = medians[params]
             lines.append(f"| {LABELS[scheduler]} | {who} | {n:,} | {stats.fmt(m['calls_before_timer'], 0)} | "
@@ -179,8 +201,9 @@ def sections(context) -> str:
     if grouped:
         parts += ["### Self-rescheduling callbacks (seed 000)\n", READING, _node_note(context) + "\n",
                   _waits_plot(context, grouped), _cost_plot(context, grouped),
-                  "The runtime's own cost beside Node's, both measured in this run (medians, min–max of the "
-                  f"repetitions), at the largest n both ran. The aims hold for n = {TARGET_N:,}: smaller chains "
+                  "The runtime's own cost beside each Node line's, all measured in this run (medians, min–max of "
+                  "the repetitions), at the largest n the runtime and a Node line both ran. The aims hold for "
+                  f"n = {TARGET_N:,}: smaller chains "
                   "mostly measure Node's JIT warming up. On a shared machine take the ratio, not the absolute "
                   "times.\n",
                   _cost_table(context, grouped), "Every cell (medians):\n", _waits_table(context, grouped)]
@@ -199,4 +222,7 @@ def sections(context) -> str:
                   "end before it returns its promise, while an interval should tick every `interval_ms`. The seed: "
                   "promise returned after 421 ms, 0 ticks. Any tick count above 0 would mean the loop got a turn.\n",
                   hashing]
+    parity = _loop_parity.section(context)
+    if parity:
+        parts.append(parity)
     return "\n".join(parts)

@@ -1,0 +1,80 @@
+#include "parity.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "node_process.h"
+
+#if !defined(STALLBENCH_SCENARIO_DIR) || !defined(STALLBENCH_LOOP_NODE_DIR)
+#error "STALLBENCH_SCENARIO_DIR and STALLBENCH_LOOP_NODE_DIR must name workloads/loop/scenarios and node (set by CMake)"
+#endif
+
+namespace stallbench::loop {
+namespace {
+
+namespace fs = std::filesystem;
+
+double percent(int part, int whole) { return whole == 0 ? 0 : 100.0 * part / whole; }
+
+}  // namespace
+
+std::vector<Scenario> shipped_scenarios() {
+  std::vector<std::string> files;
+  for (const auto& entry : fs::directory_iterator(STALLBENCH_SCENARIO_DIR))
+    if (entry.path().extension() == ".json") files.push_back(entry.path().string());
+  std::sort(files.begin(), files.end());
+  std::vector<Scenario> out;
+  for (const auto& file : files) out.push_back(load_scenario(file));
+  return out;
+}
+
+std::vector<double> node_startup_tails(const std::string& node, int runs) {
+  // As trace_parity.tails_from_probes: from the setTimeout call's return to the loop, plus the
+  // mean time from its clock read to that return (the share of runs a millisecond tick fell
+  // between them); runs with an uncertain millisecond base are left out.
+  std::vector<double> gaps;
+  int ticked = 0;
+  for (int i = 0; i < runs; ++i) {
+    auto probe = run_node_json(node, {std::string(STALLBENCH_LOOP_NODE_DIR) + "/startup_tail.cjs"});
+    int after_read = probe.at("after_read");
+    if (!probe.at("exact").get<bool>() || (after_read != 0 && after_read != 1)) continue;
+    ticked += after_read;
+    gaps.push_back(std::max(probe.at("gap_ms").get<double>(), 0.0));
+  }
+  if (gaps.empty()) throw std::runtime_error("no usable start-up tail probe of " + node);
+  double read_to_return = static_cast<double>(ticked) / static_cast<double>(gaps.size());
+  for (auto& gap : gaps) gap += read_to_return;
+  return gaps;
+}
+
+int modelled_line_of(const std::string& node_version) {
+  int major = 0;
+  std::sscanf(node_version.c_str(), "v%d", &major);
+  const auto& lines = modelled_lines();
+  return std::find(lines.begin(), lines.end(), major) != lines.end() ? major : newest_modelled_line();
+}
+
+ScenarioParity scenario_parity(const Scenario& s, const std::string& node, int line, const std::vector<double>& tails,
+                               int runs, const std::string& work_dir) {
+  const auto& expected = s.expected_on(line);
+  auto count = [&](const Order& order, int& in_expected, int& first) {
+    in_expected += std::find(expected.begin(), expected.end(), order) != expected.end();
+    first += !expected.empty() && order == expected.front();
+  };
+  ScenarioParity p{runs};
+  int model_expected = 0, model_first = 0, node_expected = 0, node_first = 0;
+  for (const auto& [order, n] : run_scenario_times(s, {.line = line, .startup_tail_ms = tails}, runs))
+    for (int i = 0; i < n; ++i) count(order, model_expected, model_first);
+  std::string script = (fs::path(work_dir) / (s.name + (s.module == ModuleKind::esm ? ".mjs" : ".cjs"))).string();
+  std::ofstream(script) << to_javascript(s);
+  for (int i = 0; i < runs; ++i) count(run_node_json(node, {script}).get<Order>(), node_expected, node_first);
+  p.model_expected_pct = percent(model_expected, runs);
+  p.model_first_pct = percent(model_first, runs);
+  p.node_expected_pct = percent(node_expected, runs);
+  p.node_first_pct = percent(node_first, runs);
+  return p;
+}
+
+}  // namespace stallbench::loop
