@@ -102,6 +102,18 @@ def _setup(address_space_bytes: int):
     return in_child
 
 
+@contextlib.contextmanager
+def stop_signals_held():
+    """SIGINT and SIGTERM wait until the block ends: a caller starts a child inside and enters the
+    `try` that takes the child down before an interruption can land (one landing between start()
+    and that `try` would leave the child, and its partial output, to nobody)."""
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
 def start(argv: list[str], *, memory_bytes: int | None = None, reserves_address_space: bool = False,
           **popen_kwargs) -> subprocess.Popen:
     """Starts argv (no shell) in a new session whose group is capped at `memory_bytes` resident (default:
@@ -110,7 +122,7 @@ def start(argv: list[str], *, memory_bytes: int | None = None, reserves_address_
     cap = memory_limit_bytes() if memory_bytes is None else memory_bytes
     # The stop signals wait while the child starts: an interruption landing between Popen's fork
     # and our registering the group would leave a child nobody kills.
-    signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
     try:
         proc = subprocess.Popen(argv, start_new_session=True,
                                 preexec_fn=_setup(0 if reserves_address_space else cap), **popen_kwargs)
@@ -118,7 +130,7 @@ def start(argv: list[str], *, memory_bytes: int | None = None, reserves_address_
             _live[proc.pid] = (proc, cap)
         _watchdog.tell(f"watch {proc.pid} {cap}")
     finally:
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)  # a caller may hold them longer (see stop_signals_held)
     return proc
 
 

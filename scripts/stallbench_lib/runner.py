@@ -62,11 +62,13 @@ def run_cell(cell: Cell, run_id: str, raw_dir: Path, slug: str, repetitions: int
     with open(log_path, "w") as log, children.removed_if_killed(tmp_json):
         log.write("$ " + " ".join(command) + "\n")
         log.flush()
-        proc = children.start(command, reserves_address_space=b.reserves_address_space, stdout=log, env=env,
-                              stderr=subprocess.PIPE, encoding="utf-8", errors="replace")
         current = -1
         finished: dict[int, dict] = {}
+        proc = None
         try:
+            with children.stop_signals_held():
+                proc = children.start(command, reserves_address_space=b.reserves_address_space, stdout=log,
+                                      env=env, stderr=subprocess.PIPE, encoding="utf-8", errors="replace")
             lines: queue.Queue = queue.Queue()
             threading.Thread(target=_pump, args=(proc.stderr, lines), daemon=True).start()
             deadline = started + STARTUP_ALLOWANCE_S + b.timeout_s
@@ -104,7 +106,8 @@ def run_cell(cell: Cell, run_id: str, raw_dir: Path, slug: str, repetitions: int
                     tmp_json.unlink()
         except BaseException:
             # Interrupted: take the cell's process down with us and drop its partial output.
-            children.kill(proc)
+            if proc is not None:
+                children.kill(proc)
             tmp_json.unlink(missing_ok=True)
             raise
 

@@ -93,8 +93,11 @@ def test_sigkill_during_a_bench_cell_leaves_neither_the_bench_nor_its_node(tmp_p
 def test_sigkill_during_regex_check_leaves_neither_it_nor_its_node(tmp_path):
     checker = BUILD / "benches" / "regex_check"
     sigkill_during(_library_orchestrator(f"""
+        from stallbench_lib import node as nodejs
         from stallbench_lib.redos import checker
-        checker.run({str(checker)!r}, ["node"], ["^(a+)+$"], ["a" * 40 + "!"])
+        node = nodejs.find()[0]
+        checker.run({str(checker)!r}, [f"node@{{node.line}}"], [("^(a+)+$", "")], ["a" * 40 + "!"],
+                    {{node.line: node.path}})
         """), "node_regex.js", tmp_path)
 
 

@@ -70,7 +70,7 @@ CASES = [
     (["trace", "{scenario-nul.json}"], "not valid JSON"),
     (["trace", "{scenario-array.json}"], "must be an object"),
     (["trace", "{scenario-arabic-digits.json}"], "$.program[0].ms"),
-    (["regex", "--patterns", "{catalogue-not-utf8.toml}"], "can't decode byte 0xff"),
+    (["regex", "--patterns", "{catalogue-not-utf8.toml}"], "not UTF-8 text: byte 0xff"),
     (["regex", "--patterns", "{catalogue-not-toml.toml}"], "invalid TOML"),
     (["regex", "--patterns", "{catalogue-long-prefix.toml}"], "at most 4,096"),
     (["regex", "--patterns", "/nonexistent.toml"], "No such file"),

@@ -87,7 +87,7 @@ def test_sweep_prints_and_reports_the_recommendation(tiny_sweep, node_line):
     (["--mix", "read:10,read:20"], "appears twice"),
     (["--mix", "pbkdf2:10:0"], "out of range"),
     (["--duration", "0"], "1-60"),
-    (["--duration", "soon"], "invalid int value"),
+    (["--duration", "soon"], "is not an integer"),
     (["--targets", "read"], "CLASS:MS[:PCT]"),
     (["--targets", "stat:10"], "not in the mix"),
     (["--targets", "read:-5"], "not a latency"),

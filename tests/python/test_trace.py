@@ -77,7 +77,7 @@ def test_bad_scenario_is_one_line_naming_file_and_path(tmp_path, case, text, wor
 
 @pytest.mark.parametrize("args, words", [
     (["--runs", "0"], "--runs 0 is out of range: valid values are 1-1000"),
-    (["--runs", "x"], "invalid int value"),
+    (["--runs", "x"], "is not an integer"),
     (["/no/such/scenario.json"], "/no/such/scenario.json: no such file"),
     (["--model-node", "19"], "--model-node 19: not a modelled Node line (valid: 18, 20, 22, 24, 26)"),
 ])
