@@ -4,7 +4,7 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-from .. import build, catalogue, instructions, node as nodejs, paths
+from .. import build, catalogue, instructions, node as nodejs, numbers, paths
 from ..atomic import atomic_write
 from ..errors import UsageError
 from ..plan import make_plan, parse_sets
@@ -33,15 +33,15 @@ def add_arguments(p):
     p.add_argument("--set", metavar="KEY=V1,V2", action="append", default=[], help="replace a parameter's grid")
     p.add_argument("--min-effect", action="append", default=[], metavar="PCT|METRIC=PCT",
                    help="smallest change called a regression, as for compare (default 5)")
-    p.add_argument("--alpha", type=float, default=comparison.DEFAULT_ALPHA, metavar="A",
+    p.add_argument("--alpha", type=numbers.decimal_option, default=comparison.DEFAULT_ALPHA, metavar="A",
                    help="false-alarm rate of the exit code over all metrics (Benjamini-Hochberg; default "
                         f"{comparison.DEFAULT_ALPHA})")
-    p.add_argument("--min-rounds", type=int, metavar="N",
+    p.add_argument("--min-rounds", type=numbers.integer_option, metavar="N",
                    help="rounds every cell runs before it may stop (default: what a lone regression needs to "
                         "survive the correction for every metric)")
-    p.add_argument("--max-rounds", type=int, default=DEFAULT_MAX_ROUNDS, metavar="N",
+    p.add_argument("--max-rounds", type=numbers.integer_option, default=DEFAULT_MAX_ROUNDS, metavar="N",
                    help=f"rounds at most (default {DEFAULT_MAX_ROUNDS})")
-    p.add_argument("--budget", type=float, default=DEFAULT_BUDGET_MIN, metavar="MINUTES",
+    p.add_argument("--budget", type=numbers.decimal_option, default=DEFAULT_BUDGET_MIN, metavar="MINUTES",
                    help=f"time for the rounds, builds not counted (default {DEFAULT_BUDGET_MIN:g})")
     p.add_argument("--duet", action="store_true",
                    help="run the two processes of a round at the same time instead of back to back (Bulej et al.'s "

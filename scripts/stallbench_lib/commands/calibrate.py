@@ -27,18 +27,20 @@ def add_arguments(p):
     p.add_argument("--filter", metavar="REGEX", help="only benchmarks whose family/name matches (as for run)")
     p.add_argument("--set", metavar="KEY=V1,V2", action="append", default=[], help="replace a parameter's grid (as for run)")
     p.add_argument("--repetitions", type=numbers.integer_option, metavar="N", help="repetitions per cell (default: the profile's)")
-    p.add_argument("--instructions", action="store_true", help="count instructions too (run --instructions)")
+    p.add_argument("--instructions", action="store_true", help="count instructions too (run --instructions; with --trials, both ab and the runs do)")
     p.add_argument("--alpha", type=numbers.decimal_option, default=comparison.DEFAULT_ALPHA, metavar="A", help="as for compare")
     p.add_argument("--min-effect", type=numbers.decimal_option, default=comparison.DEFAULT_MIN_EFFECT_PCT, metavar="PCT",
                    help="as for compare (default 5)")
     p.add_argument("--no-build", action="store_true", help="use the existing build")
     p.add_argument("--out", type=Path, metavar="DIR",
                    help="where the runs and calibration.md/.json go (default results/calibrations/<UTC time>/)")
-    p.add_argument("--trials", type=int, metavar="N",
+    p.add_argument("--trials", type=numbers.integer_option, metavar="N",
                    help="with --inject: N trials each of A/A and A/B, judged by paired rounds (`ab`) and by "
                         "run-then-compare side by side; counts how often each is right")
-    p.add_argument("--ab-max-rounds", type=int, default=20, metavar="N", help="for --trials: ab's --max-rounds (20)")
-    p.add_argument("--ab-budget", type=float, default=3.0, metavar="MINUTES",
+    p.add_argument("--methods", default=",".join(trials.METHODS), metavar="M1,M2",
+                   help=f"for --trials: the ways of judging to count, any of {', '.join(trials.METHODS)} (default all)")
+    p.add_argument("--ab-max-rounds", type=numbers.integer_option, default=20, metavar="N", help="for --trials: ab's --max-rounds (20)")
+    p.add_argument("--ab-budget", type=numbers.decimal_option, default=3.0, metavar="MINUTES",
                    help="for --trials: ab's --budget per trial (3)")
     p.add_argument("--from", dest="previous", type=Path, metavar="DIR",
                    help="measure nothing: analyse again the runs of the calibration in DIR (with this --alpha and "
@@ -113,19 +115,23 @@ def _analyse_again(previous: Path, args, limits) -> int:
 
 def _trials(args, bench, pct, repetitions, build_dir, out) -> int:
     """Paired against sequential judging, N trials each (tracking/trials.py); exit 1 when the paired
-    method is right in fewer than 19 of 20 (95%) of either kind of trial."""
+    method (else the first chosen) is right in fewer than 19 of 20 (95%) of the trials."""
     if bench is None or not 1 <= args.trials <= 200:
         raise UsageError("--trials N needs --inject FAMILY/BENCH:PCT and N in 1-200")
-    common = [*(["--filter", args.filter] if args.filter else []), *(x for s in args.set for x in ("--set", s))]
+    methods = tuple(dict.fromkeys(m.strip() for m in args.methods.split(",")))
+    if not methods or any(m not in trials.METHODS for m in methods):
+        raise UsageError(f"--methods {args.methods}: valid methods are {', '.join(trials.METHODS)}")
+    common = [*(["--filter", args.filter] if args.filter else []), *(x for s in args.set for x in ("--set", s)),
+              *(["--instructions"] if args.instructions else [])]
     found = trials.run_trials(args.trials, common, ["--alpha", str(args.alpha), "--min-effect", str(args.min_effect)],
                               ["--profile", args.profile, "--max-rounds", str(args.ab_max_rounds), "--budget",
                                str(args.ab_budget)],
                               ["--profile", args.profile, "--repetitions", str(repetitions)],
-                              build_dir, bench, pct, out)
+                              build_dir, bench, pct, out, methods)
     print(trials.markdown(found))
     print(f"calibration: {out / 'trials.md'}")
-    paired = [v for v in found.verdicts if v.method == "paired"]
-    right = [v.exit == 0 if v.kind == "A/A" else v.caught for v in paired]
+    judged = "paired" if "paired" in methods else methods[0]
+    right = [v.exit == 0 if v.kind == "A/A" else v.caught for v in found.verdicts if v.method == judged]
     return 0 if sum(right) >= 0.95 * len(right) else 1
 
 

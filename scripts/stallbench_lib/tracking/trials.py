@@ -47,6 +47,7 @@ class Trials:
     benchmark: str
     pct: float
     command: list[str]
+    methods: tuple[str, ...] = METHODS
     verdicts: list[Verdict] = field(default_factory=list)
 
 
@@ -114,22 +115,26 @@ def sequential_trial(kind: str, common: list[str], run_args: list[str], judge: l
 
 
 def run_trials(count: int, common: list[str], judge: list[str], ab_args: list[str], run_args: list[str], build: Path,
-               benchmark: str, pct: float, out: Path) -> Trials:
-    """count trials of each kind, the four verdicts of a trial back to back (A/A and A/B alternate
-    which goes first, so a slow spell of the machine does not always land on the same kind)."""
+               benchmark: str, pct: float, out: Path, methods: tuple[str, ...] = METHODS) -> Trials:
+    """count trials of each kind, the verdicts of a trial back to back (A/A and A/B alternate which
+    goes first, so a slow spell of the machine does not always land on the same kind)."""
     inject = f"{benchmark}:{pct:g}"
-    trials = Trials(benchmark, pct, ["calibrate", *sys.argv[2:]])
+    trials = Trials(benchmark, pct, ["calibrate", *sys.argv[2:]], methods)
     for t in range(count):
         kinds = ("A/A", "A/B") if t % 2 == 0 else ("A/B", "A/A")
         for kind in kinds:
             tag = f"trial{t:02d}-{kind.replace('/', '')}"
-            for method in ("paired", "duet"):
-                trials.verdicts.append(paired_trial(method, kind, common, [*ab_args, *judge], build, inject,
-                                                    out / f"{tag}-{method}", benchmark, pct))
-            trials.verdicts.append(sequential_trial(kind, common, run_args, judge, inject,
-                                                    out / f"{tag}-sequential", benchmark, pct))
+            for method in methods:
+                if method == "sequential":
+                    verdict = sequential_trial(kind, common, run_args, judge, inject, out / f"{tag}-{method}",
+                                               benchmark, pct)
+                else:
+                    verdict = paired_trial(method, kind, common, [*ab_args, *judge], build, inject,
+                                           out / f"{tag}-{method}", benchmark, pct)
+                trials.verdicts.append(verdict)
             print(f"stallbench: calibrate: trial {t + 1}/{count} {kind}: " +
-                  ", ".join(f"{v.method} exit {v.exit}" for v in trials.verdicts[-3:]), file=sys.stderr, flush=True)
+                  ", ".join(f"{v.method} exit {v.exit}" for v in trials.verdicts[-len(methods):]), file=sys.stderr,
+                  flush=True)
         save(trials, out)
     return trials
 
@@ -139,13 +144,14 @@ def _share(verdicts: list[Verdict], test) -> str:
 
 
 def markdown(trials: Trials) -> str:
-    lines = ["# stallbench calibration: paired rounds (`ab`, `ab --duet`) against run-then-compare", "",
-             f"`{' '.join(trials.command)}`: {len(trials.verdicts) // (2 * len(METHODS))} trials of each kind; A/B injects "
+    named = {"paired": "paired rounds (`ab`)", "duet": "`ab --duet`", "sequential": "run-then-compare"}
+    lines = ["# stallbench calibration: " + ", ".join(named[m] for m in trials.methods), "",
+             f"`{' '.join(trials.command)}`: {len(trials.verdicts) // (2 * len(trials.methods))} trials of each kind; A/B injects "
              f"{trials.pct:g}% more work into `{trials.benchmark}`. 1-minute load average at the trials' starts: "
              f"{_load_range(trials.verdicts)} (other work on the machine went on throughout).", "",
              "| method | A/A: exit 0 (right) | A/B: caught (right) | A/B: exit 1 for any reason | minutes per trial "
              "(median) |", "|---|---|---|---|---|"]
-    for method in METHODS:
+    for method in trials.methods:
         aa = [v for v in trials.verdicts if v.method == method and v.kind == "A/A"]
         ab = [v for v in trials.verdicts if v.method == method and v.kind == "A/B"]
         minutes = statistics.median(v.seconds for v in aa + ab) / 60 if aa + ab else 0
@@ -153,13 +159,13 @@ def markdown(trials: Trials) -> str:
                      f"{_share(ab, lambda v: v.exit == 1)} | {minutes:.1f} |")
     lines += ["", "Detectable effect per metric (median over the trials; the change each method finds 80% of the "
               "time at its own repetitions or rounds), and the median change the A/B trials measured:", "",
-              "| metric | " + " | ".join(f"{m} detectable" for m in METHODS) + " | " +
-              " | ".join(f"{m} A/B change" for m in METHODS) + " |", "|---" * (1 + 2 * len(METHODS)) + "|"]
+              "| metric | " + " | ".join(f"{m} detectable" for m in trials.methods) + " | " +
+              " | ".join(f"{m} A/B change" for m in trials.methods) + " |", "|---" * (1 + 2 * len(trials.methods)) + "|"]
     metrics = sorted({m for v in trials.verdicts for m in v.detectable})
     for metric in metrics:
         cells = []
         for field_name, kinds in (("detectable", ("A/A", "A/B")), ("changes", ("A/B",))):
-            for method in METHODS:
+            for method in trials.methods:
                 values = [getattr(v, field_name)[metric] for v in trials.verdicts
                           if v.method == method and v.kind in kinds and metric in getattr(v, field_name)]
                 cells.append(f"{statistics.median(values):.2f}%" if values else "–")
