@@ -30,19 +30,26 @@ def _undecodable(argv: list[str]) -> str | None:
     return None
 
 
-def _commands():
-    found = [importlib.import_module(f"{commands.__name__}.{m.name}") for m in pkgutil.iter_modules(commands.__path__)]
+def _commands(argv: list[str]):
+    """The command modules: only the one named by the first argument when there is one (some import
+    numpy or matplotlib, over a second on a busy machine), else all of them (for --help)."""
+    names = [m.name for m in pkgutil.iter_modules(commands.__path__)]
+    named = argv[0].replace("-", "_") if argv else ""
+    if named in names:
+        names = [named]
+    found = [importlib.import_module(f"{commands.__name__}.{name}") for name in names]
     return sorted(found, key=lambda m: getattr(m, "ORDER", 100))
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = _Parser(prog="stallbench", description="Reproduce, measure and plot event-loop stalls.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for module in _commands():
+    given = sys.argv[1:] if argv is None else argv
+    for module in _commands(given):
         command = sub.add_parser(module.NAME, help=module.HELP, description=module.HELP)
         module.add_arguments(command)
         command.set_defaults(handler=module.run)
-    undecodable = _undecodable(sys.argv[1:] if argv is None else argv)
+    undecodable = _undecodable(given)
     if undecodable:
         print(f"stallbench: {undecodable}", file=sys.stderr)
         return 2

@@ -74,3 +74,20 @@ def test_bench_binary_refuses_bad_grid_itself():
     result = subprocess.run([str(BUILD / "benches" / "bench_pool"), "--stallbench-grid=pool=2000",
                              "--benchmark_list_tests"], capture_output=True, text=True)
     assert result.returncode == 2 and "1-1024" in result.stderr
+
+
+def test_a_command_imports_only_its_own_module():
+    """`trace`, `list` and the like do not pay for numpy and matplotlib (over a second on a busy
+    machine), which only ab, history and the reports need."""
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    code = ("import sys; from stallbench_lib import cli\n"
+            "try:\n    cli.main(['trace', '--help'])\nexcept SystemExit:\n    pass\n"
+            "print(sorted(m for m in ('numpy', 'matplotlib', 'stallbench_lib.commands.ab') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT / "scripts",
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "[]"

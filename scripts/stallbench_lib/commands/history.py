@@ -3,7 +3,7 @@ from pathlib import Path
 
 from .. import meta, numbers, paths
 from ..errors import UsageError
-from ..tracking import history_page, series as tracked, store
+from ..tracking import series as tracked, store
 from ..tracking.verdict import DEFAULT_MIN_EFFECT_PCT
 
 NAME = "history"
@@ -57,6 +57,9 @@ def run(args) -> int:
     series = tracked.build_series(mine, args.min_effect)
     tracked.detect_all(series, args.alpha)
     out = args.out or paths.REPORTS / f"history-{fingerprint}"
+    # Imported here: matplotlib costs every other command over a second to import.
+    from ..tracking import history_page
+
     history_page.write(series, mine, fingerprint, args.alpha, out, plot_all=args.plots == "all")
     print(history_page.regressions_table(series))
     print(f"history: {out / 'index.html'}  ({len(mine)} runs, {len(series)} series)")
