@@ -133,9 +133,14 @@ def _run_app(args, sizes: list[str]) -> int:
     meta = run_meta([], paths.build_dir(), settings)
     result = app_run.sweep(target, pools, args.rate, args.duration, args.repetitions, args.ready_timeout,
                            args.out if args.out else paths.RUNS, meta)
+    return _finish(result, given, args.no_report)
+
+
+def _finish(result, given, no_report: bool) -> int:
+    """The summary, where the files went, and the exit code: 1 when a cell failed."""
     _print_summary(result, given)
     print(f"results: {result.path / 'results.csv'}")
-    if not args.no_report:
+    if not no_report:
         report = render(result.path)
         print(f"report:  {report / 'index.html'}  ({report / 'report.md'})")
     return 0 if result.meta["cells"]["failed"] == 0 else 1
@@ -164,9 +169,4 @@ def run(args) -> int:
     result = execute(cells, args.repetitions, args.out if args.out else paths.RUNS, run_meta(families, build_dir, settings))
     for note in notes:
         print(note)
-    _print_summary(result, given)
-    print(f"results: {result.path / 'results.csv'}")
-    if not args.no_report:
-        report = render(result.path)
-        print(f"report:  {report / 'index.html'}  ({report / 'report.md'})")
-    return 0 if result.meta["cells"]["failed"] == 0 else 1
+    return _finish(result, given, args.no_report)
