@@ -220,3 +220,20 @@ def test_the_browser_dies_with_its_cell():
     # in the driver's profile, named after the driver's pid).
     profile = f"stallbench-chromium-{driver}-"
     assert _wait_for(lambda: not any(profile in command for *_, command in _processes()), 10)
+
+
+def test_run_installs_the_npm_sets_of_the_families_it_selects(tmp_path, monkeypatch, capsys):
+    """A fresh clone has no playwright-core: `run` must ask for the browser family's npm set before
+    planning (and, when the set cannot be had, skip the family with one line, not fail its cells)."""
+    from stallbench_lib import cli
+
+    asked = []
+    monkeypatch.setattr(npm_sets, "install", lambda names: asked.append(list(names)) or "offline (test)")
+    monkeypatch.setenv("STALLBENCH_BUILD_DIR", str(BUILD))
+    code = cli.main(["run", "--no-build", "--no-report", "--filter", "^(browser/report|pool/saturation)$",
+                     "--set", "iters=20000", "--set", "pool=1", "--set", "runtime=stallbench", "--set", "client=uv",
+                     "--repetitions", "1", "--node", "none", "--out", str(tmp_path)])
+    err = capsys.readouterr().err
+    assert asked == [["browser"]]
+    assert code == 0, err
+    assert "browser: skipped (report): its npm packages (browser) could not be installed: offline (test)" in err

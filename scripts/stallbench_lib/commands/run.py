@@ -39,6 +39,7 @@ def perform(profile, repetitions: int, pattern: str | None, sets: dict, out: Pat
     """Plans and executes one run into a new directory under `out`; returns its RunDir. Also what
     `calibrate` runs, with `extra_meta` saying which calibration run it is."""
     families = catalogue.load(build.bench_binaries(build_dir))
+    npm_sets.provide(families, select(families, pattern))
     cells = make_plan(families, profile, pattern, sets, nodes, narrow_with="--filter or --set {family}.KEY=...")
     settings = {"profile": profile.name, "filter": pattern, "sets": sets, "repetitions": repetitions,
                 "instructions": count_instructions, "nodes": [n.meta() for n in nodes], **(extra_meta or {})}
