@@ -3,10 +3,13 @@ the same (family, benchmark, params, metric, status) keys as a stored expectatio
 
 The expectation, data/smoke_row_keys.csv, was made from a smoke run of the code before the
 per-repetition records replaced Google Benchmark's counters and the stderr protocol (issue 17). It
-holds one placeholder line, `LINE`, for the Node line in a value such as `node@26`: the test expands
-it to every line the run chose. It was made as root with Chromium installed (so the browser family
-and slow-dns's real lookups ran); where this machine lacks one, those keys are left out. Regenerate it
-after a deliberate change to the smoke grid or to a benchmark's metrics:
+holds one placeholder line, `LINE`, for the Node line in a value such as `node@26`: the test compares
+it with every line the run chose. A key marked `series` belongs to a metric reported as a series (one
+value per stall, per probe, per frame): how many values a repetition has is a measurement, and on a
+calm machine a cell may see no stall at all, so such a key may be missing; every other key must be
+there, and no key may appear that is not stored. It was made as root with Chromium installed (so the
+browser family and slow-dns's real lookups ran); where this machine lacks one, those keys are left
+out. Regenerate it after a deliberate change to the smoke grid or to a benchmark's metrics:
 
     scripts/stallbench run --profile smoke --no-report --out /tmp/smoke
     PYTHONPATH=scripts:tests/python /usr/bin/python3 tests/python/test_smoke_rows.py /tmp/smoke/<run-id>
@@ -25,6 +28,19 @@ from stallbench_lib.tidy import read_csv
 EXPECTED = DATA / "smoke_row_keys.csv"
 COLUMNS = ["family", "benchmark", "params", "metric", "status"]
 PLACEHOLDER = "LINE"
+
+
+def series_metrics(run_dir: Path) -> set[tuple[str, str, str]]:
+    """(family, benchmark, metric) of every metric the run reported as a series: its Google Benchmark
+    counters are named metric#i (the harness's display names in the raw JSON)."""
+    found = set()
+    for path in (run_dir / "raw").glob("*.json"):
+        doc = json.loads(path.read_text())
+        family = doc["context"]["stallbench_family"]
+        for entry in doc["benchmarks"]:
+            benchmark = entry["name"].split("/")[0]
+            found |= {(family, benchmark, key.split("#")[0].split("@")[0]) for key in entry if "#" in key}
+    return found
 
 
 def _node_params(benchmarks: list[catalogue.Benchmark]) -> dict[tuple[str, str], dict[str, list[str]]]:
@@ -56,29 +72,33 @@ def row_keys(run_dir: Path, benchmarks: list[catalogue.Benchmark]) -> set[tuple[
     return keys
 
 
-def expected_keys(benchmarks: list[catalogue.Benchmark]) -> set[tuple[str, ...]]:
-    """The stored keys this machine can produce: a benchmark that declares itself missing here (no
-    Chromium) has no rows, nor have slow-dns's real lookups without root (no private namespace)."""
+def expected_keys(benchmarks: list[catalogue.Benchmark]) -> tuple[set[tuple[str, ...]], set[tuple[str, ...]]]:
+    """The stored keys this machine can produce, as (required, allowed): a benchmark that declares
+    itself missing here (no Chromium) has no rows, nor have slow-dns's real lookups without root (no
+    private namespace); a series' keys are allowed, not required."""
     missing = {(b.family, b.name) for b in benchmarks if b.missing}
     with open(EXPECTED, newline="") as f:
-        rows = [tuple(r[c] for c in COLUMNS) for r in csv.DictReader(f)]
-    return {k for k in rows if k[:2] not in missing
-            and (os.geteuid() == 0 or "lookup_kind=getaddrinfo" not in k[2].split(";"))}
+        stored = [(tuple(r[c] for c in COLUMNS), r["series"] == "1") for r in csv.DictReader(f)]
+    allowed = {(k, series) for k, series in stored if k[:2] not in missing
+               and (os.geteuid() == 0 or "lookup_kind=getaddrinfo" not in k[2].split(";"))}
+    return {k for k, series in allowed if not series}, {k for k, _ in allowed}
 
 
 def test_smoke_rows_match_the_stored_expectation(smoke_run):
     _, run_dir = smoke_run
     benchmarks = catalogue.all_benchmarks(catalogue.load(build.bench_binaries(BUILD)))
-    found, expected = row_keys(run_dir, benchmarks), expected_keys(benchmarks)
-    assert sorted(expected - found) == [] and sorted(found - expected) == []
+    found = row_keys(run_dir, benchmarks)
+    required, allowed = expected_keys(benchmarks)
+    assert sorted(required - found) == [] and sorted(found - allowed) == []
 
 
 def _regenerate(run_dir: Path) -> None:
     benchmarks = catalogue.all_benchmarks(catalogue.load(build.bench_binaries(BUILD)))
+    series = series_metrics(run_dir)
     with open(EXPECTED, "w", newline="") as f:
         writer = csv.writer(f, lineterminator="\n")
-        writer.writerow(COLUMNS)
-        writer.writerows(sorted(row_keys(run_dir, benchmarks)))
+        writer.writerow(COLUMNS + ["series"])
+        writer.writerows([*key, int((key[0], key[1], key[3]) in series)] for key in sorted(row_keys(run_dir, benchmarks)))
     print(f"{EXPECTED}: written from {run_dir}")
 
 
