@@ -3,11 +3,13 @@ bad input, and the slow-DNS reproduction through the bench binary where this mac
 private namespace."""
 import json
 import subprocess
+import tempfile
 
 import pytest
 
 from conftest import BUILD, stallbench, stallbench_command, tree
 from stallbench_lib import node as nodejs
+from stallbench_lib.convert import read_record
 from stallbench_lib.tidy import read_csv, validate_row
 
 TINY = "pbkdf2:20:20000,read:50,lookup:20"
@@ -118,17 +120,22 @@ def test_a_held_lookup_in_node_is_a_rejected_row(tmp_path, node_line):
 
 
 def _slow_dns(kind: str, pool: int) -> dict | None:
-    """One slow-DNS repetition through the bench binary; None when it has no such cell here."""
+    """One slow-DNS repetition through the bench binary: its single values by metric; None when it
+    has no such cell here."""
     binary = str(BUILD / "benches" / "bench_pool_sweep")
-    env = {"UV_THREADPOOL_SIZE": str(pool), "STALLBENCH_SLOW_DNS_KIND": kind, "PATH": "/usr/bin:/bin"}
-    grid = ["--benchmark_filter=^slow-dns/", "--stallbench-grid=slow-dns.delay_ms=40", "--stallbench-grid=slow-dns.lookups=8"]
+    env = {"PATH": "/usr/bin:/bin"}
+    grid = ["--benchmark_filter=^slow-dns/", "--stallbench-grid=slow-dns.delay_ms=40", "--stallbench-grid=slow-dns.lookups=8",
+            f"--stallbench-grid=slow-dns.lookup_kind={kind}", f"--stallbench-grid=slow-dns.pool={pool}"]
     listed = subprocess.run([binary, *grid, "--benchmark_list_tests"], capture_output=True, text=True, env=env)
     if not listed.stdout.strip():
         return None
-    run = subprocess.run([binary, *grid, "--benchmark_repetitions=1"], capture_output=True, text=True, env=env, timeout=60)
-    ends = [l for l in run.stderr.splitlines() if l.startswith("@stallbench rep-end")]
-    assert ends, run.stderr
-    return json.loads(ends[0].split(" ", 3)[3])
+    with tempfile.TemporaryFile("w+") as records:
+        run = subprocess.run([binary, *grid, "--benchmark_repetitions=1", f"--stallbench-records-fd={records.fileno()}"],
+                             pass_fds=(records.fileno(),), capture_output=True, text=True, env=env, timeout=60)
+        records.seek(0)
+        ends = [r for r in map(read_record, records) if r.event == "end"]
+    assert ends and ends[0].status == "ok", run.stderr
+    return {v.metric: v.value for v in ends[0].values if v.index is None}
 
 
 def test_slow_dns_cap_leaves_threads_for_the_read():
