@@ -74,7 +74,7 @@ def test_sweep_prints_and_reports_the_recommendation(tiny_sweep, node_line):
     assert "read p99 ≤ 500 ms" in report  # the given target; the others default
     assert (run_dir / "report" / "pool-sweep-latency-0.svg").exists()
     meta = json.loads((run_dir / "meta.json").read_text())
-    assert meta["complete"] and meta["pool_sizes"] == [1, 2] and meta["targets"] == {"read": {"ms": 500.0, "percentile": "p99"}}
+    assert meta["complete"] and meta["per_process"]["pool"] == ["1", "2"] and meta["targets"] == {"read": {"ms": 500.0, "percentile": "p99"}}
 
 
 @pytest.mark.parametrize("args, words", [
@@ -120,8 +120,8 @@ def test_a_held_lookup_in_node_is_a_rejected_row(tmp_path, node_line):
 
 
 def _slow_dns(kind: str, pool: int) -> dict | None:
-    """One slow-DNS repetition through the bench binary: its single values by metric; None when it
-    has no such cell here."""
+    """One slow-DNS repetition through the bench binary: its values by metric (a series as a list);
+    None when it has no such cell here."""
     binary = str(BUILD / "benches" / "bench_pool_sweep")
     env = {"PATH": "/usr/bin:/bin"}
     grid = ["--benchmark_filter=^slow-dns/", "--stallbench-grid=slow-dns.delay_ms=40", "--stallbench-grid=slow-dns.lookups=8",
@@ -135,7 +135,13 @@ def _slow_dns(kind: str, pool: int) -> dict | None:
         records.seek(0)
         ends = [r for r in map(read_record, records) if r.event == "end"]
     assert ends and ends[0].status == "ok", run.stderr
-    return {v.metric: v.value for v in ends[0].values if v.index is None}
+    values: dict = {}
+    for v in ends[0].values:
+        if v.index is None:
+            values[v.metric] = v.value
+        else:
+            values.setdefault(v.metric, []).append(v.value)
+    return values
 
 
 def test_slow_dns_cap_leaves_threads_for_the_read():
@@ -155,6 +161,6 @@ def test_blocking_work_contrast_starves_the_read():
     assert counters["max_concurrent_lookups"] == 4
     # Ninth in the queue behind eight waits on four threads, the read gets a thread only once the
     # first four are done and a fifth has freed one.
-    done = [v for k, v in counters.items() if k.startswith("lookup_done_ms#")]
+    done = counters["lookup_done_ms"]
     assert len(done) == 8
     assert sum(t < counters["read_latency_ms"] for t in done) >= 5
