@@ -182,9 +182,7 @@ int run_main(int argc, char** argv, FamilyFromInputs maker) {
   if (int rc = parse_options(argc, argv, maker, options); rc >= 0) return rc;
   auto built = build_family(maker, options);
   if (const int* rc = std::get_if<int>(&built)) return *rc;
-  // Benchmarks keep pointers into the family until the end of main().
-  static Family family;
-  family = std::move(std::get<Family>(built));
+  Family family = std::move(std::get<Family>(built));  // the registered cells point into it: it outlives them
   if (int rc = check_grids(family, options); rc >= 0) return rc;
   if (options.describe) {
     std::puts(describe(family, maker.inputs).c_str());

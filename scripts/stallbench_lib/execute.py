@@ -67,8 +67,7 @@ def per_process_values(cells: list[Cell]) -> dict[str, list[str]]:
         for p in c.benchmark.params:
             if p.per_process:
                 values.setdefault(p.name, set()).add(c.params[p.name])
-    return {name: sorted(vs, key=lambda v: (numbers.integer(v) is None, numbers.integer(v) or 0, v))
-            for name, vs in sorted(values.items())}
+    return {name: sorted(vs, key=numbers.natural_order) for name, vs in sorted(values.items())}
 
 
 def _step_result(run: RunDir, cells: list[Cell], step: schedule.Step, failed: dict, progress: Progress) -> CellResult:
