@@ -14,8 +14,6 @@
 // both parse.
 #include <uv.h>
 
-#include <cstdlib>
-#include <cstring>
 #include <memory>
 #include <optional>
 #include <string>
@@ -294,11 +292,6 @@ Benchmark walk_benchmark() {
   };
 }
 
-const char* input_path() {
-  const char* path = std::getenv(kInputEnv);
-  return path != nullptr && *path != '\0' ? path : nullptr;
-}
-
 // simdjson DOM's walk of the user's file, or nothing when it refuses it (the cell's parser decides).
 std::optional<WalkAnswer> dom_walk_of(const JsonText& json) {
   if (parsers().empty() || parsers().front().name != "simdjson-dom") return std::nullopt;
@@ -309,8 +302,8 @@ std::optional<WalkAnswer> dom_walk_of(const JsonText& json) {
   }
 }
 
-Repetition make_input(const Cell& cell) {
-  auto state = std::make_shared<ParseCell>(cell, read_input(input_path()));
+Repetition make_input(const std::string& path, const Cell& cell) {
+  auto state = std::make_shared<ParseCell>(cell, read_input(path));
   state->job.walk = true;
   if (state->entry->name != "simdjson-dom") state->dom_walk = dom_walk_of(state->json);
   auto min_ms = static_cast<double>(cell.integer("min_time_ms"));
@@ -328,7 +321,8 @@ Repetition make_input(const Cell& cell) {
   };
 }
 
-Benchmark input_benchmark() {
+// `path`: the user's file; empty (no --input), the benchmark has no cells.
+Benchmark input_benchmark(const std::string& path) {
   auto metrics = parse_metrics();
   for (auto& m : metrics)
     if (m.name == "parse_ms")
@@ -348,21 +342,21 @@ Benchmark input_benchmark() {
                  min_time_param("each walk (adapter and reference)")},
       .metrics = metrics,
       .timeout_s = 600,
-      .make = make_input,
-      .valid = [](const Cell& cell) { return input_path() != nullptr && in_its_number_mode(cell); },
+      .make = [path](const Cell& cell) { return make_input(path, cell); },
+      .valid = [path](const Cell& cell) { return !path.empty() && in_its_number_mode(cell); },
   };
 }
 
-Repetition make_input_node(const Cell& cell) {
+Repetition make_input_node(const std::string& path, const Cell& cell) {
   struct NodeInputCell {
     std::string node, runtime, file;
     std::size_t bytes;
     std::optional<WalkAnswer> dom_walk;
     double min_ms;
   };
-  JsonText json = read_input(input_path());
+  JsonText json = read_input(path);
   auto state = std::make_shared<NodeInputCell>(NodeInputCell{node_binary(cell.text("runtime")), cell.text("runtime"),
-                                                             input_path(), json.size(), dom_walk_of(json),
+                                                             path, json.size(), dom_walk_of(json),
                                                              static_cast<double>(cell.integer("min_time_ms"))});
   return [state](Counters& out) {
     NodeWalk r = run_node_walk(state->node, state->file, state->min_ms);
@@ -377,7 +371,7 @@ Repetition make_input_node(const Cell& cell) {
   };
 }
 
-Benchmark input_node_benchmark() {
+Benchmark input_node_benchmark(const std::string& path) {
   return {
       .name = "input-node",
       .doc = "Your own JSON file through Node's JSON.parse plus the same walk, per chosen Node line, first parse and "
@@ -389,8 +383,8 @@ Benchmark input_node_benchmark() {
                   {.name = "steady_iterations", .unit = "count", .tracked = false, .doc = "parses timed for node_parse_ms"},
                   {.name = "values", .unit = "count", .tracked = false, .doc = "JSON values in the document"}},
       .timeout_s = 600,
-      .make = make_input_node,
-      .valid = [](const Cell&) { return input_path() != nullptr; },
+      .make = [path](const Cell& cell) { return make_input_node(path, cell); },
+      .valid = [path](const Cell&) { return !path.empty(); },
   };
 }
 
@@ -435,24 +429,25 @@ Benchmark node_benchmark() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool describing = false;
-  for (int i = 1; i < argc; ++i) describing = describing || std::strcmp(argv[i], "--stallbench-describe") == 0;
-  // A user's file that cannot be parsed at all is refused here, before any cell exists: one line,
-  // exit 2, which `stallbench json --input` passes on (from planning) without creating a run.
-  if (const char* path = input_path(); path != nullptr && !describing) {
-    if (std::string refusal = refuse_input(path); !refusal.empty()) {
-      std::fprintf(stderr, "json: %s\n", refusal.c_str());
-      return 2;
-    }
-  }
   // Node's versions are the orchestrator's (meta.json's `nodes`, one per chosen line).
   std::vector<std::pair<std::string, std::string>> versions = {{"libuv", uv_version_string()}};
   for (const auto& p : parsers())
     if (versions.back().first != p.library) versions.emplace_back(p.library, p.version);
-  return run_main(argc, argv,
-                  {.name = "json",
-                   .doc = "a large JSON parse blocking the loop: inline vs offloaded vs incremental, parser vs parser",
-                   .benchmarks = {parse_benchmark(), walk_benchmark(), node_benchmark(), input_benchmark(),
-                                  input_node_benchmark()},
-                   .versions = versions});
+  return run_main(
+      argc, argv,
+      FamilyFromInputs{
+          .name = "json",
+          .inputs = {{.name = "input", .doc = "a user's JSON file for the input benchmarks (stallbench json --input)"}},
+          .make = [versions](const Inputs& inputs) -> Family {
+            // A file that cannot be parsed at all is refused here, before any cell exists: one line,
+            // exit 2, which `stallbench json --input` passes on (from planning) without creating a run.
+            const std::string& path = inputs.text("input");
+            if (std::string refusal = path.empty() ? "" : refuse_input(path); !refusal.empty())
+              throw std::invalid_argument(refusal);
+            return {.name = "json",
+                    .doc = "a large JSON parse blocking the loop: inline vs offloaded vs incremental, parser vs parser",
+                    .benchmarks = {parse_benchmark(), walk_benchmark(), node_benchmark(), input_benchmark(path),
+                                   input_node_benchmark(path)},
+                    .versions = versions};
+          }});
 }

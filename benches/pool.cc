@@ -98,7 +98,7 @@ SaturationConfig saturation_config(const Cell& cell) {
 }
 
 Repetition make_saturation(const Cell& cell) {
-  int threads = static_cast<int>(std::stoi(std::getenv("UV_THREADPOOL_SIZE")));
+  int threads = static_cast<int>(cell.integer("pool"));
   if (runs_in_node(cell)) {
     auto state = std::make_shared<NodeSaturationCell>();
     state->config = saturation_config(cell);
@@ -145,7 +145,7 @@ Benchmark saturation() {
                .choices = {"uv", "fetch", "http.get"},
                .doc = "the HTTP request: uv (the C++ cell's GET on its loop), or Node's fetch or http.get"},
               {.name = "pool", .values = {"1", "4", "8"}, .smoke = {"1", "4"}, .full = {"1", "2", "4", "8", "16"},
-               .range = {{1, 1024}}, .env = "UV_THREADPOOL_SIZE",
+               .range = {{1, 1024}}, .per_process = true, .env = "UV_THREADPOOL_SIZE",
                .doc = "libuv thread pool size (one process per value)"},
           },
       .metrics =

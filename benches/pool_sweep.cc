@@ -30,8 +30,6 @@ using namespace stallbench::bench;
 
 namespace {
 
-int pool_threads() { return std::stoi(std::getenv("UV_THREADPOOL_SIZE")); }
-
 void report_percentiles(Counters& out, const Subcase& c, const std::string& stem, const Percentiles& p) {
   out.set(stem + "_p50_ms", c, p.p50);
   out.set(stem + "_p95_ms", c, p.p95);
@@ -78,7 +76,7 @@ Repetition open_loop_repetitions(std::shared_ptr<OwnedLoop> loop, std::shared_pt
 
 Repetition make_open_loop(const Cell& cell) {
   auto loop = std::make_shared<OwnedLoop>();
-  int threads = pool_threads();
+  int threads = static_cast<int>(cell.integer("pool"));
   warm_pool(loop->get(), threads);
   Mix mix = parse_mix(cell.text("mix"));
   double duration = static_cast<double>(cell.integer("duration"));
@@ -144,7 +142,8 @@ Benchmark open_loop() {
                .doc = "stallbench: the C++ runner; node: the same arrivals in each chosen Node line (node@26, ...)",
                .node_values = {"node"}},
               {.name = "pool", .values = {"1", "2", "4", "8", "16", "32"}, .smoke = {"2"},
-               .full = {"1", "2", "4", "8", "16", "32", "64"}, .range = {{1, 1024}}, .env = "UV_THREADPOOL_SIZE",
+               .full = {"1", "2", "4", "8", "16", "32", "64"}, .range = {{1, 1024}}, .per_process = true,
+               .env = "UV_THREADPOOL_SIZE",
                .doc = "libuv thread pool size (one process per value)"},
           },
       .metrics = open_loop_metrics(),
@@ -160,14 +159,14 @@ struct SlowDnsProcess {
   DelayingDnsServer server{resolver, std::chrono::milliseconds(100)};
 };
 
-bool kind_is_dns() { return std::string(std::getenv("STALLBENCH_SLOW_DNS_KIND")) == "getaddrinfo"; }
+bool kind_is_dns(const Cell& cell) { return cell.text("lookup_kind") == "getaddrinfo"; }
 
 Repetition make_slow_dns(const Cell& cell) {
   static std::unique_ptr<SlowDnsProcess> dns;
-  if (kind_is_dns() && !dns) dns = std::make_unique<SlowDnsProcess>();
+  if (kind_is_dns(cell) && !dns) dns = std::make_unique<SlowDnsProcess>();
   auto loop = std::make_shared<OwnedLoop>();
   auto file = std::make_shared<TempFile>(patterned_bytes(64 * 1024), "stallbench-slow-dns");
-  warm_pool(loop->get(), pool_threads());
+  warm_pool(loop->get(), static_cast<int>(cell.integer("pool")));
   SlowDnsConfig config{static_cast<int>(cell.integer("lookups")), std::chrono::milliseconds(cell.integer("delay_ms")), file->path()};
   return [loop, file, config, dns = dns.get()](Counters& out) {
     if (dns) dns->server.set_delay(config.delay);
@@ -196,11 +195,12 @@ Benchmark slow_dns() {
               {.name = "delay_ms", .values = {"100"}, .smoke = {"50"}, .range = {{1, 2000}},
                .doc = "how long the DNS server holds each answer"},
               {.name = "lookup_kind", .values = {"getaddrinfo", "blocking-work"}, .smoke = {"getaddrinfo"},
-               .choices = {"getaddrinfo", "blocking-work"}, .env = "STALLBENCH_SLOW_DNS_KIND",
+               .choices = {"getaddrinfo", "blocking-work"}, .per_process = true,
                .doc = "getaddrinfo: real lookups (slow I/O, capped); blocking-work: the same waits as ordinary pool "
                       "work, as lookups were before libuv's cap (one process per value)"},
               {.name = "pool", .values = {"1", "2", "4", "8"}, .smoke = {"4"}, .full = {"1", "2", "4", "8", "16"},
-               .range = {{1, 1024}}, .env = "UV_THREADPOOL_SIZE", .doc = "libuv thread pool size (one process per value)"},
+               .range = {{1, 1024}}, .per_process = true, .env = "UV_THREADPOOL_SIZE",
+               .doc = "libuv thread pool size (one process per value)"},
           },
       .metrics =
           {
@@ -216,7 +216,7 @@ Benchmark slow_dns() {
       .make = make_slow_dns,
       // Real lookups need the private namespace; where this process may not create one (not
       // root), those cells are left out and the report says why.
-      .valid = [](const Cell&) { return !kind_is_dns() || private_resolver_unavailable().empty(); },
+      .valid = [](const Cell& cell) { return !kind_is_dns(cell) || private_resolver_unavailable().empty(); },
   };
 }
 

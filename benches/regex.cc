@@ -3,17 +3,15 @@
 //
 // `match`: one engine, one catalogue pattern (or its safe rewrite, NAME.safe), one attack input of
 // `length` characters. The cell's whole life (compile, warm-up, timed matches) fits in a budget
-// (STALLBENCH_REGEX_BUDGET_MS, default 1000 ms); the orchestrator kills a cell that overruns it,
-// because a backtracking match cannot be interrupted any other way. Which catalogue is read:
-// STALLBENCH_REGEX_PATTERNS, else workloads/regex/patterns.toml. `scripts/stallbench regex`
+// (input `budget_ms`, default 1000 ms); the orchestrator kills a cell that overruns it, because a
+// backtracking match cannot be interrupted any other way. Which catalogue is read: input
+// `patterns`, else workloads/regex/patterns.toml. `scripts/stallbench regex`
 // escalates lengths per engine and pattern until a cell fails; `run` measures the fixed grid. The
 // V8 engines run once per Node line the orchestrator chose: engine=node@26 uses that line's binary.
 //
 // `throughput`: lines of a generated text corpus searched one by one (grep -c); every engine's
 // count is checked against a plain string scan.
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 #include <memory>
 #include <string>
 
@@ -29,18 +27,8 @@ namespace rx = stallbench::regex;
 
 namespace {
 
-constexpr double kDefaultBudgetMs = 1000;
 constexpr double kThroughputBudgetMs = 3000;
 constexpr double kWatchdogGrace = 1.05;  // the orchestrator's kill comes this much after the budget
-
-double budget_ms() {
-  const char* given = std::getenv("STALLBENCH_REGEX_BUDGET_MS");
-  if (given == nullptr || *given == '\0') return kDefaultBudgetMs;
-  char* end = nullptr;
-  double value = std::strtod(given, &end);
-  if (*end != '\0' || value <= 0) throw std::invalid_argument("STALLBENCH_REGEX_BUDGET_MS must be a positive number");
-  return value;
-}
 
 // The engine's refusal (`rejected`) or guard (`guarded`) becomes the cell's status, its message the detail.
 template <class Work>
@@ -74,7 +62,7 @@ struct BudgetClock {
   }
 };
 
-Repetition make_match(const rx::Catalogue& catalogue, const Cell& cell) {
+Repetition make_match(const rx::Catalogue& catalogue, double budget_ms, const Cell& cell) {
   BudgetClock clock;
   rx::Variant variant = catalogue.variant(cell.text("pattern"));
   const rx::Pattern& recipe = *variant.pattern;
@@ -85,7 +73,7 @@ Repetition make_match(const rx::Catalogue& catalogue, const Cell& cell) {
   auto short_input = std::make_shared<std::string>(rx::attack_input(recipe, one_round));
   double compile_ms = 0;
   std::shared_ptr<rx::Regex> regex = compile_timed(cell.text("engine"), variant.regex, recipe.flags, &compile_ms);
-  rx::TimingPlan plan{.budget_ms = budget_ms()};
+  rx::TimingPlan plan{.budget_ms = budget_ms};
   return [=](Counters& out) mutable {
     auto timing = engine_status([&] { return rx::time_match(*regex, *input, *short_input, clock.start(), plan); });
     out.set("match_ms", timing.median_ms);
@@ -147,12 +135,11 @@ std::vector<std::string> variants_with_an_attack(const rx::Catalogue& catalogue)
   return names;
 }
 
-Benchmark match(const rx::Catalogue& catalogue) {
+Benchmark match(const rx::Catalogue& catalogue, double budget) {
   auto variants = catalogue.variant_names();
   const auto& first = catalogue.patterns().front();
   std::vector<std::string> defaults{first.name};
   if (first.safe) defaults.push_back(first.name + ".safe");
-  double budget = budget_ms();
   return {
       .name = "match",
       .doc = "one engine, one catalogue pattern (NAME or NAME.safe), one attack input of `length` characters: "
@@ -169,7 +156,7 @@ Benchmark match(const rx::Catalogue& catalogue) {
                   samples_metric(),
                   {.name = "compile_ms", .unit = "ms", .tracked = false, .doc = "compiling the pattern"}},
       .timeout_s = budget / 1e3 * kWatchdogGrace,
-      .make = [&catalogue](const Cell& cell) { return make_match(catalogue, cell); },
+      .make = [&catalogue, budget](const Cell& cell) { return make_match(catalogue, budget, cell); },
       // An engine's guard, rejection, stack overflow or a match past the budget is the finding.
       .outcomes = {"guarded", "rejected", "crashed", "timeout"},
   };
@@ -198,18 +185,22 @@ Benchmark throughput() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string path = rx::Catalogue::default_path();
   static rx::Catalogue catalogue;
-  try {
-    catalogue = rx::Catalogue::load(path);
-    budget_ms();
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "regex: %s\n", e.what());
-    return 2;
-  }
   return run_main(argc, argv,
-                  {.name = "regex",
-                   .doc = "catastrophic backtracking (ReDoS) against linear-time engines, and throughput on text",
-                   .benchmarks = {match(catalogue), throughput()},
-                   .versions = rx::engine_versions()});
+                  FamilyFromInputs{
+                      .name = "regex",
+                      .inputs = {{.name = "patterns",
+                                  .doc = "the pattern catalogue (TOML) the match benchmark reads",
+                                  .fallback = rx::Catalogue::default_path()},
+                                 {.name = "budget_ms",
+                                  .doc = "each match cell's whole life, in ms; the orchestrator kills it after",
+                                  .fallback = "1000"}},
+                      .make = [](const Inputs& inputs) -> Family {
+                        catalogue = rx::Catalogue::load(inputs.text("patterns"));
+                        return {.name = "regex",
+                                .doc = "catastrophic backtracking (ReDoS) against linear-time engines, and "
+                                       "throughput on text",
+                                .benchmarks = {match(catalogue, inputs.positive_number("budget_ms")), throughput()},
+                                .versions = rx::engine_versions()};
+                      }});
 }

@@ -12,9 +12,10 @@ std::vector<std::pair<std::string, std::string>> common_versions() {
   return {{"compiler", std::string("gcc ") + __VERSION__}, {"google-benchmark", STALLBENCH_BENCHMARK_VERSION}};
 }
 
-std::string describe(const Family& family) {
+std::string describe(const Family& family, const std::vector<Input>& inputs) {
   using nlohmann::json;
-  json out = {{"family", family.name}, {"doc", family.doc}, {"benchmarks", json::array()}};
+  json out = {{"family", family.name}, {"doc", family.doc}, {"inputs", json::array()}, {"benchmarks", json::array()}};
+  for (const auto& i : inputs) out["inputs"].push_back({{"name", i.name}, {"doc", i.doc}, {"fallback", i.fallback}});
   json versions = json::object();
   for (const auto& [k, v] : common_versions()) versions[k] = v;
   for (const auto& [k, v] : family.versions) versions[k] = v;
@@ -32,7 +33,7 @@ std::string describe(const Family& family) {
                     {"choices", p.choices},
                     {"node_values", p.node_values},
                     {"env", p.env},
-                    {"per_process", !p.env.empty()},
+                    {"per_process", p.per_process},
                     {"doc", p.doc}};
       param["range"] = p.range ? json::array({p.range->first, p.range->second}) : json(nullptr);
       params.push_back(param);

@@ -56,12 +56,19 @@ static const std::vector<std::string>& grid_of(const Benchmark& b, const Param& 
   return given != nullptr ? *given : p.values;
 }
 
-std::vector<std::map<std::string, std::string>> expand_grid(const Benchmark& b, const GridOverrides& overrides) {
+// A per-process parameter's one value in this process.
+static std::vector<std::string> per_process_grid(const Param& p, const PerProcessValues& per_process) {
+  auto it = per_process.find(p.name);
+  if (it == per_process.end()) throw std::logic_error("per-process parameter " + p.name + " has no value in this process");
+  return {it->second};
+}
+
+std::vector<std::map<std::string, std::string>> expand_grid(const Benchmark& b, const GridOverrides& overrides,
+                                                            const PerProcessValues& per_process) {
   std::vector<std::map<std::string, std::string>> cells{{}};
   for (const auto& p : b.params) {
-    if (!p.env.empty()) continue;
     std::vector<std::string> values;
-    for (const auto& v : grid_of(b, p, overrides)) {
+    for (const auto& v : p.per_process ? per_process_grid(p, per_process) : grid_of(b, p, overrides)) {
       if (auto problem = check_value(p, v); !problem.empty()) throw std::invalid_argument(problem);
       if (std::find(p.node_values.begin(), p.node_values.end(), v) == p.node_values.end()) {
         values.push_back(v);
@@ -84,12 +91,11 @@ std::vector<std::map<std::string, std::string>> expand_grid(const Benchmark& b, 
 
 std::string cell_name(const Benchmark& b, const Cell& cell) {
   std::string name = b.name;
-  for (const auto& p : b.params)
-    if (p.env.empty()) name += "/" + p.name + ":" + cell.text(p.name);
+  for (const auto& p : b.params) name += "/" + p.name + ":" + cell.text(p.name);
   return name;
 }
 
-std::vector<std::pair<std::string, std::string>> apply_per_process(const Family& family, const GridOverrides& overrides) {
+PerProcessValues apply_per_process(const Family& family, const GridOverrides& overrides) {
   // Several benchmarks may declare the same per-process parameter (`pool`); the orchestrator
   // qualifies its override with the benchmark it runs ("slow-dns.pool=4"), so an override for any
   // of them wins over the environment and the first default.
@@ -101,12 +107,12 @@ std::vector<std::pair<std::string, std::string>> apply_per_process(const Family&
   std::vector<std::pair<std::string, Choice>> chosen;
   for (const auto& b : family.benchmarks) {
     for (const auto& p : b.params) {
-      if (p.env.empty()) continue;
+      if (!p.per_process) continue;
       auto it = std::find_if(chosen.begin(), chosen.end(), [&](auto& c) { return c.first == p.name; });
       const auto* given = override_of(b, p, overrides);
       if (given != nullptr && given->size() != 1)
-        throw std::invalid_argument(p.name + " is set once per process (" + p.env +
-                                    "): give one value; the orchestrator runs one process per value");
+        throw std::invalid_argument(p.name + " is set once per process: give one value; the orchestrator runs "
+                                    "one process per value");
       if (given != nullptr && it != chosen.end() && it->second.given && it->second.value != given->front())
         throw std::invalid_argument(p.name + " is given two values for one process: " + it->second.value + " and " +
                                     given->front());
@@ -115,18 +121,28 @@ std::vector<std::pair<std::string, std::string>> apply_per_process(const Family&
         if (it == chosen.end()) chosen.emplace_back(p.name, choice);
         else it->second = choice;
       } else if (it == chosen.end()) {
-        const char* env = std::getenv(p.env.c_str());
+        // Run by hand, a library's own variable (UV_THREADPOOL_SIZE=8 bench_pool) says the value.
+        const char* env = p.env.empty() ? nullptr : std::getenv(p.env.c_str());
         chosen.emplace_back(p.name, Choice{&p, env != nullptr ? env : p.values.front(), false});
       }
     }
   }
-  std::vector<std::pair<std::string, std::string>> applied;
+  PerProcessValues applied;
   for (const auto& [name, choice] : chosen) {
     if (auto problem = check_value(*choice.param, choice.value); !problem.empty()) throw std::invalid_argument(problem);
-    setenv(choice.param->env.c_str(), choice.value.c_str(), 1);
-    applied.emplace_back(name, choice.value);
+    if (!choice.param->env.empty()) setenv(choice.param->env.c_str(), choice.value.c_str(), 1);
+    applied[name] = choice.value;
   }
   return applied;
+}
+
+std::string declaration_problem(const Family& family) {
+  for (const auto& b : family.benchmarks)
+    for (const auto& p : b.params)
+      if (!p.env.empty() && !p.per_process)
+        return b.name + "." + p.name + " declares env " + p.env + " but is not per_process: a variable read once "
+               "per process takes one value per process";
+  return {};
 }
 
 }  // namespace stallbench::bench

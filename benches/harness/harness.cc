@@ -2,12 +2,16 @@
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
-#include <nlohmann/json.hpp>
+#include <variant>
 
 #include "grid.h"
 #include "inject.h"
+#include "records.h"
 
 #ifdef STALLBENCH_HAVE_CALLGRIND
 #include <valgrind/callgrind.h>
@@ -26,47 +30,64 @@ const std::string& Cell::text(const std::string& name) const {
 
 std::int64_t Cell::integer(const std::string& name) const { return std::stoll(text(name)); }
 
+const std::string& Inputs::text(const std::string& name) const {
+  auto declared = std::find_if(declared_.begin(), declared_.end(), [&](const Input& i) { return i.name == name; });
+  if (declared == declared_.end()) throw std::logic_error("input '" + name + "' is not declared by this family");
+  auto given = given_.find(name);
+  return given != given_.end() ? given->second : declared->fallback;
+}
+
+double Inputs::positive_number(const std::string& name) const {
+  const std::string& given = text(name);
+  char* end = nullptr;
+  double value = std::strtod(given.c_str(), &end);
+  if (given.empty() || *end != '\0' || !(value > 0) || !std::isfinite(value))
+    throw std::invalid_argument("input " + name + "=" + given + ": expected a positive number");
+  return value;
+}
+
 void Counters::require_declared(const std::string& metric) const {
   for (const auto& m : declared_)
     if (m.name == metric) return;
   throw std::logic_error("metric '" + metric + "' is not declared by this benchmark");
 }
 
-void Counters::set(const std::string& metric, double value) {
-  require_declared(metric);
-  values_[metric] = value;
+void Counters::put(Key key, double value) {
+  require_declared(std::get<0>(key));
+  if (!std::isfinite(value)) throw std::logic_error("metric '" + std::get<0>(key) + "' got a non-finite value");
+  values_[std::move(key)] = value;
 }
 
+void Counters::set(const std::string& metric, double value) { put({metric, {}, std::nullopt}, value); }
+
 void Counters::set(const std::string& metric, const Subcase& subcase, double value) {
-  require_declared(metric);
-  // metric@key=value@key=value: '@' and '=' cannot appear in a metric name or a parameter
-  // value, so the converter can split the sub-case off again.
-  std::string name = metric;
-  for (const auto& [key, text] : subcase) {
+  // The sub-case ends up in a row's params, "key=value;key=value": it must read as plain words there.
+  for (const auto& [key, text] : subcase)
     if (key.empty() || text.empty() || (key + text).find_first_of("@=#;/:, \t") != std::string::npos)
       throw std::logic_error("sub-case " + key + "=" + text + " of metric '" + metric + "' is not a plain word");
-    name += "@" + key + "=" + text;
-  }
-  values_[name] = value;
+  put({metric, subcase, std::nullopt}, value);
 }
 
 void Counters::series(const std::string& metric, const std::vector<double>& values) {
-  require_declared(metric);
-  // '#' cannot appear in a metric name, so the converter can split the index off again.
-  for (std::size_t i = 0; i < values.size(); ++i) values_[metric + "#" + std::to_string(i)] = values[i];
+  for (std::size_t i = 0; i < values.size(); ++i) put({metric, {}, i}, values[i]);
+}
+
+std::vector<Value> Counters::values() const {
+  std::vector<Value> out;
+  for (const auto& [key, value] : values_) out.push_back({std::get<0>(key), std::get<2>(key), std::get<1>(key), value});
+  return out;
 }
 
 namespace {
 
-// The orchestrator reads these lines from stderr to show progress, to enforce the
-// per-repetition timeout, and to keep the finished repetitions of a cell whose process later
-// dies (Google Benchmark writes its JSON only at the end). Harmless when run by hand.
-void progress(const char* event, int repetition, const std::map<std::string, double>* counters = nullptr) {
-  std::string line = "@stallbench ";
-  line.append(event).append(" ").append(std::to_string(repetition));
-  if (counters != nullptr) line.append(" ").append(nlohmann::json(*counters).dump());
-  std::fprintf(stderr, "%s\n", line.c_str());
-  std::fflush(stderr);
+// Google Benchmark's counters, for a person reading its console table or raw JSON: metric,
+// metric#i (a series), metric@key=value (a sub-case). Nothing reads these back: the orchestrator
+// reads the records.
+std::string counter_name(const Value& v) {
+  std::string name = v.metric;
+  for (const auto& [key, text] : v.subcase) name.append("@").append(key).append("=").append(text);
+  if (v.index) name.append("#").append(std::to_string(*v.index));
+  return name;
 }
 
 // State shared by the repetitions of one cell: the scenario is built once, on first use, so a
@@ -74,20 +95,27 @@ void progress(const char* event, int repetition, const std::map<std::string, dou
 struct CellRun {
   const Benchmark* benchmark;
   Cell cell;  // what `make` sees: the declared values, or more work under STALLBENCH_INJECT_WORK
+  int records_fd;
   Repetition repetition;
-  std::string build_failure;  // "<status>: <detail>" when make() failed
+  std::string build_failure_status, build_failure_detail;  // when make() failed
   int repetitions_started = 0;
 };
 
+void fail_repetition(benchmark::State& state, const CellRun& run, int index, const std::string& status,
+                     const std::string& detail) {
+  write_record(run.records_fd, end_record(index, {}, status, detail));
+  state.SkipWithError((status + ": " + detail).c_str());
+}
+
 void run_repetition(benchmark::State& state, CellRun& run) {
   for (auto _ : state) {
-    progress("rep-start", run.repetitions_started++);
-    if (!run.build_failure.empty()) {  // the scenario could not be built: every repetition says why
-      progress("rep-failed", run.repetitions_started - 1);
-      state.SkipWithError(run.build_failure.c_str());
+    int index = run.repetitions_started++;
+    write_record(run.records_fd, start_record(index));
+    if (!run.build_failure_status.empty()) {  // the scenario could not be built: every repetition says why
+      fail_repetition(state, run, index, run.build_failure_status, run.build_failure_detail);
       break;
     }
-    std::string failure;
+    std::string status, detail;
     try {
       if (!run.repetition) run.repetition = run.benchmark->make(run.cell);
       Counters counters(run.benchmark->metrics);
@@ -95,32 +123,33 @@ void run_repetition(benchmark::State& state, CellRun& run) {
       // exactly one repetition's instructions, all threads included; the label names it.
       CALLGRIND_ZERO_STATS;
       double ms = run.repetition(counters);
-      std::string dump_label = "stallbench-rep " + std::to_string(run.repetitions_started - 1);
+      std::string dump_label = "stallbench-rep " + std::to_string(index);
       CALLGRIND_DUMP_STATS_AT(dump_label.c_str());
       state.SetIterationTime(ms / 1e3);
-      for (const auto& [name, value] : counters.values()) state.counters[name] = value;
-      progress("rep-end", run.repetitions_started - 1, &counters.values());
+      auto values = counters.values();
+      for (const auto& v : values) state.counters[counter_name(v)] = v.value;
+      write_record(run.records_fd, end_record(index, values));
       continue;
     } catch (const CellFailure& e) {
-      failure = e.status + ": " + e.what();
+      status = e.status, detail = e.what();
     } catch (const std::exception& e) {
-      failure = std::string("error: ") + e.what();
+      status = "error", detail = e.what();
     }
-    if (!run.repetition) run.build_failure = failure;
-    progress("rep-failed", run.repetitions_started - 1);
-    state.SkipWithError(failure.c_str());
+    if (!run.repetition) run.build_failure_status = status, run.build_failure_detail = detail;
+    fail_repetition(state, run, index, status, detail);
     break;
   }
 }
 
-void register_cells(const Benchmark& b, const GridOverrides& overrides, std::optional<double> inject_pct) {
-  auto cells = expand_grid(b, overrides);  // checks the values even when the benchmark cannot run here
+void register_cells(const Benchmark& b, const Options& options, const PerProcessValues& per_process,
+                    std::optional<double> inject_pct) {
+  auto cells = expand_grid(b, options.overrides, per_process);  // checks the values even when it cannot run here
   if (b.missing && !b.missing().empty()) return;
   for (auto& values : cells) {
     Cell cell(values);
     if (b.valid && !b.valid(cell)) continue;
     Cell work = inject_pct ? with_injected_work(b, cell, *inject_pct) : cell;
-    auto run = std::make_shared<CellRun>(CellRun{&b, work, {}, {}, 0});
+    auto run = std::make_shared<CellRun>(CellRun{&b, work, options.records_fd, {}, {}, {}, 0});
     benchmark::RegisterBenchmark(cell_name(b, cell).c_str(),
                                  [run](benchmark::State& state) { run_repetition(state, *run); })
         ->Iterations(1)
@@ -129,21 +158,43 @@ void register_cells(const Benchmark& b, const GridOverrides& overrides, std::opt
   }
 }
 
+// The family built from its inputs, or the exit code after saying why it could not be.
+std::variant<Family, int> build_family(const FamilyFromInputs& maker, const Options& options) {
+  try {
+    Family family = maker.make(Inputs(maker.inputs, options.inputs));
+    if (auto problem = declaration_problem(family); !problem.empty()) throw std::logic_error(problem);
+    return family;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: %s\n", maker.name.c_str(), e.what());
+    return 2;
+  }
+}
+
 }  // namespace
 
 int run_main(int argc, char** argv, Family family) {
+  std::string name = family.name;
+  return run_main(argc, argv, FamilyFromInputs{name, {}, [family = std::move(family)](const Inputs&) { return family; }});
+}
+
+int run_main(int argc, char** argv, FamilyFromInputs maker) {
   Options options;
-  if (int rc = parse_options(argc, argv, family, options); rc >= 0) return rc;
+  if (int rc = parse_options(argc, argv, maker, options); rc >= 0) return rc;
+  auto built = build_family(maker, options);
+  if (const int* rc = std::get_if<int>(&built)) return *rc;
+  Family family = std::move(std::get<Family>(built));  // the registered cells point into it: it outlives them
+  if (int rc = check_grids(family, options); rc >= 0) return rc;
   if (options.describe) {
-    std::puts(describe(family).c_str());
+    std::puts(describe(family, maker.inputs).c_str());
     return 0;
   }
   try {
-    for (auto& [name, value] : apply_per_process(family, options.overrides)) benchmark::AddCustomContext(name, value);
+    auto per_process = apply_per_process(family, options.overrides);
+    for (auto& [name, value] : per_process) benchmark::AddCustomContext(name, value);
     for (const auto& b : family.benchmarks) {
       auto inject_pct = injected_work_pct(family.name, b.name);
       if (inject_pct) benchmark::AddCustomContext("stallbench_inject_work_pct:" + b.name, std::to_string(*inject_pct));
-      register_cells(b, options.overrides, inject_pct);
+      register_cells(b, options, per_process, inject_pct);
     }
   } catch (const std::invalid_argument& e) {
     std::fprintf(stderr, "%s: %s\n", family.name.c_str(), e.what());

@@ -1,21 +1,25 @@
 // The bench harness: a family declares its benchmarks as data (parameter grids, metrics with
 // units and directions, a per-repetition timeout) and a factory for the scenario; the harness
-// registers one Google Benchmark per grid cell, reports counters, turns failures into rows and
-// answers the orchestrator's questions (--stallbench-describe). Nothing here knows a family.
+// registers one Google Benchmark per grid cell, turns failures into rows, writes one record per
+// repetition for the orchestrator and answers its questions (--stallbench-describe). Nothing here
+// knows a family.
 //
 // Flags, besides every --benchmark_* flag of Google Benchmark:
-//   --stallbench-describe          print the family, its benchmarks, grids and metrics as JSON
+//   --stallbench-describe          print the family, its inputs, benchmarks, grids and metrics as JSON
 //   --stallbench-grid [BENCH.]NAME=V1,V2
 //                                  replace a parameter's grid (repeatable); a per-process
 //                                  parameter takes exactly one value
 //   --stallbench-node LINE=PATH    a Node line to measure (repeatable, in order): every value of a
 //                                  parameter's `node_values` runs once per line, as VALUE@LINE
+//   --stallbench-input NAME=VALUE  one of the family's declared inputs (a catalogue file, a budget)
+//   --stallbench-records-fd N      write the repetition records (records.h) to this open descriptor
 // Environment:
 //   STALLBENCH_INJECT_WORK=FAMILY/BENCH:PCT
 //                                  calibration knob (`stallbench calibrate`): that benchmark's
 //                                  `work` parameters are scaled by 1 + PCT/100 before `make`
 //                                  sees them, so it really does PCT% more work; rows keep the
 //                                  declared values so the cells still match the baseline's
+//   a per-process parameter's `env` (UV_THREADPOOL_SIZE), run by hand without --stallbench-grid
 // Under callgrind (`stallbench run --instructions`) the harness zeroes the counts before each
 // repetition and dumps them after it, so only the measured closure is counted, on every thread.
 // A parameter not given keeps the first value of its default grid when per-process, its whole
@@ -28,6 +32,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -52,7 +57,13 @@ struct Param {
   std::vector<std::string> nightly; // the nightly profile's grid (9+ repetitions); empty means `values`
   std::optional<std::pair<std::int64_t, std::int64_t>> range;  // integers in [first, second]
   std::vector<std::string> choices;                            // or one of these words
-  std::string env;  // when set, the parameter is per process: exported to this variable
+  // One value per process, because what it sets is read once per process (libuv's pool size) or
+  // cannot be undone (a namespace entered): the orchestrator starts one process per value. The
+  // cell holds its value like any other's.
+  bool per_process = false;
+  // A per-process parameter a library reads from the environment (libuv: UV_THREADPOOL_SIZE): the
+  // harness exports the value before anything runs.
+  std::string env;
   std::string doc;
   bool work = false;  // an integer the work is proportional to (iterations, bytes): the A/B knob scales it
   // Values that name Node (`node`, `node-linear`): each stands for one cell per Node line the
@@ -64,7 +75,7 @@ struct Param {
   std::function<std::string(const std::string& value)> check;
 };
 
-// One combination of parameter values.
+// One combination of parameter values, per-process ones included.
 class Cell {
  public:
   explicit Cell(std::map<std::string, std::string> values) : values_(std::move(values)) {}
@@ -80,7 +91,15 @@ class Cell {
 // (one job class of a mixed load: {{"class", "read"}}); its rows carry them in `params`.
 using Subcase = std::map<std::string, std::string>;
 
-// What one repetition reports; only declared metrics are accepted.
+// One measured value: a metric, its place in a series (one value per job, say) and its sub-case.
+struct Value {
+  std::string metric;
+  std::optional<std::size_t> index;
+  Subcase subcase;
+  double value = 0;
+};
+
+// What one repetition reports; only declared metrics and finite values are accepted.
 class Counters {
  public:
   explicit Counters(const std::vector<Metric>& declared) : declared_(declared) {}
@@ -88,12 +107,15 @@ class Counters {
   void set(const std::string& metric, const Subcase& subcase, double value);
   // Several values of one metric (one per job, say): rows in this order.
   void series(const std::string& metric, const std::vector<double>& values);
-  const std::map<std::string, double>& values() const { return values_; }
+  // Sorted by metric, sub-case, then index; a value set twice keeps the last.
+  std::vector<Value> values() const;
 
  private:
+  using Key = std::tuple<std::string, Subcase, std::optional<std::size_t>>;
   void require_declared(const std::string& metric) const;
+  void put(Key key, double value);
   const std::vector<Metric>& declared_;
-  std::map<std::string, double> values_;
+  std::map<Key, double> values_;
 };
 
 // Thrown by a scenario to end its cell with a status other than `error`: `rejected` (the input
@@ -150,7 +172,40 @@ std::string node_binary(const std::string& value);
 // "node@26" -> "26", "node-linear@system" -> "system".
 std::string node_line(const std::string& value);
 
+// A family-wide value the orchestrator gives on the command line (--stallbench-input NAME=VALUE):
+// a catalogue file to read, a time budget. Unlike a parameter it names no cell and is not in the
+// rows; the family's benchmarks are built from it (their grids may depend on it).
+struct Input {
+  std::string name;
+  std::string doc;
+  std::string fallback;  // the value when none is given; empty: no value
+};
+
+class Inputs {
+ public:
+  Inputs(std::vector<Input> declared, std::map<std::string, std::string> given)
+      : declared_(std::move(declared)), given_(std::move(given)) {}
+  // The given value, else the declared fallback (empty when neither); throws std::logic_error for
+  // an input the family did not declare.
+  const std::string& text(const std::string& name) const;
+  // text() as a positive number; throws std::invalid_argument naming the input otherwise.
+  double positive_number(const std::string& name) const;
+
+ private:
+  std::vector<Input> declared_;
+  std::map<std::string, std::string> given_;
+};
+
+// A family whose benchmarks are built from its inputs. `make` throws std::invalid_argument (or
+// std::runtime_error) on an input it cannot use: one line, exit 2, before anything runs.
+struct FamilyFromInputs {
+  std::string name;  // the family's, for messages before it exists
+  std::vector<Input> inputs;
+  std::function<Family(const Inputs&)> make;
+};
+
 // The whole main() of a family's bench binary.
-int run_main(int argc, char** argv, Family family);
+int run_main(int argc, char** argv, FamilyFromInputs family);
+int run_main(int argc, char** argv, Family family);  // a family without inputs
 
 }  // namespace stallbench::bench

@@ -28,7 +28,7 @@ Cell with_injected_work(const Benchmark& b, const Cell& cell, double pct) {
   auto values = cell.values();
   bool scaled = false;
   for (const auto& p : b.params) {
-    if (!p.work || !values.count(p.name)) continue;
+    if (!p.work || p.per_process) continue;  // a per-process value is the whole process's, not this cell's
     auto declared = cell.integer(p.name);
     auto more = static_cast<std::int64_t>(std::llround(static_cast<double>(declared) * (1 + pct / 100)));
     values[p.name] = std::to_string(std::max(more, declared + 1));

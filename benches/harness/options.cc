@@ -1,5 +1,7 @@
 #include <CLI/CLI.hpp>
+#include <fcntl.h>
 
+#include <algorithm>
 #include <cstdio>
 
 #include "grid.h"
@@ -24,32 +26,63 @@ static const Param* find_param(const Family& family, const std::string& name) {
   return nullptr;
 }
 
-int parse_options(int argc, char** argv, const Family& family, Options& options) {
+// Empty when `fd` is an open descriptor, which is then closed on exec: a Node child or a browser the
+// benchmark starts must not hold the orchestrator's pipe open after this process ends.
+static std::string adopt_records_fd(int fd) {
+  int flags = fcntl(fd, F_GETFD);
+  if (fd < 0 || flags < 0) return "--stallbench-records-fd " + std::to_string(fd) + ": not an open file descriptor";
+  fcntl(fd, F_SETFD, flags | FD_CLOEXEC);
+  return {};
+}
+
+int parse_options(int argc, char** argv, const FamilyFromInputs& family, Options& options) {
   CLI::App app{"stallbench " + family.name + " benchmarks (Google Benchmark flags are passed through)"};
   app.allow_extras();
-  std::vector<std::string> grids;
   app.add_flag("--stallbench-describe", options.describe, "print the family's benchmarks, grids and metrics as JSON");
-  app.add_option("--stallbench-grid", grids, "[BENCHMARK.]NAME=V1,V2: replace a parameter's grid (repeatable)");
-  std::vector<std::string> nodes;
+  app.add_option("--stallbench-grid", options.grids, "[BENCHMARK.]NAME=V1,V2: replace a parameter's grid (repeatable)");
+  std::vector<std::string> nodes, inputs;
   app.add_option("--stallbench-node", nodes, "LINE=PATH: a Node line to measure (repeatable, in order)");
+  app.add_option("--stallbench-input", inputs, "NAME=VALUE: one of the family's inputs (repeatable)");
+  app.add_option("--stallbench-records-fd", options.records_fd, "N: write one record per repetition to this descriptor");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? 0 : 2;
   }
+  auto refuse = [&](const std::string& why) {
+    std::fprintf(stderr, "%s: %s\n", family.name.c_str(), why.c_str());
+    return 2;
+  };
   NodeLines lines;
   for (const auto& node : nodes) {
     auto eq = node.find('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 == node.size() ||
-        node.substr(0, eq).find_first_of("@/:;=,# \t") != std::string::npos) {
-      std::fprintf(stderr, "%s: --stallbench-node %s: expected LINE=PATH (e.g. 26=/path/to/node)\n",
-                   family.name.c_str(), node.c_str());
-      return 2;
-    }
+        node.substr(0, eq).find_first_of("@/:;=,# \t") != std::string::npos)
+      return refuse("--stallbench-node " + node + ": expected LINE=PATH (e.g. 26=/path/to/node)");
     lines.emplace_back(node.substr(0, eq), node.substr(eq + 1));
   }
   set_node_lines(std::move(lines));
-  for (const auto& grid : grids) {
+  for (const auto& input : inputs) {
+    auto eq = input.find('=');
+    std::string name = input.substr(0, eq);
+    bool declared = std::any_of(family.inputs.begin(), family.inputs.end(), [&](auto& i) { return i.name == name; });
+    if (eq == std::string::npos || !declared) {
+      std::string valid;
+      for (const auto& i : family.inputs) valid += (valid.empty() ? "" : ", ") + i.name;
+      return refuse("--stallbench-input " + input + ": expected NAME=VALUE with NAME one of the family's inputs (" +
+                    (valid.empty() ? "it has none" : valid) + ")");
+    }
+    options.inputs[name] = input.substr(eq + 1);
+  }
+  if (options.records_fd != -1)
+    if (auto problem = adopt_records_fd(options.records_fd); !problem.empty()) return refuse(problem);
+  options.passthrough.push_back(argv[0]);
+  for (auto& extra : app.remaining()) options.passthrough.push_back(extra);
+  return -1;
+}
+
+int check_grids(const Family& family, Options& options) {
+  for (const auto& grid : options.grids) {
     auto eq = grid.find('=');
     std::string name = grid.substr(0, eq);
     const Param* param = eq == std::string::npos ? nullptr : find_param(family, name);
@@ -70,8 +103,6 @@ int parse_options(int argc, char** argv, const Family& family, Options& options)
     }
     options.overrides[name] = values;
   }
-  options.passthrough.push_back(argv[0]);
-  for (auto& extra : app.remaining()) options.passthrough.push_back(extra);
   return -1;
 }
 

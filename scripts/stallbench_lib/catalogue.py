@@ -1,5 +1,6 @@
-"""What the bench binaries declare (--stallbench-describe): families, benchmarks, parameter grids
-per profile tier, metrics with units and directions. The orchestrator knows no family by name."""
+"""What the bench binaries declare (--stallbench-describe): families and their inputs, benchmarks,
+parameter grids per profile tier (and which parameters take one value per process), metrics with
+units and directions. The orchestrator knows no family or parameter by name."""
 import json
 import subprocess
 from dataclasses import dataclass, field
@@ -19,15 +20,12 @@ class Param:
     full: list[str]
     choices: list[str]
     range: list[int] | None
-    env: str
+    env: str    # the environment variable the harness exports a per-process value to ("": none)
     doc: str
     nightly: list[str] | None = None  # the nightly profile's grid; None: `values`
     work: bool = False                # the work is proportional to it (calibrate's A/B knob scales it)
     node_values: list[str] = field(default_factory=list)  # values naming Node: one cell per chosen line, VALUE@LINE
-
-    @property
-    def per_process(self) -> bool:
-        return bool(self.env)
+    per_process: bool = False         # one value per process: the plan starts one process per value
 
     def grid(self, tier: str) -> list[str]:
         return {"smoke": self.smoke, "values": self.values, "nightly": self.nightly or self.values,
@@ -76,6 +74,15 @@ class Benchmark:
         return next((m for m in self.metrics if m.name == name), None)
 
 
+@dataclass(frozen=True)
+class Input:
+    """A family-wide value its own command gives on the bench's command line (a catalogue file, a
+    budget): not a parameter, so in no cell's params."""
+    name: str
+    doc: str
+    fallback: str  # the bench's value when none is given ("": none)
+
+
 @dataclass
 class Family:
     name: str
@@ -84,20 +91,31 @@ class Family:
     versions: dict[str, str]
     benchmarks: list[Benchmark] = field(default_factory=list)
     npm_sets: list[str] = field(default_factory=list)  # pinned npm sets its benchmarks use (installed on demand)
+    inputs: list[Input] = field(default_factory=list)
 
 
-def describe(binary: Path) -> Family:
+def input_args(inputs: dict[str, str]) -> list[str]:
+    """Values for a family's declared inputs as the bench binaries take them."""
+    return [f"--stallbench-input={name}={value}" for name, value in inputs.items()]
+
+
+def describe(binary: Path, inputs: dict[str, str] | None = None) -> Family:
+    """The family `binary` declares; `inputs` when its benchmarks depend on them (the catalogue a
+    grid's choices come from)."""
     try:
-        result = children.run([str(binary), "--stallbench-describe"], text=True, timeout_s=DESCRIBE_TIMEOUT_S)
+        result = children.run([str(binary), "--stallbench-describe", *input_args(inputs or {})], text=True,
+                              timeout_s=DESCRIBE_TIMEOUT_S)
     except subprocess.TimeoutExpired:
         raise UsageError(f"{binary} --stallbench-describe did not answer within {DESCRIBE_TIMEOUT_S} s")
     if result.returncode != 0:
         raise UsageError(f"{binary} --stallbench-describe failed: {result.stderr.strip() or result.returncode}")
     data = json.loads(result.stdout)
-    family = Family(data["family"], data["doc"], binary, data["versions"], npm_sets=data.get("npm_sets", []))
+    family = Family(data["family"], data["doc"], binary, data["versions"], npm_sets=data.get("npm_sets", []),
+                    inputs=[Input(i["name"], i["doc"], i["fallback"]) for i in data.get("inputs", [])])
     for b in data["benchmarks"]:
         params = [Param(p["name"], p["values"], p["smoke"], p["full"], p["choices"], p["range"], p["env"], p["doc"],
-                        p.get("nightly"), p.get("work", False), p.get("node_values", [])) for p in b["params"]]
+                        p.get("nightly"), p.get("work", False), p.get("node_values", []), p["per_process"])
+                  for p in b["params"]]
         metrics = [Metric(m["name"], m["unit"], m["better"], m["tracked"], m["doc"], m.get("min_effect_pct", 0.0))
                    for m in b["metrics"]]
         family.benchmarks.append(Benchmark(family.name, b["name"], b["doc"], params, metrics, b["timeout_s"], binary,

@@ -1,20 +1,70 @@
-"""Google Benchmark JSON (one cell's process) -> tidy rows.
+"""The harness's repetition records (benches/harness/records.h) -> tidy rows.
 
-Counters named `metric#i` are one metric's series (one value per job, say) and become rows in
-index order. Counters named `metric@key=value` belong to a sub-case the repetition measured side by
-side with others (a job class of a mixed load): their rows carry key=value in `params`. A repetition that failed carries `error_message` "<status>: <detail>" (the harness
-writes it so); it becomes one row per declared metric with that status. Repetitions the JSON
-lacks (the process died or was stopped) are filled in by the caller: from the counters the
-harness printed as each repetition ended (`rows_from_counters`), else with `failure_rows`."""
+A bench binary writes one JSON line as each repetition starts and one as it ends, on a descriptor
+of its own (--stallbench-records-fd); `read_record` is the one reader of that contract. An ended
+repetition's values become rows in the order the harness wrote them (a series in index order), a
+value's sub-case ({"class": "read"}) joining the row's params. A failed repetition becomes one row
+per declared metric with its status. Repetitions with no record (the process died or was stopped)
+are filled in by the caller with `failure_rows`. Google Benchmark's own JSON is kept as the raw
+artefact and not read here."""
+import json
+from dataclasses import dataclass, field
+
 from .catalogue import Benchmark
 from .tidy import STATUSES, Row, canonical_params
 
+RECORD_VERSION = 1
 
-def split_status(message: str) -> tuple[str, str]:
-    status, sep, detail = message.partition(": ")
-    if sep and status in STATUSES and status != "ok":
-        return status, detail
-    return "error", message
+
+@dataclass(frozen=True)
+class Value:
+    metric: str
+    value: float
+    index: int | None = None  # its place in a series
+    subcase: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Record:
+    event: str  # "start" or "end"
+    rep: int
+    status: str = "ok"
+    detail: str = ""
+    values: tuple[Value, ...] = ()
+
+
+def _value(v: dict) -> Value:
+    index = v["index"]
+    if not isinstance(v["metric"], str) or (index is not None and not isinstance(index, int)):
+        raise ValueError(f"malformed value {v!r}")
+    subcase = v["subcase"]
+    if not isinstance(subcase, dict) or not all(isinstance(x, str) for kv in subcase.items() for x in kv):
+        raise ValueError(f"malformed sub-case in {v!r}")
+    return Value(v["metric"], float(v["value"]), index, subcase)
+
+
+def read_record(line: str) -> Record:
+    """One record line -> a Record. ValueError says what is wrong with a line that is not one of
+    this version's records."""
+    try:
+        data = json.loads(line)
+        if not isinstance(data, dict):
+            raise ValueError("not a JSON object")
+        if data.get("version") != RECORD_VERSION:
+            raise ValueError(f"record version {data.get('version')!r}, expected {RECORD_VERSION}")
+        event, rep = data["event"], data["rep"]
+        if event not in ("start", "end") or not isinstance(rep, int) or rep < 0:
+            raise ValueError(f"event {event!r} of repetition {rep!r}")
+        if event == "start":
+            return Record(event, rep)
+        status, detail = data["status"], data["detail"]
+        if status not in STATUSES or not isinstance(detail, str):
+            raise ValueError(f"status {status!r} is not one of {', '.join(STATUSES)}")
+        return Record(event, rep, status, detail, tuple(_value(v) for v in data["values"]))
+    except (KeyError, TypeError) as e:
+        raise ValueError(f"malformed repetition record ({type(e).__name__}: {e}): {line[:200]}") from None
+    except ValueError as e:
+        raise ValueError(f"malformed repetition record ({e}): {line[:200]}") from None
 
 
 def failure_rows(run_id: str, benchmark: Benchmark, params: dict[str, str], repetition: int,
@@ -24,43 +74,15 @@ def failure_rows(run_id: str, benchmark: Benchmark, params: dict[str, str], repe
             for m in benchmark.metrics]
 
 
-def _series_key(counter: str) -> tuple[str, int]:
-    name, _, index = counter.partition("#")
-    return name, int(index) if index else -1
-
-
-def _metric_and_subcase(name: str) -> tuple[str, dict[str, str]]:
-    """'latency_p50_ms@class=read' -> ('latency_p50_ms', {'class': 'read'})."""
-    metric, *extras = name.split("@")
-    return metric, dict(extra.split("=", 1) for extra in extras if "=" in extra)
-
-
-def rows_from_counters(counters: dict, run_id: str, benchmark: Benchmark, params: dict[str, str],
-                       repetition: int) -> list[Row]:
-    """One repetition's counters (any dict holding them, extra keys ignored) -> its ok rows."""
-    declared = {m.name: m for m in benchmark.metrics}
+def rows_from_record(record: Record, run_id: str, benchmark: Benchmark, params: dict[str, str]) -> list[Row]:
+    """An ended repetition's rows: its values, or one failed row per declared metric."""
+    if record.status != "ok":
+        return failure_rows(run_id, benchmark, params, record.rep, record.status, record.detail or record.status)
     rows = []
-    for counter in sorted(counters, key=_series_key):
-        metric, subcase = _metric_and_subcase(_series_key(counter)[0])
-        if metric in declared:
-            rows.append(Row(run_id, benchmark.family, benchmark.name, canonical_params({**params, **subcase}),
-                            repetition, metric, float(counters[counter]), declared[metric].unit, "ok", ""))
+    for v in record.values:
+        metric = benchmark.metric(v.metric)
+        if metric is None:  # the harness accepts declared metrics only: a record from another build
+            raise ValueError(f"metric {v.metric!r} is not declared by {benchmark.full_name}")
+        rows.append(Row(run_id, benchmark.family, benchmark.name, canonical_params({**params, **v.subcase}),
+                        record.rep, v.metric, v.value, metric.unit, "ok", ""))
     return rows
-
-
-def rows_from_gbench(doc: dict, run_id: str, benchmark: Benchmark, params: dict[str, str]) -> list[Row]:
-    rows = []
-    for entry in doc.get("benchmarks", []):
-        if entry.get("run_type") != "iteration":
-            continue
-        repetition = int(entry.get("repetition_index", 0))
-        if entry.get("error_occurred"):
-            status, detail = split_status(entry.get("error_message", ""))
-            rows += failure_rows(run_id, benchmark, params, repetition, status, detail)
-        else:
-            rows += rows_from_counters(entry, run_id, benchmark, params, repetition)
-    return rows
-
-
-def repetitions_seen(doc: dict) -> set[int]:
-    return {int(e.get("repetition_index", 0)) for e in doc.get("benchmarks", []) if e.get("run_type") == "iteration"}

@@ -21,7 +21,7 @@ from pathlib import Path
 from . import children
 from . import instructions as instruction_counts
 from . import meta as metadata
-from . import schedule
+from . import numbers, schedule
 from .catalogue import Family, all_benchmarks, metric_declarations
 from .convert import failure_rows
 from .errors import disk_error_line, is_disk_error
@@ -57,6 +57,17 @@ def run_meta(families: list[Family], build: Path, settings: dict) -> dict:
         "metrics": metric_declarations(all_benchmarks(families)),
         **settings,
     }
+
+
+def per_process_values(cells: list[Cell]) -> dict[str, list[str]]:
+    """Each per-process parameter of the plan -> the values it runs with, one process each: what a
+    reader of meta.json needs to know the processes apart (`pool`: 1, 4, 8)."""
+    values: dict[str, set[str]] = {}
+    for c in cells:
+        for p in c.benchmark.params:
+            if p.per_process:
+                values.setdefault(p.name, set()).add(c.params[p.name])
+    return {name: sorted(vs, key=numbers.natural_order) for name, vs in sorted(values.items())}
 
 
 def _step_result(run: RunDir, cells: list[Cell], step: schedule.Step, failed: dict, progress: Progress) -> CellResult:
@@ -124,7 +135,7 @@ def _run_steps(run: RunDir, cells: list[Cell], steps: list, repetitions: int, in
     run.meta["cells"] = {"planned": len(cells), "ok": 0, "failed": 0, "findings": 0}
     if skip:
         run.meta["cells"]["skipped"] = 0
-    run.meta["pool_sizes"] = sorted({int(c.params["pool"]) for c in cells if "pool" in c.params})
+    run.meta["per_process"] = per_process_values(cells)
     run.save()
     progress = Progress(len(steps), steps[0].repetitions if steps else repetitions)
     previous = {s: signal.signal(s, _raise_interrupted) for s in (signal.SIGINT, signal.SIGTERM)}

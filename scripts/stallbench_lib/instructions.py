@@ -89,7 +89,8 @@ def count_cell(cell: Cell, run_id: str, raw: Path, name: str, repetitions: int, 
     timings it reports under callgrind mean nothing and are dropped."""
     prefix = raw / f"{name}.callgrind"
     wrapper = [require_valgrind(), "--tool=callgrind", "--quiet", f"--callgrind-out-file={prefix}.%p"]
-    slowed = Cell(dataclasses.replace(cell.benchmark, timeout_s=cell.benchmark.timeout_s * SLOWDOWN), cell.params)
+    slowed = dataclasses.replace(cell, benchmark=dataclasses.replace(cell.benchmark,
+                                                                     timeout_s=cell.benchmark.timeout_s * SLOWDOWN))
     result = run_cell(slowed, run_id, raw, f"{name}.callgrind", repetitions, progress, wrapper=wrapper)
     counts = read_dumps(prefix)
     rows = [_row(run_id, cell, r, INSTRUCTIONS, float(n)) for r, n in sorted(counts.items())]

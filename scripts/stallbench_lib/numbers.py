@@ -16,6 +16,12 @@ def integer(text: str) -> int | None:
     return int(text) if _INTEGER.fullmatch(text) else None
 
 
+def natural_order(text: str) -> tuple:
+    """A sort key: integers by value ("2" before "16"), then other words alphabetically."""
+    value = integer(text)
+    return (value is None, value or 0, text)
+
+
 def decimal(text: str) -> float | None:
     """The finite number `text` spells, or None."""
     if not _DECIMAL.fullmatch(text):

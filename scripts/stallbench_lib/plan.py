@@ -1,16 +1,17 @@
 """From a profile, a filter and --set overrides to the list of cells to run, one process each.
 
 The grid product and which combinations are valid are the bench binary's business: it is asked
-with --benchmark_list_tests, so a grid is declared once, in C++. Values are validated by the
-binary too; its one-line complaint becomes ours."""
+with --benchmark_list_tests, once per combination of its per-process parameters' values (each
+process takes one), so a grid is declared once, in C++. Values are validated by the binary too;
+its one-line complaint becomes ours."""
 import itertools
 import re
 import subprocess
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from . import children
-from .catalogue import DESCRIBE_TIMEOUT_S, Benchmark, Family, all_benchmarks
+from .catalogue import DESCRIBE_TIMEOUT_S, Benchmark, Family, all_benchmarks, input_args
 from .errors import UsageError
 from .node import Node
 from .profiles import Profile
@@ -27,6 +28,7 @@ class Cell:
     benchmark: Benchmark
     params: dict[str, str]  # every parameter, per-process ones included
     nodes: tuple[Node, ...] = ()  # the Node lines chosen for the run
+    inputs: dict[str, str] = field(default_factory=dict)  # the family's inputs given by its command
 
     def label(self) -> str:
         shown = " ".join(f"{k}={v}" for k, v in self.params.items())
@@ -40,7 +42,7 @@ class Cell:
 
     def grid_args(self) -> list[str]:
         return [f"--stallbench-grid={self.benchmark.name}.{k}={v}" for k, v in self.params.items()] + \
-            node_args(self.nodes)
+            node_args(self.nodes) + input_args(self.inputs)
 
 
 def parse_sets(sets: list[str]) -> dict[str, list[str]]:
@@ -68,9 +70,10 @@ def select(families: list[Family], pattern: str | None) -> list[Benchmark]:
     return chosen
 
 
-def _list_tests(benchmark: Benchmark, grids: dict[str, list[str]], nodes: tuple[Node, ...]) -> list[str]:
+def _list_tests(benchmark: Benchmark, grids: dict[str, list[str]], nodes: tuple[Node, ...],
+                inputs: dict[str, str]) -> list[str]:
     args = [str(benchmark.binary), f"--benchmark_filter=^{benchmark.name}/", "--benchmark_list_tests=true",
-            *node_args(nodes)]
+            *node_args(nodes), *input_args(inputs)]
     args += [f"--stallbench-grid={benchmark.name}.{k}={','.join(v)}" for k, v in grids.items()]
     try:
         result = children.run(args, text=True, timeout_s=DESCRIBE_TIMEOUT_S)
@@ -83,8 +86,8 @@ def _list_tests(benchmark: Benchmark, grids: dict[str, list[str]], nodes: tuple[
 
 
 def parse_cell_name(benchmark: Benchmark, name: str) -> dict[str, str]:
-    """'saturation/jobs:4/iters:300000/iterations:1/manual_time' -> {'jobs': '4', 'iters': '300000'}:
-    only declared parameters are read, so Google Benchmark's own suffixes fall away."""
+    """'saturation/jobs:4/pool:8/iterations:1/manual_time' -> {'jobs': '4', 'pool': '8'}: only declared
+    parameters are read, so Google Benchmark's own suffixes fall away."""
     values = {}
     for token in name.split("/")[1:]:
         key, colon, value = token.partition(":")
@@ -126,10 +129,11 @@ def _runnable(benchmarks: list[Benchmark]) -> list[Benchmark]:
 
 
 def make_plan(families: list[Family], profile: Profile, pattern: str | None, sets: dict[str, list[str]],
-              nodes: tuple[Node, ...] = (), narrow_with: str | None = None) -> list[Cell]:
+              nodes: tuple[Node, ...] = (), narrow_with: str | None = None,
+              inputs: dict[str, str] | None = None) -> list[Cell]:
     """The cells of the chosen benchmarks. When a benchmark refuses a --set value, `narrow_with` says
     how the calling command lets its user aim the value at one family (None: it has no such option,
-    so its users are not told to use one)."""
+    so its users are not told to use one). `inputs`: the family's inputs, from its own command."""
     benchmarks = select(families, pattern)
     for key in sets:
         scope, name = _scope_of(key)
@@ -144,15 +148,14 @@ def make_plan(families: list[Family], profile: Profile, pattern: str | None, set
         per_process = [p.name for p in b.params if p.per_process]
         in_process = {k: v for k, v in grids.items() if k not in per_process}
         for combo in itertools.product(*(grids[name] for name in per_process)):
-            fixed = dict(zip(per_process, combo))
+            one_process = {name: [value] for name, value in zip(per_process, combo)}
             try:
-                tests = _list_tests(b, {**in_process, **{k: [v] for k, v in fixed.items()}}, nodes)
+                tests = _list_tests(b, {**in_process, **one_process}, nodes, inputs or {})
             except UsageError as refused:
                 hint = (f" (for {b.full_name}; narrow it with {narrow_with.format(family=b.family)})"
                         if sets and narrow_with else "")
                 raise UsageError(f"{refused}{hint}") from None
-            for test in tests:
-                cells.append(Cell(b, {**parse_cell_name(b, test), **fixed}, nodes))
+            cells += [Cell(b, parse_cell_name(b, test), nodes, dict(inputs or {})) for test in tests]
     if not cells:
         raise UsageError("nothing to run: every combination of the grid was ruled out by the benchmarks' "
                          "own rules (a value that only pairs with another, or a runtime such as node that "

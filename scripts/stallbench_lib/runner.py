@@ -1,9 +1,11 @@
 """Runs one cell in its own process, bounded in time and memory, and turns whatever happened into
-rows: the JSON it wrote, or `timeout` / `crashed` / `error` rows for the repetitions it did not.
+rows: the repetition records it wrote, or `timeout` / `crashed` / `error` rows for the repetitions
+it did not finish.
 
-The harness prints "@stallbench rep-start N" and "@stallbench rep-end N {counters}" on stderr;
-those lines drive the progress display and the per-repetition watchdog (the benchmark's declared
-timeout_s), and keep the finished repetitions of a cell whose process dies before it writes JSON."""
+The harness writes its repetition records (convert.read_record) to a pipe of their own; they drive
+the progress display and the per-repetition watchdog (the benchmark's declared timeout_s), give the
+cell's rows, and each finished repetition's record survives the process dying later. Google
+Benchmark's JSON goes to raw/<slug>.json (the raw artefact), stdout and stderr to raw/<slug>.log."""
 import json
 import os
 import queue
@@ -16,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import children
-from .convert import failure_rows, repetitions_seen, rows_from_counters, rows_from_gbench
+from .convert import Record, failure_rows, read_record, rows_from_record
 from .plan import Cell
 from .tidy import Row
 
@@ -38,10 +40,75 @@ def _signal_name(returncode: int) -> str:
         return f"signal {-returncode}"
 
 
-def _pump(stream, lines: queue.Queue) -> None:
-    for line in stream:
-        lines.put(line.rstrip("\n"))
-    lines.put(None)
+def _pump(stream, source: str, lines: queue.Queue) -> None:
+    with stream:
+        for line in stream:
+            lines.put((source, line.rstrip("\n")))
+    lines.put((source, None))
+
+
+class _Watch:
+    """Follows one cell's process: its records (repetitions started and ended) and its stderr (to the
+    log, the last lines kept), killing it when a repetition overruns the benchmark's timeout."""
+
+    def __init__(self, timeout_s: float, progress, log):
+        self.timeout_s, self.progress, self.log = timeout_s, progress, log
+        self.current = -1                   # the repetition running
+        self.finished: dict[int, Record] = {}
+        self.timed_out: int | None = None   # the repetition that overran
+        self.unreadable = ""                # a record line that was not one
+        self.tail: deque[str] = deque(maxlen=20)
+
+    def _record(self, line: str) -> None:
+        try:
+            record = read_record(line)
+        except ValueError as e:
+            self.unreadable = str(e)
+            return
+        if record.event == "start":
+            self.current = record.rep
+            self.deadline = time.monotonic() + self.timeout_s
+            self.progress.repetition(record.rep)
+        else:
+            self.finished[record.rep] = record
+
+    def follow(self, proc: subprocess.Popen, records, started: float) -> None:
+        lines: queue.Queue = queue.Queue()
+        threading.Thread(target=_pump, args=(records, "records", lines), daemon=True).start()
+        threading.Thread(target=_pump, args=(proc.stderr, "stderr", lines), daemon=True).start()
+        self.deadline = started + STARTUP_ALLOWANCE_S + self.timeout_s
+        poll_s = min(0.25, self.timeout_s / 20)  # short timeouts (regex budgets) are enforced to within 5%
+        open_streams = 2
+        while open_streams:
+            try:
+                source, line = lines.get(timeout=poll_s)
+            except queue.Empty:
+                source, line = "", ""
+            if line is None:
+                open_streams -= 1
+            elif source == "records":
+                self._record(line)
+            elif line:
+                self.log.write(line + "\n")
+                self.tail.append(line)
+            self.progress.tick()
+            if time.monotonic() > self.deadline:
+                self.timed_out = self.current
+                children.kill(proc)
+                return
+        proc.wait()
+        children.forget(proc)
+
+
+def _keep_whole(tmp_json: Path, out_json: Path) -> None:
+    """Google Benchmark's JSON into raw/, when whole: a process killed while writing it leaves half."""
+    if not tmp_json.exists():
+        return
+    try:
+        json.loads(tmp_json.read_text())
+        os.replace(tmp_json, out_json)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        tmp_json.unlink()
 
 
 def run_cell(cell: Cell, run_id: str, raw_dir: Path, slug: str, repetitions: int, progress,
@@ -50,83 +117,55 @@ def run_cell(cell: Cell, run_id: str, raw_dir: Path, slug: str, repetitions: int
     `wrapper` goes before the bench binary on the command line (valgrind, for --instructions);
     `env`, when given, is the process's whole environment (ab runs two cells at once, each its own)."""
     b = cell.benchmark
-    out_json = raw_dir / f"{slug}.json"
-    log_path = raw_dir / f"{slug}.log"
     tmp_json = raw_dir / f".{slug}.json.tmp"
+    read_end, write_end = os.pipe()
+    records = os.fdopen(read_end, encoding="utf-8", errors="replace")
     command = [*(wrapper or []), str(b.binary), *cell.grid_args(), f"--benchmark_filter=^{b.name}/",
                f"--benchmark_repetitions={repetitions}", f"--benchmark_out={tmp_json}",
-               "--benchmark_out_format=json"]
+               "--benchmark_out_format=json", f"--stallbench-records-fd={write_end}"]
     started = time.monotonic()
-    tail: deque[str] = deque(maxlen=20)
-    timed_out = None
-    with open(log_path, "w") as log, children.removed_if_killed(tmp_json):
+    proc = None
+    with open(raw_dir / f"{slug}.log", "w") as log, children.removed_if_killed(tmp_json):
         log.write("$ " + " ".join(command) + "\n")
         log.flush()
-        current = -1
-        finished: dict[int, dict] = {}
-        proc = None
+        watch = _Watch(b.timeout_s, progress, log)
         try:
-            with children.stop_signals_held():
-                proc = children.start(command, reserves_address_space=b.reserves_address_space, stdout=log,
-                                      env=env, stderr=subprocess.PIPE, encoding="utf-8", errors="replace")
-            lines: queue.Queue = queue.Queue()
-            threading.Thread(target=_pump, args=(proc.stderr, lines), daemon=True).start()
-            deadline = started + STARTUP_ALLOWANCE_S + b.timeout_s
-            poll_s = min(0.25, b.timeout_s / 20)  # short timeouts (regex budgets) are enforced to within 5%
-            while True:
-                try:
-                    line = lines.get(timeout=poll_s)
-                except queue.Empty:
-                    line = ""
-                if line is None:
-                    break
-                if line.startswith("@stallbench rep-start "):
-                    current = int(line.split()[2])
-                    deadline = time.monotonic() + b.timeout_s
-                    progress.repetition(current)
-                elif line.startswith("@stallbench rep-end "):
-                    _, _, index, counters = line.split(" ", 3)
-                    finished[int(index)] = json.loads(counters)
-                elif line:
-                    log.write(line + "\n")
-                    tail.append(line)
-                progress.tick()
-                if time.monotonic() > deadline:
-                    timed_out = current
-                    children.kill(proc)
-                    break
-            proc.wait()
-            children.forget(proc)
-            doc = {}
-            if tmp_json.exists():
-                try:
-                    doc = json.loads(tmp_json.read_text())
-                    os.replace(tmp_json, out_json)
-                except (json.JSONDecodeError, UnicodeDecodeError):
-                    tmp_json.unlink()
+            try:
+                with children.stop_signals_held():
+                    proc = children.start(command, reserves_address_space=b.reserves_address_space, stdout=log,
+                                          env=env, stderr=subprocess.PIPE, encoding="utf-8", errors="replace",
+                                          pass_fds=(write_end,))
+            finally:
+                os.close(write_end)  # the child holds it now: the pipe ends when the child does
+            watch.follow(proc, records, started)
+            _keep_whole(tmp_json, raw_dir / f"{slug}.json")
         except BaseException:
             # Interrupted: take the cell's process down with us and drop its partial output.
+            records.close()
             if proc is not None:
                 children.kill(proc)
             tmp_json.unlink(missing_ok=True)
             raise
 
-    rows = rows_from_gbench(doc, run_id, b, cell.params)
-    seen = repetitions_seen(doc)
-    for r, counters in sorted(finished.items()):
-        if r not in seen:
-            rows += rows_from_counters(counters, run_id, b, cell.params, r)
-            seen.add(r)
-    missing = [r for r in range(repetitions) if r not in seen]
+    rows: list[Row] = []
+    for r, record in sorted(watch.finished.items()):
+        try:
+            rows += rows_from_record(record, run_id, b, cell.params)
+        except ValueError as e:
+            rows += failure_rows(run_id, b, cell.params, r, "error", str(e))
+    missing = [r for r in range(repetitions) if r not in watch.finished]
     if missing:
-        if timed_out is not None:
-            status, detail = "timeout", f"repetition {max(timed_out, 0)} exceeded {b.timeout_s:g} s"
+        current = max(watch.current, 0)
+        if watch.timed_out is not None:
+            status, detail = "timeout", f"repetition {max(watch.timed_out, 0)} exceeded {b.timeout_s:g} s"
         elif (over_cap := children.memory_kill(proc)) is not None:
-            status, detail = "crashed", f"{over_cap} during repetition {max(current, 0)}"
+            status, detail = "crashed", f"{over_cap} during repetition {current}"
         elif proc.returncode < 0:
-            status, detail = "crashed", f"{_signal_name(proc.returncode)} during repetition {max(current, 0)}"
+            status, detail = "crashed", f"{_signal_name(proc.returncode)} during repetition {current}"
+        elif watch.unreadable:
+            status, detail = "error", watch.unreadable
         else:
-            last = tail[-1] if tail else "no output"
+            last = watch.tail[-1] if watch.tail else "no output"
             status, detail = "error", f"exited with {proc.returncode} without results: {last}"
         for r in missing:
             rows += failure_rows(run_id, b, cell.params, r, status, detail)

@@ -1,11 +1,14 @@
-// The harness's grid rules: validation, expansion, names, per-process parameters, counters.
+// The harness's grid rules: validation, expansion, names, per-process parameters, counters, inputs
+// and the repetition records.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 
 #include "benches/harness/grid.h"
 #include "benches/harness/node_lines.h"
+#include "benches/harness/records.h"
 
 using namespace stallbench::bench;
 
@@ -13,7 +16,8 @@ static Benchmark example() {
   return {.name = "demo",
           .params = {{.name = "n", .values = {"1", "2"}, .range = {{1, 10}}},
                      {.name = "mode", .values = {"a", "b"}, .choices = {"a", "b", "c"}},
-                     {.name = "pool", .values = {"4"}, .range = {{1, 1024}}, .env = "STALLBENCH_TEST_POOL"}},
+                     {.name = "pool", .values = {"4"}, .range = {{1, 1024}}, .per_process = true,
+                      .env = "STALLBENCH_TEST_POOL"}},
           .metrics = {{.name = "x_ms", .unit = "ms"}}};
 }
 
@@ -31,27 +35,29 @@ TEST(CheckValue, RangesAndChoices) {
   EXPECT_NE(check_value(b.params[2], "2000").find("1-1024"), std::string::npos);
 }
 
-TEST(ExpandGrid, ProductOfInProcessParams) {
-  auto cells = expand_grid(example(), {});
+TEST(ExpandGrid, ProductOfInProcessParamsWithThisProcesssValue) {
+  auto cells = expand_grid(example(), {}, {{"pool", "8"}});
   ASSERT_EQ(cells.size(), 4u);
   EXPECT_EQ(cells[0].at("n"), "1");
   EXPECT_EQ(cells[0].at("mode"), "a");
   EXPECT_EQ(cells[3].at("n"), "2");
   EXPECT_EQ(cells[3].at("mode"), "b");
-  EXPECT_EQ(cells[0].count("pool"), 0u);  // per-process: not part of a cell's name
+  for (const auto& cell : cells) EXPECT_EQ(cell.at("pool"), "8");  // per process: every cell holds it
+  EXPECT_THROW(expand_grid(example(), {}, {}), std::logic_error);
 }
 
 TEST(ExpandGrid, OverridesQualifiedFirstAndValidated) {
-  auto cells = expand_grid(example(), {{"n", {"3"}}, {"demo.n", {"5", "6"}}, {"mode", {"c"}}});
+  auto cells = expand_grid(example(), {{"n", {"3"}}, {"demo.n", {"5", "6"}}, {"mode", {"c"}}}, {{"pool", "4"}});
   ASSERT_EQ(cells.size(), 2u);
   EXPECT_EQ(cells[1].at("n"), "6");
-  EXPECT_THROW(expand_grid(example(), {{"n", {"0"}}}), std::invalid_argument);
+  EXPECT_THROW(expand_grid(example(), {{"n", {"0"}}}, {{"pool", "4"}}), std::invalid_argument);
 }
 
-TEST(CellName, ReadsLikeArgNames) {
-  Cell cell({{"n", "2"}, {"mode", "a"}});
-  EXPECT_EQ(cell_name(example(), cell), "demo/n:2/mode:a");
+TEST(CellName, ReadsLikeArgNamesPerProcessParametersIncluded) {
+  Cell cell({{"n", "2"}, {"mode", "a"}, {"pool", "4"}});
+  EXPECT_EQ(cell_name(example(), cell), "demo/n:2/mode:a/pool:4");
   EXPECT_EQ(cell.integer("n"), 2);
+  EXPECT_EQ(cell.integer("pool"), 4);
   EXPECT_THROW(cell.text("missing"), std::logic_error);
 }
 
@@ -60,9 +66,9 @@ TEST(PerProcess, ExportsOneValidValue) {
   unsetenv("STALLBENCH_TEST_POOL");
   auto applied = apply_per_process(family, {});
   ASSERT_EQ(applied.size(), 1u);
-  EXPECT_EQ(applied[0].second, "4");
+  EXPECT_EQ(applied.at("pool"), "4");
   EXPECT_STREQ(std::getenv("STALLBENCH_TEST_POOL"), "4");
-  EXPECT_EQ(apply_per_process(family, {{"pool", {"8"}}})[0].second, "8");
+  EXPECT_EQ(apply_per_process(family, {{"pool", {"8"}}}).at("pool"), "8");
   EXPECT_THROW(apply_per_process(family, {{"pool", {"1", "2"}}}), std::invalid_argument);
   EXPECT_THROW(apply_per_process(family, {{"pool", {"0"}}}), std::invalid_argument);
   setenv("STALLBENCH_TEST_POOL", "abc", 1);
@@ -77,23 +83,75 @@ TEST(PerProcess, AQualifiedOverrideOfAnyBenchmarkWins) {
   unsetenv("STALLBENCH_TEST_POOL");
   auto applied = apply_per_process(family, {{"second.pool", {"8"}}});
   ASSERT_EQ(applied.size(), 1u);
-  EXPECT_EQ(applied[0].second, "8");
+  EXPECT_EQ(applied.at("pool"), "8");
   EXPECT_STREQ(std::getenv("STALLBENCH_TEST_POOL"), "8");
   EXPECT_THROW(apply_per_process(family, {{"demo.pool", {"2"}}, {"second.pool", {"8"}}}), std::invalid_argument);
 }
 
-TEST(Counters, OnlyDeclaredMetrics) {
+TEST(PerProcess, WithoutAnEnvironmentVariableTakesTheOverrideOrTheFirstDefault) {
+  Benchmark b = example();
+  b.params[2].env.clear();
+  Family family{.name = "f", .benchmarks = {b}};
+  setenv("STALLBENCH_TEST_POOL", "8", 1);  // not this parameter's: ignored
+  EXPECT_EQ(apply_per_process(family, {}).at("pool"), "4");
+  EXPECT_EQ(apply_per_process(family, {{"demo.pool", {"2"}}}).at("pool"), "2");
+  unsetenv("STALLBENCH_TEST_POOL");
+}
+
+TEST(Declarations, AnEnvironmentVariableNeedsAPerProcessParameter) {
+  Benchmark b = example();
+  EXPECT_EQ(declaration_problem(Family{.name = "f", .benchmarks = {b}}), "");
+  b.params[2].per_process = false;
+  EXPECT_NE(declaration_problem(Family{.name = "f", .benchmarks = {b}}).find("not per_process"), std::string::npos);
+}
+
+TEST(Counters, OnlyDeclaredFiniteMetricsInMetricSubcaseIndexOrder) {
   auto b = example();
   Counters counters(b.metrics);
-  counters.set("x_ms", 1.5);
   counters.series("x_ms", {1, 2});
-  EXPECT_EQ(counters.values().at("x_ms"), 1.5);
-  EXPECT_EQ(counters.values().at("x_ms#1"), 2);
-  EXPECT_THROW(counters.set("y_ms", 1), std::logic_error);
   counters.set("x_ms", {{"class", "read"}}, 3);
-  EXPECT_EQ(counters.values().at("x_ms@class=read"), 3);
+  counters.set("x_ms", 1.5);
+  auto values = counters.values();
+  ASSERT_EQ(values.size(), 4u);
+  EXPECT_EQ(values[0].value, 1.5);  // the single value, then the series in order, then the sub-case
+  EXPECT_FALSE(values[0].index.has_value());
+  EXPECT_EQ(values[1].index, 0u);
+  EXPECT_EQ(values[2].index, 1u);
+  EXPECT_EQ(values[2].value, 2);
+  EXPECT_EQ(values[3].subcase, (Subcase{{"class", "read"}}));
+  EXPECT_THROW(counters.set("y_ms", 1), std::logic_error);
   EXPECT_THROW(counters.set("x_ms", {{"class", "a=b"}}, 1), std::logic_error);
   EXPECT_THROW(counters.set("y_ms", {{"class", "read"}}, 1), std::logic_error);
+  EXPECT_THROW(counters.set("x_ms", std::nan("")), std::logic_error);
+}
+
+TEST(Records, OneVersionedJsonObjectPerLine) {
+  auto start = nlohmann::json::parse(start_record(2));
+  EXPECT_EQ(start, (nlohmann::json{{"version", 1}, {"event", "start"}, {"rep", 2}}));
+  std::vector<Value> values{{.metric = "x_ms", .index = 3, .subcase = {{"class", "read"}}, .value = 1.5},
+                            {.metric = "x_ms", .value = 2}};
+  auto end = nlohmann::json::parse(end_record(2, values));
+  EXPECT_EQ(end["status"], "ok");
+  EXPECT_EQ(end["detail"], "");
+  EXPECT_EQ(end["values"][0], (nlohmann::json{{"metric", "x_ms"}, {"index", 3}, {"subcase", {{"class", "read"}}},
+                                               {"value", 1.5}}));
+  EXPECT_TRUE(end["values"][1]["index"].is_null());
+  EXPECT_TRUE(end["values"][1]["subcase"].empty());
+  auto failed = nlohmann::json::parse(end_record(0, {}, "rejected", "bad \xff byte"));
+  EXPECT_EQ(failed["status"], "rejected");
+  EXPECT_TRUE(failed["values"].empty());
+  EXPECT_EQ(end_record(0, {}).find('\n'), std::string::npos);
+}
+
+TEST(Inputs, GivenElseFallbackAndOnlyDeclared) {
+  Inputs inputs({{.name = "budget_ms", .fallback = "1000"}, {.name = "file"}}, {{"file", "/tmp/x"}});
+  EXPECT_EQ(inputs.text("file"), "/tmp/x");
+  EXPECT_EQ(inputs.text("budget_ms"), "1000");
+  EXPECT_EQ(inputs.positive_number("budget_ms"), 1000);
+  EXPECT_THROW(inputs.positive_number("file"), std::invalid_argument);
+  EXPECT_THROW(inputs.text("other"), std::logic_error);
+  Inputs zero({{.name = "budget_ms"}}, {{"budget_ms", "0"}});
+  EXPECT_THROW(zero.positive_number("budget_ms"), std::invalid_argument);
 }
 
 TEST(CheckValue, CustomCheckRunsAfterTheSeparatorRule) {
@@ -106,8 +164,9 @@ TEST(CheckValue, CustomCheckRunsAfterTheSeparatorRule) {
 
 TEST(Describe, ListsGridsAndMetrics) {
   Family family{.name = "f", .doc = "d", .benchmarks = {example()}};
-  auto text = describe(family);
+  auto text = describe(family, {{.name = "file", .doc = "a file", .fallback = "x.toml"}});
   EXPECT_NE(text.find("\"per_process\": true"), std::string::npos);
+  EXPECT_EQ(nlohmann::json::parse(text)["inputs"][0]["fallback"], "x.toml");
   EXPECT_NE(text.find("\"x_ms\""), std::string::npos);
   EXPECT_NE(text.find("google-benchmark"), std::string::npos);
 }
@@ -118,10 +177,10 @@ TEST(NodeValues, OneCellPerChosenLine) {
                           .node_values = {"node"}}},
               .metrics = {{.name = "x_ms", .unit = "ms"}}};
   set_node_lines({});
-  auto none = expand_grid(b, {});
+  auto none = expand_grid(b, {}, {});
   ASSERT_EQ(none.size(), 1u);  // no Node chosen: no Node cells
   set_node_lines({{"24", "/opt/node24"}, {"system", "/usr/bin/node"}});
-  auto cells = expand_grid(b, {});
+  auto cells = expand_grid(b, {}, {});
   ASSERT_EQ(cells.size(), 3u);
   EXPECT_EQ(cells[1].at("runtime"), "node@24");
   EXPECT_EQ(cells[2].at("runtime"), "node@system");

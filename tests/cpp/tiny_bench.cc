@@ -5,28 +5,19 @@
 #include <stdexcept>
 
 #include "benches/harness/harness.h"
+#include "sum_of_squares.h"
 
 using namespace stallbench::bench;
+using stallbench::fixture::expected_sum_of_squares;
+using stallbench::fixture::sum_of_squares;
 
 namespace {
-
-// Sum of i*i for i < n, modulo 2^64; volatile so the loop is neither folded nor vectorised away.
-std::uint64_t sum_of_squares(std::int64_t n) {
-  volatile std::uint64_t sum = 0;
-  for (std::int64_t i = 0; i < n; ++i) sum = sum + static_cast<std::uint64_t>(i) * static_cast<std::uint64_t>(i);
-  return sum;
-}
-
-std::uint64_t expected(std::int64_t n) {  // n(n-1)(2n-1)/6 over 128 bits, then truncated like the loop
-  unsigned __int128 m = static_cast<unsigned __int128>(n);
-  return static_cast<std::uint64_t>(m * (m - 1) * (2 * m - 1) / 6);
-}
 
 Repetition make_sum(const Cell& cell) {
   std::int64_t n = cell.integer("n");
   return [n](Counters& out) {
     auto start = std::chrono::steady_clock::now();
-    if (sum_of_squares(n) != expected(n)) throw std::runtime_error("wrong sum");
+    if (sum_of_squares(n) != expected_sum_of_squares(n)) throw std::runtime_error("wrong sum");
     double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     out.set("n_done", static_cast<double>(n));
     out.set("sum_ms", ms);

@@ -1,8 +1,13 @@
+"""Repetition records -> tidy rows: the reader of the harness's records (convert.read_record), and the
+contract itself, read from what a real bench binary writes."""
 import json
+import subprocess
 
-from conftest import DATA
+import pytest
+
+from conftest import BUILD
 from stallbench_lib.catalogue import Benchmark, Metric
-from stallbench_lib.convert import failure_rows, rows_from_counters, rows_from_gbench, split_status
+from stallbench_lib.convert import RECORD_VERSION, failure_rows, read_record, rows_from_record
 
 METRICS = [Metric(n, "ms", "lower", True, "") for n in
            ("pbkdf2_done_ms", "fs_latency_ms", "dns_latency_ms", "tcp_latency_ms", "pbkdf2_alone_ms")]
@@ -11,45 +16,78 @@ BENCH = Benchmark("pool", "saturation", "", [], METRICS, 60, None)
 PARAMS = {"jobs": "2", "iters": "1000", "digest": "sha256", "pool": "2"}
 
 
-def test_repetitions_become_rows_and_aggregates_are_dropped():
-    rows = rows_from_gbench(json.loads((DATA / "gbench_pool.json").read_text()), "r1", BENCH, PARAMS)
-    assert {r.repetition for r in rows} == {0, 1}
-    per_rep = [r for r in rows if r.repetition == 0]
-    assert [r.metric for r in per_rep].count("pbkdf2_done_ms") == 2  # one row per job
-    assert len(per_rep) == 2 + 6
-    assert all(r.status == "ok" and r.value is not None for r in rows)
+def record(rep=0, status="ok", detail="", values=(), **extra) -> str:
+    return json.dumps({"version": RECORD_VERSION, "event": "end", "rep": rep, "status": status, "detail": detail,
+                       "values": [{"metric": m, "index": i, "subcase": s, "value": v} for m, i, s, v in values],
+                       **extra})
+
+
+def test_an_ended_repetition_becomes_its_rows_in_the_harness_order():
+    line = record(1, values=[("cores", None, {}, 2), ("pbkdf2_done_ms", 0, {}, 1.0), ("pbkdf2_done_ms", 1, {}, 2.0),
+                             ("pool_efficiency", None, {}, 0.9)])
+    rows = rows_from_record(read_record(line), "r1", BENCH, PARAMS)
+    assert [(r.metric, r.value) for r in rows] == [("cores", 2), ("pbkdf2_done_ms", 1.0), ("pbkdf2_done_ms", 2.0),
+                                                   ("pool_efficiency", 0.9)]
+    assert {r.repetition for r in rows} == {1} and {r.status for r in rows} == {"ok"}
     assert rows[0].params == "digest=sha256;iters=1000;jobs=2;pool=2"
     assert {r.unit for r in rows if r.metric == "pool_efficiency"} == {"ratio"}
 
 
-def test_series_keep_job_order():
-    rows = rows_from_counters({"pbkdf2_done_ms#10": 3.0, "pbkdf2_done_ms#2": 2.0, "pbkdf2_done_ms#0": 1.0,
-                               "real_time": 9.0}, "r", BENCH, PARAMS, 0)
-    assert [r.value for r in rows] == [1.0, 2.0, 3.0]
-
-
 def test_subcases_add_their_parameters():
-    counters = {"fs_latency_ms@class=read": 2.0, "fs_latency_ms@class=stat": 1.0, "fs_latency_ms": 3.0,
-                "pbkdf2_done_ms@class=read#1": 5.0, "pbkdf2_done_ms@class=read#0": 4.0, "unknown_ms@class=x": 1.0}
-    rows = rows_from_counters(counters, "r", BENCH, PARAMS, 0)
-    by_params = {(r.metric, r.params, r.value) for r in rows}
-    assert ("fs_latency_ms", "class=read;digest=sha256;iters=1000;jobs=2;pool=2", 2.0) in by_params
-    assert ("fs_latency_ms", "class=stat;digest=sha256;iters=1000;jobs=2;pool=2", 1.0) in by_params
-    assert ("fs_latency_ms", "digest=sha256;iters=1000;jobs=2;pool=2", 3.0) in by_params
-    assert [r.value for r in rows if r.metric == "pbkdf2_done_ms"] == [4.0, 5.0]
-    assert len(rows) == 5
+    line = record(values=[("fs_latency_ms", None, {}, 3.0), ("fs_latency_ms", None, {"class": "read"}, 2.0),
+                          ("fs_latency_ms", None, {"class": "stat"}, 1.0)])
+    rows = rows_from_record(read_record(line), "r", BENCH, PARAMS)
+    assert [(r.params, r.value) for r in rows] == [("digest=sha256;iters=1000;jobs=2;pool=2", 3.0),
+                                                   ("class=read;digest=sha256;iters=1000;jobs=2;pool=2", 2.0),
+                                                   ("class=stat;digest=sha256;iters=1000;jobs=2;pool=2", 1.0)]
 
 
-def test_failed_repetitions_carry_status_and_detail():
-    rows = rows_from_gbench(json.loads((DATA / "gbench_error.json").read_text()), "r1", BENCH, PARAMS)
-    assert len(rows) == 2 * len(METRICS)
-    assert {r.status for r in rows} == {"error"}
-    assert all(r.value is None and r.detail.startswith("mkstemp") for r in rows)
-
-
-def test_status_prefixes():
-    assert split_status("rejected: RE2 does not support backreferences") == ("rejected", "RE2 does not support backreferences")
-    assert split_status("guarded: error_complexity") == ("guarded", "error_complexity")
-    assert split_status("something odd") == ("error", "something odd")
-    assert split_status("ok: sneaky") == ("error", "ok: sneaky")
+def test_a_failed_repetition_is_one_row_per_declared_metric_with_its_status():
+    rows = rows_from_record(read_record(record(2, "rejected", "RE2 does not support backreferences")), "r", BENCH,
+                            PARAMS)
+    assert len(rows) == len(METRICS)
+    assert {(r.status, r.detail, r.value, r.repetition) for r in rows} == {
+        ("rejected", "RE2 does not support backreferences", None, 2)}
     assert len(failure_rows("r", BENCH, PARAMS, 3, "timeout", "too slow")) == len(METRICS)
+
+
+def test_a_start_record_carries_only_its_repetition():
+    started = read_record(json.dumps({"version": RECORD_VERSION, "event": "start", "rep": 4}))
+    assert (started.event, started.rep, started.values) == ("start", 4, ())
+
+
+@pytest.mark.parametrize("line, words", [
+    ("not json", "malformed"),
+    (json.dumps([1]), "not a JSON object"),
+    (json.dumps({"version": 2, "event": "start", "rep": 0}), "record version 2"),
+    (json.dumps({"version": RECORD_VERSION, "event": "stop", "rep": 0}), "event 'stop'"),
+    (record(status="okay"), "status 'okay'"),
+    (record(values=[("x", "0", {}, 1)]), "malformed value"),
+    (record(values=[("x", None, {"class": 1}, 1)]), "sub-case"),
+    (json.dumps({"version": RECORD_VERSION, "event": "end", "rep": 0}), "KeyError"),
+])
+def test_what_is_not_a_record_is_refused_in_one_line(line, words):
+    with pytest.raises(ValueError) as refused:
+        read_record(line)
+    assert words in str(refused.value) and "\n" not in str(refused.value)
+
+
+def test_an_undeclared_metric_is_refused():
+    with pytest.raises(ValueError, match="not declared"):
+        rows_from_record(read_record(record(values=[("unknown_ms", None, {}, 1.0)])), "r", BENCH, PARAMS)
+
+
+def test_what_a_bench_binary_writes_is_what_the_reader_reads(tmp_path):
+    """The contract across the two languages: the fixture bench's records, as written, read back."""
+    path = tmp_path / "records.jsonl"
+    with open(path, "w") as f:
+        done = subprocess.run([str(BUILD / "tests" / "tiny_pool_bench"), "--stallbench-grid=spread.pool=2",
+                               "--stallbench-grid=jobs=3", "--benchmark_repetitions=2",
+                               f"--stallbench-records-fd={f.fileno()}"], pass_fds=(f.fileno(),),
+                              capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    records = [read_record(line) for line in path.read_text().splitlines()]
+    assert [(r.event, r.rep) for r in records] == [("start", 0), ("end", 0), ("start", 1), ("end", 1)]
+    ended = records[1]
+    assert ended.status == "ok" and [v.index for v in ended.values if v.metric == "job_done_ms"] == [0, 1, 2]
+    assert [(v.metric, v.index, v.subcase) for v in ended.values][-1] == ("most_running", None, {})

@@ -14,10 +14,10 @@ import pytest
 from stallbench_lib import atomic, cli, rundir, tidy
 from stallbench_lib.errors import DISK_EXIT, UsageError
 from stallbench_lib.execute import execute
-from test_runner import fake_bench
+from test_runner import ended, fake_bench, started
 
 META = {"git": {"short": "test"}, "machine": {}}
-CELL = "echo '@stallbench rep-start 0' >&2\n{before}echo '@stallbench rep-end 0 {{\"x_ms\": 1.5}}' >&2\n"
+CELL = started(0) + "\n{before}" + ended(0, 1.5) + "\n"
 
 
 @pytest.fixture
@@ -39,7 +39,7 @@ def cells(tmp_path, second_cell_does: str):
     for i, before in enumerate(["", second_cell_does + "\n", ""]):
         folder = tmp_path / f"bench{i}"
         folder.mkdir()
-        made.append(fake_bench(folder, CELL.format(before=before)))
+        made.append(fake_bench(folder, CELL.replace("{before}", before)))
     return made
 
 

@@ -4,7 +4,6 @@ that can be loaded is the object of study: a malformed, truncated, empty, non-UT
 nested one is parsed, and every parser's refusal is a `rejected` row with its own message (never a
 crash or a traceback); a good file is walked by every parser, with the same answer, to steady
 state, and by JSON.parse on each chosen Node line."""
-import os
 import resource
 import shutil
 import subprocess
@@ -31,8 +30,7 @@ def _bench_refusals(doc, *args):
     import json
     result = subprocess.run([str(BUILD / "benches" / "bench_json"), "--benchmark_format=json",
                              "--stallbench-grid=input.min_time_ms=1", "--stallbench-grid=input-node.min_time_ms=1",
-                             *args], env={**os.environ, "STALLBENCH_JSON_INPUT": str(doc)},
-                            capture_output=True, text=True, timeout=300)
+                             f"--stallbench-input=input={doc}", *args], capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr  # no cell crashed
     return {b["name"]: b.get("error_message", "") for b in json.loads(result.stdout)["benchmarks"]}
 
@@ -79,9 +77,8 @@ def test_file_over_available_memory_is_refused_before_parsing(tmp_path):
     def limit_memory():
         resource.setrlimit(resource.RLIMIT_AS, (2 * 1024 ** 3, 2 * 1024 ** 3))
 
-    result = subprocess.run([str(BUILD / "benches" / "bench_json"), "--benchmark_list_tests"],
-                            env={**os.environ, "STALLBENCH_JSON_INPUT": str(big)}, capture_output=True, text=True,
-                            preexec_fn=limit_memory)
+    result = subprocess.run([str(BUILD / "benches" / "bench_json"), "--benchmark_list_tests",
+                             f"--stallbench-input=input={big}"], capture_output=True, text=True, preexec_fn=limit_memory)
     assert result.returncode == 2, result.stderr
     assert "of memory available" in result.stderr and "refused before parsing" in result.stderr
 

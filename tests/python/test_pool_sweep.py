@@ -3,11 +3,13 @@ bad input, and the slow-DNS reproduction through the bench binary where this mac
 private namespace."""
 import json
 import subprocess
+import tempfile
 
 import pytest
 
 from conftest import BUILD, stallbench, stallbench_command, tree
 from stallbench_lib import node as nodejs
+from stallbench_lib.convert import read_record
 from stallbench_lib.tidy import read_csv, validate_row
 
 TINY = "pbkdf2:20:20000,read:50,lookup:20"
@@ -72,7 +74,7 @@ def test_sweep_prints_and_reports_the_recommendation(tiny_sweep, node_line):
     assert "read p99 ≤ 500 ms" in report  # the given target; the others default
     assert (run_dir / "report" / "pool-sweep-latency-0.svg").exists()
     meta = json.loads((run_dir / "meta.json").read_text())
-    assert meta["complete"] and meta["pool_sizes"] == [1, 2] and meta["targets"] == {"read": {"ms": 500.0, "percentile": "p99"}}
+    assert meta["complete"] and meta["per_process"]["pool"] == ["1", "2"] and meta["targets"] == {"read": {"ms": 500.0, "percentile": "p99"}}
 
 
 @pytest.mark.parametrize("args, words", [
@@ -118,17 +120,28 @@ def test_a_held_lookup_in_node_is_a_rejected_row(tmp_path, node_line):
 
 
 def _slow_dns(kind: str, pool: int) -> dict | None:
-    """One slow-DNS repetition through the bench binary; None when it has no such cell here."""
+    """One slow-DNS repetition through the bench binary: its values by metric (a series as a list);
+    None when it has no such cell here."""
     binary = str(BUILD / "benches" / "bench_pool_sweep")
-    env = {"UV_THREADPOOL_SIZE": str(pool), "STALLBENCH_SLOW_DNS_KIND": kind, "PATH": "/usr/bin:/bin"}
-    grid = ["--benchmark_filter=^slow-dns/", "--stallbench-grid=slow-dns.delay_ms=40", "--stallbench-grid=slow-dns.lookups=8"]
+    env = {"PATH": "/usr/bin:/bin"}
+    grid = ["--benchmark_filter=^slow-dns/", "--stallbench-grid=slow-dns.delay_ms=40", "--stallbench-grid=slow-dns.lookups=8",
+            f"--stallbench-grid=slow-dns.lookup_kind={kind}", f"--stallbench-grid=slow-dns.pool={pool}"]
     listed = subprocess.run([binary, *grid, "--benchmark_list_tests"], capture_output=True, text=True, env=env)
     if not listed.stdout.strip():
         return None
-    run = subprocess.run([binary, *grid, "--benchmark_repetitions=1"], capture_output=True, text=True, env=env, timeout=60)
-    ends = [l for l in run.stderr.splitlines() if l.startswith("@stallbench rep-end")]
-    assert ends, run.stderr
-    return json.loads(ends[0].split(" ", 3)[3])
+    with tempfile.TemporaryFile("w+") as records:
+        run = subprocess.run([binary, *grid, "--benchmark_repetitions=1", f"--stallbench-records-fd={records.fileno()}"],
+                             pass_fds=(records.fileno(),), capture_output=True, text=True, env=env, timeout=60)
+        records.seek(0)
+        ends = [r for r in map(read_record, records) if r.event == "end"]
+    assert ends and ends[0].status == "ok", run.stderr
+    values: dict = {}
+    for v in ends[0].values:
+        if v.index is None:
+            values[v.metric] = v.value
+        else:
+            values.setdefault(v.metric, []).append(v.value)
+    return values
 
 
 def test_slow_dns_cap_leaves_threads_for_the_read():
@@ -148,6 +161,6 @@ def test_blocking_work_contrast_starves_the_read():
     assert counters["max_concurrent_lookups"] == 4
     # Ninth in the queue behind eight waits on four threads, the read gets a thread only once the
     # first four are done and a fifth has freed one.
-    done = [v for k, v in counters.items() if k.startswith("lookup_done_ms#")]
+    done = counters["lookup_done_ms"]
     assert len(done) == 8
     assert sum(t < counters["read_latency_ms"] for t in done) >= 5

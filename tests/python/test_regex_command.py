@@ -3,7 +3,6 @@ goes on, a refused pattern is a `rejected` row with the engine's message, escala
 first failed length and records it, engines that disagree are reported, bad input is one line."""
 import csv
 import json
-import os
 
 import pytest
 
@@ -172,6 +171,6 @@ def test_bench_binary_refuses_a_bad_catalogue_itself(tmp_path):
     import subprocess
 
     patterns = catalogue(tmp_path, "[[pattern]\n")
-    result = subprocess.run([str(BUILD / "benches" / "bench_regex"), "--stallbench-describe"], capture_output=True,
-                            text=True, env={**os.environ, "STALLBENCH_REGEX_PATTERNS": str(patterns)})
+    result = subprocess.run([str(BUILD / "benches" / "bench_regex"), "--stallbench-describe",
+                             f"--stallbench-input=patterns={patterns}"], capture_output=True, text=True)
     assert result.returncode == 2 and "invalid TOML" in result.stderr

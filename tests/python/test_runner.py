@@ -1,5 +1,7 @@
 """A cell that hangs, crashes or fails becomes rows with that status, and finished repetitions
-survive. The 'benchmarks' here are small shell scripts speaking the harness's stderr protocol."""
+survive. The 'benchmarks' here are small shell scripts writing the harness's repetition records
+(benches/harness/records.h) to the descriptor they are given."""
+import json
 import stat
 
 
@@ -16,9 +18,24 @@ class Quiet:
         pass
 
 
+# Every fake bench starts by finding its records descriptor, as the harness does.
+FIND_RECORDS_FD = 'for a; do case $a in --stallbench-records-fd=*) fd=${a#*=};; esac; done\n'
+
+
+def started(rep: int) -> str:
+    """A shell line writing the record of repetition `rep` starting."""
+    return f"echo '{json.dumps({'version': 1, 'event': 'start', 'rep': rep})}' >&$fd"
+
+
+def ended(rep: int, x_ms: float) -> str:
+    """A shell line writing the record of repetition `rep` ending with x_ms."""
+    values = [{"metric": "x_ms", "index": None, "subcase": {}, "value": x_ms}]
+    return f"echo '{json.dumps({'version': 1, 'event': 'end', 'rep': rep, 'status': 'ok', 'detail': '', 'values': values})}' >&$fd"
+
+
 def fake_bench(tmp_path, body: str, timeout_s: float = 30) -> Cell:
     script = tmp_path / "bench_fake"
-    script.write_text("#!/bin/sh\n" + body + "\n")
+    script.write_text("#!/bin/bash\n" + FIND_RECORDS_FD + body + "\n")  # dash takes descriptors 0-9 only
     script.chmod(script.stat().st_mode | stat.S_IEXEC)
     bench = Benchmark("fake", "demo", "", [], [Metric("x_ms", "ms", "lower", True, "")], timeout_s, script)
     return Cell(bench, {"n": "1"})
@@ -31,11 +48,7 @@ def run(tmp_path, cell, repetitions=3):
 
 
 def test_crash_keeps_finished_repetitions(tmp_path):
-    cell = fake_bench(tmp_path, """
-echo '@stallbench rep-start 0' >&2
-echo '@stallbench rep-end 0 {"x_ms": 4.5}' >&2
-echo '@stallbench rep-start 1' >&2
-kill -SEGV $$""")
+    cell = fake_bench(tmp_path, "\n".join([started(0), ended(0, 4.5), started(1), "kill -SEGV $$"]))
     result = run(tmp_path, cell)
     by_rep = {r.repetition: r for r in result.rows}
     assert by_rep[0].status == "ok" and by_rep[0].value == 4.5
@@ -46,7 +59,7 @@ kill -SEGV $$""")
 
 def test_hang_becomes_timeout(tmp_path, monkeypatch):
     monkeypatch.setattr(runner, "STARTUP_ALLOWANCE_S", 5)
-    cell = fake_bench(tmp_path, "echo '@stallbench rep-start 0' >&2\nexec sleep 60", timeout_s=0.5)
+    cell = fake_bench(tmp_path, started(0) + "\nexec sleep 60", timeout_s=0.5)
     result = run(tmp_path, cell, repetitions=1)
     assert [r.status for r in result.rows] == ["timeout"]
     assert "exceeded 0.5 s" in result.rows[0].detail
@@ -61,6 +74,14 @@ def test_exit_without_results_is_an_error_with_the_last_words(tmp_path):
     assert (tmp_path / "raw" / "cell.log").read_text().count("cannot open payload") == 1
 
 
+def test_a_record_that_is_not_one_is_an_error_saying_so(tmp_path):
+    cell = fake_bench(tmp_path, "\n".join([started(0), ended(0, 1.0), "echo '{\"version\": 9}' >&$fd"]))
+    result = run(tmp_path, cell, repetitions=2)
+    by_rep = {r.repetition: r for r in result.rows}
+    assert by_rep[0].status == "ok" and by_rep[1].status == "error"
+    assert "record version 9" in by_rep[1].detail
+
+
 def test_memory_limit_is_below_physical_memory():
     assert 0 < children.memory_limit_bytes()
 
@@ -71,7 +92,7 @@ def test_a_declared_outcome_is_a_finding_not_a_failure(tmp_path):
 
     from stallbench_lib.execute import execute
 
-    crash = fake_bench(tmp_path, "echo '@stallbench rep-start 0' >&2\nkill -SEGV $$")
+    crash = fake_bench(tmp_path, started(0) + "\nkill -SEGV $$")
     finding = dataclasses.replace(crash, benchmark=dataclasses.replace(crash.benchmark, outcomes=("crashed",)))
     meta = {"git": {"short": "test"}, "machine": {}}
     run = execute([finding, crash], 1, tmp_path / "runs", meta)

@@ -41,7 +41,7 @@ def test_smoke_meta_is_complete(smoke_run):
     assert meta["machine"]["cores"] >= 1 and meta["machine"]["fingerprint"]
     assert {"libuv", "openssl", "compiler", "google-benchmark"} <= set(meta["versions"])
     assert meta["build_type"] == "Release"
-    assert {1, 4} <= set(meta["pool_sizes"])
+    assert {"1", "4"} <= set(meta["per_process"]["pool"])  # one process per value, each recorded
     assert meta["command_line"][:2] == ["scripts/stallbench", "run"]
     cells = {r.params for r in read_csv(run_dir / "results.csv") if r.benchmark == "saturation"}
     assert len(list((run_dir / "raw").glob("*-pool-saturation-*.json"))) == len(cells)  # one per cell (C++, each Node line)

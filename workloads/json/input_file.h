@@ -13,9 +13,6 @@ namespace stallbench {
 // simdjson's SIMDJSON_MAXSIZE_BYTES: 4 GiB - 1.
 inline constexpr std::uint64_t kSimdjsonMaxBytes = 0xFFFFFFFFull;
 
-// The environment variable through which `stallbench json --input` names the file.
-inline constexpr const char* kInputEnv = "STALLBENCH_JSON_INPUT";
-
 // Why `path` cannot be parsed (one line, saying what is valid), or empty when it can.
 std::string refuse_input(const std::string& path);
 

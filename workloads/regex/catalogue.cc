@@ -187,10 +187,7 @@ Catalogue Catalogue::load(const std::string& path) {
   return catalogue;
 }
 
-std::string Catalogue::default_path() {
-  const char* given = std::getenv("STALLBENCH_REGEX_PATTERNS");
-  return given != nullptr && *given != '\0' ? given : STALLBENCH_REGEX_CATALOGUE;
-}
+std::string Catalogue::default_path() { return STALLBENCH_REGEX_CATALOGUE; }
 
 std::vector<std::string> Catalogue::variant_names() const {
   std::vector<std::string> names;

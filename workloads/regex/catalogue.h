@@ -47,7 +47,7 @@ class Catalogue {
  public:
   // Throws std::runtime_error naming the file and the entry on anything it cannot read.
   static Catalogue load(const std::string& path);
-  // STALLBENCH_REGEX_PATTERNS when set, else the catalogue shipped with stallbench.
+  // The catalogue shipped with stallbench (workloads/regex/patterns.toml).
   static std::string default_path();
 
   const std::vector<Pattern>& patterns() const { return patterns_; }

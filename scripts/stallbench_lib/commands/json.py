@@ -2,12 +2,11 @@
 JSON.parse on each chosen Node line, first parse and steady state apart, with the same stall and
 /health measurements as family `json`, into a run directory and its report.
 
-The file is handed to bench_json through STALLBENCH_JSON_INPUT; bench_json refuses a file it
+The file is handed to bench_json as its input `input`; bench_json refuses a file it
 cannot load at all (missing, over simdjson's 4 GiB limit, larger than the memory available)
 before any cell exists, and that one line becomes ours (exit 2, nothing written). Any file that
 can be loaded is the object of study: a malformed, truncated, empty, non-UTF-8 or too deeply nested
 one is parsed, and each parser's refusal, with its message and byte offset, is a `rejected` row."""
-import os
 from pathlib import Path
 
 from .. import build, catalogue, node as nodejs, numbers, paths
@@ -20,7 +19,6 @@ from ..report.render import render
 NAME = "json"
 ORDER = 10
 HELP = "parse your own JSON file (--input FILE) with every parser and JSON.parse, measuring stalls and /health"
-INPUT_ENV = "STALLBENCH_JSON_INPUT"
 BENCHMARKS = r"^json/input(-node)?$"
 
 
@@ -44,13 +42,13 @@ def run(args) -> int:
         raise UsageError(f"--input {args.input}: no such file (give the path of a JSON document)")
     sets = parse_sets(args.set)
     nodes = tuple(nodejs.choose(args.node))
-    os.environ[INPUT_ENV] = str(args.input.resolve())
     build_dir = paths.build_dir() if args.no_build else build.ensure_built()
     binary = build.bench_binaries(build_dir).get("json")  # describe this family only, not every one built
     if binary is None:
         raise UsageError("bench_json is not built (its family is missing from the build)")
     families = [catalogue.describe(binary)]
-    cells = make_plan(families, PROFILES["quick"], BENCHMARKS, sets, nodes, narrow_with="--set json/input.KEY=...")
+    cells = make_plan(families, PROFILES["quick"], BENCHMARKS, sets, nodes, narrow_with="--set json/input.KEY=...",
+                      inputs={"input": str(args.input.resolve())})
     settings = {"profile": "json --input", "input": str(args.input.resolve()), "sets": sets,
                 "repetitions": args.repetitions, "nodes": [n.meta() for n in nodes]}
     out = args.out if args.out else paths.RUNS

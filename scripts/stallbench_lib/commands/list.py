@@ -25,13 +25,16 @@ def run(args) -> int:
         print(f"  {line:<17} {version:<9} {where}")
     for f in families:
         print(f"\nfamily {f.name}: {f.doc}")
+        for i in f.inputs:
+            print(f"  input `{i.name}` (given by the family's own command): {i.doc}"
+                  + (f"; default {i.fallback}" if i.fallback else ""))
         for b in f.benchmarks:
             print(f"  {b.full_name}: {b.doc}")
             if b.missing:
                 print(f"    not runnable here: {b.missing}")
             print("    parameters (smoke | default | nightly | full grid; valid values):")
             for p in b.params:
-                where = f" [one process per value, via {p.env}]" if p.per_process else ""
+                where = " [one process per value" + (f", exported as {p.env}]" if p.env else "]") if p.per_process else ""
                 where += " [work: scaled by calibrate --inject]" if p.work else ""
                 print(f"      {p.name:<10} {_values(p.smoke)} | {_values(p.values)} | {_values(p.grid('nightly'))} | "
                       f"{_values(p.full)};"

@@ -5,7 +5,7 @@ budget; lengths escalate until a cell fails (over budget, guarded, crashed, reje
 engine then stops on that pattern, the censoring recorded. Then: answers checked against a
 reference (an engine answering wrongly is not classified), growth classification per engine x
 pattern, throughput on text."""
-import os
+import functools
 import sys
 import tempfile
 from dataclasses import asdict
@@ -112,11 +112,11 @@ def _engines(text: str | None, available: list[str], nodes: list[nodejs.Node], n
     return list(dict.fromkeys(found))
 
 
-def _describe(build_dir: Path):
+def _describe(build_dir: Path, inputs: dict[str, str] | None = None):
     binaries = build.bench_binaries(build_dir)
     if "regex" not in binaries:
         raise UsageError(f"the regex benchmarks are not built in {build_dir}")
-    family = catalogue.describe(binaries["regex"])
+    family = catalogue.describe(binaries["regex"], inputs)
     return family, family.benchmarks[0], family.benchmarks[1]
 
 
@@ -217,14 +217,14 @@ def run(args) -> int:
     analysis, lengths = _resolve(catalogue_patterns, args)
     resolved = analysis.patterns
     with tempfile.TemporaryDirectory(prefix="stallbench-regex-") as scratch:
-        # The bench binary reads the resolved catalogue and the budget from here, in every cell.
+        # The bench binary reads the resolved catalogue and the budget from its inputs, in every cell.
         resolved_file = Path(scratch) / "catalogue.toml"
         resolved_text = catalogue_file.to_toml(resolved, f"Patterns from: {origin}")
         resolved_file.write_text(resolved_text)
-        os.environ["STALLBENCH_REGEX_PATTERNS"] = str(resolved_file)
-        os.environ["STALLBENCH_REGEX_BUDGET_MS"] = str(args.budget_ms)
-        described = _describe(build_dir)
-        family, match, throughput = libraries.ensure_engines(described[1], build_dir, args.no_build, _describe) \
+        inputs = {"patterns": str(resolved_file), "budget_ms": str(args.budget_ms)}
+        describe = functools.partial(_describe, inputs=inputs)
+        described = describe(build_dir)
+        family, match, throughput = libraries.ensure_engines(described[1], build_dir, args.no_build, describe) \
             or described
         engines = _engines(args.engines, match.param("engine").choices, nodes, args.node)
         node_paths = {n.line: n.path for n in nodes}
@@ -233,11 +233,11 @@ def run(args) -> int:
 
         print("stallbench: checking engine answers and safe rewrites on sample inputs ...", file=sys.stderr, flush=True)
         samples = verify.check_all(check_binary, engines, resolved, analysis.generated, node_paths)
-        escalation = Escalation(match, patterns.variants(resolved), engines, lengths, tuple(nodes))
+        escalation = Escalation(match, patterns.variants(resolved), engines, lengths, tuple(nodes), inputs)
         cells = list(escalation.cells)
         if not args.no_throughput:
             cells += [Cell(throughput, {"engine": e, "pattern": p, "length": throughput.param("length").values[0]},
-                           tuple(nodes))
+                           tuple(nodes), inputs)
                       for p in throughput.param("pattern").values for e in engines]
         settings = _settings(args, origin, resolved, engines, lengths, samples, nodes, analysis, found_scan)
         meta = run_meta([family], build_dir, settings)

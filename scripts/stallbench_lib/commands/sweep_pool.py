@@ -57,7 +57,7 @@ def _sizes(text: str) -> list[str]:
     items = text.split(",")
     if "" in items:
         raise UsageError(f"--sizes {text!r}: expected N,N,... (pool sizes 1-1024) with no empty item")
-    return sorted(dict.fromkeys(items), key=lambda s: (numbers.integer(s) is None, numbers.integer(s) or 0, s))
+    return sorted(dict.fromkeys(items), key=numbers.natural_order)
 
 
 def _plan(families, sizes, mix, duration, slow_dns, nodes):

@@ -28,13 +28,14 @@ class CellTime:
 
 class Escalation:
     def __init__(self, match: Benchmark, variants: list[Variant], engines: list[str], lengths: list[int] | None,
-                 nodes: tuple = ()):
+                 nodes: tuple = (), inputs: dict[str, str] | None = None):
         """`lengths` for every variant instead of each one's own; `nodes` the Node lines of the
-        engines named node@LINE."""
+        engines named node@LINE; `inputs` the family's (the catalogue file, the budget)."""
         self.cells: list[Cell] = []
         for v in variants:
             for n in lengths or v.lengths:
-                self.cells += [Cell(match, {"engine": e, "pattern": v.name, "length": str(n)}, nodes) for e in engines]
+                self.cells += [Cell(match, {"engine": e, "pattern": v.name, "length": str(n)}, nodes, dict(inputs or {}))
+                               for e in engines]
         self._stops: dict[tuple[str, str], Censoring] = {}
         self.times: list[CellTime] = []
 

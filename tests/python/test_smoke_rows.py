@@ -1,0 +1,122 @@
+"""The smoke profile's results.csv keeps the same rows across changes to the C++ <-> Python contract:
+the same (family, benchmark, params, metric, status) keys as a stored expectation, values aside.
+
+The expectation, data/smoke_row_keys.csv, was made from a smoke run of the code before the
+per-repetition records replaced Google Benchmark's counters and the stderr protocol (issue 17). It
+holds one placeholder line, `LINE`, for the Node line in a value such as `node@26`: the test compares
+it with every line the run chose. A key marked `series` belongs to a metric reported as a series (one
+value per stall, per probe, per frame): how many values a repetition has is a measurement (a cell
+sees a stall on a busy machine and none on a calm one), so a series' key may be missing, or appear
+for a stored cell that had none; every other key must be there, and no other key may appear. It
+was made as root with Chromium installed (so the
+browser family and slow-dns's real lookups ran); where this machine lacks one, those keys are left
+out. Regenerate it after a deliberate change to the smoke grid or to a benchmark's metrics:
+
+    scripts/stallbench run --profile smoke --no-report --out /tmp/smoke
+    PYTHONPATH=scripts:tests/python /usr/bin/python3 tests/python/test_smoke_rows.py /tmp/smoke/<run-id>
+
+This reuses the session's smoke run (conftest.smoke_run): it adds no run of its own."""
+import csv
+import json
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from conftest import BUILD, DATA
+from stallbench_lib import build, catalogue
+from stallbench_lib.tidy import read_csv
+
+EXPECTED = DATA / "smoke_row_keys.csv"
+COLUMNS = ["family", "benchmark", "params", "metric", "status"]
+PLACEHOLDER = "LINE"
+
+
+def series_metrics(run_dir: Path) -> set[tuple[str, str, str]]:
+    """(family, benchmark, metric) of every metric the run reported as a series: its Google Benchmark
+    counters are named metric#i (the harness's display names in the raw JSON)."""
+    found = set()
+    for path in (run_dir / "raw").glob("*.json"):
+        doc = json.loads(path.read_text())
+        family = doc["context"]["stallbench_family"]
+        for entry in doc["benchmarks"]:
+            benchmark = entry["name"].split("/")[0]
+            found |= {(family, benchmark, key.split("#")[0].split("@")[0]) for key in entry if "#" in key}
+    return found
+
+
+def _node_params(benchmarks: list[catalogue.Benchmark]) -> dict[tuple[str, str], dict[str, list[str]]]:
+    """(family, benchmark) -> parameter -> its values naming Node (the ones that take @LINE)."""
+    return {(b.family, b.name): {p.name: p.node_values for p in b.params if p.node_values} for b in benchmarks}
+
+
+def _with_line(params: str, node_params: dict[str, list[str]], old: str, new: str) -> str:
+    parts = []
+    for item in params.split(";"):
+        key, _, value = item.partition("=")
+        base, at, line = value.partition("@")
+        if at and line == old and base in node_params.get(key, ()):
+            value = f"{base}@{new}"
+        parts.append(f"{key}={value}")
+    return ";".join(parts)
+
+
+def row_keys(run_dir: Path, benchmarks: list[catalogue.Benchmark]) -> set[tuple[str, ...]]:
+    """The run's row keys, each chosen Node line written as the placeholder."""
+    lines = [n["line"] for n in json.loads((run_dir / "meta.json").read_text())["nodes"]]
+    node_params = _node_params(benchmarks)
+    keys = set()
+    for r in read_csv(run_dir / "results.csv"):
+        params = r.params
+        for line in lines:
+            params = _with_line(params, node_params.get((r.family, r.benchmark), {}), line, PLACEHOLDER)
+        keys.add((r.family, r.benchmark, params, r.metric, r.status))
+    return keys
+
+
+@dataclass
+class Expectation:
+    required: set[tuple[str, ...]]      # every key but a series'
+    stored: set[tuple[str, ...]]
+    series: set[tuple[str, str, str]]   # (family, benchmark, metric) reported as a series
+    cells: set[tuple[str, str, str]]    # (family, benchmark, params) of every stored key
+
+    def unexpected(self, found: set[tuple[str, ...]]) -> list[tuple[str, ...]]:
+        return sorted(k for k in found if k not in self.stored
+                      and not ((k[0], k[1], k[3]) in self.series and k[:3] in self.cells))
+
+
+def expectation(benchmarks: list[catalogue.Benchmark], run_dir: Path) -> Expectation:
+    """The stored keys this machine can produce: a benchmark that declares itself missing here (no
+    Chromium) has no rows, nor have slow-dns's real lookups without root (no private namespace). The
+    series are the stored ones and the run's own."""
+    missing = {(b.family, b.name) for b in benchmarks if b.missing}
+    with open(EXPECTED, newline="") as f:
+        stored = [(tuple(r[c] for c in COLUMNS), r["series"] == "1") for r in csv.DictReader(f)]
+    here = [(k, series) for k, series in stored if k[:2] not in missing
+            and (os.geteuid() == 0 or "lookup_kind=getaddrinfo" not in k[2].split(";"))]
+    series = {(k[0], k[1], k[3]) for k, is_series in here if is_series} | series_metrics(run_dir)
+    return Expectation({k for k, is_series in here if not is_series}, {k for k, _ in here}, series,
+                       {k[:3] for k, _ in here})
+
+
+def test_smoke_rows_match_the_stored_expectation(smoke_run):
+    _, run_dir = smoke_run
+    benchmarks = catalogue.all_benchmarks(catalogue.load(build.bench_binaries(BUILD)))
+    found = row_keys(run_dir, benchmarks)
+    expected = expectation(benchmarks, run_dir)
+    assert sorted(expected.required - found) == [] and expected.unexpected(found) == []
+
+
+def _regenerate(run_dir: Path) -> None:
+    benchmarks = catalogue.all_benchmarks(catalogue.load(build.bench_binaries(BUILD)))
+    series = series_metrics(run_dir)
+    with open(EXPECTED, "w", newline="") as f:
+        writer = csv.writer(f, lineterminator="\n")
+        writer.writerow(COLUMNS + ["series"])
+        writer.writerows([*key, int((key[0], key[1], key[3]) in series)] for key in sorted(row_keys(run_dir, benchmarks)))
+    print(f"{EXPECTED}: written from {run_dir}")
+
+
+if __name__ == "__main__":
+    _regenerate(Path(sys.argv[1]))
