@@ -172,6 +172,8 @@ Benchmark match(const rx::Catalogue& catalogue) {
       .make = [&catalogue](const Cell& cell) { return make_match(catalogue, cell); },
       // An engine's guard, rejection, stack overflow or a match past the budget is the finding.
       .outcomes = {"guarded", "rejected", "crashed", "timeout"},
+      .constants = {{.name = "budget_ms", .value = budget,
+                     .doc = "each cell's budget: compile, warm-up and timed matches (the report draws it)"}},
   };
 }
 

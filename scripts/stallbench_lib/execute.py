@@ -22,7 +22,7 @@ from . import children
 from . import instructions as instruction_counts
 from . import meta as metadata
 from . import schedule
-from .catalogue import Family, all_benchmarks, metric_declarations
+from .catalogue import Family, all_benchmarks, benchmark_declarations, metric_declarations
 from .convert import failure_rows
 from .errors import disk_error_line, is_disk_error
 from .plan import Cell
@@ -55,6 +55,7 @@ def run_meta(families: list[Family], build: Path, settings: dict) -> dict:
         "uv_threadpool_size_env": os.environ.get("UV_THREADPOOL_SIZE"),
         "versions": versions,
         "metrics": metric_declarations(all_benchmarks(families)),
+        "benchmarks": benchmark_declarations(all_benchmarks(families)),
         **settings,
     }
 
