@@ -5,7 +5,8 @@ the current cell, keep what finished, and leave the run marked incomplete.
 With an interleave seed the repetitions run in shuffled rounds (schedule.py); with
 `instructions`, the cells of CPU-bound benchmarks are run again under callgrind afterwards
 (instructions.py). meta.json keeps every metric's declaration (unit, direction, tracked), so
-compare and history read old runs without the binaries that made them.
+compare and history read old runs without the binaries that made them, and each benchmark's
+parameter choices and constants, which its report section reads.
 
 A plan may adapt as it goes (the regex family stops escalating an engine's input length after its
 first failed cell): `skip(cell)` is asked before each step and returns why not to run it, or None;
