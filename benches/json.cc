@@ -20,7 +20,7 @@
 
 #include "../workloads/common/owned_loop.h"
 #include "../workloads/common/temp_file.h"
-#include "../workloads/common/uv_check.h"
+#include "../workloads/common/uv_clock.h"
 #include "../workloads/json/documents.h"
 #include "../workloads/json/input_file.h"
 #include "../workloads/json/node_parse.h"

@@ -24,6 +24,7 @@
 #include "../workloads/net/http_server.h"
 #include "../workloads/pool/saturation.h"
 #include "../workloads/pool/saturation_node.h"
+#include "../workloads/pool/warm_pool.h"
 #include "harness/harness.h"
 
 using namespace stallbench;

@@ -16,7 +16,7 @@
 
 #include "../workloads/common/owned_loop.h"
 #include "../workloads/common/temp_file.h"
-#include "../workloads/pool/saturation.h"
+#include "../workloads/pool/warm_pool.h"
 #include "../workloads/pool_sweep/delaying_dns_server.h"
 #include "../workloads/pool_sweep/mix.h"
 #include "../workloads/pool_sweep/node_sweep_run.h"

@@ -159,6 +159,8 @@ Benchmark match(const rx::Catalogue& catalogue, double budget) {
       .make = [&catalogue, budget](const Cell& cell) { return make_match(catalogue, budget, cell); },
       // An engine's guard, rejection, stack overflow or a match past the budget is the finding.
       .outcomes = {"guarded", "rejected", "crashed", "timeout"},
+      .constants = {{.name = "budget_ms", .value = budget,
+                     .doc = "each cell's budget: compile, warm-up and timed matches (the report draws it)"}},
   };
 }
 

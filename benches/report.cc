@@ -12,7 +12,7 @@
 #include <memory>
 
 #include "../workloads/common/owned_loop.h"
-#include "../workloads/common/uv_check.h"
+#include "../workloads/common/uv_clock.h"
 #include "../workloads/loop/calibration.h"
 #include "../workloads/report/report_modes.h"
 #include "harness/harness.h"

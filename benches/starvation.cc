@@ -18,7 +18,7 @@
 
 #include "../workloads/common/summary.h"
 #include "../workloads/common/temp_file.h"
-#include "../workloads/common/uv_check.h"
+#include "../workloads/common/uv_clock.h"
 #include "../workloads/loop/node_process.h"
 #include "../workloads/loop/parity.h"
 #include "../workloads/loop/runtime.h"

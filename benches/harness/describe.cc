@@ -38,6 +38,8 @@ std::string describe(const Family& family, const std::vector<Input>& inputs) {
       param["range"] = p.range ? json::array({p.range->first, p.range->second}) : json(nullptr);
       params.push_back(param);
     }
+    json constants = json::array();
+    for (const auto& c : b.constants) constants.push_back({{"name", c.name}, {"value", c.value}, {"doc", c.doc}});
     for (const auto& m : b.metrics)
       metrics.push_back({{"name", m.name},
                          {"unit", m.unit},
@@ -53,7 +55,8 @@ std::string describe(const Family& family, const std::vector<Input>& inputs) {
                                  {"instructions", b.instructions},
                                  {"outcomes", b.outcomes},
                                  {"missing", b.missing ? b.missing() : ""},
-                                 {"reserves_address_space", b.reserves_address_space}});
+                                 {"reserves_address_space", b.reserves_address_space},
+                                 {"constants", constants}});
   }
   return out.dump(2);
 }

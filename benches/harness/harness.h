@@ -75,6 +75,14 @@ struct Param {
   std::function<std::string(const std::string& value)> check;
 };
 
+// A number the benchmark's report reads (a time budget, a limit), declared beside the code that
+// uses it and recorded in meta.json, so no other language repeats it.
+struct Constant {
+  std::string name;  // ends in its unit, as a metric's does: budget_ms
+  double value = 0;
+  std::string doc;
+};
+
 // One combination of parameter values, per-process ones included.
 class Cell {
  public:
@@ -154,6 +162,8 @@ struct Benchmark {
   // reserves a terabyte up front): the orchestrator caps its cells' data segment (RLIMIT_DATA)
   // instead of their address space, which such a runtime cannot start under.
   bool reserves_address_space = false;
+  // What its report reads besides the rows: budgets, limits (the description's `constants`).
+  std::vector<Constant> constants;
 };
 
 struct Family {

@@ -62,6 +62,7 @@ class Benchmark:
     outcomes: tuple[str, ...] = ()  # statuses that are findings of this benchmark, not failures of the run
     missing: str = ""  # why it cannot run on this machine (a browser it drives is not installed); "" when it can
     reserves_address_space: bool = False  # its runtime cannot start under an address-space cap: cap its data instead
+    constants: dict[str, float] = field(default_factory=dict)  # what its report reads besides rows (budget_ms)
 
     @property
     def full_name(self) -> str:
@@ -120,7 +121,8 @@ def describe(binary: Path, inputs: dict[str, str] | None = None) -> Family:
                    for m in b["metrics"]]
         family.benchmarks.append(Benchmark(family.name, b["name"], b["doc"], params, metrics, b["timeout_s"], binary,
                                            b.get("instructions", False), tuple(b.get("outcomes", [])),
-                                           b.get("missing", ""), b.get("reserves_address_space", False)))
+                                           b.get("missing", ""), b.get("reserves_address_space", False),
+                                           {c["name"]: c["value"] for c in b.get("constants", [])}))
     return family
 
 
@@ -130,6 +132,15 @@ def load(binaries: dict[str, Path]) -> list[Family]:
 
 def all_benchmarks(families: list[Family]) -> list[Benchmark]:
     return [b for f in families for b in f.benchmarks]
+
+
+def benchmark_declarations(benchmarks: list[Benchmark]) -> dict[str, dict]:
+    """family/benchmark -> what its report reads besides the rows: each parameter's choices and
+    Node values, and the constants (budgets). meta.json keeps it, so a report is drawn from the
+    declarations of the binaries that made the run, not from names repeated in Python."""
+    return {b.full_name: {"params": {p.name: {"choices": p.choices, "node_values": p.node_values} for p in b.params},
+                          "constants": dict(b.constants)}
+            for b in benchmarks}
 
 
 def metric_declarations(benchmarks: list[Benchmark]) -> dict[str, dict[str, dict]]:

@@ -5,7 +5,8 @@ the current cell, keep what finished, and leave the run marked incomplete.
 With an interleave seed the repetitions run in shuffled rounds (schedule.py); with
 `instructions`, the cells of CPU-bound benchmarks are run again under callgrind afterwards
 (instructions.py). meta.json keeps every metric's declaration (unit, direction, tracked), so
-compare and history read old runs without the binaries that made them.
+compare and history read old runs without the binaries that made them, and each benchmark's
+parameter choices and constants, which its report section reads.
 
 A plan may adapt as it goes (the regex family stops escalating an engine's input length after its
 first failed cell): `skip(cell)` is asked before each step and returns why not to run it, or None;
@@ -22,7 +23,7 @@ from . import children
 from . import instructions as instruction_counts
 from . import meta as metadata
 from . import numbers, schedule
-from .catalogue import Family, all_benchmarks, metric_declarations
+from .catalogue import Family, all_benchmarks, benchmark_declarations, metric_declarations
 from .convert import failure_rows
 from .errors import disk_error_line, is_disk_error
 from .plan import Cell
@@ -55,6 +56,7 @@ def run_meta(families: list[Family], build: Path, settings: dict) -> dict:
         "uv_threadpool_size_env": os.environ.get("UV_THREADPOOL_SIZE"),
         "versions": versions,
         "metrics": metric_declarations(all_benchmarks(families)),
+        "benchmarks": benchmark_declarations(all_benchmarks(families)),
         **settings,
     }
 

@@ -2,7 +2,6 @@
 line compared (the model spends as long before its loop), the generated JavaScript run under Node,
 and the verdict for each scenario: agree (the same orders), race (both gave only orders the
 scenario allows, their counts shown), DISAGREE."""
-import statistics
 import subprocess
 from collections import Counter
 from dataclasses import dataclass, field
@@ -10,6 +9,7 @@ from pathlib import Path
 
 from . import children, node as nodejs, paths
 from .errors import UsageError
+from .medians import median
 
 TAIL_PROBE = paths.ROOT / "workloads" / "loop" / "node" / "startup_tail.cjs"
 TAIL_RUNS = 20  # the read-to-return time is a share of runs: it needs a few dozen
@@ -30,7 +30,7 @@ class Tail:
     def describe(self) -> str:
         if not self.samples_ms:
             return f"start-up tail: none ({self.note})"
-        return (f"start-up tail: {statistics.median(self.samples_ms):.3f} ms median of {len(self.samples_ms)} runs of "
+        return (f"start-up tail: {median(self.samples_ms):.3f} ms median of {len(self.samples_ms)} runs of "
                 f"{self.note}, spent by the model before its loop, one run's value per run")
 
 

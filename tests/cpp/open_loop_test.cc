@@ -3,11 +3,9 @@
 // in flight keeps its jobs out, and an overloaded run ends with unfinished work cancelled.
 #include <gtest/gtest.h>
 
-#include <numeric>
-
 #include "workloads/common/owned_loop.h"
 #include "workloads/pool/job_classes.h"
-#include "workloads/pool/saturation.h"
+#include "workloads/pool/warm_pool.h"
 #include "workloads/pool_sweep/open_loop.h"
 
 using namespace stallbench;
@@ -90,14 +88,4 @@ TEST(OpenLoop, OverloadEndsWithUnfinishedWorkCancelled) {
   EXPECT_GT(o.unfinished, 0);
   EXPECT_GT(o.dropped, 0);
   expect_accounted(o);
-}
-
-TEST(Percentile, NearestRank) {
-  std::vector<double> v(100);
-  std::iota(v.begin(), v.end(), 1.0);
-  EXPECT_EQ(nearest_rank(v, 0.99), 99);
-  EXPECT_EQ(nearest_rank(v, 0.5), 50);
-  EXPECT_EQ(nearest_rank(v, 1.0), 100);
-  EXPECT_EQ(nearest_rank({}, 0.5), 0);
-  EXPECT_EQ(nearest_rank({7}, 0.01), 7);
 }

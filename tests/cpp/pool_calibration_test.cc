@@ -9,7 +9,7 @@
 
 #include "workloads/common/owned_loop.h"
 #include "workloads/pool/job_classes.h"
-#include "workloads/pool/saturation.h"
+#include "workloads/pool/warm_pool.h"
 #include "workloads/pool_sweep/calibration.h"
 
 using namespace stallbench;

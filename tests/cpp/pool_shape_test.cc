@@ -1,14 +1,16 @@
 // The seed's shape, not its times: with one pool thread (UV_THREADPOOL_SIZE=1, set by ctest for
 // this executable) and one long pbkdf2 job, the file read and the lookup wait for the job while
-// the TCP request does not.
+// the TCP request does not; and the same of any probe run_behind_jobs is given.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdlib>
+#include <memory>
 
 #include "workloads/common/owned_loop.h"
 #include "workloads/common/temp_file.h"
 #include "workloads/net/http_server.h"
+#include "workloads/pool/behind_jobs.h"
 #include "workloads/pool/saturation.h"
 
 using namespace stallbench;
@@ -51,6 +53,50 @@ TEST(PoolShape, JobsRunOneAfterAnotherOnOneThread) {
   SaturationResult r = run_saturation(loop.get(), config);
   ASSERT_TRUE(r.errors.empty()) << r.errors.front();
   EXPECT_TRUE(std::is_sorted(r.pbkdf2_done_ms.begin(), r.pbkdf2_done_ms.end()));
+}
+
+// The building block on its own, with a probe the saturation cell does not have: a uv_fs_stat
+// behind one long job on one thread waits for the job; a timer on the loop does not.
+TEST(BehindJobs, AStatProbeQueuesBehindTheJob) {
+  OwnedLoop loop;
+  TempFile file(patterned_bytes(16));
+  Pbkdf2Params long_job;
+  long_job.iterations = 200'000;
+  struct Stat {
+    uv_fs_t req;
+    Finished finished;
+  };
+  Probe stat{"stat", [&](Finished finished) {
+    auto* s = new Stat{{}, std::move(finished)};
+    s->req.data = s;
+    int rc = uv_fs_stat(loop.get(), &s->req, file.path().c_str(), [](uv_fs_t* req) {
+      std::unique_ptr<Stat> s(static_cast<Stat*>(req->data));
+      std::string error = req->result < 0 ? uv_strerror(static_cast<int>(req->result)) : "";
+      if (req->result == 0 && req->statbuf.st_size != 16) error = "wrong size";
+      uv_fs_req_cleanup(req);
+      s->finished(error);
+    });
+    ASSERT_EQ(rc, 0);
+  }};
+  uv_timer_t timer;
+  Probe tick{"timer", [&](Finished finished) {
+    uv_timer_init(loop.get(), &timer);
+    timer.data = new Finished(std::move(finished));
+    uv_timer_start(&timer, [](uv_timer_t* t) {
+      std::unique_ptr<Finished> done(static_cast<Finished*>(t->data));
+      uv_close(reinterpret_cast<uv_handle_t*>(t), nullptr);
+      (*done)("");
+    }, 1, 0);
+  }};
+  BehindJobsResult r = run_behind_jobs(loop.get(), "pbkdf2", 1, [&](int, Finished finished) {
+    queue_pbkdf2(loop.get(), long_job, [finished](Key, std::string error) { finished(error); });
+  }, {stat, tick});
+  ASSERT_TRUE(r.errors.empty()) << r.errors.front();
+  ASSERT_EQ(r.order.size(), 3u);
+  EXPECT_EQ(r.order[0].what, "timer");
+  EXPECT_EQ(r.order[1].what, "pbkdf2");
+  EXPECT_EQ(r.order[2].what, "stat");
+  EXPECT_GE(r.probe_done_ms[0], r.job_done_ms[0]);
 }
 
 TEST(PoolEfficiency, AgainstTheCeiling) {

@@ -8,6 +8,7 @@
 
 #include "workloads/common/owned_loop.h"
 #include "workloads/common/temp_file.h"
+#include "workloads/common/uv_clock.h"
 #include "workloads/pool/file_read.h"
 #include "workloads/pool/job_classes.h"
 #include "workloads/pool/lookup.h"

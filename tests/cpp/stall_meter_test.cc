@@ -4,9 +4,8 @@
 // 2 ms stall is invisible to it; an idle loop's monitor reads the resolution, not zero.
 #include <gtest/gtest.h>
 
-#include <algorithm>
-
 #include "workloads/common/owned_loop.h"
+#include "workloads/common/percentile.h"
 #include "workloads/loop/calibration.h"
 #include "workloads/loop/delay_monitor.h"
 #include "workloads/loop/loop_utilization.h"
@@ -14,11 +13,6 @@
 using namespace stallbench;
 
 namespace {
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
 
 class ExactMeter : public ::testing::TestWithParam<double> {};
 

@@ -1,10 +1,15 @@
 """The report page: a table of contents with anchors, per-cell values as CSV rather than inline
-tables, numbers right-aligned and text left-aligned, and a broken family module reported as an
-error rather than an empty section."""
+tables, numbers right-aligned and text left-aligned; a broken family module, or one that reads a
+benchmark or metric the run's binaries did not declare, reported as an error rather than an empty
+section; and every family module reading only what today's binaries declare."""
+import importlib
+import pkgutil
 import sys
 
 import pytest
 
+from conftest import BUILD
+from stallbench_lib import build, catalogue
 from stallbench_lib.report import render
 from synthetic_runs import write_run
 
@@ -27,12 +32,74 @@ def test_contents_anchors_and_values_csv(run_dir, tmp_path):
     assert "<details" in page and '<td class="num">2.00</td>' in page and "<td>bench</td>" in page
 
 
-def test_a_family_module_that_does_not_import_is_an_error(run_dir, tmp_path, monkeypatch):
-    broken = tmp_path / "pkg" / "stallbench_lib" / "families"
-    broken.mkdir(parents=True)
-    (broken / "fam.py").write_text("import no_such_module_anywhere\n")
+def family_module(tmp_path, monkeypatch, source: str) -> None:
+    """families/fam.py with `source`, found before the real families."""
+    folder = tmp_path / "pkg" / "stallbench_lib" / "families"
+    folder.mkdir(parents=True)
+    (folder / "fam.py").write_text(source)
     import stallbench_lib.families as families
-    monkeypatch.setattr(families, "__path__", [str(broken), *families.__path__])
-    sys.modules.pop("stallbench_lib.families.fam", None)
+    monkeypatch.setattr(families, "__path__", [str(folder), *families.__path__])
+    monkeypatch.delitem(sys.modules, "stallbench_lib.families.fam", raising=False)
+
+
+def test_a_family_module_that_does_not_import_is_an_error(run_dir, tmp_path, monkeypatch):
+    family_module(tmp_path, monkeypatch, "import no_such_module_anywhere\n")
     with pytest.raises(render.ReportError, match="families/fam.py does not import: ModuleNotFoundError"):
         render.render(run_dir, tmp_path / "report")
+
+
+SECTION = "def sections(context):\n    return 'the section of fam'\n"
+
+
+@pytest.mark.parametrize("consumes, message", [
+    ("{'bench': ('time_ms', 'gone_ms')}", "families/fam.py reads metric gone_ms of fam/bench, which this run's"),
+    ("{'renamed': ('time_ms',)}", r"families/fam.py reads benchmark fam/renamed, .* \(it declares fam/bench\)"),
+    (None, "families/fam.py does not declare what it reads"),
+])
+def test_a_section_reading_what_the_run_did_not_declare_is_an_error(run_dir, tmp_path, monkeypatch, consumes, message):
+    family_module(tmp_path, monkeypatch, (f"CONSUMES = {consumes}\n" if consumes else "") + SECTION)
+    with pytest.raises(render.ReportError, match=message):
+        render.render(run_dir, tmp_path / "report")
+
+
+def test_a_section_reading_what_the_run_declared_renders(run_dir, tmp_path, monkeypatch):
+    family_module(tmp_path, monkeypatch, "CONSUMES = {'bench': ('time_ms', 'rate_mb_s')}\n" + SECTION)
+    out = render.render(run_dir, tmp_path / "report")
+    assert "the section of fam" in (out / "index.html").read_text()
+
+
+def test_a_run_whose_binaries_declared_nothing_of_the_family_is_not_checked(tmp_path, monkeypatch):
+    """sweep-pool --app: its benchmark is declared in Python, not by a bench binary."""
+    run = write_run(tmp_path / "20260101T000000Z-22222222", {("n=1", "time_ms"): [1.0]},
+                    meta_extra={"benchmarks": {}})
+    family_module(tmp_path, monkeypatch, "CONSUMES = {'open-loop': ('latency_p50_ms',)}\n" + SECTION)
+    assert "the section of fam" in (render.render(run, tmp_path / "report") / "index.html").read_text()
+
+
+def test_constants_and_engines_come_from_the_declarations(tmp_path):
+    meta = {"benchmarks": {"fam/bench": {"constants": {"budget_ms": 250.0},
+                                         "params": {"engine": {"choices": ["re2", "node"], "node_values": ["node"]}}}},
+            "nodes": [{"line": "26"}, {"line": "system"}]}
+    run = write_run(tmp_path / "20260101T000000Z-33333333", {("n=1", "time_ms"): [1.0]}, meta_extra=meta)
+    context = render.Context(render.rundir.load(run), [], tmp_path, "fam")
+    assert context.constant("bench", "budget_ms") == 250.0
+    assert context.choices("bench", "engine") == ["re2", "node@26", "node@system"]
+    with pytest.raises(render.ReportError, match="does not declare constant limit_ms of fam/bench"):
+        context.constant("bench", "limit_ms")
+
+
+def test_every_family_module_reads_what_todays_binaries_declare():
+    benchmarks = catalogue.all_benchmarks(catalogue.load(build.bench_binaries(BUILD)))
+    meta = {"metrics": catalogue.metric_declarations(benchmarks),
+            "benchmarks": catalogue.benchmark_declarations(benchmarks)}
+    import stallbench_lib.families as families
+    checked = []
+    for found in pkgutil.iter_modules(families.__path__):
+        if found.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"stallbench_lib.families.{found.name}")
+        family = found.name.replace("_", "-")
+        render.check_consumed(f"families/{found.name}.py", getattr(module, "CONSUMES", None), family, meta)
+        assert any(key.startswith(f"{family}/") for key in meta["metrics"]), family
+        checked.append(family)
+    assert {"pool", "regex", "json", "report", "starvation", "pool-sweep", "browser"} <= set(checked)

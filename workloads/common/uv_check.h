@@ -20,12 +20,6 @@ inline void uv_check(int rc, const char* what) {
   if (rc < 0) throw UvError(what, rc);
 }
 
-// Milliseconds on libuv's monotonic clock, the clock every completion time is read from.
-inline double hrtime_ms() { return static_cast<double>(uv_hrtime()) / 1e6; }
-
-// Milliseconds elapsed on the same clock since `start_ns` (a uv_hrtime reading).
-inline double ms_since(std::uint64_t start_ns) { return static_cast<double>(uv_hrtime() - start_ns) / 1e6; }
-
 // Runs the loop until no handle or request is active; throws if a callback left it unfinished.
 inline void run_loop(uv_loop_t* loop) { uv_check(uv_run(loop, UV_RUN_DEFAULT), "uv_run"); }
 

@@ -6,7 +6,7 @@
 #include <cstring>
 #include <limits>
 
-#include "../common/uv_check.h"
+#include "../common/uv_clock.h"
 
 namespace stallbench {
 

@@ -2,20 +2,14 @@
 
 #include <uv.h>
 
-#include <algorithm>
 #include <cstdint>
 #include <ctime>
+
+#include "../common/percentile.h"
 
 namespace stallbench {
 
 namespace {
-
-double median(std::vector<double> ms) {
-  std::nth_element(ms.begin(), ms.begin() + ms.size() / 2, ms.end());
-  double upper = ms[ms.size() / 2];
-  if (ms.size() % 2 == 1) return upper;
-  return (upper + *std::max_element(ms.begin(), ms.begin() + ms.size() / 2)) / 2;
-}
 
 double thread_cpu_ms() {
   timespec now{};

@@ -6,6 +6,7 @@
 
 #include "../common/owned_loop.h"
 #include "../common/uv_check.h"
+#include "../common/uv_clock.h"
 #include "delay_monitor.h"
 #include "loop_utilization.h"
 #include "stall_meter.h"

@@ -1,6 +1,7 @@
 #include "stall_session.h"
 
 #include "../common/uv_check.h"
+#include "../common/uv_clock.h"
 #include "../common/uv_close.h"
 
 namespace stallbench {

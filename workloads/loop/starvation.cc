@@ -1,7 +1,7 @@
 #include "starvation.h"
 
 #include "../common/enum_names.h"
-#include "../common/uv_check.h"
+#include "../common/uv_clock.h"
 #include "busy_wait.h"
 #include "runtime.h"
 

@@ -2,6 +2,10 @@
 
 #include <http_parser.h>
 
+#include <stdexcept>
+
+#include "../common/uv_clock.h"
+
 namespace stallbench {
 namespace {
 
@@ -107,6 +111,19 @@ void http_get(uv_loop_t* loop, std::uint16_t port, const std::string& path,
   uv_ip4_addr("127.0.0.1", port, &addr);
   rc = uv_tcp_connect(&g->connect, &g->tcp, reinterpret_cast<const sockaddr*>(&addr), HttpGet::on_connect);
   if (rc < 0) g->fail("connect 127.0.0.1", rc);
+}
+
+double time_http_get_alone(uv_loop_t* loop, std::uint16_t port) {
+  double start = hrtime_ms(), done = 0;
+  HttpGetResult result;
+  http_get(loop, port, "/", [&](HttpGetResult r) {
+    done = hrtime_ms();
+    result = std::move(r);
+    uv_stop(loop);
+  });
+  uv_run(loop, UV_RUN_DEFAULT);
+  if (!result.error.empty() || result.status != 200) throw std::runtime_error("HTTP GET alone failed: " + result.error);
+  return done - start;
 }
 
 }  // namespace stallbench

@@ -21,4 +21,8 @@ struct HttpGetResult {
 void http_get(uv_loop_t* loop, std::uint16_t port, const std::string& path,
               std::function<void(HttpGetResult)> done);
 
+// One GET of "/" to the server on `loop` with nothing else running: what the request itself costs,
+// in milliseconds. Throws std::runtime_error unless it answered 200.
+double time_http_get_alone(uv_loop_t* loop, std::uint16_t port);
+
 }  // namespace stallbench

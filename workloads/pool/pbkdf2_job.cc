@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "../common/uv_check.h"
+#include "../common/uv_clock.h"
 
 namespace stallbench {
 
@@ -88,6 +89,20 @@ void queue_pbkdf2(uv_loop_t* loop, const Pbkdf2Params& params, Pbkdf2Done done) 
                }),
            "uv_queue_work(pbkdf2)");
   work.release();
+}
+
+double time_pbkdf2_alone(uv_loop_t* loop, const Pbkdf2Params& params, Key* key) {
+  double start = hrtime_ms(), done = 0;
+  std::string failure;
+  queue_pbkdf2(loop, params, [&](Key k, std::string error) {
+    done = hrtime_ms();
+    *key = std::move(k);
+    failure = std::move(error);
+    uv_stop(loop);
+  });
+  uv_run(loop, UV_RUN_DEFAULT);
+  if (!failure.empty()) throw std::runtime_error(failure);
+  return done - start;
 }
 
 }  // namespace stallbench

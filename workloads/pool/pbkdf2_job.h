@@ -37,4 +37,8 @@ std::string to_hex(const Key& key);
 using Pbkdf2Done = std::function<void(Key key, std::string error)>;
 void queue_pbkdf2(uv_loop_t* loop, const Pbkdf2Params& params, Pbkdf2Done done);
 
+// One pbkdf2 through the pool while nothing else runs on it: the unit the latencies are read in.
+// Returns milliseconds; the derived key goes to *key.
+double time_pbkdf2_alone(uv_loop_t* loop, const Pbkdf2Params& params, Key* key);
+
 }  // namespace stallbench

@@ -1,6 +1,6 @@
 // Seed 000's pool experiment: N slow pbkdf2 jobs fill libuv's thread pool, and at the same
-// moment one file read, one lookup of "localhost" and one HTTP request over loopback are issued.
-// File and DNS work go through the same pool and queue behind the jobs; TCP does not.
+// moment one file read, one lookup of "localhost" and one HTTP request over loopback are issued
+// (behind_jobs.h). File and DNS work go through the same pool and queue behind the jobs; TCP does not.
 #pragma once
 
 #include <uv.h>
@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "../net/http_get.h"
+#include "behind_jobs.h"
 #include "pbkdf2_job.h"
 
 namespace stallbench {
@@ -20,12 +21,6 @@ struct SaturationConfig {
   std::string file_path;               // the file the fs probe reads
   std::string host = "localhost";      // resolved from the hosts file only
   std::uint16_t http_port = 0;         // a server on the same loop (HttpServer)
-};
-
-struct Completion {
-  std::string what;  // "pbkdf2", "fs", "dns", "tcp"
-  int index;         // job number for pbkdf2, 0 otherwise
-  double at_ms;      // since the moment the jobs were submitted
 };
 
 struct SaturationResult {
@@ -40,21 +35,9 @@ struct SaturationResult {
   std::vector<std::string> errors;     // from any callback; empty when all went well
 };
 
-// Submits everything in one synchronous block, as the seed's script does, and runs the loop
-// until all of it has completed.
+// The jobs and the three probes through run_behind_jobs: everything in one synchronous block, as
+// the seed's script does, and the loop run until all of it has completed.
 SaturationResult run_saturation(uv_loop_t* loop, const SaturationConfig& config);
-
-// Starts every pool thread (libuv creates them on the first submission) by running one empty
-// work item per thread, so the first timed job does not pay for thread creation.
-void warm_pool(uv_loop_t* loop, int threads);
-
-// One pbkdf2 through the pool while nothing else runs on it: the unit the latencies are read in.
-// Returns milliseconds; the derived key goes to *key.
-double time_pbkdf2_alone(uv_loop_t* loop, const Pbkdf2Params& params, Key* key);
-
-// One HTTP GET to the server on `loop` with nothing else running: what the request itself costs.
-// Throws std::runtime_error when it fails.
-double time_http_get_alone(uv_loop_t* loop, std::uint16_t port);
 
 // What went wrong, compared with what must come back: every key equal to `expected_key`, the
 // file's bytes, a loopback address, a 200 "ok". Empty when the answers are right.

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "../common/percentile.h"
 #include "../common/uv_check.h"
 #include "../pool/pbkdf2_job.h"
 #include "open_loop.h"
@@ -52,7 +53,7 @@ std::vector<double> AloneSamples::step_ms() const {
     std::vector<double> step;
     for (const auto& job : steps)
       if (s < job.size()) step.push_back(job[s]);
-    medians.push_back(nearest_rank(step, 0.5));
+    medians.push_back(median(step));
   }
   return medians;
 }
@@ -62,9 +63,9 @@ double AloneSamples::service_ms() const {
   return std::accumulate(steps.begin(), steps.end(), 0.0);
 }
 
-double AloneSamples::latency_ms() const { return nearest_rank(latencies, 0.5); }
+double AloneSamples::latency_ms() const { return median(latencies); }
 
-double Calibration::effective_cores() const { return nearest_rank(capacity_trials, 0.5); }
+double Calibration::effective_cores() const { return median(capacity_trials); }
 
 double Calibration::busy_cores_delay_ms() const { return mean(delay_trials); }
 
@@ -105,7 +106,7 @@ double parallel_capacity(int cores) {
     });
     ratios.push_back(cores * alone / together);
   }
-  return std::clamp(nearest_rank(ratios, 0.5), 1.0, static_cast<double>(cores));
+  return std::clamp(median(ratios), 1.0, static_cast<double>(cores));
 }
 
 double busy_cores_delay_ms(uv_loop_t* loop, int cores, double window_s) {

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "../common/machine.h"
+#include "../common/percentile.h"
 #include "../loop/node_process.h"
 #include "../pool/job_classes.h"
 #include "../pool/lookup.h"
@@ -20,10 +21,6 @@
 
 namespace stallbench {
 namespace {
-
-double median(std::vector<double> values) {
-  return nearest_rank(std::move(values), 0.5);
-}
 
 // The median of each step over the samples (every sample of a class has the same steps).
 std::vector<double> step_medians(const nlohmann::json& samples) {

@@ -17,14 +17,6 @@
 
 namespace stallbench {
 
-double nearest_rank(std::vector<double> values, double fraction) {
-  if (values.empty()) return 0;
-  std::size_t rank = static_cast<std::size_t>(std::ceil(fraction * static_cast<double>(values.size())));
-  rank = std::clamp<std::size_t>(rank, 1, values.size());
-  std::nth_element(values.begin(), values.begin() + static_cast<long>(rank - 1), values.end());
-  return values[rank - 1];
-}
-
 std::vector<Arrival> arrival_schedule(const OpenLoopConfig& config) {
   std::vector<Arrival> arrivals;
   const double window_ns = config.window_s * 1e9;

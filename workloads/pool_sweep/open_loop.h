@@ -61,8 +61,4 @@ struct Arrival {
 // and the rates alone, so runs with the same seed (and another runtime) get the same arrivals.
 std::vector<Arrival> arrival_schedule(const OpenLoopConfig& config);
 
-// The nearest-rank percentile: the smallest value with at least `fraction` of the values at or
-// below it (so p99 of 100 values is the 99th smallest). 0 for no values.
-double nearest_rank(std::vector<double> values, double fraction);
-
 }  // namespace stallbench

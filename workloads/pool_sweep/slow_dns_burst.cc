@@ -5,11 +5,11 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
-#include <functional>
 #include <memory>
 #include <thread>
 
 #include "../common/uv_check.h"
+#include "../pool/behind_jobs.h"
 #include "../pool/file_read.h"
 #include "delaying_dns_server.h"
 #include "private_resolver.h"
@@ -17,32 +17,25 @@
 namespace stallbench {
 namespace {
 
-using LookupFinished = std::function<void(std::string error)>;
-using SubmitLookup = std::function<void(int index, LookupFinished finished)>;
-
-// Submits every lookup, then the read, in one synchronous block (as a request handler would),
-// and runs the loop until all of them have completed.
-SlowDnsResult run_burst(uv_loop_t* loop, const SlowDnsConfig& config, const SubmitLookup& submit_lookup) {
+// The lookups are the jobs, the read the probe behind them (behind_jobs.h).
+SlowDnsResult run_burst(uv_loop_t* loop, const SlowDnsConfig& config, const SubmitJob& submit_lookup) {
   SlowDnsResult result;
-  result.lookup_done_ms.assign(config.lookups, 0.0);
-  double start = hrtime_ms();
-  for (int i = 0; i < config.lookups; ++i)
-    submit_lookup(i, [&, i](std::string error) {
-      result.lookup_done_ms[i] = hrtime_ms() - start;
-      if (!error.empty()) result.errors.push_back("lookup " + std::to_string(i) + ": " + error);
+  Probe read{"read", [&](Finished finished) {
+    read_file(loop, config.file_path, [&, finished](std::string bytes, std::string error) {
+      finished(error);
+      result.file_bytes = std::move(bytes);
     });
-  read_file(loop, config.file_path, [&](std::string bytes, std::string error) {
-    result.read_ms = hrtime_ms() - start;
-    result.file_bytes = std::move(bytes);
-    if (!error.empty()) result.errors.push_back("read: " + error);
-  });
-  run_loop(loop);
+  }};
+  BehindJobsResult run = run_behind_jobs(loop, "lookup", config.lookups, submit_lookup, {read});
+  result.lookup_done_ms = std::move(run.job_done_ms);
+  result.read_ms = run.probe_done_ms[0];
+  result.errors = std::move(run.errors);
   return result;
 }
 
 struct SlowLookup {
   uv_getaddrinfo_t req;
-  LookupFinished finished;
+  Finished finished;
 };
 
 }  // namespace
@@ -50,7 +43,7 @@ struct SlowLookup {
 SlowDnsResult run_slow_dns_burst(uv_loop_t* loop, const PrivateResolver&, DelayingDnsServer& server,
                                  const SlowDnsConfig& config) {
   server.reset_counts();
-  auto result = run_burst(loop, config, [loop](int index, LookupFinished finished) {
+  auto result = run_burst(loop, config, [loop](int index, Finished finished) {
     // Only names under the private resolver's domain, asked only in its namespace.
     char name[96];
     std::snprintf(name, sizeof name, "q%d.%s", index, PrivateResolver::domain);
@@ -81,10 +74,10 @@ SlowDnsResult run_blocking_work_burst(uv_loop_t* loop, const SlowDnsConfig& conf
     std::chrono::milliseconds delay;
     std::atomic<int>* running;
     std::atomic<int>* most;
-    LookupFinished finished;
+    Finished finished;
   };
   std::atomic<int> running{0}, most{0};
-  auto result = run_burst(loop, config, [&](int, LookupFinished finished) {
+  auto result = run_burst(loop, config, [&](int, Finished finished) {
     auto* wait = new Wait{{}, config.delay, &running, &most, std::move(finished)};
     wait->req.data = wait;
     uv_check(uv_queue_work(loop, &wait->req, [](uv_work_t* req) {

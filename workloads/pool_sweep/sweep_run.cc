@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "../common/machine.h"
+#include "../common/percentile.h"
 #include "calibration.h"
 #include "open_loop.h"
 #include "pool_model.h"

@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "../common/percentile.h"
+
 namespace stallbench::regex {
 namespace {
 
@@ -12,12 +14,6 @@ constexpr int kShortWarmUps = 3;  // V8 tiers a regex up to machine code after i
 
 double elapsed_ms(Clock::time_point since) {
   return std::chrono::duration<double, std::milli>(Clock::now() - since).count();
-}
-
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  std::size_t n = values.size();
-  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
 }
 
 // The shared loop: `inputs` repeated `repeat` times per batch; per-unit time = batch ms / repeat.

@@ -4,14 +4,17 @@
 // only the regex engine, and each batch is timed here so the pipe is not measured.
 //
 //   {"op":"compile","pattern":"^a+$","flags":"i","full":false}
-//                                                     -> {"id":0} or {"status":"rejected","message":...}
-//   {"op":"batch","id":0,"inputs":["aaa!"],"repeat":5} -> {"matched":0,"ms":0.004}
-//                                                        or {"status":"guarded","message":...}
-//   {"op":"free","id":0}                              -> {}
+//                                             -> {"id":0} or {"status":"rejected","message":...}
+//   {"op":"inputs","inputs":["aaa!"]}         -> {}   the inputs of the batches that follow
+//   {"op":"batch","id":0,"repeat":5}          -> {"matched":0,"ms":0.004}
+//                                                or {"status":"guarded","message":...}
+//   {"op":"free","id":0}                      -> {}
+// The inputs are sent once and kept: every timed batch of a cell matches the same ones.
 const fs = require('fs');
 
 const regexes = new Map();
 let nextId = 0;
+let inputs = [];
 
 function handle(request) {
   switch (request.op) {
@@ -24,8 +27,11 @@ function handle(request) {
       } catch (e) {
         return { status: 'rejected', message: `${e.name}: ${e.message}` };
       }
+    case 'inputs':
+      inputs = request.inputs;
+      return {};
     case 'batch': {
-      const { inputs, repeat } = request;
+      const { repeat } = request;
       const regex = regexes.get(request.id);
       let matched = 0;
       try {

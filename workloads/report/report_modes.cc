@@ -5,7 +5,7 @@
 #include <stdexcept>
 
 #include "../common/enum_names.h"
-#include "../common/uv_check.h"
+#include "../common/uv_clock.h"
 
 namespace stallbench {
 

@@ -1,7 +1,7 @@
 """Report section of the `starvation/parity` benchmark: the model beside each Node line on the
 shipped ordering scenarios (the parity matrix) and the main-module race's odds, model vs Node."""
 from ..report import stats
-from ..report.figures import figure, save
+from ..report.figures import corner_legend, figure, save
 from ..tidy import parse_params
 
 METRICS = ("model_expected_pct", "node_expected_pct", "model_first_pct", "node_first_pct", "expected_orders")
@@ -74,7 +74,7 @@ def _odds_plot(context, cells, runtimes, races):
     ax.set_ylim(0, 110)
     ax.set_ylabel("% of runs in the first allowed order")
     ax.set_title("Races from the main module: the model of each line (blue) beside that Node line (orange)", fontsize=10)
-    ax.legend(fontsize=8, loc="lower right")
+    corner_legend(ax)
     return save(fig, context.out, "starvation-race-odds", "how often each race went each way, model vs Node, per line")
 
 

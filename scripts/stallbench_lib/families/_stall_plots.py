@@ -3,8 +3,13 @@ marked, and the /health latency CDF per mode. Both read the timeline series ever
 records (benches/session_metrics.cc)."""
 import math
 
+from ..medians import middle
 from ..report import stats
-from ..report.figures import figure, save
+from ..report.figures import corner_legend, figure, save, shared_legend
+
+# The series every measured window records (benches/session_metrics.cc) that the plots read.
+TIMELINE_METRICS = ("work_start_ms", "work_end_ms", "stall_at_ms", "stall_ms", "delay_at_ms", "delay_ms",
+                    "health_sent_ms", "health_latency_ms")
 
 WORK_COLOUR = "#ffd8a8"
 STALL_COLOUR = "#d62728"
@@ -36,8 +41,7 @@ def median_repetition(rows, params, metric):
     by_rep = {rep: v[0] for rep, v in stats.per_repetition(rows, params, metric).items() if v}
     if not by_rep:
         return None
-    ordered = sorted(by_rep, key=by_rep.get)
-    return ordered[(len(ordered) - 1) // 2]
+    return middle(by_rep, key=by_rep.get)
 
 
 def _series(rows, params, rep, metric):
@@ -79,13 +83,9 @@ def timeline_figure(context, panels, title, stem, work, time_metric):
     for ax, (label, params, rep) in zip(axes[:, 0], chosen):
         _timeline_panel(ax, cell_rows[params], params, rep, label, work)
     axes[-1, 0].set_xlabel("time since the measured window began (ms)")
-    legend = {}
-    for ax in axes[:, 0]:  # every kind of mark, from whichever panel has it
-        for handle, label in zip(*ax.get_legend_handles_labels()):
-            legend.setdefault(label, handle)
-    axes[0, 0].legend(legend.values(), legend.keys(), fontsize=7, loc="upper right")
     fig.suptitle(title, fontsize=11)
     fig.tight_layout()
+    shared_legend(fig, fontsize=7)
     return save(fig, context.out, stem, title)
 
 
@@ -108,8 +108,8 @@ def cdf_figure(context, groups, title, stem):
     ax.set_ylabel("fraction of requests answered")
     ax.set_ylim(0, 1.02)
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=7, loc="lower right")
     ax.set_title(title, fontsize=11)
+    corner_legend(ax, fontsize=7)
     return save(fig, context.out, stem, title)
 
 

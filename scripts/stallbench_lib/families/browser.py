@@ -5,8 +5,10 @@ strategies and chunk sizes, frames and worst input delay per strategy for the re
 side by side, and the medians."""
 from collections import defaultdict
 
+from ..medians import middle
 from ..report import stats
-from ..report.figures import figure, save
+from ..report.markup import collapsed
+from ..report.figures import corner_legend, figure, save, shared_legend
 from ..tidy import parse_params
 from ._stall_plots import median_repetition
 
@@ -17,6 +19,11 @@ LABELS = {"inline": "inline", "timeout": "setTimeout 0", "message-channel": "Mes
 COLOURS = {"inline": "#d62728", "timeout": "#1f77b4", "message-channel": "#17becf", "idle-callback": "#9467bd",
            "yield": "#2ca02c", "post-task": "#bcbd22", "worker": "#7f7f7f"}
 SIZE = {"report": "rows", "parse": "orders"}
+_READ = ("total_ms", "frames", "frame_rate_hz", "frame_gap_max_ms", "longtasks", "longtask_max_ms", "loaf_max_ms",
+         "chunk_max_ms", "input_delay_p50_ms", "input_delay_max_ms", "interaction_max_ms", "work_start_ms", "work_end_ms",
+         "frame_at_ms", "longtask_at_ms", "longtask_ms", "click_at_ms", "click_delay_ms")
+# What this section reads of benches/browser.cc, checked against the run's declarations (render.py).
+CONSUMES = {benchmark: _READ for benchmark in SIZE}
 FRAME_COLOUR, TASK_COLOUR, CLICK_COLOUR, WORK_COLOUR = "#1f77b4", "#d62728", "#2ca02c", "#ffd8a8"
 
 READING = """\
@@ -87,7 +94,7 @@ def _one_chunk_each(cells):
     chunks = defaultdict(list)
     for strategy, chunk in cells:
         chunks[strategy].append(chunk)
-    return {(s, sorted(c)[(len(c) - 1) // 2]) for s, c in chunks.items()}
+    return {(s, middle(c)) for s, c in chunks.items()}
 
 
 def _timeline(context, benchmark, size, cells):
@@ -118,14 +125,10 @@ def _timeline(context, benchmark, size, cells):
         ax.set_ylabel("ms")
         ax.set_title(label, fontsize=9, loc="left")
     axes[-1, 0].set_xlabel("time since the window opened (ms)")
-    legend = {}
-    for ax in axes[:, 0]:
-        for handle, text in zip(*ax.get_legend_handles_labels()):
-            legend.setdefault(text, handle)
-    axes[0, 0].legend(legend.values(), legend.keys(), fontsize=7, loc="upper right", ncol=2)
     title = f"{_what(benchmark, size)}: frames, long tasks and clicks per strategy"
     fig.suptitle(title, fontsize=11)
     fig.tight_layout()
+    shared_legend(fig, fontsize=7)
     return save(fig, context.out, f"browser-timeline-{benchmark}-{size}", title)
 
 
@@ -151,9 +154,9 @@ def _tradeoff(context, benchmark, size, cells):
     ax.set_ylabel("time to finish the work (ms)")
     ax.set_ylim(bottom=0)
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=7, loc="best")
     title = f"{_what(benchmark, size)}: time to finish against worst input delay"
     ax.set_title(title, fontsize=10)
+    corner_legend(ax, fontsize=7)
     return save(fig, context.out, f"browser-tradeoff-{benchmark}-{size}", title)
 
 
@@ -224,7 +227,7 @@ def sections(context) -> str:
         parts.append(f"#### The {_what(benchmark, size)}\n")
         parts += [TIMELINE_READING, _timeline(context, benchmark, size, cells)]
         parts += [TRADEOFF_READING, _tradeoff(context, benchmark, size, cells)]
-        parts.append("Medians per cell. *frames* ran during the work (per second of it in brackets); *interaction* "
-                     "is Event Timing's duration, input to the next paint, for clicks of 16 ms or more.\n")
-        parts.append(_table(context, cells))
+        parts.append(collapsed("Medians per cell", "*frames* ran during the work (per second of it in brackets); "
+                               "*interaction* is Event Timing's duration, input to the next paint, for clicks of 16 ms "
+                               "or more.\n\n" + _table(context, cells)))
     return "\n".join(p for p in parts if p)

@@ -5,10 +5,24 @@ them; per document shape, each parser's steady-state walk beside its library's r
 from collections import defaultdict
 
 from ..report import stats
-from ..report.figures import figure, save
+from ..report.markup import collapsed
+from ..report.figures import corner_legend, figure, save, shared_legend
 from ..tidy import parse_params
 from . import _stall_plots as plots
 
+_SESSION = ("stall_max_ms", "loop_delay_p99_ms", "loop_delay_max_ms", "health_p99_ms", "health_max_ms", "elu_overall",
+            *plots.TIMELINE_METRICS)
+_NODE = ("node_parse_ms", "node_parse_mb_s", "node_first_parse_ms")
+# What this section reads of benches/json.cc, checked against the run's declarations (render.py).
+CONSUMES = {
+    "parse": ("parse_ms", "parse_mb_s", "first_parse_ms", "rss_growth_mb", "memcpy_mb_s", "memcpy_gap_ratio",
+              "payload_mib", *_SESSION),
+    "node-parse": _NODE,
+    "walk": ("walk_mb_s", "reference_mb_s", "adapter_overhead_ratio", "first_walk_ms"),
+    "input": ("values", "parse_ms", "parse_mb_s", "first_parse_ms", "adapter_overhead_ratio", "rss_growth_mb",
+              "stall_max_ms", "health_max_ms"),
+    "input-node": ("values", *_NODE),
+}
 MODE_ORDER = ["inline", "pool", "worker", "incremental", "ndjson"]
 # The parser whose timeline and CDF are drawn: the one that runs in every mode.
 TIMELINE_PARSERS = ["simdjson-ondemand"]
@@ -111,13 +125,12 @@ def _throughput(context, scenario, cells, node):
     memcpy_mb_s = stats.values_by_cell(context.rows, "memcpy_mb_s")
     floor = stats.median([v for params in inline.values() for v in memcpy_mb_s.get(params, [])])
     if floor:
-        ax.axhline(floor, color="black", ls="--", lw=1)
-        ax.annotate(f"memcpy floor {floor:,.0f} MB/s", (0, floor), xytext=(2, 3), textcoords="offset points", fontsize=8)
+        ax.axhline(floor, color="black", ls="--", lw=1, label=f"memcpy floor {floor:,.0f} MB/s")
     ax.set_yscale("log")
     ax.set_xticks(list(xs), labels, rotation=15, ha="right", fontsize=8)
     ax.set_ylabel("MB/s (10^6 bytes per second, log)")
-    ax.legend(fontsize=7, loc="lower left")
     ax.set_title(f"{count:,} {shape}: parse throughput on the loop (inline) against the memcpy floor", fontsize=10)
+    corner_legend(ax, fontsize=7)
     return save(fig, context.out, f"json-throughput-{shape}-{count}", f"MB/s per parser, {count} {shape}")
 
 
@@ -221,9 +234,9 @@ def _walk_figure(context, kb, shapes, cells, medians):
     ax.set_yscale("log")
     ax.set_xticks(range(len(shapes)), shapes, fontsize=8)
     ax.set_ylabel("MB/s (10^6 bytes per second, log)")
-    ax.legend(fontsize=7, ncol=len(parsers), loc="upper center", bbox_to_anchor=(0.5, -0.08))
     ax.set_title(f"Walk of every value, steady state, {kb:,} KiB documents: MB/s per parser and shape\n"
                  "(above each bar: adapter ÷ its library's reference walk)", fontsize=10)
+    shared_legend(fig, ncol=len(parsers), fontsize=7)
     return save(fig, context.out, f"json-walk-{kb}", f"MB/s per parser and shape, {kb} KiB documents")
 
 
@@ -246,7 +259,7 @@ def _walk_section(context):
                 lines.append(f"| {shape} | {parser} | {parse_params(params)['numbers']} | {stats.fmt(m['walk_mb_s'], 0)} | "
                              f"{stats.fmt(m['reference_mb_s'], 0)} | {stats.fmt(m['adapter_overhead_ratio'], 2)} | "
                              f"{stats.fmt(m['first_walk_ms'], 2)} |")
-        parts.append("\n".join(lines) + "\n")
+        parts.append(collapsed(f"Medians per cell, {kb:,} KiB documents", "\n".join(lines)))
     return "\n".join(p for p in parts if p)
 
 
@@ -323,10 +336,9 @@ def sections(context) -> str:
             parts.append(plots.cdf_figure(context, [(label, [params]) for label, params in panels],
                                           f"{parser}, {count:,} {shape}: /health latency per mode",
                                           f"json-health-cdf-{shape}-{count}"))
-        parts.append("Medians per cell. *× memcpy* is parse time over the memcpy floor's time.\n")
-        parts.append(NUMBERS_NOTE)
         parts.append(_node_note(context, scenarios))
-        parts.append(_table(context, cells, node))
+        parts.append(collapsed("Medians per cell", "*× memcpy* is parse time over the memcpy floor's time.\n\n" +
+                               NUMBERS_NOTE + "\n" + _table(context, cells, node)))
     parts.append(_walk_section(context))
     parts.append(_input_section(context))
     return "\n".join(p for p in parts if p)

@@ -3,9 +3,11 @@ size with the core count marked, C++ and each Node line side by side, and the me
 from collections import defaultdict
 
 from ..report import stats
-from ..report.figures import CLASS_COLOURS, figure, save
+from ..report.markup import collapsed
+from ..report.figures import CLASS_COLOURS, figure, mark_cores, save, shared_legend
 from ..tidy import parse_params
 
+BENCHMARK = "saturation"
 PROBES = [("fs", "fs_latency_ms", "file read"), ("dns", "dns_latency_ms", "dns lookup"),
           ("tcp", "tcp_latency_ms", "HTTP over TCP")]
 
@@ -37,6 +39,10 @@ same request on an idle process: the client's own cost).
 
 RUNTIME_PROBES = [("fs_latency_ms", "file read"), ("dns_latency_ms", "dns.lookup"), ("tcp_latency_ms", "HTTP request"),
                   ("resolve4_latency_ms", "resolve4 (no pool)")]
+TABLE_METRICS = ("fs_latency_ms", "dns_latency_ms", "tcp_latency_ms", "tcp_alone_ms", "resolve4_latency_ms",
+                 "pbkdf2_alone_ms", "pool_efficiency")
+# What this section reads of benches/pool.cc, checked against the run's declarations (render.py).
+CONSUMES = {BENCHMARK: ("pbkdf2_done_ms", *TABLE_METRICS)}
 
 
 def _runtime_label(p: dict) -> str:
@@ -110,10 +116,7 @@ def _latency_vs_pool(context, scenarios):
             hi = [max(by_cell.get(pools[s], [0])) for s in sizes]
             ax.errorbar(sizes, med, yerr=[[m - l for m, l in zip(med, lo)], [h - m for m, h in zip(med, hi)]],
                         marker="o", color=CLASS_COLOURS[cls], label=label, capsize=3)
-        if context.cores:
-            ax.axvline(context.cores, color="black", ls="--", lw=1)
-            ax.annotate(f"{context.cores} cores", (context.cores, 1), xycoords=("data", "axes fraction"),
-                        xytext=(3, -12), textcoords="offset points", fontsize=8)
+        mark_cores(ax, context.cores)
         ax.axvline(jobs, color="grey", ls=":", lw=1)
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
@@ -121,8 +124,9 @@ def _latency_vs_pool(context, scenarios):
         ax.set_xlabel("UV_THREADPOOL_SIZE (dotted: job count)")
         ax.set_title(f"{jobs} × {iters:,} {digest}", fontsize=9)
     axes[0, 0].set_ylabel("latency (ms, log)")
-    axes[0, 0].legend(fontsize=8)
     fig.suptitle("File, DNS and TCP latency against pool size (median, min–max)", fontsize=11)
+    fig.tight_layout()
+    shared_legend(fig)
     return save(fig, context.out, "pool-latency-vs-size", "latency against pool size")
 
 
@@ -173,8 +177,9 @@ def _runtimes_figure(context, scenarios):
             if row == len(compared) - 1:
                 ax.set_xlabel("pool size (dotted: jobs)")
         axes[row, 0].set_ylabel("completion (ms, log)")
-    axes[0, -1].legend(fontsize=7)
     fig.suptitle(f"C++ and Node side by side: medians per pool size ({context.cores} cores)", fontsize=11)
+    fig.tight_layout()
+    shared_legend(fig, fontsize=7)
     return save(fig, context.out, "pool-runtimes", "C++ and each Node line side by side against pool size")
 
 
@@ -182,12 +187,10 @@ def _table(context, scenarios):
     lines = ["| jobs × iters | runtime | pool | fs ms | dns ms | HTTP ms | HTTP alone ms | resolve4 ms | first pbkdf2 ms "
              "| last pbkdf2 ms | one job alone ms | fs wait in jobs | efficiency | fs after 1st job | HTTP before 1st job |",
              "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
-    metrics = ("fs_latency_ms", "dns_latency_ms", "tcp_latency_ms", "tcp_alone_ms", "resolve4_latency_ms",
-               "pbkdf2_alone_ms", "pool_efficiency")
     for (digest, iters, jobs), runtimes in scenarios.items():
         for label, pools in runtimes.items():
             for pool, params in sorted(pools.items()):
-                med = {m: stats.median(stats.values_by_cell(context.rows, m).get(params, [])) for m in metrics}
+                med = {m: stats.median(stats.values_by_cell(context.rows, m).get(params, [])) for m in TABLE_METRICS}
                 ranked = _ranked_pbkdf2(context.rows, params)
                 first = stats.median([r[0] for r in ranked if r])
                 last = stats.median([r[-1] for r in ranked if r])
@@ -204,7 +207,7 @@ def _table(context, scenarios):
 
 
 def sections(context) -> str:
-    scenarios = _scenarios([r for r in context.rows if r.benchmark == "saturation"])
+    scenarios = _scenarios([r for r in context.rows if r.benchmark == BENCHMARK])
     if not scenarios:
         return ""
     parts = ["### Pool saturation (seed 000)\n", READING]
@@ -217,9 +220,9 @@ def sections(context) -> str:
         alone = stats.median([v for p in pools.values()
                               for v in stats.values_by_cell(context.rows, "pbkdf2_alone_ms").get(p, [])])
         parts.append(_timeline(context, scenario, pools, alone))
-    parts.append("Medians per cell. *fs wait in jobs* is the file read's latency divided by one job's alone "
-                 "time; the last two columns count the repetitions that showed the seed's shape.\n")
     parts.append("The timelines and the latency plot above show the first runtime of each scenario (the C++ cell "
-                 "when it ran); the table has every runtime.\n")
-    parts.append(_table(context, scenarios))
+                 "when it ran); the table below has every runtime.\n")
+    parts.append(collapsed("Medians per cell, every runtime",
+                           "*fs wait in jobs* is the file read's latency divided by one job's alone time; the last two "
+                           "columns count the repetitions that showed the seed's shape.\n\n" + _table(context, scenarios)))
     return "\n".join(parts)

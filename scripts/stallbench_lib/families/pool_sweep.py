@@ -5,9 +5,21 @@ from ..pool_sweep import mixes, targets
 from ..pool_sweep.recommend import recommend
 from ..pool_sweep.summary import app_sweeps, model_error, sweeps
 from ..report import stats
-from ..report.figures import figure, save
+from ..report.markup import collapsed
+from ..report.figures import corner_legend, figure, mark_cores, save, shared_legend
 from ..tidy import parse_params
 
+# What this section (with pool_sweep/summary.py and recommend.py) reads of benches/pool_sweep.cc,
+# checked against the run's declarations (render.py). The `app` benchmark of `sweep-pool --app` is
+# declared by pool_sweep/app.py, in Python, and needs no check.
+CONSUMES = {
+    "open-loop": ("latency_p50_ms", "latency_p95_ms", "latency_p99_ms", "latency_max_ms", "queue_wait_p50_ms",
+                  "queue_wait_p99_ms", "service_p50_ms", "service_p99_ms", "service_alone_ms", "throughput_per_s",
+                  "offered_per_s", "completed", "unfinished", "predicted_p50_ms", "predicted_p99_ms",
+                  "predicted_enough_cores_p50_ms", "predicted_throughput_per_s", "predicted_cpu_util", "cpu_util",
+                  "machine_cpu_util", "effective_cores", "busy_cores_delay_ms"),
+    "slow-dns": ("read_latency_ms", "lookups_drained_ms", "max_concurrent_lookups", "read_before_drain"),
+}
 PERCENTILE_STYLE = [("latency_p50_ms", "p50", "o", 1.0), ("latency_p95_ms", "p95", "^", 0.55),
                     ("latency_p99_ms", "p99", "s", 0.8), ("latency_max_ms", "max", "x", 0.35)]
 
@@ -22,9 +34,10 @@ is the rest (waiting in libuv's queue, and for the loop between a file read's fo
 In the latency plot each panel is one class: solid lines are measured percentiles, dashed lines
 the queueing model's p50 and p99, the dotted grey line the model's p50 on a machine with a core for
 every thread (no CPU sharing). The horizontal line is the class's target, the dashed vertical line
-the core count, the green band the recommended size. Read a class's curve from the left: where
-it falls steeply, threads were the bottleneck (jobs waited in the queue); where it flattens or
-rises again, the cores are (more threads only share them). A slow-I/O class (lookup, reverse) is
+the core count, the green band the recommended size; one legend below the panels names them all.
+Read a class's curve from the left: where it falls steeply, threads were the bottleneck (jobs
+waited in the queue); where it flattens or rises again, the cores are (more threads only share
+them). A slow-I/O class (lookup, reverse) is
 limited to (threads+1)/2 threads at once, so its curve keeps falling after the others flatten.
 """
 
@@ -32,12 +45,9 @@ limited to (threads+1)/2 threads at once, so its curve keeps falling after the o
 def _log2_axis(ax, sizes, cores, chosen):
     ax.set_xscale("log", base=2)
     ax.set_xticks(sizes, [str(s) for s in sizes])
-    if cores:
-        ax.axvline(cores, color="black", ls="--", lw=1)
-        ax.annotate(f"{cores} cores", (cores, 1), xycoords=("data", "axes fraction"), xytext=(3, -12),
-                    textcoords="offset points", fontsize=8)
+    mark_cores(ax, cores)
     if chosen:
-        ax.axvspan(chosen / 1.15, chosen * 1.15, color="tab:green", alpha=0.18, lw=0)
+        ax.axvspan(chosen / 1.15, chosen * 1.15, color="tab:green", alpha=0.18, lw=0, label=f"recommended: {chosen}")
 
 
 def _latency_plot(context, sweep, rec, index):
@@ -58,8 +68,9 @@ def _latency_plot(context, sweep, rec, index):
         ax.set_title(cls, fontsize=10)
         ax.set_xlabel("UV_THREADPOOL_SIZE")
     axes[0, 0].set_ylabel("latency (ms, log)")
-    axes[0, 0].legend(fontsize=7)
     fig.suptitle(f"Latency against pool size: {sweep.title()}", fontsize=11)
+    fig.tight_layout()
+    shared_legend(fig, fontsize=7)
     return save(fig, context.out, f"pool-sweep-latency-{index}", "latency percentiles against pool size per class")
 
 
@@ -72,8 +83,9 @@ def _throughput_plot(context, sweep, rec, index):
         ax.plot(sweep.sizes, sweep.series(cls, "predicted_throughput_per_s"), ls="--", color=colour)
         ax.plot(sweep.sizes, sweep.series(cls, "offered_per_s"), ls=":", color=colour, lw=0.8)
     ax.set_yscale("log")
-    ax.set_ylabel("completed per second (log); dotted: offered, dashed: model")
-    ax.legend(fontsize=8)
+    ax.set_ylabel("jobs per second (log)")
+    for style, what in (("-", "completed"), ("--", "model"), (":", "offered")):  # the line styles, in the legend
+        ax.plot([], [], ls=style, color="grey", label=what)
     ax = axes[0, 1]
     per = [sweep.per_size.get(s, {}) for s in sweep.sizes]
     ax.plot(sweep.sizes, [p.get("cpu_util") for p in per], marker="o", color="tab:blue", label="this process")
@@ -83,11 +95,13 @@ def _throughput_plot(context, sweep, rec, index):
             ls=":", color="black", label="cores really free / cores")
     ax.set_ylim(0, 1.05)
     ax.set_ylabel("CPU utilisation (share of the cores)")
-    ax.legend(fontsize=8)
     for ax in axes[0]:
         _log2_axis(ax, sweep.sizes, context.cores, rec.size)
         ax.set_xlabel("UV_THREADPOOL_SIZE")
     fig.suptitle(f"Throughput and CPU use against pool size: {sweep.title()}", fontsize=11)
+    fig.tight_layout()
+    for ax in axes[0]:  # the panels show different things: a legend each
+        corner_legend(ax, fontsize=7)
     return save(fig, context.out, f"pool-sweep-throughput-{index}", "throughput and CPU utilisation against pool size")
 
 
@@ -185,9 +199,9 @@ def _sweep_sections(context, sweep, index, given):
     parts.append(_latency_plot(context, sweep, rec, index))
     parts.append(_throughput_plot(context, sweep, rec, index))
     parts += _model_error_text(sweep, model_error(sweep))
-    parts.append("Medians over repetitions, in ms. *alone*: one job's service time on the idle pool "
-                 "(a Node sweep: one job's latency alone, as JavaScript sees it; an --app sweep: one request's).\n")
-    parts.append(_table(sweep, rec))
+    parts.append(collapsed("Medians per class and pool size", "Medians over repetitions, in ms. *alone*: one job's "
+                           "service time on the idle pool (a Node sweep: one job's latency alone, as JavaScript sees "
+                           "it; an --app sweep: one request's).\n\n" + _table(sweep, rec)))
     for failure in sweep.failures:
         parts.append(f"- failed: {failure}")
     return parts
@@ -250,7 +264,7 @@ def _slow_dns_section(context):
     ax.set_ylabel("completion after the burst (ms, log)")
     _log2_axis(ax, pools, context.cores, None)
     ax.set_xlabel("UV_THREADPOOL_SIZE")
-    ax.legend(fontsize=8)
+    corner_legend(ax)
     parts = ["### Slow DNS (nodejs/node#8436)\n", SLOW_DNS_READING,
              save(fig, context.out, "pool-sweep-slow-dns", "file read behind slow lookups against pool size"),
              "| kind | pool | read ms | last lookup ms | lookups at once | cap (pool+1)/2 | read first |",

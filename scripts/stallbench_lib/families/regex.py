@@ -10,13 +10,12 @@ from ..redos import agreement, summary
 from ..redos.curves import curves
 from ..redos.patterns import SAFE_SUFFIX
 from ..report import stats
-from ..report.figures import figure, save
+from ..report.figures import colours_for, corner_legend, figure, save
 
-ENGINE_COLOURS = {"boost": "#1f77b4", "std": "#d62728", "pcre2": "#ff7f0e", "pcre2-jit": "#bcbd22", "re2": "#2ca02c",
-                  "hyperscan": "#17becf", "node": "#9467bd", "node-linear": "#8c564b"}
-EXTRA_COLOURS = ["#e377c2", "#7f7f7f", "#393b79", "#637939", "#8c6d31", "#843c39"]  # more Node lines
+# What this section reads of benches/regex.cc, checked against the run's declarations (render.py);
+# the engines and the budget come from the same declarations.
+CONSUMES = {"match": ("match_ms", "matched"), "throughput": ("throughput_mb_s",)}
 STOP_MARKERS = {"timeout": "^", "guarded": "s", "crashed": "X", "error": "*"}
-DEFAULT_BUDGET_MS = 1000  # the bench's default, for runs made with `stallbench run`
 
 READING = """\
 Each cell runs one engine on one pattern at one input length, in its own process, within a time
@@ -41,20 +40,17 @@ linear rewrites. V8 engines carry their Node line: `node@26`.
 """
 
 
-def _engines(rows):
-    order = list(ENGINE_COLOURS)
-    found = {r.param_dict()["engine"] for r in rows}
-    base = lambda e: e.split("@")[0]
-    return sorted(found, key=lambda e: (order.index(base(e)) if base(e) in order else len(order), e))
+def _declared_engines(context) -> list[str]:
+    """Every engine the bench declares, in its order, each V8 engine once per Node line of the run:
+    the order of the tables and what each engine's colour is assigned from."""
+    return context.choices("match", "engine") or context.choices("throughput", "engine")
 
 
-def _colours(engines) -> dict[str, str]:
-    """One colour per engine: the base engine's for its first Node line, then extra ones."""
-    colours, spare = {}, iter(EXTRA_COLOURS)
-    for engine in engines:
-        base = ENGINE_COLOURS.get(engine.split("@")[0], "grey")
-        colours[engine] = base if base not in colours.values() else next(spare, "grey")
-    return colours
+def _engines(context) -> list[str]:
+    """The engines that ran, in the declared order (any the declarations do not name last)."""
+    declared = _declared_engines(context)
+    found = {r.param_dict()["engine"] for r in context.rows}
+    return [e for e in declared if e in found] + sorted(found - set(declared))
 
 
 def _variants(rows):
@@ -106,9 +102,10 @@ def _draw_variant(ax, curve, colour, dashed, budget_ms):
 
 
 def _plot_curves(context, names, found, engines, budget_ms):
-    colours = _colours(engines)
     """Small multiples: one panel per pattern, one colour per engine, the safe rewrite dashed. One
-    figure rather than one per pattern: on a busy 2-core machine each saved figure costs seconds."""
+    figure rather than one per pattern: on a busy 2-core machine each saved figure costs seconds.
+    The legend takes the empty panel when there is one, else it stands right of the panels."""
+    colours = colours_for(_declared_engines(context) + engines)
     columns = 2 if len(names) > 1 else 1
     rows = (len(names) + columns - 1) // columns
     fig, axes = figure(rows, columns, figsize=(5.6 * columns, 3.4 * rows), squeeze=False)
@@ -138,12 +135,13 @@ def _plot_curves(context, names, found, engines, budget_ms):
                 for ls, label in (("-", "pattern"), ("--", "safe rewrite"), (":", f"budget {budget_ms:g} ms"))]
     handles += [Line2D([], [], ls="", marker=m, color="grey", label=f"stopped: {status}")
                 for status, m in STOP_MARKERS.items()]
-    if spare:  # the legend takes the empty panel
-        spare[0].legend(handles=handles, loc="center", ncol=2, fontsize=8, frameon=False)
-    else:
-        fig.legend(handles=handles, loc="lower center", ncol=6, fontsize=8, bbox_to_anchor=(0.5, 1.0))
     fig.suptitle("Match time against input length (censored curves end on the budget line)", fontsize=11)
     fig.tight_layout()
+    if spare:
+        spare[0].legend(handles=handles, loc="center", ncol=2, fontsize=8, frameon=False)
+    else:
+        fig.legend(handles=handles, loc="center left", bbox_to_anchor=(1.0, 0.5), fontsize=8, frameon=False,
+                   ncol=1 if len(handles) <= 16 else 2)
     return save(fig, context.out, "regex-curves", "match time against input length per pattern and engine")
 
 
@@ -202,7 +200,7 @@ def _throughput(context, engines) -> str:
              "(median pass). Every engine's count of matching lines is checked against a plain string scan.\n",
              "| pattern | " + " | ".join(engines) + " |", "|---|" + "---|" * len(engines)]
     fig, ax = figure(figsize=(8, 3.6))
-    colours = _colours(engines)
+    colours = colours_for(_declared_engines(context) + engines)
     width = 0.8 / max(1, len(engines))
     for i, (name, by_engine) in enumerate(table.items()):
         shown = []
@@ -217,8 +215,8 @@ def _throughput(context, engines) -> str:
     ax.set_xticks(range(len(table)), list(table))
     ax.set_yscale("log")
     ax.set_ylabel("MB/s (log)")
-    ax.legend(fontsize=7, ncol=4)
     ax.set_title("Throughput on ordinary text (higher is better)", fontsize=10)
+    corner_legend(ax, fontsize=7, ncol=2)
     return "\n".join(lines) + "\n\n" + save(fig, context.out, "regex-throughput", "throughput per engine")
 
 
@@ -250,11 +248,11 @@ def _nodes(context) -> str:
 
 def sections(context) -> str:
     match_rows = [r for r in context.rows if r.benchmark == "match"]
-    engines = _engines(context.rows)
+    engines = _engines(context)
     parts = []
     if match_rows:
         regex_meta = context.run.meta.get("regex", {})
-        budget_ms = regex_meta.get("budget_ms", DEFAULT_BUDGET_MS)
+        budget_ms = regex_meta.get("budget_ms") or context.constant("match", "budget_ms")
         checks = regex_meta.get("correctness") or _row_checks(context.rows)
         offsets = {name: entry.get("fixed", 0) for name, entry in regex_meta.get("patterns", {}).items()}
         offsets.update({name + SAFE_SUFFIX: fixed for name, fixed in offsets.items()})

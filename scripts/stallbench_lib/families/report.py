@@ -7,10 +7,18 @@ renderer package stallbench_lib.report.)"""
 from collections import defaultdict
 
 from ..report import stats
-from ..report.figures import figure, save
+from ..report.markup import collapsed
+from ..report.figures import corner_legend, figure, legend_entries, save
 from ..tidy import parse_params
 from . import _stall_plots as plots
 
+# What this section reads of benches/report.cc, checked against the run's declarations (render.py).
+CONSUMES = {
+    "price-report": ("total_ms", "revenue", "health_p99_ms", "health_max_ms", "loop_delay_p99_ms", "loop_delay_max_ms",
+                     "stall_max_ms", "slice_max_ms", "elu_overall", *plots.TIMELINE_METRICS),
+    "meters": ("stall_injected_ms", "stall_sized_ms", "stall_error_ms", "loop_delay_p50_ms", "loop_delay_max_ms",
+               "instrument_cpu_pct"),
+}
 MODE_ORDER = ["inline", "chunked", "worker", "worker-pool"]
 
 READING = """\
@@ -82,9 +90,9 @@ def _tradeoff(context, rows_count, cells):
     right.set_ylabel("worst /health latency (ms)", color="#d62728")
     left.set_ylim(bottom=0)
     right.set_ylim(bottom=0)
-    handles = left.get_legend_handles_labels()[0] + right.get_legend_handles_labels()[0]
-    left.legend(handles, ["total time", "worst /health"], fontsize=8, loc="upper center")
     left.set_title(f"{rows_count:,} rows: slice size against total time and worst /health (median, min–max)", fontsize=10)
+    handles, labels = legend_entries([left, right])
+    corner_legend(left, handles, labels)
     return save(fig, context.out, f"report-chunk-tradeoff-{rows_count}", "chunk size against total time and worst /health")
 
 
@@ -166,8 +174,7 @@ def sections(context) -> str:
         tradeoff = _tradeoff(context, rows_count, cells)
         if tradeoff:
             parts += [TRADEOFF_READING, tradeoff]
-        parts.append("Medians per cell. *slice max* is the longest slice a chunked report ran between two yields: "
-                     "the bound on the stall it causes.\n")
-        parts.append(_table(context, cells))
+        parts.append(collapsed("Medians per cell", "*slice max* is the longest slice a chunked report ran between "
+                               "two yields: the bound on the stall it causes.\n\n" + _table(context, cells)))
     parts.append(_meters(context))
     return "\n".join(p for p in parts if p)

@@ -3,6 +3,7 @@ before the timer and before the file read, against n), what a call costs on the 
 each Node line measured in the same run, the seeds' blocked-timer and async-function experiments,
 and the model's parity with each Node line on the ordering scenarios (_loop_parity)."""
 from ..report import stats
+from ..report.markup import collapsed
 from ..report.figures import figure, save
 from ..tidy import parse_params
 from . import _loop_parity
@@ -11,6 +12,14 @@ SCHEDULERS = ["nexttick", "microtask", "immediate", "timeout"]
 LABELS = {"nexttick": "process.nextTick", "microtask": "queueMicrotask", "immediate": "setImmediate",
           "timeout": "setTimeout 0"}
 COLOURS = {"nexttick": "#d62728", "microtask": "#ff7f0e", "immediate": "#2ca02c", "timeout": "#1f77b4"}
+# What this section (with _loop_parity.py) reads of benches/starvation.cc, checked against the run's
+# declarations (render.py).
+CONSUMES = {
+    "reschedule": ("calls_before_timer", "calls_before_io", "total_ms", "per_call_us"),
+    "busy_timer": ("timer_fired_ms", "timer_late_ms"),
+    "async_pbkdf2": ("returned_ms", "interval_ticks", "ticks_expected"),
+    "parity": (*_loop_parity.METRICS, "startup_tail_ms"),
+}
 MODEL = "stallbench"
 NODE_MARKERS = ["s", "^", "D", "v", "P", "X"]
 # What the runtime should manage beside Node for chains of TARGET_N calls: the nextTick chain in at
@@ -206,7 +215,7 @@ def sections(context) -> str:
                   f"n = {TARGET_N:,}: smaller chains "
                   "mostly measure Node's JIT warming up. On a shared machine take the ratio, not the absolute "
                   "times.\n",
-                  _cost_table(context, grouped), "Every cell (medians):\n", _waits_table(context, grouped)]
+                  _cost_table(context, grouped), collapsed("Every cell (medians)", _waits_table(context, grouped))]
     busy = _simple_table(context, "busy_timer", [("timer_fired_ms", "timer fired ms", 1), ("timer_late_ms", "late by ms", 1)])
     if busy:
         parts += ["### A timer behind synchronous work (seed 002)\n",

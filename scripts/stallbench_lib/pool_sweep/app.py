@@ -9,7 +9,6 @@ import json
 import os
 import shlex
 import shutil
-import statistics
 import subprocess
 import tempfile
 import time
@@ -18,6 +17,7 @@ from dataclasses import dataclass
 
 from .. import children, paths
 from ..errors import UsageError
+from ..medians import median
 from ..node import Node
 from . import process_group
 
@@ -151,7 +151,7 @@ class RunningApp:
 
     def alone_ms(self) -> float:
         """The median of a few requests one at a time on the otherwise idle program."""
-        return statistics.median(self.get(REQUEST_TIMEOUT_MS / 1000) for _ in range(ALONE_REQUESTS))
+        return median(self.get(REQUEST_TIMEOUT_MS / 1000) for _ in range(ALONE_REQUESTS))
 
     def stop(self) -> None:
         """Kills the program's whole group (once: its group id may be reused after that)."""

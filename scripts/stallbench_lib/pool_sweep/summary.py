@@ -1,9 +1,9 @@
 """A pool-sweep run's rows gathered per pool size and class: medians over repetitions of every
 metric, and the model's error against measurement."""
-import statistics
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from ..medians import median
 from ..tidy import Row
 
 # The CPU classes (job_classes.h): their throughput is what a larger pool must not lose.
@@ -92,7 +92,7 @@ def _sweep(mix: str, rows: list[Row], runtime: str) -> Sweep:
     sizes = sorted({pool for pool, _ in values})
     cells, per_size = {}, {}
     for (pool, cls), metrics in values.items():
-        medians = {m: statistics.median(v) for m, v in metrics.items()}
+        medians = {m: median(v) for m, v in metrics.items()}
         if cls is None:
             per_size[pool] = medians
         else:
@@ -113,4 +113,4 @@ def model_error(sweep: Sweep) -> ModelError:
         if measured and predicted is not None and measured > 0:
             points.append((pool, cls, measured, predicted, (predicted - measured) / measured))
     errors = [abs(p[4]) for p in points]
-    return ModelError(statistics.median(errors) if errors else None, points)
+    return ModelError(median(errors) if errors else None, points)

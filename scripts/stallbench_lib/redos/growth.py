@@ -32,6 +32,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..medians import median
+
 FLAT_RATIO = 3.0        # max/min time below which a curve (or its first regime) is called flat
 TOP_DECADES = 2.0       # the fit keeps lengths within this many decades of the longest
 LINEAR_DEGREE = 1.5     # a fitted degree below this is linear
@@ -105,7 +107,7 @@ def _fit(x: np.ndarray, t: np.ndarray, use_constant: bool) -> tuple[float, float
 def _median_slope(x: np.ndarray, y: np.ndarray) -> float:
     """Theil-Sen: the median of the slopes between every pair of points."""
     i, j = np.triu_indices(len(x), k=1)
-    return float(np.median((y[j] - y[i]) / (x[j] - x[i])))
+    return median((y[j] - y[i]) / (x[j] - x[i]))
 
 
 def _flat_end(t: np.ndarray) -> int:
@@ -144,7 +146,7 @@ def classify(lengths: list[int], times_ms: list[float]) -> Growth:
     if t_all.max() < FLAT_RATIO * t_all.min():  # nothing to fit: R^2 would measure noise
         return Growth("linear", None, None, None, points)
     start = _growth_start(t_all)
-    regime = {"flat_until": int(n_all[start - 1]), "flat_ms": float(np.median(t_all[:start]))} if start else {}
+    regime = {"flat_until": int(n_all[start - 1]), "flat_ms": median(t_all[:start])} if start else {}
     segment_log_n, segment_log_t = np.log(n_all[start:]), np.log(t_all[start:])
     median_slope = _median_slope(segment_log_n, segment_log_t)
     keep = np.arange(points) >= start

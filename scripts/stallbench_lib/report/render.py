@@ -1,7 +1,13 @@
 """The report of one run: reports/<run-id>/report.md and index.html, plots as PNG and SVG.
 
 A family's pictures and prose come from families/<family>.py (`sections(context)`), found by
-name. Every family's medians per cell and metric also go to values-<family>.csv, linked from its
+name. The module declares what it reads, `CONSUMES = {benchmark: (metric, ...)}`, and the render
+checks that against the declarations the run's binaries recorded in meta.json: a benchmark or
+metric renamed in C++ stops the report with one line naming it, rather than leaving a section
+silently empty. What else a section needs from the C++ side (a budget, the engine list) it reads
+from the same declarations (`Context.constant`, `Context.choices`).
+
+Every family's medians per cell and metric also go to values-<family>.csv, linked from its
 section, so the page stays readable; a family with no module of its own gets that table inline
 (collapsed), so a new family is reported before it has plots of its own."""
 import csv
@@ -20,6 +26,7 @@ from ..atomic import atomic_write
 from ..errors import ReportError
 from ..tidy import Row
 from . import stats
+from .markup import collapsed
 
 
 @dataclass
@@ -27,10 +34,33 @@ class Context:
     run: rundir.RunDir
     rows: list[Row]   # this family's rows
     out: Path         # the report directory, where figures go
+    family: str = ""
 
     @property
     def cores(self) -> int | None:
         return self.run.meta.get("machine", {}).get("cores")
+
+    def _declared(self, benchmark: str) -> dict:
+        return self.run.meta.get("benchmarks", {}).get(f"{self.family}/{benchmark}", {})
+
+    def constant(self, benchmark: str, name: str) -> float:
+        """A number the benchmark declared for its report (a budget): ReportError when the run's
+        meta.json does not have it."""
+        value = self._declared(benchmark).get("constants", {}).get(name)
+        if value is None:
+            raise ReportError(f"report: meta.json does not declare constant {name} of {self.family}/{benchmark} "
+                              "(a run made before benchmarks recorded their constants, or the benchmark dropped it)")
+        return value
+
+    def choices(self, benchmark: str, param: str) -> list[str]:
+        """The declared choices of a parameter (the engines, in the bench's order), with each Node
+        value expanded to the run's lines (node -> node@26, node@system); [] when not declared."""
+        declared = self._declared(benchmark).get("params", {}).get(param, {})
+        lines = [n.get("line") for n in self.run.meta.get("nodes") or []]
+        expanded = []
+        for choice in declared.get("choices", []):
+            expanded += [f"{choice}@{line}" for line in lines] if choice in declared.get("node_values", []) else [choice]
+        return expanded
 
 
 def _header(run: rundir.RunDir) -> str:
@@ -106,16 +136,40 @@ def _generic_table(rows: list[Row]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _family_sections(context: Context, family: str) -> str | None:
+def _family_sections(context: Context) -> str | None:
     """The family's own sections, or None when it has no module (the generic table stands in)."""
-    name = f"stallbench_lib.families.{family.replace('-', '_')}"
+    name = f"stallbench_lib.families.{context.family.replace('-', '_')}"
     if importlib.util.find_spec(name) is None:
         return None
+    where = name.replace(".", "/") + ".py"
     try:
         module = importlib.import_module(name)
     except Exception as e:  # a broken module must not read as a family without a report
-        raise ReportError(f"report: {name.replace('.', '/')}.py does not import: {type(e).__name__}: {e}") from e
+        raise ReportError(f"report: {where} does not import: {type(e).__name__}: {e}") from e
+    check_consumed(where, getattr(module, "CONSUMES", None), context.family, context.run.meta)
     return module.sections(context)
+
+
+def check_consumed(where: str, consumes: dict | None, family: str, meta: dict) -> None:
+    """Every benchmark and metric a section reads must be declared in the run's meta.json, else
+    one line naming the first that is not. A run whose binaries declared nothing of the family
+    (`sweep-pool --app`, whose benchmark Python declares) has nothing to check against."""
+    if consumes is None:
+        raise ReportError(f"report: {where} does not declare what it reads (CONSUMES = {{benchmark: (metric, ...)}})")
+    declared = meta.get("metrics", {})
+    by_binaries = meta.get("benchmarks", declared)
+    if not any(key.partition("/")[0] == family for key in by_binaries):
+        return
+    for benchmark, metrics in consumes.items():
+        key = f"{family}/{benchmark}"
+        if key not in declared:
+            known = ", ".join(sorted(k for k in declared if k.partition("/")[0] == family))
+            raise ReportError(f"report: {where} reads benchmark {key}, which this run's meta.json does not declare "
+                              f"(it declares {known})")
+        missing = [m for m in metrics if m not in declared[key]]
+        if missing:
+            raise ReportError(f"report: {where} reads metric {missing[0]} of {key}, which this run's meta.json "
+                              "does not declare")
 
 
 def _anchor(text: str) -> str:
@@ -168,14 +222,14 @@ def render(run_path: Path, out: Path | None = None) -> Path:
         values = f"values-{_anchor(family)}.csv"
         atomic_write(out / values, _values_csv(rows))
         parts.append(f"## Family `{family}`\n")
-        own = _family_sections(Context(run, rows, out), family)
+        own = _family_sections(Context(run, rows, out, family))
         if own is not None:
             parts.append(own)
             parts.append(f"Every measured value of `{family}` (median, range, n and status per cell and metric): "
                          f"[{values}]({values}).\n")
         else:
-            parts.append(f"<details markdown=\"1\"><summary>Every measured value of <code>{family}</code> "
-                         f"(also <a href=\"{values}\">{values}</a>)</summary>\n\n{_generic_table(rows)}\n</details>\n")
+            parts.append(collapsed(f"Every measured value of {family}", f"Also as [{values}]({values}).\n\n" +
+                                   _generic_table(rows)))
     body_md = "\n".join(parts)
     # Heading ids as GitHub and Python-Markdown both make them ("## Family `pool`" -> family-pool).
     contents = "Contents: " + " · ".join(f"[{f}](#family-{_anchor(f)})" for f in families) + "\n"

@@ -2,6 +2,7 @@
 import statistics
 from collections import defaultdict
 
+from .. import medians
 from ..tidy import Row
 
 
@@ -36,7 +37,8 @@ def per_repetition(rows: list[Row], params: str, metric: str) -> dict[int, list[
 
 
 def median(values: list[float]) -> float | None:
-    return statistics.median(values) if values else None
+    """The median (medians.py), None for no values: a table shows "–"."""
+    return medians.median(values) if values else None
 
 
 def cv(values: list[float]) -> float | None:

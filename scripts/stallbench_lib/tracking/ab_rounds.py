@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 
 from .. import meta as metadata
 from ..catalogue import Family
+from ..medians import median
 from ..plan import Cell
 from ..rundir import RunDir
 from ..runner import run_cell
@@ -111,14 +112,8 @@ def paired_values(base: list[Row], current: list[Row]) -> dict[tuple, list[tuple
     result = {}
     for key in per_side[0].keys() & per_side[1].keys():
         b, c = per_side[0][key], per_side[1][key]
-        result[key] = [(_median(b[i]), _median(c[i])) for i in sorted(b.keys() & c.keys())]
+        result[key] = [(median(b[i]), median(c[i])) for i in sorted(b.keys() & c.keys())]
     return result
-
-
-def _median(values: list[float]) -> float:
-    ordered = sorted(values)
-    mid = len(ordered) // 2
-    return ordered[mid] if len(ordered) % 2 else (ordered[mid - 1] + ordered[mid]) / 2
 
 
 def _settled(pair: Pair, settings: Settings) -> bool:

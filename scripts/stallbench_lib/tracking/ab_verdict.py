@@ -16,7 +16,6 @@ only removes alarms.
   of the change within +-minimum effect (nothing that matters can hide in it).
 - `noisy`: otherwise; the interval still reaches past the minimum effect (more rounds would tell)."""
 import math
-import statistics
 from dataclasses import dataclass
 
 from . import paired
@@ -24,6 +23,7 @@ from .comparison import Outcome
 from .ranktest import benjamini_hochberg
 from .samples import Key, Sample
 from .verdict import Comparison, failure_verdict, worst_first
+from ..medians import median
 
 CONFIDENCE = 0.95
 
@@ -48,8 +48,8 @@ def measure(key: Key, unit: str, base: Sample, current: Sample, pairs: list[tupl
     if n == 0:
         c.verdict, c.note = "noisy", "no round with a value on both sides"
         return c
-    c.base_median = statistics.median(b for b, _ in pairs)
-    c.current_median = statistics.median(x for _, x in pairs)
+    c.base_median = median(b for b, _ in pairs)
+    c.current_median = median(x for _, x in pairs)
     estimate, low, high = paired.hodges_lehmann(d, CONFIDENCE)
     c.ratio, c.change_pct = math.exp(estimate), paired.as_pct(estimate)
     c.ci_low_pct = None if low is None else paired.as_pct(low)

@@ -9,13 +9,13 @@ before and after it, pooled. Compare must flag it; the size is then cut (PCT, PC
 PCT/10) until compare stops flagging it, which says how small a slowdown this machine and these
 repetitions still catch."""
 import json
-import statistics
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from .. import paths
 from ..atomic import atomic_write
 from .comparison import Outcome
+from ..medians import median
 
 STEPS = (1, 2, 5, 10)  # the injected sizes tried: PCT divided by these
 INJECT_VARIABLE = "STALLBENCH_INJECT_WORK"  # the A/B knob, read by the harness (benches/harness/inject.h)
@@ -93,7 +93,7 @@ def aa_summary(calibration: Calibration, outcome: Outcome) -> None:
     for metric, cs in sorted(by_metric.items()):
         mdes = [c.detectable_pct for c in cs if c.detectable_pct is not None]
         calibration.noise.append(MetricNoise(
-            metric, cs[0].unit, len(cs), statistics.median(mdes) if mdes else None, max(mdes) if mdes else None,
+            metric, cs[0].unit, len(cs), median(mdes) if mdes else None, max(mdes) if mdes else None,
             max((abs(c.change_pct) for c in cs if c.change_pct is not None), default=0.0)))
 
 
@@ -107,7 +107,7 @@ def injection_summary(pct: float, outcome: Outcome, benchmark: str) -> Injection
     plausible = [c for c in regressed if c.worse_pct <= PLAUSIBLE_FACTOR * pct]
     return Injection(pct, [_label(c) for c in plausible], [_label(c) for c in regressed if c not in plausible],
                      [_label(c) for c in mine if c.verdict == "improved"],
-                     {m: statistics.median(v) for m, v in sorted(changes.items())},
+                     {m: median(v) for m, v in sorted(changes.items())},
                      sum(1 for c in plausible if outcome.stays_significant(c)))
 
 

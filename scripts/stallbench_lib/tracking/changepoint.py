@@ -23,6 +23,8 @@ from functools import lru_cache
 
 import numpy as np
 
+from ..medians import median
+
 PERMUTATIONS = 499
 SEED = 20140101  # fixed: the same series always gives the same answer
 
@@ -108,7 +110,7 @@ def detect(series: list[float], alpha: float = 0.05, min_size: int = 3) -> list[
         if p >= alpha:
             break
         split = start + tau
-        found.append(ChangePoint(split, p, float(np.median(values[start:split])), float(np.median(values[split:end]))))
+        found.append(ChangePoint(split, p, median(values[start:split]), median(values[split:end])))
         segments.remove((start, end))
         segments += [(start, split), (split, end)]
     return sorted(found, key=lambda c: c.index)

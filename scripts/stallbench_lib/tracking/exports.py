@@ -17,12 +17,12 @@ A cell and metric whose repetitions failed (timeout, crashed, guarded, ...) is n
 number (Google Benchmark itself writes a failed run's time as 0, which a chart draws as "fastest
 ever"): it is left out of every format and listed in OMITTED.md beside the files, with its status."""
 import json
-import statistics
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..atomic import atomic_write
+from ..medians import median
 from ..rundir import slug
 from ..tidy import parse_params
 from .samples import Run
@@ -46,7 +46,7 @@ class Point:
 
     @property
     def median(self) -> float:
-        return statistics.median(self.values)
+        return median(self.values)
 
 
 def points(run: Run) -> tuple[list[Point], list[str]]:

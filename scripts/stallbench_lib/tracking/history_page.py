@@ -8,6 +8,7 @@ from pathlib import Path
 import markdown
 
 from ..atomic import atomic_write
+from ..medians import median
 from ..report import figures, stats
 from ..report.render import HTML_PAGE
 from ..rundir import slug
@@ -72,9 +73,8 @@ def _steady_table(cells: list[tuple], by_cell: dict) -> str:
     lines = ["| benchmark | params | metric | nights | last median | median of the nights |", "|---|---|---|---|---|---|"]
     for cell in cells:
         for s in by_cell[cell]:
-            medians = sorted(p.median for p in s.points)
             lines.append(f"| {cell[0]}/{cell[1]} | `{cell[2]}` | {s.key[3]} ({s.unit}) | {len(s.points)} | "
-                         f"{s.points[-1].median:.4g} | {medians[len(medians) // 2]:.4g} |")
+                         f"{s.points[-1].median:.4g} | {median(p.median for p in s.points):.4g} |")
     return "\n".join(lines) + "\n"
 
 

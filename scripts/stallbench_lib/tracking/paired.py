@@ -21,6 +21,8 @@ from functools import lru_cache
 
 import numpy as np
 
+from ..medians import median
+
 NORMAL = statistics.NormalDist()
 
 
@@ -103,7 +105,7 @@ def hodges_lehmann(d: np.ndarray, confidence: float = 0.95) -> tuple[float, floa
     that confidence: (estimate, None, None)."""
     n = len(d)
     walsh = np.sort(((d[:, None] + d[None, :]) / 2)[np.triu_indices(n)])
-    estimate = float(np.median(walsh))
+    estimate = median(walsh)
     cumulative = np.cumsum(_null_distribution(n))
     # k = the largest count with P(T+ <= k - 1) <= (1 - confidence) / 2
     k = int(np.searchsorted(cumulative, (1 - confidence) / 2 * (1 + 1e-9), side="right"))
@@ -116,7 +118,7 @@ def robust_sd(d: np.ndarray) -> float:
     """1.4826 * the median of |d|: the spread of d about 0 from magnitudes alone (sign-blind; see
     the module's note on optional stopping). Equal to the standard deviation for normal d centred
     on 0; larger when there is a real shift, which only makes a cell run longer."""
-    return 1.4826 * float(np.median(np.abs(d))) if len(d) else math.inf
+    return 1.4826 * median(np.abs(d)) if len(d) else math.inf
 
 
 def expected_width_pct(d: np.ndarray, confidence: float = 0.95) -> float:

@@ -9,6 +9,8 @@ import math
 import statistics
 from functools import lru_cache
 
+from ..medians import median
+
 EXACT_LIMIT = 20  # both samples at most this long and no ties: exact distribution
 
 
@@ -92,10 +94,10 @@ def robust_cv(values: list[float]) -> float | None:
     the standard deviation over the mean for normal data)."""
     if len(values) < 2:
         return None
-    centre = statistics.median(values)
+    centre = median(values)
     if centre == 0:
         return None
-    mad = statistics.median(abs(v - centre) for v in values)
+    mad = median(abs(v - centre) for v in values)
     return 1.4826 * mad / abs(centre)
 
 

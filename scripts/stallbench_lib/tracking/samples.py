@@ -5,7 +5,6 @@ The declarations come from the run's meta.json (runs made since the tracking com
 them there); for older runs, from the bench binaries of the current build when there is one;
 else every metric is taken as lower-is-better and tracked, and a note says so."""
 import json
-import statistics
 import sys
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -13,6 +12,7 @@ from pathlib import Path
 
 from .. import build, catalogue, paths, rundir
 from ..errors import UsageError
+from ..medians import median
 from ..tidy import Row
 
 Key = tuple[str, str, str, str]  # family, benchmark, params, metric
@@ -56,7 +56,7 @@ def samples_from_rows(rows: list[Row]) -> dict[Key, Sample]:
         else:
             sample.failures.setdefault(r.status, r.detail)
     for key, reps in per_rep.items():
-        samples[key].values = [v[0] if len(v) == 1 else statistics.median(v) for _, v in sorted(reps.items())]
+        samples[key].values = [v[0] if len(v) == 1 else median(v) for _, v in sorted(reps.items())]
     return samples
 
 

@@ -3,12 +3,12 @@ order the runs started, with the change points found in each and the regressions
 
 Runs made by `calibrate` (their meta.json says so) are left out: their injected slowdowns are not
 history. A run kept twice (in runs/ and as a baseline) counts once."""
-import statistics
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import paths
+from ..medians import median
 from . import changepoint
 from .samples import Key, Run, load_quietly
 
@@ -20,7 +20,7 @@ class Point:
 
     @property
     def median(self) -> float:
-        return statistics.median(self.values)
+        return median(self.values)
 
 
 @dataclass

@@ -15,7 +15,6 @@ else runs on the machine goes on: the trials measure the methods under the machi
 import csv
 import json
 import os
-import statistics
 import subprocess
 import sys
 import time
@@ -23,6 +22,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from .. import children, paths
+from ..medians import median
 from .calibration import INJECT_VARIABLE, PLAUSIBLE_FACTOR
 
 TRIAL_TIMEOUT_S = 30 * 60
@@ -81,8 +81,8 @@ def _summarise(method: str, kind: str, code: int, table: Path, benchmark: str, p
         if r["detectable_pct"]:
             mde.setdefault(r["metric"], []).append(float(r["detectable_pct"]))
     return Verdict(method, kind, code, sorted({r["metric"] for r in regressed}), code == 1 and bool(plausible),
-                   {m: statistics.median(v) for m, v in sorted(by_metric.items())},
-                   {m: statistics.median(v) for m, v in sorted(mde.items())}, seconds, load)
+                   {m: median(v) for m, v in sorted(by_metric.items())},
+                   {m: median(v) for m, v in sorted(mde.items())}, seconds, load)
 
 
 def _worse(row: dict) -> float:
@@ -154,7 +154,7 @@ def markdown(trials: Trials) -> str:
     for method in trials.methods:
         aa = [v for v in trials.verdicts if v.method == method and v.kind == "A/A"]
         ab = [v for v in trials.verdicts if v.method == method and v.kind == "A/B"]
-        minutes = statistics.median(v.seconds for v in aa + ab) / 60 if aa + ab else 0
+        minutes = median(v.seconds for v in aa + ab) / 60 if aa + ab else 0
         lines.append(f"| {method} | {_share(aa, lambda v: v.exit == 0)} | {_share(ab, lambda v: v.caught)} | "
                      f"{_share(ab, lambda v: v.exit == 1)} | {minutes:.1f} |")
     lines += ["", "Detectable effect per metric (median over the trials; the change each method finds 80% of the "
@@ -168,7 +168,7 @@ def markdown(trials: Trials) -> str:
             for method in trials.methods:
                 values = [getattr(v, field_name)[metric] for v in trials.verdicts
                           if v.method == method and v.kind in kinds and metric in getattr(v, field_name)]
-                cells.append(f"{statistics.median(values):.2f}%" if values else "–")
+                cells.append(f"{median(values):.2f}%" if values else "–")
         lines.append(f"| {metric} | {' | '.join(cells)} |")
     lines += ["", "False alarms (A/A trials that exited 1) and what regressed:", ""]
     for v in trials.verdicts:

@@ -9,9 +9,9 @@ verdict, exactly one of `improved`, `regressed`, `unchanged`, `noisy`.
   small to matter).
 - p >= alpha: `noisy` when the change reaches the minimum effect or the spread is too large to
   have seen a change of that size (the detectable effect exceeds it); `unchanged` otherwise."""
-import statistics
 from dataclasses import dataclass
 
+from ..medians import median
 from .ranktest import detectable_effect, mann_whitney_p, robust_cv, smallest_p
 from .samples import Key, Sample
 
@@ -62,8 +62,8 @@ def failure_verdict(base: Sample, current: Sample) -> tuple[str, str] | None:
 def judge(key: Key, base: Sample, current: Sample, better: str, min_effect_pct: float,
           alpha: float = DEFAULT_ALPHA) -> Comparison:
     n1, n2 = len(base.values), len(current.values)
-    b_med = statistics.median(base.values) if n1 else None
-    c_med = statistics.median(current.values) if n2 else None
+    b_med = median(base.values) if n1 else None
+    c_med = median(current.values) if n2 else None
     ratio = c_med / b_med if b_med and c_med is not None else None
     change = (ratio - 1) * 100 if ratio is not None else None
     if n1 != n2:
