@@ -20,7 +20,8 @@ std::pair<std::uint32_t, std::size_t> code_point(std::string_view s, std::size_t
 
 void append_u(std::string& out, std::uint32_t unit) {
   char hex[7];
-  std::snprintf(hex, sizeof hex, "\\u%04x", unit);
+  // A UTF-16 code unit: four hex digits (the mask tells the compiler so).
+  std::snprintf(hex, sizeof hex, "\\u%04x", static_cast<unsigned>(unit & 0xFFFF));
   out += hex;
 }
 

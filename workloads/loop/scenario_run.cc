@@ -66,7 +66,7 @@ class Player {
   }
 
   std::function<void(std::string)> fs_callback(const Op& op, const Scope& scope, const Promise& promise) {
-    return [this, &op, done = settling(op, scope, promise)](const std::string& error) {
+    return [&op, done = settling(op, scope, promise)](const std::string& error) {
       check_outcome(op, error);
       done();
     };
