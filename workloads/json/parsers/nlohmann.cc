@@ -17,6 +17,10 @@ nlohmann::json parse(const JsonText& json) {
   } catch (const nlohmann::json::parse_error& e) {
     // e.byte is 1-based (the position of the last character read); offsets here count from 0.
     throw ParseError(kName, e.what(), e.byte > 0 ? e.byte - 1 : 0);
+  } catch (const nlohmann::json::exception& e) {
+    // Its other refusals of a document (out_of_range 406: a number past double's range) carry no
+    // position; a refusal is a ParseError all the same, not an exception that escapes the walk.
+    throw ParseError(kName, e.what(), 0, false);
   }
 }
 
