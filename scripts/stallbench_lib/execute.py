@@ -17,6 +17,7 @@ import os
 import signal
 import sys
 from collections.abc import Callable
+from typing import NoReturn
 from pathlib import Path
 
 from . import children
@@ -38,6 +39,14 @@ class Interrupted(Exception):
 
 def _raise_interrupted(signum, _frame):
     raise Interrupted(signal.Signals(signum).name)
+
+
+def end_interrupted(run: RunDir, stop: Interrupted, kept: str) -> NoReturn:
+    """Records why the run stopped, says what it `kept`, and ends the command with 130."""
+    run.meta.update(ended_at=metadata.now_iso(), interrupted=str(stop))
+    run.save()
+    print(f"\nstallbench: {stop}: stopped; {kept}", file=sys.stderr)
+    raise SystemExit(130)
 
 
 def run_meta(families: list[Family], build: Path, settings: dict) -> dict:
@@ -170,11 +179,7 @@ def _run_steps(run: RunDir, cells: list[Cell], steps: list, repetitions: int, in
         if run.meta.get("instructions"):
             instruction_counts.count(run, cells, repetitions)
     except Interrupted as stop:
-        run.meta.update(ended_at=metadata.now_iso(), interrupted=str(stop))
-        run.save()
-        print(f"\nstallbench: {stop}: stopped; {run.path} keeps the finished cells and is marked incomplete",
-              file=sys.stderr)
-        raise SystemExit(130)
+        end_interrupted(run, stop, f"{run.path} keeps the finished cells and is marked incomplete")
     finally:
         for s, handler in previous.items():
             signal.signal(s, handler)

@@ -3,19 +3,13 @@
 #include <uv.h>
 
 #include <cstdint>
-#include <ctime>
 
 #include "../common/percentile.h"
+#include "../common/thread_clock.h"
 
 namespace stallbench {
 
 namespace {
-
-double thread_cpu_ms() {
-  timespec now{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
-  return static_cast<double>(now.tv_sec) * 1e3 + static_cast<double>(now.tv_nsec) / 1e6;
-}
 
 // The call's time on this thread's CPU clock: on a shared, loaded machine the wall clock would
 // also count the time other processes held the core, which has nothing to do with the parser.

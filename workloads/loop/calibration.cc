@@ -1,10 +1,9 @@
 #include "calibration.h"
 
-#include <time.h>
-
 #include <algorithm>
 
 #include "../common/owned_loop.h"
+#include "../common/thread_clock.h"
 #include "../common/uv_check.h"
 #include "../common/uv_clock.h"
 #include "delay_monitor.h"
@@ -14,12 +13,6 @@
 namespace stallbench {
 
 namespace {
-
-double thread_cpu_ms() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
-}
 
 // Loop-thread CPU per wall ms while idling, optionally under the three instruments.
 double idle_cpu_fraction(double resolution_ms, double seconds, bool instrumented) {
@@ -33,9 +26,9 @@ double idle_cpu_fraction(double resolution_ms, double seconds, bool instrumented
     meter.start(epoch);
     elu.start(epoch);
   }
-  double cpu0 = thread_cpu_ms(), wall0 = static_cast<double>(uv_hrtime()) / 1e6;
+  double cpu0 = thread_cpu_ms(), wall0 = hrtime_ms();
   idle_loop_for(loop.get(), seconds * 1e3);
-  double cpu = thread_cpu_ms() - cpu0, wall = static_cast<double>(uv_hrtime()) / 1e6 - wall0;
+  double cpu = thread_cpu_ms() - cpu0, wall = hrtime_ms() - wall0;
   monitor.stop();
   meter.stop();
   elu.stop();

@@ -4,11 +4,9 @@ loaded page; the orders are printed as Node's trace prints them, distinct orders
 Exit 0 when every order is one the scenario expects, 1 otherwise, 2 for bad input (nothing runs)."""
 import json
 import subprocess
-import textwrap
 from collections import Counter
-from pathlib import Path
 
-from .. import children
+from .. import children, scenario_text
 from ..errors import UsageError
 from . import scenario as scenarios
 from .setup import BROWSER_DIR, driving
@@ -16,7 +14,6 @@ from .setup import BROWSER_DIR, driving
 SCENARIOS = BROWSER_DIR / "scenarios"
 RUN_SLACK_MS = 15_000    # a page load and the run's own bookkeeping, beyond what its ops wait for
 START_ALLOWANCE_S = 180  # Chromium's start on a loaded machine
-WIDTH = 100
 
 
 def _limit_ms(loaded: list[dict]) -> int:
@@ -47,11 +44,7 @@ def _drive(loaded: list[dict]) -> dict:
 
 def _print_scenario(s: dict, outcome: dict) -> bool:
     runs = s["runs"]
-    print(f"\n── {s['name']} (page, {runs} run{'s' if runs != 1 else ''})  {Path(s['file']).name}")
-    if s["seed"]:
-        print(textwrap.fill(f"seed: {s['seed']}", WIDTH, initial_indent="   ", subsequent_indent="         "))
-    if s["analysis"]:
-        print(textwrap.fill(s["analysis"], WIDTH, initial_indent="   ", subsequent_indent="   "))
+    scenario_text.print_intro(s, "page")
     if "error" in outcome:
         print(f"   FAILED: {outcome['error']}")
         return False

@@ -11,10 +11,9 @@ every order is one the scenario expects and Node agrees, 1 otherwise."""
 import json
 import os
 import tempfile
-import textwrap
 from pathlib import Path
 
-from .. import build, node as nodejs, numbers, paths, trace_parity as parity
+from .. import build, node as nodejs, numbers, paths, scenario_text, trace_parity as parity
 from ..browser import trace as browser_trace
 from ..errors import UsageError
 
@@ -23,7 +22,6 @@ ORDER = 3
 HELP = ("print the order a scenario's callbacks run in on stallbench's model of a Node line (every shipped "
         "scenario when no file is given); --node LINES: beside those Node lines, with a parity matrix")
 SCENARIOS = paths.ROOT / "workloads" / "loop" / "scenarios"
-WIDTH = 100
 
 
 def add_arguments(p):
@@ -136,7 +134,7 @@ def _print_header(tool: Path, c: Comparison) -> None:
     semantics = model["semantics"]
     print(f"model:   Node {model['line']} (libuv {model['libuv']}): {semantics[0]}")
     for text in semantics[1:] + [c.tail.describe()]:
-        print(textwrap.fill(text, WIDTH, initial_indent="         ", subsequent_indent="           "))
+        print(scenario_text.wrapped(text, "         ", "           "))
     if c.node:
         phase = parity.call_tool(tool, "timer-phase", c.node.libuv).strip()
         print(f"node:    {c.node.version} on libuv {c.node.libuv}" + (f" ({c.node.runtime})" if c.node.line == nodejs.SYSTEM else "")
@@ -163,15 +161,6 @@ def _print_columns(ours: list[str], theirs: list[str] | None, left: str, right: 
         print(f"   {i + 1:>2} {' ' if a == b else '≠'} {a:<{width}}{b}")
 
 
-def _print_intro(s: dict) -> None:
-    runs = s["runs"]
-    print(f"\n── {s['name']} ({s['module']}, {runs} run{'s' if runs != 1 else ''})  {Path(s['file']).name}")
-    if s["seed"]:
-        print(textwrap.fill(f"seed: {s['seed']}", WIDTH, initial_indent="   ", subsequent_indent="         "))
-    if s["analysis"]:
-        print(textwrap.fill(s["analysis"], WIDTH, initial_indent="   ", subsequent_indent="   "))
-
-
 def _print_expectation(s: dict) -> None:
     expected = parity.as_expected(s["expect"], s["orders"])
     if expected is True:
@@ -183,7 +172,7 @@ def _print_expectation(s: dict) -> None:
 def _print_scenario(c: Comparison, i: int) -> None:
     """One scenario, the model beside at most one Node, in full."""
     s = c.result["scenarios"][i]
-    _print_intro(s)
+    scenario_text.print_intro(s, s["module"])
     theirs = c.node_orders[i]
     left = f"model of Node {c.line}"
     right = f"node {c.node.version}" if c.node else ""
@@ -284,7 +273,8 @@ def run(args) -> int:
             _print_scenario(comparisons[0], i)
     else:
         for i in range(total):
-            _print_intro(comparisons[0].result["scenarios"][i])
+            scenario = comparisons[0].result["scenarios"][i]
+            scenario_text.print_intro(scenario, scenario["module"])
             for c in comparisons:
                 _print_lines(c, i)
         _print_matrix(comparisons)

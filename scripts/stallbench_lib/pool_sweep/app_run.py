@@ -9,7 +9,7 @@ from pathlib import Path
 
 from .. import meta as metadata
 from .. import node as nodejs
-from ..execute import Interrupted
+from ..execute import Interrupted, end_interrupted
 from ..rundir import RunDir
 from ..tidy import Row, canonical_params
 from . import app
@@ -84,11 +84,7 @@ def sweep(target: app.AppTarget, sizes: list[int], rate: float, duration_s: int,
             run.save()
             print(f"    {status} ({time.monotonic() - started:.1f} s)", file=sys.stderr, flush=True)
     except Interrupted as stop:
-        run.meta.update(ended_at=metadata.now_iso(), interrupted=str(stop))
-        run.save()
-        print(f"\nstallbench: {stop}: stopped; the program was killed; {run.path} keeps the finished sizes",
-              file=sys.stderr)
-        raise SystemExit(130)
+        end_interrupted(run, stop, f"the program was killed; {run.path} keeps the finished sizes")
     finally:
         first.stop()  # a no-op once stopped; here for an interruption before the first size ran
         for s, handler in previous.items():
