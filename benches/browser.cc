@@ -247,13 +247,16 @@ int main(int argc, char** argv) {
   std::vector<std::pair<std::string, std::string>> versions;
   if (describing) {
     std::string chromium = browser::find_chromium();
-    std::string version = chromium.empty() ? "" : browser::chromium_version(chromium);
-    versions.emplace_back("chromium", version.empty() ? "not found (the browser family is skipped)" : version);
+    std::string version = chromium.empty() ? "not found (the browser family is skipped)" : browser::chromium_version(chromium);
+    // Found but silent is not absent: the family still runs, and each cell records the version the
+    // browser itself reports over the protocol.
+    versions.emplace_back("chromium", !version.empty() ? version : "unknown (" + chromium + " --version printed no version)");
   }
   return run_main(argc, argv,
                   {.name = "browser",
                    .doc = "the browser's event loop in Chromium: a long task against frames and input, by scheduling strategy",
                    .benchmarks = {report_benchmark(), parse_benchmark()},
                    .versions = versions,
-                   .npm_sets = {"browser"}});
+                   .npm_sets = {"browser"},
+                   .os_packages = {"browser"}});
 }

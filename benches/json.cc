@@ -448,6 +448,7 @@ int main(int argc, char** argv) {
                     .doc = "a large JSON parse blocking the loop: inline vs offloaded vs incremental, parser vs parser",
                     .benchmarks = {parse_benchmark(), walk_benchmark(), node_benchmark(), input_benchmark(path),
                                    input_node_benchmark(path)},
-                    .versions = versions};
+                    .versions = versions,
+                    .os_packages = {"json"}};
           }});
 }

@@ -203,6 +203,7 @@ int main(int argc, char** argv) {
                                 .doc = "catastrophic backtracking (ReDoS) against linear-time engines, and "
                                        "throughput on text",
                                 .benchmarks = {match(catalogue, inputs.positive_number("budget_ms")), throughput()},
-                                .versions = rx::engine_versions()};
+                                .versions = rx::engine_versions(),
+                                .os_packages = {"regex"}};
                       }});
 }

@@ -21,6 +21,7 @@ std::string describe(const Family& family, const std::vector<Input>& inputs) {
   for (const auto& [k, v] : family.versions) versions[k] = v;
   out["versions"] = versions;
   out["npm_sets"] = family.npm_sets;
+  out["os_packages"] = family.os_packages;
   for (const auto& b : family.benchmarks) {
     json params = json::array(), metrics = json::array();
     for (const auto& p : b.params) {

@@ -174,6 +174,9 @@ struct Family {
   // Pinned npm sets (folders of scripts/packages/npm) its benchmarks use; the orchestrator installs
   // them on demand before running any of its cells.
   std::vector<std::string> npm_sets;
+  // OS package lists (scripts/packages/<name>.txt) its optional engines, parsers or tools come from;
+  // the orchestrator installs them when it runs the family. What the build needs is in core.txt.
+  std::vector<std::string> os_packages;
 };
 
 // The Node binary of a value such as "node@26" (see Param::node_values); throws

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstring>
@@ -119,13 +120,15 @@ void LineChild::kill() {
   in_ = out_ = -1;
 }
 
-std::string first_line_of(const std::vector<std::string>& argv, double timeout_s) {
+std::vector<std::string> stdout_lines_of(const std::vector<std::string>& argv, double timeout_s) {
+  std::vector<std::string> lines;
+  auto start = std::chrono::steady_clock::now();
   try {
     LineChild child(argv);
-    return child.read_line(timeout_s);
-  } catch (const std::runtime_error&) {
-    return "";
+    for (;;) lines.push_back(child.read_line(std::max(0.0, timeout_s - seconds_since(start))));
+  } catch (const std::runtime_error&) {  // end of output, a timeout, or no child at all
   }
+  return lines;
 }
 
 }  // namespace stallbench::browser

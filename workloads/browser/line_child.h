@@ -36,7 +36,8 @@ struct LineTimeout : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// The first line `argv` prints on stdout (a --version), or "" when it prints none or fails.
-std::string first_line_of(const std::vector<std::string>& argv, double timeout_s);
+// Every line `argv` prints on stdout until it closes it (a --version), within `timeout_s`; what it
+// writes to stderr is not read. Empty when it prints nothing or cannot be started.
+std::vector<std::string> stdout_lines_of(const std::vector<std::string>& argv, double timeout_s);
 
 }  // namespace stallbench::browser

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <sstream>
@@ -42,15 +43,30 @@ std::string find_chromium() {
   return "";
 }
 
-std::string chromium_version(const std::string& chromium) {
-  // "Chromium 156.0.8078.114 built on Debian ...": the first dotted run of digits.
-  std::string line = first_line_of({chromium, "--version"}, kVersionTimeoutS);
-  for (auto start = line.find_first_of("0123456789"); start != std::string::npos;
-       start = line.find_first_of("0123456789", start + 1)) {
-    std::string run = line.substr(start, line.find_first_not_of("0123456789.", start) - start);
-    if (run.find('.') != std::string::npos) return run;
-    start += run.size();
+std::string version_in(const std::vector<std::string>& lines) {
+  // "Chromium 156.0.8078.114 built on Debian ...": the first dotted run of digits after the
+  // browser's name, on whichever line of stdout it is. A launcher's own chatter (Debian's writes
+  // shell errors about /dev/shm to stderr, which is not read) never names the browser.
+  for (const auto& line : lines) {
+    auto name = line.find("Chromium");
+    if (name == std::string::npos) name = line.find("Chrome");
+    if (name == std::string::npos) continue;
+    for (auto start = line.find_first_of("0123456789", name); start != std::string::npos;
+         start = line.find_first_of("0123456789", start)) {
+      auto end = line.find_first_not_of("0123456789.", start);
+      std::string run = line.substr(start, end == std::string::npos ? std::string::npos : end - start);
+      if (run.find('.') != std::string::npos && std::isdigit(static_cast<unsigned char>(run.back()))) return run;
+      start += run.size();
+    }
   }
+  return "";
+}
+
+std::string chromium_version(const std::string& chromium) {
+  // A cold first start on a busy machine can miss the bound: one more try before giving up.
+  for (int attempt = 0; attempt < 2; ++attempt)
+    if (std::string version = version_in(stdout_lines_of({chromium, "--version"}, kVersionTimeoutS)); !version.empty())
+      return version;
   return "";
 }
 

@@ -11,7 +11,8 @@ namespace stallbench::browser {
 // `chromium-browser` on PATH; "" when there is none.
 std::string find_chromium();
 
-// "156.0.8078.114" from `chromium --version`; "" when it does not answer.
+// "156.0.8078.114" from `chromium --version`'s stdout (any line naming the browser; stderr is not
+// read); "" when it does not answer.
 std::string chromium_version(const std::string& chromium);
 
 // The playwright-core package folder, or "" when it is not installed.
