@@ -40,10 +40,20 @@ def _step(what: str, command: list[str], log_path: Path, cwd: Path) -> None:
         raise UsageError(f"{what} failed: {_first_error(''.join(output))} (full log: {log_path})")
 
 
-def ensure_built(preset: str = "release", source: Path = paths.ROOT, build: Path | None = None) -> Path:
-    """Builds `preset` if anything is stale and returns the build directory. A failed configure or
-    build raises UsageError with the first error line and the log's path."""
+# What the command runs, declared by CMake (the top-level CMakeLists): every bench_<family> and the
+# helper programs, not the tests, so a first report does not wait for them to compile.
+COMMANDS = "stallbench_commands"
+
+
+def ensure_built(preset: str = "release", source: Path = paths.ROOT, build: Path | None = None,
+                 target: str | None = COMMANDS) -> Path:
+    """Builds `target` of `preset` (None: everything) if anything is stale and returns the build
+    directory. CMake re-runs itself first when a library appeared since it configured (it watches
+    the folders libraries appear in). A failed configure or build raises UsageError with the first
+    error line and the log's path."""
     build = build or paths.build_dir(preset)
+    if source != paths.ROOT:
+        target = None  # another checkout (ab's worktrees) may predate COMMANDS: all of its targets
     log = build / "build.log"
     if not (build / "CMakeCache.txt").exists():
         print(f"stallbench: configuring the {preset} build in {build} ...", file=sys.stderr, flush=True)
@@ -57,7 +67,7 @@ def ensure_built(preset: str = "release", source: Path = paths.ROOT, build: Path
             _step("configure", ["cmake", "-S", str(source), "-B", str(build), "-G", "Ninja"], log, source)
     print(f"stallbench: building ({preset}) ...", file=sys.stderr, flush=True)
     log.write_text("")
-    _step("build", ["cmake", "--build", str(build)], log, source)
+    _step("build", ["cmake", "--build", str(build), *(["--target", target] if target else [])], log, source)
     return build
 
 

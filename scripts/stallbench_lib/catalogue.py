@@ -92,6 +92,7 @@ class Family:
     versions: dict[str, str]
     benchmarks: list[Benchmark] = field(default_factory=list)
     npm_sets: list[str] = field(default_factory=list)  # pinned npm sets its benchmarks use (installed on demand)
+    os_packages: list[str] = field(default_factory=list)  # scripts/packages lists its optional parts come from
     inputs: list[Input] = field(default_factory=list)
 
 
@@ -112,6 +113,7 @@ def describe(binary: Path, inputs: dict[str, str] | None = None) -> Family:
         raise UsageError(f"{binary} --stallbench-describe failed: {result.stderr.strip() or result.returncode}")
     data = json.loads(result.stdout)
     family = Family(data["family"], data["doc"], binary, data["versions"], npm_sets=data.get("npm_sets", []),
+                    os_packages=data.get("os_packages", []),
                     inputs=[Input(i["name"], i["doc"], i["fallback"]) for i in data.get("inputs", [])])
     for b in data["benchmarks"]:
         params = [Param(p["name"], p["values"], p["smoke"], p["full"], p["choices"], p["range"], p["env"], p["doc"],

@@ -111,13 +111,19 @@ def _tally(counts: dict, cells: list[Cell], failed: dict, skipped: set, steps_le
 def execute(cells: list[Cell], repetitions: int, out_parent: Path, meta: dict,
             interleave_seed: int | None = None,
             skip: Callable[[Cell], str | None] | None = None,
-            finished: Callable[[Cell, CellResult], None] | None = None) -> RunDir:
+            finished: Callable[[Cell, CellResult], None] | None = None,
+            notices: list[str] = ()) -> RunDir:
+    """Runs every cell's repetitions into a new run directory under `out_parent`. `notices` (what
+    this build leaves out) are printed once the run directory exists: every input has been accepted
+    by then, so a notice never stands beside a refusal."""
     if interleave_seed is not None:
         meta = {**meta, "interleave": {"rounds": repetitions, "seed": interleave_seed}}
         steps = schedule.interleaved(len(cells), repetitions, interleave_seed)
     else:
         steps = schedule.sequential(len(cells), repetitions)
     run = RunDir.create(out_parent, metadata.new_run_id(meta["git"]), meta)
+    for line in notices:
+        print(f"stallbench: {line}", file=sys.stderr, flush=True)
     with children.removed_if_killed(run.reserve):
         try:
             _run_steps(run, cells, steps, repetitions, interleave_seed, skip, finished)

@@ -237,3 +237,39 @@ def test_run_installs_the_npm_sets_of_the_families_it_selects(tmp_path, monkeypa
     assert asked == [["browser"]]
     assert code == 0, err
     assert "browser: skipped (report): its npm packages (browser) could not be installed: offline (test)" in err
+
+
+# -- the version recorded is the version that ran (a stand-in launcher, no browser needed) --------
+
+LAUNCHER = """#!/bin/sh
+# Debian's launcher complains about /dev/shm on stderr before Chromium prints its version.
+echo "/usr/bin/chromium: 9: [: 25274929152: unexpected operator" >&2
+{stdout}
+"""
+
+
+def _described_chromium(tmp_path, stdout: str) -> str:
+    launcher = tmp_path / "chromium"
+    launcher.write_text(LAUNCHER.format(stdout=stdout))
+    launcher.chmod(0o755)
+    done = subprocess.run([str(BENCH), "--stallbench-describe"], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "STALLBENCH_CHROMIUM": str(launcher)})
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)["versions"]["chromium"]
+
+
+def test_the_version_is_read_from_stdout_whatever_the_launcher_writes_to_stderr_first(tmp_path):
+    said = 'sleep 0.2; echo; echo "[WARNING] fontconfig: no cache 3.1"; echo "Chromium 156.0.8078.114 built on Debian"'
+    assert _described_chromium(tmp_path, said) == "156.0.8078.114"
+
+
+def test_a_browser_that_prints_no_version_is_unknown_never_skipped(tmp_path):
+    version = _described_chromium(tmp_path, "echo 'no version here 1.2'")
+    assert version.startswith("unknown (") and "skipped" not in version
+    assert _described_chromium(tmp_path, "exit 0").startswith("unknown (")
+
+
+def test_no_browser_at_all_is_said_to_be_skipped():
+    done = subprocess.run([str(BENCH), "--stallbench-describe"], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "STALLBENCH_CHROMIUM": "none"})
+    assert json.loads(done.stdout)["versions"]["chromium"] == "not found (the browser family is skipped)"

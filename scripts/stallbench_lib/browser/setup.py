@@ -6,7 +6,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import node as nodejs, npm_sets, paths
+from .. import node as nodejs, npm_sets, os_packages, paths
 from ..errors import UsageError
 
 BROWSER_DIR = paths.ROOT / "workloads" / "browser"
@@ -35,6 +35,8 @@ def playwright_dir() -> Path:
 def driving(what: str) -> Driving:
     """Everything needed to drive Chromium, installing playwright-core when it is missing. Raises
     UsageError naming what is missing (`what` says which command wanted it)."""
+    if os.environ.get("STALLBENCH_CHROMIUM") is None:
+        os_packages.ensure(["browser"])  # Debian's chromium: this family's package list
     chromium = find_chromium()
     if chromium is None:
         raise UsageError(f"{what}: {NO_CHROMIUM}")

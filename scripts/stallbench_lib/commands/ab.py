@@ -4,7 +4,7 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-from .. import build, catalogue, instructions, node as nodejs, numbers, paths
+from .. import build, catalogue, instructions, node as nodejs, numbers, os_packages, paths
 from ..atomic import atomic_write
 from ..errors import UsageError
 from ..plan import make_plan, parse_sets
@@ -105,6 +105,7 @@ def _compare(pairs, declarations, limits, alpha, notes):
 def run(args) -> int:
     _check(args)
     limits = thresholds(args)
+    os_packages.ensure(os_packages.family_lists() + [os_packages.TRACKING])  # both sides build every family
     if args.instructions:
         instructions.require_valgrind()
     profile = PROFILES[args.profile]

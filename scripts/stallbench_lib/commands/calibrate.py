@@ -145,9 +145,9 @@ def run(args) -> int:
     if args.previous:
         return _analyse_again(args.previous, args, limits)
     sets = parse_sets(args.set)
+    build_dir = provide(args.filter, args.instructions, args.no_build)
     if args.instructions:
         instructions.require_valgrind()
-    build_dir = paths.build_dir() if args.no_build else build.ensure_built()
     families = catalogue.load(build.bench_binaries(build_dir))
     bench, pct = parse_inject(args.inject, families) if args.inject else (None, None)
     if bench and args.filter and not re.search(args.filter, bench):

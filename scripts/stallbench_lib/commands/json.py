@@ -9,7 +9,7 @@ can be loaded is the object of study: a malformed, truncated, empty, non-UTF-8 o
 one is parsed, and each parser's refusal, with its message and byte offset, is a `rejected` row."""
 from pathlib import Path
 
-from .. import build, catalogue, node as nodejs, numbers, paths
+from .. import build, catalogue, node as nodejs, numbers, optional, os_packages, paths
 from ..errors import UsageError
 from ..execute import execute, run_meta
 from ..plan import make_plan, parse_sets
@@ -42,6 +42,8 @@ def run(args) -> int:
         raise UsageError(f"--input {args.input}: no such file (give the path of a JSON document)")
     sets = parse_sets(args.set)
     nodes = tuple(nodejs.choose(args.node))
+    if not args.no_build:
+        os_packages.ensure(["json"])  # the parsers: this family's package list
     build_dir = paths.build_dir() if args.no_build else build.ensure_built()
     binary = build.bench_binaries(build_dir).get("json")  # describe this family only, not every one built
     if binary is None:
@@ -52,7 +54,8 @@ def run(args) -> int:
     settings = {"profile": "json --input", "input": str(args.input.resolve()), "sets": sets,
                 "repetitions": args.repetitions, "nodes": [n.meta() for n in nodes]}
     out = args.out if args.out else paths.RUNS
-    result = execute(cells, args.repetitions, out, run_meta(families, build_dir, settings))
+    result = execute(cells, args.repetitions, out, run_meta(families, build_dir, settings),
+                     notices=optional.notices(build_dir, {families[0].name}, args.no_build))
     print(f"results: {result.path / 'results.csv'}")
     if not args.no_report:
         report = render(result.path)

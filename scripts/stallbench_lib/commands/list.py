@@ -1,5 +1,5 @@
 """stallbench list: what can be run, with every parameter's grid per profile."""
-from .. import build, catalogue, node as nodejs, paths
+from .. import build, catalogue, node as nodejs, optional, paths
 from ..profiles import PROFILES
 
 NAME = "list"
@@ -18,6 +18,7 @@ def _values(values: list[str]) -> str:
 def run(args) -> int:
     build_dir = paths.build_dir() if args.no_build else build.ensure_built()
     families = catalogue.load(build.bench_binaries(build_dir))
+    optional.say(build_dir, no_build=args.no_build)
     print("profiles: " + "; ".join(f"{p.name} ({p.doc})" for p in PROFILES.values()))
     print(f"\nnode lines (--node LINES or $STALLBENCH_NODE; nightly and full run every pinned line; pinned in "
           f"{nodejs.LINES_FILE.relative_to(paths.ROOT)}, installed into {nodejs.deps_dir()}):")

@@ -11,12 +11,12 @@ import tempfile
 from dataclasses import asdict
 from pathlib import Path
 
-from .. import build, catalogue, node as nodejs, numbers, paths
+from .. import build, catalogue, node as nodejs, numbers, optional, os_packages, paths
 from ..atomic import atomic_write
 from ..errors import UsageError
 from ..execute import execute, run_meta
 from ..plan import Cell
-from ..redos import agreement, attacks, catalogue_file, checker, libraries, patterns, scan, summary, verify
+from ..redos import agreement, attacks, catalogue_file, checker, patterns, scan, summary, verify
 from ..redos.curves import curves
 from ..redos.escalation import Escalation
 from ..report.render import render
@@ -210,6 +210,8 @@ def run(args) -> int:
         raise UsageError(f"--budget-ms {args.budget_ms} is out of range: valid values are "
                          f"{BUDGET_RANGE[0]}-{BUDGET_RANGE[1]}")
     nodes = nodejs.choose(args.node)
+    if not args.no_build:
+        os_packages.ensure(["regex"])  # the engines: this family's package list
     build_dir = paths.build_dir() if args.no_build else build.ensure_built()
     if found_scan is not None:
         for line in scan.summary_lines(found_scan):
@@ -223,9 +225,7 @@ def run(args) -> int:
         resolved_file.write_text(resolved_text)
         inputs = {"patterns": str(resolved_file), "budget_ms": str(args.budget_ms)}
         describe = functools.partial(_describe, inputs=inputs)
-        described = describe(build_dir)
-        family, match, throughput = libraries.ensure_engines(described[1], build_dir, args.no_build, describe) \
-            or described
+        family, match, throughput = describe(build_dir)
         engines = _engines(args.engines, match.param("engine").choices, nodes, args.node)
         node_paths = {n.line: n.path for n in nodes}
         check_binary = checker.binary(build_dir)
@@ -241,7 +241,8 @@ def run(args) -> int:
                       for p in throughput.param("pattern").values for e in engines]
         settings = _settings(args, origin, resolved, engines, lengths, samples, nodes, analysis, found_scan)
         meta = run_meta([family], build_dir, settings)
-        result = execute(cells, 1, args.out or paths.RUNS, meta, skip=escalation.skip, finished=escalation.finished)
+        result = execute(cells, 1, args.out or paths.RUNS, meta, skip=escalation.skip, finished=escalation.finished,
+                         notices=optional.notices(build_dir, {family.name}, args.no_build))
 
     correctness = _correctness(result, resolved, samples)
     offsets = {v.name: v.pattern.fixed for v in patterns.variants(resolved)}

@@ -3,7 +3,7 @@ import os
 import random
 from pathlib import Path
 
-from .. import build, catalogue, instructions, node as nodejs, npm_sets, numbers, paths
+from .. import build, catalogue, instructions, node as nodejs, npm_sets, numbers, optional, os_packages, paths
 from ..errors import UsageError
 from ..execute import execute, run_meta
 from ..plan import make_plan, parse_sets, select
@@ -34,20 +34,42 @@ def add_arguments(p):
     store.add_option(p)
 
 
+def provide(pattern: str | None, count_instructions: bool, no_build: bool) -> Path:
+    """Installs the OS packages of the families the run selects, builds, and returns the build. The
+    families are known from their binaries, which build from core.txt alone: with a --filter the
+    binaries are built and asked first; without one every family runs, so every family's list is
+    installed before the (one) build."""
+    if no_build:
+        return paths.build_dir()
+    tools = [os_packages.TRACKING] if count_instructions else []
+    if pattern is None:
+        os_packages.ensure(os_packages.family_lists() + tools)
+        return build.ensure_built()
+    build_dir = build.ensure_built()
+    families = catalogue.load(build.bench_binaries(build_dir))
+    if os_packages.ensure(os_packages.of(families, select(families, pattern)) + tools):
+        build_dir = build.ensure_built()  # CMake sees the new libraries and adds their adapters
+    return build_dir
+
+
 def perform(profile, repetitions: int, pattern: str | None, sets: dict, out: Path, build_dir: Path,
-            count_instructions: bool = False, extra_meta: dict | None = None, nodes: tuple = ()):
+            count_instructions: bool = False, extra_meta: dict | None = None, nodes: tuple = (),
+            no_build: bool = False):
     """Plans and executes one run into a new directory under `out`; returns its RunDir. Also what
     `calibrate` runs, with `extra_meta` saying which calibration run it is."""
     families = catalogue.load(build.bench_binaries(build_dir))
-    npm_sets.provide(families, select(families, pattern))
+    selected = select(families, pattern)
+    npm_sets.provide(families, selected)
     cells = make_plan(families, profile, pattern, sets, nodes, narrow_with="--filter or --set {family}.KEY=...")
+    left_out = optional.notices(build_dir, {b.family for b in selected} | ({os_packages.TRACKING} if count_instructions else set()),
+                                no_build)
     settings = {"profile": profile.name, "filter": pattern, "sets": sets, "repetitions": repetitions,
                 "instructions": count_instructions, "nodes": [n.meta() for n in nodes], **(extra_meta or {})}
     meta = run_meta(families, build_dir, settings)
     if count_instructions:
         instructions.declare(meta["metrics"], cells)
     seed = random.SystemRandom().randrange(2**31) if profile.interleave else None
-    return execute(cells, repetitions, out, meta, interleave_seed=seed)
+    return execute(cells, repetitions, out, meta, interleave_seed=seed, notices=left_out)
 
 
 def check_repetitions(repetitions: int) -> None:
@@ -60,12 +82,12 @@ def run(args) -> int:
     repetitions = args.repetitions if args.repetitions is not None else profile.repetitions
     check_repetitions(repetitions)
     sets = parse_sets(args.set)
+    nodes = tuple(nodejs.choose(args.node, every_line=profile.tier in ("nightly", "full")))
+    build_dir = provide(args.filter, args.instructions, args.no_build)
     if args.instructions:
         instructions.require_valgrind()
-    nodes = tuple(nodejs.choose(args.node, every_line=profile.tier in ("nightly", "full")))
-    build_dir = paths.build_dir() if args.no_build else build.ensure_built()
     result = perform(profile, repetitions, args.filter, sets, args.out if args.out else paths.RUNS, build_dir,
-                     args.instructions, nodes=nodes)
+                     args.instructions, nodes=nodes, no_build=args.no_build)
     print(f"results: {result.path / 'results.csv'}")
     if args.out is None or args.store or os.environ.get(store.ENVIRONMENT):  # --out alone: leave no trace
         print(store.append_run(result.path, args.store))

@@ -218,8 +218,10 @@ def sections(context) -> str:
     grouped = _cells(context.rows)
     if not grouped:
         return ""
-    chromium = context.run.meta.get("versions", {}).get("chromium", "?")
-    parts = [f"### A long task in Chromium {chromium}: frames and clicks (seeds 001, 003)\n", READING]
+    chromium = context.run.meta.get("versions", {}).get("chromium", "")
+    # Only a version goes in the title: the family ran, whatever meta.json could learn of its version.
+    named = f"Chromium {chromium}" if chromium[:1].isdigit() else "Chromium"
+    parts = [f"### A long task in {named}: frames and clicks (seeds 001, 003)\n", READING]
     side = _side_by_side(context, grouped)
     if side:
         parts.append(side)

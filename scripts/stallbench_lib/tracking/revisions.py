@@ -77,7 +77,7 @@ def _built_revision(commit: str) -> Path:
                 raise UsageError(f"cannot check out {commit[:8]} into {source}: {added.stderr.strip()}")
         if not (source / "CMakePresets.json").exists():
             raise UsageError(f"revision {commit[:8]} has no CMakePresets.json: too old for stallbench ab to build")
-        return build.ensure_built("release", source=source, build=build_dir)
+        return build.ensure_built("release", source=source, build=build_dir, target=None)  # any revision's targets
 
 
 def resolve(role: str, given: str) -> Side:
