@@ -33,7 +33,7 @@ TEST(OpenLoop, LightLoadCompletesEverything) {
     EXPECT_EQ(o.dropped, 0);
     expect_accounted(o);
   }
-  EXPECT_GT(r.window_s, 0.4);
+  EXPECT_GE(r.window_s, config.window_s);  // it ends at the first tick at or after its end
   EXPECT_GE(r.cpu_util, 0);
 }
 

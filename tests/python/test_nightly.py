@@ -91,3 +91,13 @@ def test_the_workflow_gates_on_the_script_and_uploads_tonight_only():
     uploads = [s for s in steps if s.get("uses", "").startswith("actions/upload-artifact")]
     assert [u["with"]["path"] for u in uploads] == ["${{ env.NIGHT }}/"]
     assert "set +e" not in text and "ls -t" not in text  # no swallowed exit codes, no "newest folder"
+
+
+def test_the_workflow_runs_the_tests_under_load_and_fails_with_them():
+    yaml = pytest.importorskip("yaml")
+    flow = yaml.safe_load((ROOT / ".github" / "workflows" / "nightly.yml").read_text())
+    job = flow["jobs"]["under-load"]
+    (check,) = [s for s in job["steps"] if "scripts/test --under-load" in s.get("run", "")]
+    assert "if" not in check and not check.get("continue-on-error")  # its exit code is the job's
+    assert job["needs"] == "measure" and job["if"] == "always()"  # after the measurements, whatever they gave
+    assert "under-load" not in flow["jobs"]["history"]["needs"]  # a flaky test loses no night of history

@@ -57,6 +57,7 @@ class StallSession {
   StallSession& operator=(const StallSession&) = delete;
 
   std::uint16_t port() const { return server_.port(); }
+  std::uint64_t requests_served() const { return server_.requests_served(); }
   const SessionOptions& options() const { return options_; }
 
   // Runs one window; `start` is called on the loop thread after the lead-in. Rethrows the work's
