@@ -149,11 +149,13 @@ Order run_scenario(const Scenario& scenario, const ModelSettings& settings = {},
 
 // `runs` runs, each started at a random point of the millisecond (as separate Node processes
 // are): the distinct orders, in order of first appearance, with how many runs gave each.
+// `before_run(i)` is called as run i (0-based) starts: where a caller bounds each run.
 struct OrderCount {
   Order order;
   int count;
 };
-std::vector<OrderCount> run_scenario_times(const Scenario& scenario, const ModelSettings& settings, int runs);
+std::vector<OrderCount> run_scenario_times(const Scenario& scenario, const ModelSettings& settings, int runs,
+                                           const std::function<void(int)>& before_run = nullptr);
 
 // The same program as a Node script (CommonJS or ES module, as declared) that prints the labels
 // as one JSON array when the process exits.
