@@ -3,7 +3,9 @@ kind of child runs — a bench cell with the node it started, regex_check with i
 stallbench_trace, node under trace --node — and no process of the run may be left. Processes of
 a run are found by an environment variable every descendant inherits. Also: the memory caps
 (RLIMIT_AS for native children, resident memory of the group for V8) and the group kill."""
+import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -140,3 +142,134 @@ def test_the_whole_group_is_killed_on_timeout():
         children.run(["sh", "-c", "sleep 60 & sleep 60"], timeout_s=0.5, env={**os.environ, TAG: tag})
     time.sleep(0.2)
     assert not tagged(tag)
+
+
+def _gone(tag: str, timeout_s: float = 30) -> dict[int, str]:
+    """What of the run is still alive once it had `timeout_s` to go (the watchdog leaves last)."""
+    deadline = time.monotonic() + timeout_s
+    while tagged(tag) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return tagged(tag)
+
+
+def test_a_kill_takes_the_compilers_ninja_put_in_groups_of_their_own(tmp_path):
+    """ninja starts each command in a process group of its own, so a Ctrl-C at the terminal reaches
+    ninja alone; killing ninja's group used to leave its compilers compiling."""
+    (tmp_path / "build.ninja").write_text("rule slow\n  command = sleep 600 && touch $out\n"
+                                          "build a: slow\nbuild b: slow\n")
+    tag = uuid.uuid4().hex
+    proc = children.start(["ninja", "-j2", "-C", str(tmp_path)], stdout=subprocess.DEVNULL,
+                          env={**os.environ, TAG: tag})
+    try:
+        wait_for(tag, "sleep 600", 60)
+        groups = {os.getpgid(pid) for pid, line in tagged(tag).items() if "sleep 600" in line}
+        assert proc.pid not in groups  # the compilers' stand-ins are not in ninja's group
+        children.kill(proc)
+        assert not _gone(tag)
+    finally:
+        for pid in tagged(tag):
+            os.kill(pid, signal.SIGKILL)
+
+
+FAKE_CMAKE = """#!{python}
+# cmake as `ab` calls it: configure writes a build.ninja whose one step never ends; --build runs
+# the real ninja on it, which starts that step in a process group of its own, as it does compilers.
+import os, sys
+args = sys.argv[1:]
+if "--build" in args:
+    os.execvp("ninja", ["ninja", "-C", args[args.index("--build") + 1]])
+build = args[args.index("-B") + 1]
+os.makedirs(build, exist_ok=True)
+open(os.path.join(build, "CMakeCache.txt"), "w").close()
+with open(os.path.join(build, "build.ninja"), "w") as f:
+    f.write("rule cc\\n  command = sleep 600 && touch $out\\nbuild slow.o: cc\\n")
+"""
+
+
+def _worktrees() -> list[str]:
+    listed = subprocess.run(["git", "worktree", "list", "--porcelain"], cwd=ROOT, capture_output=True, text=True)
+    return [line for line in listed.stdout.splitlines() if line.startswith("worktree ")]
+
+
+def _interrupt(argv: list[str], needle: str, sig: int, tmp_path, env: dict | None = None,
+               ignoring_sigint: bool = False) -> subprocess.Popen:
+    """Starts a command, signals it once a process of its run has `needle` in its command line (SIGINT
+    to its process group, as Ctrl-C does; SIGTERM to it alone, as `kill` does), and asserts that it
+    ends with 128 + the signal and leaves no process of its run. `ignoring_sigint`: started the way a
+    script starts a background job, with SIGINT ignored."""
+    tag = uuid.uuid4().hex
+    env = {**os.environ, TAG: tag, "STALLBENCH_BUILD_DIR": str(BUILD), "PYTHONPATH": str(ROOT / "scripts"),
+           **(env or {})}
+    ignore = (lambda: signal.signal(signal.SIGINT, signal.SIG_IGN)) if ignoring_sigint else None
+    proc = subprocess.Popen([sys.executable, "-m", "stallbench_lib", *argv], env=env, cwd=tmp_path,
+                            start_new_session=True, preexec_fn=ignore, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        wait_for(tag, needle, 120)
+        if sig == signal.SIGINT:
+            os.killpg(proc.pid, sig)
+        else:
+            proc.send_signal(sig)
+        _, err = proc.communicate(timeout=60)
+        assert proc.returncode == 128 + sig, err
+        assert f"interrupted ({signal.Signals(sig).name})" in err or f"{signal.Signals(sig).name}: stopped" in err, err
+        assert not _gone(tag), f"left running after {signal.Signals(sig).name}: {tagged(tag)}"
+    finally:
+        for pid in tagged(tag):
+            os.kill(pid, signal.SIGKILL)
+        proc.kill()
+        proc.communicate()
+    return proc
+
+
+STOPS = [pytest.param(signal.SIGINT, True, id="SIGINT-to-a-background-job"),
+         pytest.param(signal.SIGINT, False, id="SIGINT"), pytest.param(signal.SIGTERM, False, id="SIGTERM")]
+
+
+@pytest.mark.parametrize("sig, ignoring_sigint", STOPS)
+def test_ab_stopped_while_it_builds_a_revision_leaves_no_build_and_no_worktree(tmp_path, sig, ignoring_sigint):
+    """A revision nobody has built (a new commit of HEAD's tree), built by a stand-in cmake whose
+    ninja never finishes: ab ends with 130 or 143, ninja and its step are gone, and so are the
+    worktree and build folder it made; `git worktree list` is as before."""
+    fake = tmp_path / "bin" / "cmake"
+    fake.parent.mkdir()
+    fake.write_text(FAKE_CMAKE.format(python=sys.executable))
+    fake.chmod(0o755)
+    commit = subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit-tree", "HEAD^{tree}", "-p",
+                             "HEAD", "-m", f"interrupted build {uuid.uuid4().hex}"], cwd=ROOT, capture_output=True,
+                            text=True, check=True).stdout.strip()
+    home = ROOT / "build" / "ab" / commit
+    before = _worktrees()
+    try:
+        _interrupt(["ab", commit, commit, "--node", "none", "--out", str(tmp_path / "ab")], "sleep 600", sig, tmp_path,
+                   env={"PATH": f"{fake.parent}:{os.environ['PATH']}"}, ignoring_sigint=ignoring_sigint)
+        assert _worktrees() == before
+        assert not home.exists() and not (tmp_path / "ab").exists()
+    finally:
+        subprocess.run(["git", "worktree", "remove", "--force", str(home / "src")], cwd=ROOT, capture_output=True)
+        subprocess.run(["git", "worktree", "prune"], cwd=ROOT, capture_output=True)
+        shutil.rmtree(home, ignore_errors=True)
+        home.with_name(f"{commit}.lock").unlink(missing_ok=True)
+
+
+@pytest.mark.parametrize("sig, ignoring_sigint", STOPS)
+def test_trace_stopped_while_its_tool_runs(tmp_path, sig, ignoring_sigint):
+    scenario = tmp_path / "long.json"
+    scenario.write_text('{"name": "long", "module": "cjs", "program": [{"op": "busy", "ms": 10000, "log": "done"}]}')
+    _interrupt(["trace", "--no-build", str(scenario)], "stallbench_trace", sig, tmp_path,
+               ignoring_sigint=ignoring_sigint)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_ab_stopped_during_its_rounds_marks_both_runs_interrupted(tmp_path, sig):
+    tiny = BUILD / "tests" / "tiny_bench"
+    for side in ("a", "b"):
+        (tmp_path / side / "benches").mkdir(parents=True)
+        (tmp_path / side / "benches" / "bench_tiny").symlink_to(tiny)
+    out = tmp_path / "ab"
+    _interrupt(["ab", str(tmp_path / "a"), str(tmp_path / "b"), "--set", "n=100000000", "--node", "none",
+                "--max-rounds", "3", "--out", str(out)], "--stallbench-records-fd", sig, tmp_path)  # a round's cell
+    metas = [json.loads(p.read_text()) for p in out.glob("*/*/meta.json")]
+    assert len(metas) == 2
+    assert all(m.get("complete") is not True and m["interrupted"] == signal.Signals(sig).name for m in metas)
+    assert not list(out.rglob("*.tmp")) and not (out / "ab.md").exists()

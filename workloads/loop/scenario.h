@@ -128,7 +128,8 @@ struct ScenarioError : std::invalid_argument {
 };
 
 // Every run must be able to end within this (what the scenario's timers and busy work take at
-// least); a run under Node is stopped after twice as long.
+// least); stallbench_trace stops a run still going this long beyond them (tools/run_limit.h: an
+// op waiting on a FIFO nobody writes); a run under Node is stopped after twice as long.
 constexpr double kRunLimitMs = 30'000;
 
 Scenario load_scenario(const std::string& path);  // throws ScenarioError

@@ -15,7 +15,7 @@ import re
 import shutil
 import subprocess
 import sys
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -99,6 +99,8 @@ def _removed_unless_done(source: Path, build_dir: Path, made_source: bool):
             shutil.rmtree(build_dir, ignore_errors=True)
         if made_source:
             _remove_worktree(source)
+        with suppress(OSError):  # build/ab/<commit>, when nothing is left in it
+            source.parent.rmdir()
         raise
 
 
