@@ -23,10 +23,12 @@ def _step(what: str, command: list[str], log_path: Path, cwd: Path) -> None:
     output = []
     with open(log_path, "a") as log:
         log.write(f"$ {' '.join(command)}\n")
-        # No memory cap: the compiler's needs are the build's business, not an experiment's.
-        proc = children.start(command, memory_bytes=0, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                              encoding="utf-8", errors="replace")
+        proc = None
         try:
+            with children.stop_signals_held():  # an interruption lands inside the `try`, with proc set
+                # No memory cap: the compiler's needs are the build's business, not an experiment's.
+                proc = children.start(command, memory_bytes=0, cwd=cwd, stdout=subprocess.PIPE,
+                                      stderr=subprocess.STDOUT, encoding="utf-8", errors="replace")
             for line in proc.stdout:
                 log.write(line)
                 output.append(line)
@@ -36,7 +38,8 @@ def _step(what: str, command: list[str], log_path: Path, cwd: Path) -> None:
                           flush=True)
             proc.wait()
         except BaseException:  # interrupted (interrupts.py): cmake, ninja and the compilers ninja started
-            children.kill(proc)
+            if proc is not None:
+                children.kill(proc)
             raise
         children.forget(proc)
     if live:

@@ -184,11 +184,14 @@ def run(argv: list[str], *, timeout_s: float, memory_bytes: int | None = None, r
     popen_kwargs.setdefault("stderr", subprocess.PIPE)
     if input is not None:
         popen_kwargs["stdin"] = subprocess.PIPE
-    proc = start(argv, memory_bytes=memory_bytes, reserves_address_space=reserves_address_space, **popen_kwargs)
+    proc = None
     try:
+        with stop_signals_held():  # an interruption lands inside the `try`, with proc set
+            proc = start(argv, memory_bytes=memory_bytes, reserves_address_space=reserves_address_space, **popen_kwargs)
         out, err = proc.communicate(input, timeout=timeout_s)
     except BaseException:
-        kill(proc)
+        if proc is not None:
+            kill(proc)
         raise
     forget(proc)
     done = subprocess.CompletedProcess(argv, proc.returncode, out, err)
