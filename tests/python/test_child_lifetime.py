@@ -238,11 +238,10 @@ STOPS = [pytest.param(signal.SIGINT, True, id="SIGINT-to-a-background-job"),
          pytest.param(signal.SIGINT, False, id="SIGINT"), pytest.param(signal.SIGTERM, False, id="SIGTERM")]
 
 
-@pytest.mark.parametrize("sig, ignoring_sigint", STOPS)
-def test_ab_stopped_while_it_builds_a_revision_leaves_no_build_and_no_worktree(tmp_path, sig, ignoring_sigint):
-    """A revision nobody has built (a new commit of HEAD's tree), built by a stand-in cmake whose
-    ninja never finishes: ab ends with 130 or 143, ninja and its step are gone, and so are the
-    worktree and build folder it made; `git worktree list` is as before."""
+@contextlib.contextmanager
+def _new_revision(tmp_path):
+    """A commit nobody has built (HEAD's tree, a message of its own), a stand-in cmake on PATH, and
+    build/ab/<commit> removed afterwards."""
     fake = tmp_path / "bin" / "cmake"
     fake.parent.mkdir()
     fake.write_text(FAKE_CMAKE.format(python=sys.executable))
@@ -251,17 +250,39 @@ def test_ab_stopped_while_it_builds_a_revision_leaves_no_build_and_no_worktree(t
                              "HEAD", "-m", f"interrupted build {uuid.uuid4().hex}"], cwd=ROOT, capture_output=True,
                             text=True, check=True).stdout.strip()
     home = ROOT / "build" / "ab" / commit
-    before = _worktrees()
     try:
-        _interrupt(["ab", commit, commit, "--node", "none", "--out", str(tmp_path / "ab")], "sleep 600", sig, tmp_path,
-                   env={"PATH": f"{fake.parent}:{os.environ['PATH']}"}, ignoring_sigint=ignoring_sigint)
-        assert _worktrees() == before
-        assert not home.exists() and not (tmp_path / "ab").exists()
+        yield commit, home, {"PATH": f"{fake.parent}:{os.environ['PATH']}"}
     finally:
         subprocess.run(["git", "worktree", "remove", "--force", str(home / "src")], cwd=ROOT, capture_output=True)
         subprocess.run(["git", "worktree", "prune"], cwd=ROOT, capture_output=True)
         shutil.rmtree(home, ignore_errors=True)
         home.with_name(f"{commit}.lock").unlink(missing_ok=True)
+
+
+@pytest.mark.parametrize("sig, ignoring_sigint", STOPS)
+def test_ab_stopped_while_it_builds_a_revision_leaves_no_build_and_no_worktree(tmp_path, sig, ignoring_sigint):
+    """A revision built by a stand-in cmake whose ninja never finishes: ab ends with 130 or 143,
+    ninja and its step are gone, and so are the worktree and build folder it made; `git worktree
+    list` is as before."""
+    with _new_revision(tmp_path) as (commit, home, env):
+        before = _worktrees()
+        _interrupt(["ab", commit, commit, "--node", "none", "--out", str(tmp_path / "ab")], "sleep 600", sig, tmp_path,
+                   env=env, ignoring_sigint=ignoring_sigint)
+        assert _worktrees() == before
+        assert not home.exists() and not (tmp_path / "ab").exists()
+
+
+def test_ab_stopped_while_it_updates_an_earlier_build_keeps_it(tmp_path):
+    """A worktree and build folder made earlier are the cache: an interrupted update leaves both."""
+    with _new_revision(tmp_path) as (commit, home, env):
+        subprocess.run(["git", "worktree", "add", "--detach", str(home / "src"), commit], cwd=ROOT, capture_output=True,
+                       check=True)
+        subprocess.run([str(tmp_path / "bin" / "cmake"), "-B", str(home / "build")], check=True)
+        before = _worktrees()
+        _interrupt(["ab", commit, commit, "--node", "none", "--out", str(tmp_path / "ab")], "sleep 600", signal.SIGINT,
+                   tmp_path, env=env)
+        assert _worktrees() == before
+        assert (home / "src" / "CMakePresets.json").exists() and (home / "build" / "build.ninja").exists()
 
 
 @pytest.mark.parametrize("sig, ignoring_sigint", STOPS)
