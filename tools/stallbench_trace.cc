@@ -11,13 +11,18 @@
 //
 // Bad input (a malformed scenario, an unknown op, a bad delay, a missing file, more runs than
 // the time limit allows): one line on stderr naming the file and the JSON path, exit 2, before
-// anything runs.
+// anything runs. A run still going kRunLimitMs after what its timers and busy work take (an op
+// waiting on something that never comes: a FIFO nobody writes): one line naming the run and the
+// op it likely waits on, exit 3 (run_limit.h).
+#include <sys/stat.h>
+
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "tools/run_limit.h"
 #include "workloads/loop/scenario.h"
 
 using namespace stallbench::loop;
@@ -32,6 +37,36 @@ json orders_json(const std::vector<OrderCount>& orders) {
   json out = json::array();
   for (const auto& [order, count] : orders) out.push_back({{"order", order}, {"count", count}});
   return out;
+}
+
+// What a path is when it is neither a regular file nor a folder: the kinds an fs op can wait on
+// forever (a FIFO's open waits for a writer, a terminal's read for input) or read without end.
+const char* unusual_kind(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)) return nullptr;
+  if (S_ISFIFO(st.st_mode)) return "a FIFO";
+  if (S_ISCHR(st.st_mode)) return "a character device";
+  if (S_ISBLK(st.st_mode)) return "a block device";
+  if (S_ISSOCK(st.st_mode)) return "a socket";
+  return "not a regular file";
+}
+
+// The line the tool ends with when a run of `s` outlives the limit (kRunLimitMs beyond what its
+// timers and busy work take).
+std::string timeout_line(const Scenario& s, int run, int runs) {
+  auto seconds = [](double ms) { return std::to_string(static_cast<int>(ms / 1000)); };
+  std::string line = s.file + ": timeout: run " + std::to_string(run + 1) + " of " + std::to_string(runs) +
+                     " did not end within the trace's limit of " + seconds(kRunLimitMs) + " s" +
+                     (s.min_run_ms > 0 ? " beyond the " + seconds(s.min_run_ms) + " s its timers and busy work take" : "");
+  const Op* suspect = nullptr;
+  any_op(s.program, [&](const Op& op) {
+    bool reads = op.kind == OpKind::read_file || op.kind == OpKind::open;  // a stat does not wait
+    if (reads && op.error.empty() && unusual_kind(op.path)) suspect = &op;
+    return suspect != nullptr;
+  });
+  if (suspect == nullptr) return line + ": an op waits on something that never comes";
+  return line + ": " + suspect->where + ": " + op_name(suspect->kind) + " of " + suspect->path + ", " +
+         unusual_kind(suspect->path) + ", waits on it as Node would (valid: a regular file)";
 }
 
 int run(const std::vector<std::string>& files, int runs, const ModelSettings& settings) {
@@ -49,11 +84,15 @@ int run(const std::vector<std::string>& files, int runs, const ModelSettings& se
   json out = {{"model", {{"line", model.line}, {"libuv", model.libuv}, {"semantics", model.describe()},
                          {"startup_tail_ms", settings.startup_tail_ms}}},
               {"scenarios", json::array()}};
+  stallbench::tools::RunLimit limit;
   for (const auto& s : scenarios) {
     int n = runs > 0 ? runs : s.runs;
+    double limit_ms = s.min_run_ms + kRunLimitMs;
+    auto orders = run_scenario_times(s, settings, n, [&](int i) { limit.arm(limit_ms, timeout_line(s, i, n)); });
+    limit.disarm();
     out["scenarios"].push_back({{"file", s.file}, {"name", s.name}, {"module", module_name(s.module)},
                                 {"analysis", s.analysis}, {"seed", s.seed}, {"expect", s.expected_on(model.line)},
-                                {"runs", n}, {"orders", orders_json(run_scenario_times(s, settings, n))}});
+                                {"runs", n}, {"orders", orders_json(orders)}});
   }
   std::cout << out.dump(-1, ' ', false, json::error_handler_t::replace) << "\n";
   return 0;

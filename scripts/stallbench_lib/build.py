@@ -23,16 +23,24 @@ def _step(what: str, command: list[str], log_path: Path, cwd: Path) -> None:
     output = []
     with open(log_path, "a") as log:
         log.write(f"$ {' '.join(command)}\n")
-        # No memory cap: the compiler's needs are the build's business, not an experiment's.
-        proc = children.start(command, memory_bytes=0, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                              encoding="utf-8", errors="replace")
-        for line in proc.stdout:
-            log.write(line)
-            output.append(line)
-            if line.startswith("[") and "/" in line.split("]")[0]:
-                text = line.rstrip()[:110]
-                print(f"\r\033[K  {text}" if live else f"  {text}", end="" if live else "\n", file=sys.stderr, flush=True)
-        proc.wait()
+        proc = None
+        try:
+            with children.stop_signals_held():  # an interruption lands inside the `try`, with proc set
+                # No memory cap: the compiler's needs are the build's business, not an experiment's.
+                proc = children.start(command, memory_bytes=0, cwd=cwd, stdout=subprocess.PIPE,
+                                      stderr=subprocess.STDOUT, encoding="utf-8", errors="replace")
+            for line in proc.stdout:
+                log.write(line)
+                output.append(line)
+                if line.startswith("[") and "/" in line.split("]")[0]:
+                    text = line.rstrip()[:110]
+                    print(f"\r\033[K  {text}" if live else f"  {text}", end="" if live else "\n", file=sys.stderr,
+                          flush=True)
+            proc.wait()
+        except BaseException:  # interrupted (interrupts.py): cmake, ninja and the compilers ninja started
+            if proc is not None:
+                children.kill(proc)
+            raise
         children.forget(proc)
     if live:
         print("\r\033[K", end="", file=sys.stderr, flush=True)
@@ -55,7 +63,7 @@ def ensure_built(preset: str = "release", source: Path = paths.ROOT, build: Path
     if source != paths.ROOT:
         target = None  # another checkout (ab's worktrees) may predate COMMANDS: all of its targets
     log = build / "build.log"
-    if not (build / "CMakeCache.txt").exists():
+    if not (build / "build.ninja").exists():  # never configured, or a configure cut short (the cache comes first)
         print(f"stallbench: configuring the {preset} build in {build} ...", file=sys.stderr, flush=True)
         log.parent.mkdir(parents=True, exist_ok=True)
         log.write_text("")

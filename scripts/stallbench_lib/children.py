@@ -5,13 +5,16 @@ caller is done with it, when the command exits, and when the orchestrator dies b
 Start children only through start() and run(), never through subprocess directly.
 
 How each way out is covered:
-- time limit, done, interruption: run()/kill()/forget() kill the child's whole group;
+- time limit, done, interruption: run()/kill()/forget() kill the child's whole group, and the groups
+  of its descendants that made groups of their own (ninja's compilers: watchdog.kill_group);
 - the command exits (normally, by exception, SIGINT/SIGTERM turned into an exception): atexit;
 - the orchestrator is SIGKILLed: the child has PR_SET_PDEATHSIG=SIGKILL, and what the child started
   (node under a bench binary, a user's app's helpers) is killed by the watchdog (watchdog.py), a
   process of its own that notices the orchestrator's end as end-of-file on a pipe and kills every
-  group still registered. A process that leaves its group (setsid) escapes all of this; only a
-  cgroup would hold it, and cgroups are not writable for ordinary users on every machine.
+  group still registered. A process that leaves its group (setsid, setpgid) is found as long as its
+  parent is alive when the kill comes; one whose parent has exited is an orphan nobody can trace
+  back, which only a cgroup would hold, and cgroups are not writable for ordinary users on every
+  machine.
 
 Memory: every group is capped on resident memory by the watchdog (sum of RSS over the group, polled
 every 0.25 s). Native children also get RLIMIT_AS at the same value, which fails their allocation at
@@ -32,6 +35,8 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
+
+from .watchdog import kill_group
 
 _PR_SET_PDEATHSIG = 1
 _STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
@@ -135,9 +140,8 @@ def start(argv: list[str], *, memory_bytes: int | None = None, reserves_address_
 
 
 def kill(proc: subprocess.Popen) -> None:
-    """Kills the child's whole process group and reaps the child."""
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(proc.pid, signal.SIGKILL)
+    """Kills the child's whole process group (with its descendants' groups) and reaps the child."""
+    kill_group(proc.pid)
     with contextlib.suppress(Exception):
         proc.wait()
     forget(proc)
@@ -146,8 +150,7 @@ def kill(proc: subprocess.Popen) -> None:
 def forget(proc: subprocess.Popen) -> None:
     """The child has exited and been reaped; its group may still hold helpers it started, so the
     group is killed too."""
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(proc.pid, signal.SIGKILL)
+    kill_group(proc.pid)
     with _lock:
         known = _live.pop(proc.pid, None)
     if known is not None:
@@ -181,11 +184,14 @@ def run(argv: list[str], *, timeout_s: float, memory_bytes: int | None = None, r
     popen_kwargs.setdefault("stderr", subprocess.PIPE)
     if input is not None:
         popen_kwargs["stdin"] = subprocess.PIPE
-    proc = start(argv, memory_bytes=memory_bytes, reserves_address_space=reserves_address_space, **popen_kwargs)
+    proc = None
     try:
+        with stop_signals_held():  # an interruption lands inside the `try`, with proc set
+            proc = start(argv, memory_bytes=memory_bytes, reserves_address_space=reserves_address_space, **popen_kwargs)
         out, err = proc.communicate(input, timeout=timeout_s)
     except BaseException:
-        kill(proc)
+        if proc is not None:
+            kill(proc)
         raise
     forget(proc)
     done = subprocess.CompletedProcess(argv, proc.returncode, out, err)

@@ -6,7 +6,7 @@ import importlib
 import pkgutil
 import sys
 
-from . import commands
+from . import commands, interrupts
 from .errors import DISK_EXIT, UsageError, disk_error_line, is_disk_error
 
 
@@ -58,13 +58,14 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        return args.handler(args)
+        with interrupts.raised():
+            return args.handler(args)
     except UsageError as e:
         print(f"stallbench: {e}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("\nstallbench: interrupted", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as stop:  # what it started is dead and what it half made is gone by now
+        print(f"\nstallbench: interrupted ({interrupts.signal_name(stop)})", file=sys.stderr)
+        return interrupts.exit_code(stop)
     except BrokenPipeError:  # `stallbench list | head`: the reader has what it wanted
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0

@@ -1,6 +1,6 @@
 """Runs a plan into a new run directory: meta first (complete=false), each cell in its own
-process, the CSV rewritten after every cell, meta completed at the end. SIGINT and SIGTERM stop
-the current cell, keep what finished, and leave the run marked incomplete.
+process, the CSV rewritten after every cell, meta completed at the end. SIGINT and SIGTERM
+(interrupts.py) stop the current cell, keep what finished, and leave the run marked incomplete.
 
 With an interleave seed the repetitions run in shuffled rounds (schedule.py); with
 `instructions`, the cells of CPU-bound benchmarks are run again under callgrind afterwards
@@ -14,13 +14,12 @@ first failed cell): `skip(cell)` is asked before each step and returns why not t
 import contextlib
 import dataclasses
 import os
-import signal
 import sys
 from collections.abc import Callable
 from typing import NoReturn
 from pathlib import Path
 
-from . import children
+from . import children, interrupts
 from . import instructions as instruction_counts
 from . import meta as metadata
 from . import numbers, schedule
@@ -33,20 +32,14 @@ from .rundir import RunDir
 from .runner import CellResult, run_cell
 
 
-class Interrupted(Exception):
-    pass
-
-
-def _raise_interrupted(signum, _frame):
-    raise Interrupted(signal.Signals(signum).name)
-
-
-def end_interrupted(run: RunDir, stop: Interrupted, kept: str) -> NoReturn:
-    """Records why the run stopped, says what it `kept`, and ends the command with 130."""
-    run.meta.update(ended_at=metadata.now_iso(), interrupted=str(stop))
-    run.save()
-    print(f"\nstallbench: {stop}: stopped; {kept}", file=sys.stderr)
-    raise SystemExit(130)
+def end_interrupted(runs: list[RunDir], stop: KeyboardInterrupt, kept: str) -> NoReturn:
+    """Records in each run why it stopped, says what was `kept`, and ends the command with 130
+    (SIGINT) or 143 (SIGTERM)."""
+    for run in runs:
+        run.meta.update(ended_at=metadata.now_iso(), interrupted=interrupts.signal_name(stop))
+        run.save()
+    print(f"\nstallbench: {interrupts.signal_name(stop)}: stopped; {kept}", file=sys.stderr)
+    raise SystemExit(interrupts.exit_code(stop))
 
 
 def run_meta(families: list[Family], build: Path, settings: dict) -> dict:
@@ -155,7 +148,6 @@ def _run_steps(run: RunDir, cells: list[Cell], steps: list, repetitions: int, in
     run.meta["per_process"] = per_process_values(cells)
     run.save()
     progress = Progress(len(steps), steps[0].repetitions if steps else repetitions)
-    previous = {s: signal.signal(s, _raise_interrupted) for s in (signal.SIGINT, signal.SIGTERM)}
     failed: dict[int, tuple[str, str]] = {}
     skipped: set[int] = set()
     steps_left = {i: 0 for i in range(len(cells))}
@@ -184,11 +176,8 @@ def _run_steps(run: RunDir, cells: list[Cell], steps: list, repetitions: int, in
                 finished(cell, result)
         if run.meta.get("instructions"):
             instruction_counts.count(run, cells, repetitions)
-    except Interrupted as stop:
-        end_interrupted(run, stop, f"{run.path} keeps the finished cells and is marked incomplete")
-    finally:
-        for s, handler in previous.items():
-            signal.signal(s, handler)
+    except KeyboardInterrupt as stop:
+        end_interrupted([run], stop, f"{run.path} keeps the finished cells and is marked incomplete")
     run.meta.update(ended_at=metadata.now_iso(), complete=True)
     run.meta["machine"]["load_average_end"] = list(os.getloadavg())  # compare warns when the machine was busy
     run.save()

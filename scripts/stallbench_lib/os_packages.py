@@ -41,7 +41,7 @@ def ensure(lists: list[str]) -> bool:
     proc = children.start([bootstrap, "--sets", ",".join(lists)], memory_bytes=0, stdout=subprocess.DEVNULL,
                           stderr=subprocess.PIPE, encoding="utf-8", errors="replace")
     last = ""
-    try:
+    try:  # interrupted, the installer goes as apt-get would at a Ctrl-C in its terminal
         for line in proc.stderr:
             if not line.strip():
                 continue
@@ -49,8 +49,10 @@ def ensure(lists: list[str]) -> bool:
             if last.startswith(PROGRESS):  # the failure's own line comes once, as the UsageError
                 print(last, file=sys.stderr, flush=True)
         proc.wait(timeout=INSTALL_TIMEOUT_S)
-    finally:
-        children.forget(proc)
+    except BaseException:
+        children.kill(proc)
+        raise
+    children.forget(proc)
     if proc.returncode != 0:
         raise UsageError(f"the OS packages of {', '.join(lists)} could not be installed "
                          f"(scripts/bootstrap --sets {','.join(lists)}): {last.removeprefix('stallbench: ') or proc.returncode}")

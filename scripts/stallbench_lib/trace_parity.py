@@ -2,6 +2,7 @@
 line compared (the model spends as long before its loop), the generated JavaScript run under Node,
 and the verdict for each scenario: agree (the same orders), race (both gave only orders the
 scenario allows, their counts shown), DISAGREE."""
+import os
 import subprocess
 from collections import Counter
 from dataclasses import dataclass, field
@@ -34,12 +35,15 @@ class Tail:
                 f"{self.note}, spent by the model before its loop, one run's value per run")
 
 
-def call_tool(tool: Path, *args: str) -> str:
-    """Runs stallbench_trace; its one-line complaint about bad input becomes ours (exit 2)."""
+def call_tool(tool: Path, *args: str, tmpdir: Path | None = None) -> str:
+    """Runs stallbench_trace; its one-line complaint about bad input becomes ours (exit 2), and so does
+    its line about a run past the trace's limit (exit 1). Its writeFile ops write under `tmpdir`, which
+    the caller removes however the tool ended (a run past the limit ends it without its cleanup)."""
+    env = {**os.environ, "TMPDIR": str(tmpdir)} if tmpdir else None
     try:
         # Its complaints quote the file's bytes, which need not be UTF-8.
         out = children.run([str(tool), *args], encoding="utf-8", errors="backslashreplace", timeout_s=TOOL_TIMEOUT_S,
-                           memory_bytes=TOOL_MEMORY_BYTES)
+                           memory_bytes=TOOL_MEMORY_BYTES, env=env)
     except subprocess.TimeoutExpired:
         raise SystemExit(f"stallbench: trace: the scenarios did not finish within {TOOL_TIMEOUT_S} s") from None
     if out.memory_kill:

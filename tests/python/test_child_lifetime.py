@@ -2,18 +2,26 @@
 kind of child runs — a bench cell with the node it started, regex_check with its node engine,
 stallbench_trace, node under trace --node — and no process of the run may be left. Processes of
 a run are found by an environment variable every descendant inherits. Also: the memory caps
-(RLIMIT_AS for native children, resident memory of the group for V8) and the group kill."""
+(RLIMIT_AS for native children, resident memory of the group for V8), the group kill (with the
+groups ninja puts its steps in), and Ctrl-C and SIGTERM (also with SIGINT ignored at start, as a
+script's background job has it) during ab's build, trace's tool, ab's rounds and a wait for the
+store's lock: exit 130 or 143, no process left, nothing half made left."""
+import contextlib
+import json
 import os
+import shutil
 import signal
+import sqlite3
 import subprocess
 import sys
 import textwrap
 import time
 import uuid
+from pathlib import Path
 
 import pytest
 
-from conftest import BUILD, ROOT
+from conftest import BUILD, DATA, ROOT
 from stallbench_lib import children, node as nodejs
 
 NODE, _ = nodejs.find()
@@ -140,3 +148,186 @@ def test_the_whole_group_is_killed_on_timeout():
         children.run(["sh", "-c", "sleep 60 & sleep 60"], timeout_s=0.5, env={**os.environ, TAG: tag})
     time.sleep(0.2)
     assert not tagged(tag)
+
+
+def _gone(tag: str, timeout_s: float = 30) -> dict[int, str]:
+    """What of the run is still alive once it had `timeout_s` to go (the watchdog leaves last)."""
+    deadline = time.monotonic() + timeout_s
+    while tagged(tag) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return tagged(tag)
+
+
+def test_a_kill_takes_the_compilers_ninja_put_in_groups_of_their_own(tmp_path):
+    """ninja starts each command in a process group of its own, so a Ctrl-C at the terminal reaches
+    ninja alone; killing ninja's group used to leave its compilers compiling."""
+    (tmp_path / "build.ninja").write_text("rule slow\n  command = sleep 600 && touch $out\n"
+                                          "build a: slow\nbuild b: slow\n")
+    tag = uuid.uuid4().hex
+    proc = children.start(["ninja", "-j2", "-C", str(tmp_path)], stdout=subprocess.DEVNULL,
+                          env={**os.environ, TAG: tag})
+    try:
+        wait_for(tag, "sleep 600", 60)
+        groups = {os.getpgid(pid) for pid, line in tagged(tag).items() if "sleep 600" in line}
+        assert proc.pid not in groups  # the compilers' stand-ins are not in ninja's group
+        children.kill(proc)
+        assert not _gone(tag)
+    finally:
+        for pid in tagged(tag):
+            os.kill(pid, signal.SIGKILL)
+
+
+FAKE_CMAKE = """#!{python}
+# cmake as `ab` calls it: configure writes a build.ninja whose one step never ends; --build runs
+# the real ninja on it, which starts that step in a process group of its own, as it does compilers.
+import os, sys
+args = sys.argv[1:]
+if "--build" in args:
+    os.execvp("ninja", ["ninja", "-C", args[args.index("--build") + 1]])
+build = args[args.index("-B") + 1]
+os.makedirs(build, exist_ok=True)
+open(os.path.join(build, "CMakeCache.txt"), "w").close()
+with open(os.path.join(build, "build.ninja"), "w") as f:
+    f.write("rule cc\\n  command = sleep 600 && touch $out\\nbuild slow.o: cc\\n")
+"""
+
+
+def _worktrees() -> list[str]:
+    listed = subprocess.run(["git", "worktree", "list", "--porcelain"], cwd=ROOT, capture_output=True, text=True)
+    return [line for line in listed.stdout.splitlines() if line.startswith("worktree ")]
+
+
+def _interrupt(argv: list[str], needle, sig: int, tmp_path, env: dict | None = None,
+               ignoring_sigint: bool = False, exit_within_s: float = 60) -> subprocess.Popen:
+    """Starts a command, signals it once a process of its run has `needle` in its command line (or,
+    when `needle` is a function, once needle(pid) is true) — SIGINT to its process group, as Ctrl-C
+    does; SIGTERM to it alone, as `kill` does — and asserts that it ends with 128 + the signal and
+    leaves no process of its run. `ignoring_sigint`: started the way a script starts a background job,
+    with SIGINT ignored."""
+    tag = uuid.uuid4().hex
+    env = {**os.environ, TAG: tag, "STALLBENCH_BUILD_DIR": str(BUILD), "PYTHONPATH": str(ROOT / "scripts"),
+           **(env or {})}
+    ignore = (lambda: signal.signal(signal.SIGINT, signal.SIG_IGN)) if ignoring_sigint else None
+    proc = subprocess.Popen([sys.executable, "-m", "stallbench_lib", *argv], env=env, cwd=tmp_path,
+                            start_new_session=True, preexec_fn=ignore, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        if callable(needle):
+            deadline = time.monotonic() + 120
+            while not needle(proc.pid) and time.monotonic() < deadline:
+                time.sleep(0.05)
+        else:
+            wait_for(tag, needle, 120)
+        if sig == signal.SIGINT:
+            os.killpg(proc.pid, sig)
+        else:
+            proc.send_signal(sig)
+        _, err = proc.communicate(timeout=exit_within_s)
+        assert proc.returncode == 128 + sig, err
+        assert f"interrupted ({signal.Signals(sig).name})" in err or f"{signal.Signals(sig).name}: stopped" in err, err
+        assert not _gone(tag), f"left running after {signal.Signals(sig).name}: {tagged(tag)}"
+    finally:
+        for pid in tagged(tag):
+            os.kill(pid, signal.SIGKILL)
+        proc.kill()
+        proc.communicate()
+    return proc
+
+
+STOPS = [pytest.param(signal.SIGINT, True, id="SIGINT-to-a-background-job"),
+         pytest.param(signal.SIGINT, False, id="SIGINT"), pytest.param(signal.SIGTERM, False, id="SIGTERM")]
+
+
+@contextlib.contextmanager
+def _new_revision(tmp_path):
+    """A commit nobody has built (HEAD's tree, a message of its own), a stand-in cmake on PATH, and
+    build/ab/<commit> removed afterwards."""
+    fake = tmp_path / "bin" / "cmake"
+    fake.parent.mkdir()
+    fake.write_text(FAKE_CMAKE.format(python=sys.executable))
+    fake.chmod(0o755)
+    commit = subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit-tree", "HEAD^{tree}", "-p",
+                             "HEAD", "-m", f"interrupted build {uuid.uuid4().hex}"], cwd=ROOT, capture_output=True,
+                            text=True, check=True).stdout.strip()
+    home = ROOT / "build" / "ab" / commit
+    try:
+        yield commit, home, {"PATH": f"{fake.parent}:{os.environ['PATH']}"}
+    finally:
+        subprocess.run(["git", "worktree", "remove", "--force", str(home / "src")], cwd=ROOT, capture_output=True)
+        subprocess.run(["git", "worktree", "prune"], cwd=ROOT, capture_output=True)
+        shutil.rmtree(home, ignore_errors=True)
+        home.with_name(f"{commit}.lock").unlink(missing_ok=True)
+
+
+@pytest.mark.parametrize("sig, ignoring_sigint", STOPS)
+def test_ab_stopped_while_it_builds_a_revision_leaves_no_build_and_no_worktree(tmp_path, sig, ignoring_sigint):
+    """A revision built by a stand-in cmake whose ninja never finishes: ab ends with 130 or 143,
+    ninja and its step are gone, and so are the worktree and build folder it made; `git worktree
+    list` is as before."""
+    with _new_revision(tmp_path) as (commit, home, env):
+        before = _worktrees()
+        _interrupt(["ab", commit, commit, "--node", "none", "--out", str(tmp_path / "ab")], "sleep 600", sig, tmp_path,
+                   env=env, ignoring_sigint=ignoring_sigint)
+        assert _worktrees() == before
+        assert not home.exists() and not (tmp_path / "ab").exists()
+
+
+def test_ab_stopped_while_it_updates_an_earlier_build_keeps_it(tmp_path):
+    """A worktree and build folder made earlier are the cache: an interrupted update leaves both."""
+    with _new_revision(tmp_path) as (commit, home, env):
+        subprocess.run(["git", "worktree", "add", "--detach", str(home / "src"), commit], cwd=ROOT, capture_output=True,
+                       check=True)
+        subprocess.run([str(tmp_path / "bin" / "cmake"), "-B", str(home / "build")], check=True)
+        before = _worktrees()
+        _interrupt(["ab", commit, commit, "--node", "none", "--out", str(tmp_path / "ab")], "sleep 600", signal.SIGINT,
+                   tmp_path, env=env)
+        assert _worktrees() == before
+        assert (home / "src" / "CMakePresets.json").exists() and (home / "build" / "build.ninja").exists()
+
+
+@pytest.mark.parametrize("sig, ignoring_sigint", STOPS)
+def test_trace_stopped_while_its_tool_runs(tmp_path, sig, ignoring_sigint):
+    scenario = tmp_path / "long.json"
+    scenario.write_text('{"name": "long", "module": "cjs", "program": [{"op": "busy", "ms": 10000, "log": "done"}]}')
+    _interrupt(["trace", "--no-build", str(scenario)], "stallbench_trace", sig, tmp_path,
+               ignoring_sigint=ignoring_sigint)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_ab_stopped_during_its_rounds_marks_both_runs_interrupted(tmp_path, sig):
+    tiny = BUILD / "tests" / "tiny_bench"
+    for side in ("a", "b"):
+        (tmp_path / side / "benches").mkdir(parents=True)
+        (tmp_path / side / "benches" / "bench_tiny").symlink_to(tiny)
+    out = tmp_path / "ab"
+    _interrupt(["ab", str(tmp_path / "a"), str(tmp_path / "b"), "--set", "n=100000000", "--node", "none",
+                "--max-rounds", "3", "--out", str(out)], "--stallbench-records-fd", sig, tmp_path)  # a round's cell
+    metas = [json.loads(p.read_text()) for p in out.glob("*/*/meta.json")]
+    assert len(metas) == 2
+    assert all(m.get("complete") is not True and m["interrupted"] == signal.Signals(sig).name for m in metas)
+    assert not list(out.rglob("*.tmp")) and not (out / "ab.md").exists()
+
+
+def _has_open(path: Path):
+    def opened(pid: int) -> bool:
+        with contextlib.suppress(OSError):
+            return any(os.readlink(f"/proc/{pid}/fd/{fd}") == str(path) for fd in os.listdir(f"/proc/{pid}/fd"))
+        return False
+    return opened
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_store_import_stopped_while_another_process_holds_the_store(tmp_path, sig):
+    """SQLite waits for another writer's lock inside one C call, where no signal handler runs: the
+    command used to hear a Ctrl-C only when its 60 s wait ended. (Its exit is waited for 30 s here,
+    well under that and far over the couple of seconds it takes.)"""
+    db = tmp_path / "history.sqlite"
+    holder = sqlite3.connect(db, isolation_level=None)
+    holder.execute("CREATE TABLE held (x)")
+    holder.execute("BEGIN IMMEDIATE")
+    try:
+        _interrupt(["store", "import", str(DATA / "default_run"), "--store", str(db)], _has_open(db), sig, tmp_path,
+                   exit_within_s=30)
+    finally:
+        holder.rollback()
+    assert [name for (name,) in holder.execute("SELECT name FROM sqlite_master")] == ["held"]  # nothing stored

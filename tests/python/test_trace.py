@@ -3,11 +3,12 @@ distinct orders with counts; bad scenarios get one line naming the file and the 
 2, nothing written); --node LINES compares with those Node lines (a parity matrix for several)
 and says so in one line when there is none; the model follows the line it models."""
 import json
+import os
 import re
 
 import pytest
 
-from conftest import ROOT, stallbench, tree
+from conftest import ROOT, stallbench, stallbench_command, tree
 from stallbench_lib import node as nodejs
 
 SCENARIOS = sorted((ROOT / "workloads" / "loop" / "scenarios").glob("*.json"))
@@ -176,3 +177,18 @@ def test_more_runs_than_the_time_limit_allows(tmp_path):
     assert result.returncode == 2, result.stdout + result.stderr
     assert result.stderr.strip() == (f"stallbench: {scenario}: the runs asked for take at least 1000 s of timers and busy "
                                       "work together, over the limit of 600 s: ask for fewer runs")
+
+
+@pytest.mark.parametrize("op", ["readFile", "open"])
+def test_a_run_waiting_on_a_fifo_ends_at_the_limit(tmp_path, op):
+    """A FIFO nobody writes blocks the pool thread's open(2) forever, in Node as in the model: the run
+    ends at the trace's limit as a timeout, one line naming the file, the op and what is valid, and the
+    whole command ends (it used to wait for the orchestrator's 900 s)."""
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    scenario = _scenario(tmp_path, [{"op": "log", "text": "start"}, {"op": op, "path": "fifo", "log": "read"}])
+    result = stallbench_command("trace", "--no-build", str(scenario), timeout=300)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert result.stderr.strip().splitlines() == [
+        f"stallbench: trace: {scenario}: timeout: run 1 of 1 did not end within the trace's limit of 30 s: "
+        f"$.program[1]: {op} of {fifo}, a FIFO, waits on it as Node would (valid: a regular file)"]

@@ -128,7 +128,8 @@ struct ScenarioError : std::invalid_argument {
 };
 
 // Every run must be able to end within this (what the scenario's timers and busy work take at
-// least); a run under Node is stopped after twice as long.
+// least); stallbench_trace stops a run still going this long beyond them (tools/run_limit.h: an
+// op waiting on a FIFO nobody writes); a run under Node is stopped after twice as long.
 constexpr double kRunLimitMs = 30'000;
 
 Scenario load_scenario(const std::string& path);  // throws ScenarioError
@@ -149,11 +150,13 @@ Order run_scenario(const Scenario& scenario, const ModelSettings& settings = {},
 
 // `runs` runs, each started at a random point of the millisecond (as separate Node processes
 // are): the distinct orders, in order of first appearance, with how many runs gave each.
+// `before_run(i)` is called as run i (0-based) starts: where a caller bounds each run.
 struct OrderCount {
   Order order;
   int count;
 };
-std::vector<OrderCount> run_scenario_times(const Scenario& scenario, const ModelSettings& settings, int runs);
+std::vector<OrderCount> run_scenario_times(const Scenario& scenario, const ModelSettings& settings, int runs,
+                                           const std::function<void(int)>& before_run = nullptr);
 
 // The same program as a Node script (CommonJS or ES module, as declared) that prints the labels
 // as one JSON array when the process exits.

@@ -237,10 +237,12 @@ Order run_scenario(const Scenario& scenario, const ModelSettings& settings, doub
   return printed;
 }
 
-std::vector<OrderCount> run_scenario_times(const Scenario& scenario, const ModelSettings& settings, int runs) {
+std::vector<OrderCount> run_scenario_times(const Scenario& scenario, const ModelSettings& settings, int runs,
+                                           const std::function<void(int)>& before_run) {
   std::vector<OrderCount> seen;  // in order of first appearance
   std::mt19937_64 random(std::random_device{}());
   for (int i = 0; i < runs; ++i) {
+    if (before_run) before_run(i);
     const auto& tails = settings.startup_tail_ms;
     double tail = tails.empty() ? 0 : tails[static_cast<std::size_t>(i) % tails.size()];
     start_at_random_phase(random);

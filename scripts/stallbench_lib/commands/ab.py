@@ -7,6 +7,7 @@ from pathlib import Path
 from .. import build, catalogue, instructions, node as nodejs, numbers, os_packages, paths
 from ..atomic import atomic_write
 from ..errors import UsageError
+from ..execute import end_interrupted
 from ..plan import make_plan, parse_sets
 from ..profiles import DEFAULT, PROFILES
 from ..tracking import ab_report, ab_rounds, ab_verdict, comparison, paired, revisions, store
@@ -138,9 +139,12 @@ def run(args) -> int:
         "profile": profile.name, "filter": args.filter, "sets": sets, "nodes": [n.meta() for n in nodes],
         "ab": {"base": args.base, "current": args.current, "inject": inject, "duet": args.duet}})
     started = time.monotonic()
-    rounds, spent = ab_rounds.measure(pairs, runs, settings)
-    if args.instructions:
-        ab_rounds.count_instructions(pairs, runs, settings)
+    try:
+        rounds, spent = ab_rounds.measure(pairs, runs, settings)
+        if args.instructions:
+            ab_rounds.count_instructions(pairs, runs, settings)
+    except KeyboardInterrupt as stop:
+        end_interrupted(list(runs.values()), stop, f"{out} keeps the finished rounds; both runs are marked incomplete")
     ab_rounds.finish(runs, pairs, rounds, spent, settings)
     if spent:
         unsettled = sum(1 for p in pairs if not p.settled and not p.failed)

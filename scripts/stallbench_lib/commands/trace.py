@@ -116,7 +116,7 @@ def _compare(tool: Path, files: list[Path], runs: list[str], nodes: list[nodejs.
         line = parity.model_line(node, model_node)
         tail = _tail(node, race)
         result = json.loads(parity.call_tool(tool, "run", "--model-node", line, *parity.tail_args(tail), *runs,
-                                             *map(str, files)))
+                                             *map(str, files), tmpdir=workdir))
         comparisons.append(Comparison(node, line, tail, result))
     if nodes:
         scripts = []

@@ -2,23 +2,18 @@
 one set per pool size and repetition, written after each size; meta.json says what was driven and
 with what. The program is first started at the first size before anything is written, so a program
 that exits, never answers or listens elsewhere is refused (exit 2) with nothing on disk."""
-import signal
 import sys
 import time
 from pathlib import Path
 
 from .. import meta as metadata
 from .. import node as nodejs
-from ..execute import Interrupted, end_interrupted
+from ..execute import end_interrupted
 from ..rundir import RunDir
 from ..tidy import Row, canonical_params
 from . import app
 
 FAMILY, BENCHMARK = "pool-sweep", "app"
-
-
-def _interrupted(signum, _frame):
-    raise Interrupted(signal.Signals(signum).name)
 
 
 def load_generator_node() -> nodejs.Node:
@@ -58,7 +53,6 @@ def sweep(target: app.AppTarget, sizes: list[int], rate: float, duration_s: int,
     run = RunDir.create(out_parent, metadata.new_run_id(base_meta["git"]), base_meta)
     run.meta.update(pool_sizes=sizes, cells={"planned": len(sizes) * repetitions, "ok": 0, "failed": 0, "findings": 0})
     run.save()
-    previous = {s: signal.signal(s, _interrupted) for s in (signal.SIGINT, signal.SIGTERM)}
     steps = [(rep, pool) for rep in range(repetitions) for pool in sizes]
     try:
         for k, (rep, pool) in enumerate(steps, 1):
@@ -83,12 +77,10 @@ def sweep(target: app.AppTarget, sizes: list[int], rate: float, duration_s: int,
                     running.stop()
             run.save()
             print(f"    {status} ({time.monotonic() - started:.1f} s)", file=sys.stderr, flush=True)
-    except Interrupted as stop:
-        end_interrupted(run, stop, f"the program was killed; {run.path} keeps the finished sizes")
+    except KeyboardInterrupt as stop:
+        end_interrupted([run], stop, f"the program was killed; {run.path} keeps the finished sizes")
     finally:
         first.stop()  # a no-op once stopped; here for an interruption before the first size ran
-        for s, handler in previous.items():
-            signal.signal(s, handler)
     run.meta.update(ended_at=metadata.now_iso(), complete=True)
     run.save()
     return run

@@ -4,16 +4,22 @@ build directories given as they are.
 A revision's worktree is build/ab/<commit>/src and its Release build build/ab/<commit>/build:
 kept between runs, so a revision is built once (a later `ab` against the same baseline only
 checks that nothing is stale), and never touches the checkout's own build/release. A lock per
-commit keeps two `ab`s from building the same revision at once."""
+commit keeps two `ab`s from building the same revision at once.
+
+An `ab` stopped while it checks out or builds (Ctrl-C, SIGTERM) removes the worktree and the build
+folder it created there, so no later `ab` builds on half of either; a worktree and build made
+earlier stay (ninja rebuilds whatever an interrupted build left stale). A worktree some earlier
+`ab` left half checked out (killed by SIGKILL) is not the commit's tree, and is checked out again."""
 import fcntl
 import re
+import shutil
 import subprocess
 import sys
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import build, paths
+from .. import build, children, paths
 from ..errors import UsageError
 
 AB_BUILDS = paths.ROOT / "build" / "ab"
@@ -28,7 +34,7 @@ class Side:
 
 
 def _git(*args: str, cwd: Path = paths.ROOT) -> subprocess.CompletedProcess:
-    return subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, timeout=120)
+    return children.run(["git", *args], cwd=cwd, text=True, timeout_s=120)
 
 
 def _commit_of(revision: str) -> str | None:
@@ -64,20 +70,59 @@ def _locked(commit: str):
         yield
 
 
+def _whole(source: Path, commit: str) -> bool:
+    """A worktree of `commit` with every file checked out (git status shows a cut-short checkout's
+    missing files)."""
+    if not (source / ".git").exists():
+        return False
+    head = _git("rev-parse", "HEAD", cwd=source)
+    status = _git("status", "--porcelain", "--untracked-files=no", cwd=source)
+    return head.returncode == status.returncode == 0 and head.stdout.strip() == commit and not status.stdout.strip()
+
+
+def _remove_worktree(source: Path) -> None:
+    _git("worktree", "remove", "--force", str(source))
+    shutil.rmtree(source, ignore_errors=True)
+    _git("worktree", "prune")
+
+
+@contextmanager
+def _removed_unless_done(source: Path, build_dir: Path, made_source: bool):
+    """What this `ab` makes inside the block (the worktree when `made_source`, the build folder when
+    it was not there) goes when the block is left by an interruption; the build's processes are dead
+    by then (build._step)."""
+    made_build = not build_dir.exists()
+    try:
+        yield
+    except KeyboardInterrupt:
+        if made_build:
+            shutil.rmtree(build_dir, ignore_errors=True)
+        if made_source:
+            _remove_worktree(source)
+        with suppress(OSError):  # build/ab/<commit>, when nothing is left in it
+            source.parent.rmdir()
+        raise
+
+
 def _built_revision(commit: str) -> Path:
     """build/ab/<commit>/build, made (or brought up to date) from a worktree of that commit."""
     home = AB_BUILDS / commit
     source, build_dir = home / "src", home / "build"
     with _locked(commit):
-        if not (source / ".git").exists():
+        made_source = not _whole(source, commit)
+        if made_source:
             print(f"stallbench: ab: checking out {commit[:8]} into {source}", file=sys.stderr, flush=True)
-            _git("worktree", "prune")
-            added = _git("worktree", "add", "--detach", "--force", str(source), commit)
-            if added.returncode != 0:
-                raise UsageError(f"cannot check out {commit[:8]} into {source}: {added.stderr.strip()}")
-        if not (source / "CMakePresets.json").exists():
-            raise UsageError(f"revision {commit[:8]} has no CMakePresets.json: too old for stallbench ab to build")
-        return build.ensure_built("release", source=source, build=build_dir, target=None)  # any revision's targets
+            _remove_worktree(source)
+            shutil.rmtree(build_dir, ignore_errors=True)  # built from a tree that was not the commit's
+        with _removed_unless_done(source, build_dir, made_source):
+            if made_source:
+                added = _git("worktree", "add", "--detach", "--force", str(source), commit)
+                if added.returncode != 0:
+                    _remove_worktree(source)
+                    raise UsageError(f"cannot check out {commit[:8]} into {source}: {added.stderr.strip()}")
+            if not (source / "CMakePresets.json").exists():
+                raise UsageError(f"revision {commit[:8]} has no CMakePresets.json: too old for stallbench ab to build")
+            return build.ensure_built("release", source=source, build=build_dir, target=None)  # any revision's targets
 
 
 def resolve(role: str, given: str) -> Side:

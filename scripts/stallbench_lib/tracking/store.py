@@ -6,7 +6,8 @@ schema runs on PostgreSQL (`--store postgresql://...`, psycopg2 from Debian's py
 for a fleet of runners writing to one place. A run is appended in ONE transaction: a process
 killed half-way (the CI job's timeout, a power cut) leaves the store as it was, never half a
 run. Run directories stay the portable form: `stallbench store import DIR` loads them, and a run
-already stored is left alone, so importing twice changes nothing."""
+already stored is left alone, so importing twice changes nothing. Waiting on another process's lock
+(or on the server) is interruptible (store_waits.py)."""
 import json
 import os
 from collections import defaultdict
@@ -17,6 +18,7 @@ from .. import paths
 from ..errors import UsageError
 from ..tidy import Row
 from .samples import Run, from_parts
+from .store_waits import BUSY_SLICE_S, postgres_connect, sqlite_retrying
 
 DEFAULT = paths.RESULTS / "history.sqlite"
 ENVIRONMENT = "STALLBENCH_STORE"  # the store every command uses when --store is not given
@@ -84,10 +86,14 @@ class Store:
     def _transaction(self):
         return _Transaction(self._connection, self.postgres)
 
-    def has(self, run_id: str) -> bool:
+    def _read(self, text: str, args=()):
+        """A cursor over the query's result; SQLite's wait for a writer's commit is interruptible."""
         cursor = self._connection.cursor()
-        cursor.execute(self._sql("SELECT 1 FROM runs WHERE run_id = ?"), (run_id,))
-        found = cursor.fetchone() is not None
+        sqlite_retrying(lambda: cursor.execute(self._sql(text), args))
+        return cursor
+
+    def has(self, run_id: str) -> bool:
+        found = self._read("SELECT 1 FROM runs WHERE run_id = ?", (run_id,)).fetchone() is not None
         self._connection.commit()
         return found
 
@@ -114,9 +120,8 @@ class Store:
 
     def listing(self, fingerprint: str | None = None) -> list[StoredRun]:
         where, args = ("WHERE fingerprint = ?", (fingerprint,)) if fingerprint else ("", ())
-        cursor = self._connection.cursor()
-        cursor.execute(self._sql(f"SELECT run_id, fingerprint, started_at, kind, complete FROM runs {where} "
-                                 "ORDER BY started_at, run_id"), args)
+        cursor = self._read(f"SELECT run_id, fingerprint, started_at, kind, complete FROM runs {where} "
+                            "ORDER BY started_at, run_id", args)
         found = [StoredRun(r[0], r[1], r[2], r[3], bool(r[4])) for r in cursor.fetchall()]
         self._connection.commit()
         return found
@@ -125,13 +130,11 @@ class Store:
         """The runs with these ids, in the order given (an id not stored is left out)."""
         if not run_ids:
             return []
-        cursor = self._connection.cursor()
         marks = ", ".join("?" * len(run_ids))
-        cursor.execute(self._sql(f"SELECT run_id, meta FROM runs WHERE run_id IN ({marks})"), run_ids)
-        metas = {run_id: json.loads(meta) for run_id, meta in cursor.fetchall()}
+        metas = {run_id: json.loads(meta)
+                 for run_id, meta in self._read(f"SELECT run_id, meta FROM runs WHERE run_id IN ({marks})", run_ids)}
         rows: dict[str, list[Row]] = defaultdict(list)
-        cursor.execute(self._sql(f"SELECT {ROW_COLUMNS} FROM rows WHERE run_id IN ({marks})"), run_ids)
-        for r in cursor.fetchall():
+        for r in self._read(f"SELECT {ROW_COLUMNS} FROM rows WHERE run_id IN ({marks})", run_ids).fetchall():
             rows[r[0]].append(Row(*r[:6], None if r[6] is None else float(r[6]), *r[7:]))
         self._connection.commit()
         return [from_parts(Path(f"{self.location}#{i}"), i, metas[i], rows[i]) for i in run_ids if i in metas]
@@ -151,14 +154,18 @@ class _Transaction:
     def __enter__(self):
         self.cursor = self.connection.cursor()
         if not self.postgres:  # psycopg2 opens a transaction by itself
-            self.cursor.execute("BEGIN IMMEDIATE")
+            sqlite_retrying(lambda: self.cursor.execute("BEGIN IMMEDIATE"))
         return self.cursor
 
     def __exit__(self, failed, error, _trace):
         if not failed:
-            self.connection.commit()
+            sqlite_retrying(self.connection.commit)
             return
-        self.connection.rollback()
+        try:
+            self.connection.rollback()
+        except _database_errors():
+            if not isinstance(error, KeyboardInterrupt):  # psycopg2 closes a connection cut short by one
+                raise
         if isinstance(error, _database_errors()):
             raise UsageError(f"the history store refused the change: {str(error).strip().splitlines()[0]}") from error
 
@@ -181,7 +188,8 @@ def _connect_sqlite(path: Path):
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         # isolation_level=None: transactions are ours (BEGIN IMMEDIATE), not the module's guesses.
-        connection = sqlite3.connect(path, timeout=60, isolation_level=None)
+        # SQLite's own lock wait, which no signal interrupts, is one slice; store_waits repeats it.
+        connection = sqlite3.connect(path, timeout=BUSY_SLICE_S, isolation_level=None)
         connection.execute("PRAGMA foreign_keys = ON")
         return connection
     except (OSError, sqlite3.Error) as e:
@@ -195,7 +203,7 @@ def _connect_postgres(url: str):
         raise UsageError(f"--store {url.split('@')[-1]}: PostgreSQL needs psycopg2 (Debian package python3-psycopg2; "
                          "scripts/bootstrap installs it)")
     try:
-        return psycopg2.connect(url, connect_timeout=10)
+        return postgres_connect(url)
     except psycopg2.Error as e:
         raise UsageError(f"--store {url.split('@')[-1]}: cannot connect ({str(e).strip().splitlines()[0]})")
 
