@@ -38,10 +38,11 @@ def ensure(lists: list[str]) -> bool:
     if children.run([bootstrap, "--check", "--sets", ",".join(lists)], stdout=subprocess.DEVNULL,
                     stderr=subprocess.DEVNULL, timeout_s=600, memory_bytes=0).returncode == 0:
         return False
-    proc = children.start([bootstrap, "--sets", ",".join(lists)], memory_bytes=0, stdout=subprocess.DEVNULL,
-                          stderr=subprocess.PIPE, encoding="utf-8", errors="replace")
-    last = ""
+    last, proc = "", None
     try:  # interrupted, the installer goes as apt-get would at a Ctrl-C in its terminal
+        with children.stop_signals_held():  # an interruption lands inside the `try`, with proc set
+            proc = children.start([bootstrap, "--sets", ",".join(lists)], memory_bytes=0, stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.PIPE, encoding="utf-8", errors="replace")
         for line in proc.stderr:
             if not line.strip():
                 continue
@@ -50,7 +51,8 @@ def ensure(lists: list[str]) -> bool:
                 print(last, file=sys.stderr, flush=True)
         proc.wait(timeout=INSTALL_TIMEOUT_S)
     except BaseException:
-        children.kill(proc)
+        if proc is not None:
+            children.kill(proc)
         raise
     children.forget(proc)
     if proc.returncode != 0:
