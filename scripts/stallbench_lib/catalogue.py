@@ -105,8 +105,11 @@ def describe(binary: Path, inputs: dict[str, str] | None = None) -> Family:
     """The family `binary` declares; `inputs` when its benchmarks depend on them (the catalogue a
     grid's choices come from)."""
     try:
+        # No RLIMIT_AS (the resident cap stays): a description may start the program its family drives
+        # to ask its version, and Chromium under RLIMIT_AS dies before printing it (meta.json then
+        # said "unknown" for the browser every cell had just run).
         result = children.run([str(binary), "--stallbench-describe", *input_args(inputs or {})], text=True,
-                              timeout_s=DESCRIBE_TIMEOUT_S)
+                              timeout_s=DESCRIBE_TIMEOUT_S, reserves_address_space=True)
     except subprocess.TimeoutExpired:
         raise UsageError(f"{binary} --stallbench-describe did not answer within {DESCRIBE_TIMEOUT_S} s")
     if result.returncode != 0:
