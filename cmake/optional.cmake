@@ -17,6 +17,15 @@
 set(STALLBENCH_WITHOUT "" CACHE STRING "optional dependencies to build without, even when installed (e.g. hyperscan)")
 set(STALLBENCH_OPTIONAL_FORMAT 1)  # optional-dependencies.json's version: bump it when a field changes meaning
 
+# stallbench_find_pkg_config(<prefix> <module>): pkg_check_modules(<prefix> QUIET IMPORTED_TARGET
+# <module>), asked afresh at every configure. pkg_check_modules keeps its first answer in the cache,
+# so a library removed after configuring would leave an imported target naming folders that are
+# gone, and every later build would fail instead of building without it.
+macro(stallbench_find_pkg_config prefix module)
+  unset(__pkg_config_checked_${prefix} CACHE)
+  pkg_check_modules(${prefix} QUIET IMPORTED_TARGET ${module})
+endmacro()
+
 # stallbench_optional(<name> FAMILY <family> KIND <engine|parser|tool> HOW <how it is looked for>
 #                     INSTALL <package(s)> FOUND <variable>)
 # Call it after the find_package/pkg_check_modules whose result is <variable>; it turns <variable>

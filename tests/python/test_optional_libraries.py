@@ -18,7 +18,7 @@ PROJECT = """cmake_minimum_required(VERSION 3.22)
 project(standin LANGUAGES C)
 include({module})
 find_package(PkgConfig REQUIRED)
-pkg_check_modules(STANDIN QUIET standin-library)
+stallbench_find_pkg_config(STANDIN standin-library)
 stallbench_optional(standin FAMILY demo KIND engine HOW "standin-library (pkg-config)" INSTALL standin-dev FOUND STANDIN_FOUND)
 add_custom_target(nothing ALL)
 stallbench_optional_finish()
@@ -54,6 +54,9 @@ def test_a_library_installed_after_configuring_is_found_by_the_next_build(tmp_pa
     (tmp_path / "pkgconfig" / "standin-library.pc").write_text(PC)
     _cmake("--build", str(build), env=env)  # what scripts/test and `stallbench run` do: only a build
     assert _found(build) == {"standin": True}
+    (tmp_path / "pkgconfig" / "standin-library.pc").unlink()  # removed again: the build goes on without it
+    _cmake("--build", str(build), env=env)
+    assert _found(build) == {"standin": False}
 
 
 def test_a_hidden_library_is_left_out_and_said_so(tmp_path):
