@@ -10,7 +10,7 @@ from ..errors import UsageError
 from ..plan import parse_sets
 from ..profiles import PROFILES
 from ..tracking import calibration, comparison, samples, trials
-from .run import check_repetitions, perform
+from .run import check_repetitions, perform, provide
 
 NAME = "calibrate"
 ORDER = 12
