@@ -50,6 +50,20 @@ def memory_limit_bytes() -> int:
     return int(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") * 3 / 4)
 
 
+def thread(target, *args) -> threading.Thread:
+    """Starts a daemon thread that never takes SIGINT or SIGTERM. A signal sent to the process goes
+    to a thread that does not block it: one sent while the main thread holds them (starting a child)
+    would otherwise land in a pipe-reading thread, and the main thread, waiting on the cell, would
+    not hear of it until the cell ended (a Ctrl-C unheard for minutes on a busy machine)."""
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+    try:
+        started = threading.Thread(target=target, args=args, daemon=True)
+        started.start()  # inherits the blocked mask
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+    return started
+
+
 class _Watchdog:
     """The orchestrator's end of the pipe to watchdog.py, started on first use."""
 
@@ -64,7 +78,7 @@ class _Watchdog:
             # own session keeps a terminal's Ctrl-C from reaching it before we have cleaned up.
             self._proc = subprocess.Popen([sys.executable, "-I", str(Path(__file__).with_name("watchdog.py"))],
                                           stdin=subprocess.PIPE, stdout=subprocess.PIPE, start_new_session=True)
-            threading.Thread(target=self._listen, args=(self._proc.stdout,), daemon=True).start()
+            thread(self._listen, self._proc.stdout)
         return self._proc
 
     def _listen(self, stream) -> None:

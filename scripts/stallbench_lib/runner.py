@@ -11,7 +11,6 @@ import os
 import queue
 import signal
 import subprocess
-import threading
 import time
 from collections import deque
 from dataclasses import dataclass
@@ -74,8 +73,8 @@ class _Watch:
 
     def follow(self, proc: subprocess.Popen, records, started: float) -> None:
         lines: queue.Queue = queue.Queue()
-        threading.Thread(target=_pump, args=(records, "records", lines), daemon=True).start()
-        threading.Thread(target=_pump, args=(proc.stderr, "stderr", lines), daemon=True).start()
+        children.thread(_pump, records, "records", lines)
+        children.thread(_pump, proc.stderr, "stderr", lines)
         self.deadline = started + STARTUP_ALLOWANCE_S + self.timeout_s
         poll_s = min(0.25, self.timeout_s / 20)  # short timeouts (regex budgets) are enforced to within 5%
         open_streams = 2

@@ -21,13 +21,12 @@ every round, so the two halves stay ordinary runs that compare, export and the s
 import os
 import random
 import sys
-import threading
 import time
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .. import meta as metadata
+from .. import children, meta as metadata
 from ..catalogue import Family
 from ..medians import median
 from ..plan import Cell
@@ -149,10 +148,7 @@ def _run_pair(pair: Pair, order: list[str], runs: dict[str, RunDir], settings: S
         for role in order:
             _run_side(pair, role, runs[role], settings)
         return
-    threads = [threading.Thread(target=_run_side, args=(pair, role, runs[role], settings), daemon=True)
-               for role in order]
-    for thread in threads:
-        thread.start()
+    threads = [children.thread(_run_side, pair, role, runs[role], settings) for role in order]
     for thread in threads:
         thread.join()
 
