@@ -13,7 +13,8 @@ from .errors import UsageError
 LISTS = paths.ROOT / "scripts" / "packages"
 INSTALL_TIMEOUT_S = 1800
 CORE = "core"
-PROGRESS = ("stallbench: installing", "stallbench: refreshing", "stallbench: notice")
+INSTALLING = "stallbench: installing"
+PROGRESS = (INSTALLING, "stallbench: refreshing", "stallbench: notice")
 TRACKING = "tracking"  # compare, history, calibrate, ab and --instructions: valgrind, the PostgreSQL client
 
 
@@ -35,10 +36,9 @@ def ensure(lists: list[str]) -> bool:
     if not lists:
         return False
     bootstrap = str(paths.ROOT / "scripts" / "bootstrap")
-    if children.run([bootstrap, "--check", "--sets", ",".join(lists)], stdout=subprocess.DEVNULL,
-                    stderr=subprocess.DEVNULL, timeout_s=600, memory_bytes=0).returncode == 0:
-        return False
-    last, proc = "", None
+    # No separate --check first: the bootstrap itself returns at once, silently, when nothing is
+    # missing (its remembered check), and says "installing" when it installs.
+    last, installed, proc = "", False, None
     try:  # interrupted, the installer goes as apt-get would at a Ctrl-C in its terminal
         with children.stop_signals_held():  # an interruption lands inside the `try`, with proc set
             proc = children.start([bootstrap, "--sets", ",".join(lists)], memory_bytes=0, stdout=subprocess.DEVNULL,
@@ -47,6 +47,7 @@ def ensure(lists: list[str]) -> bool:
             if not line.strip():
                 continue
             last = line.strip()
+            installed = installed or last.startswith(INSTALLING)
             if last.startswith(PROGRESS):  # the failure's own line comes once, as the UsageError
                 print(last, file=sys.stderr, flush=True)
         proc.wait(timeout=INSTALL_TIMEOUT_S)
@@ -58,4 +59,4 @@ def ensure(lists: list[str]) -> bool:
     if proc.returncode != 0:
         raise UsageError(f"the OS packages of {', '.join(lists)} could not be installed "
                          f"(scripts/bootstrap --sets {','.join(lists)}): {last.removeprefix('stallbench: ') or proc.returncode}")
-    return True
+    return installed
