@@ -70,6 +70,8 @@ function(stallbench_watch_library_folders out)
   endforeach()
   string(REPLACE ":" ";" pkg_config_path "$ENV{PKG_CONFIG_PATH}")
   list(APPEND folders ${pkg_config_path})
+  get_property(more GLOBAL PROPERTY STALLBENCH_WATCHED_FOLDERS)
+  list(APPEND folders ${more})
   set(watched)
   foreach(folder IN LISTS folders)
     if(folder STREQUAL "")
@@ -90,6 +92,12 @@ function(stallbench_watch_library_folders out)
   endforeach()
   list(REMOVE_DUPLICATES watched)
   set(${out} ${watched} PARENT_SCOPE)
+endfunction()
+
+# stallbench_watch_folder(<folder>): one more folder where a dependency may appear (one that is not
+# an OS package: a pinned Node line's headers under the dependency folder), watched as above.
+function(stallbench_watch_folder folder)
+  set_property(GLOBAL APPEND PROPERTY STALLBENCH_WATCHED_FOLDERS "${folder}")
 endfunction()
 
 # Sets member `key` of the JSON object in `json_var` to an array of the JSON values in ARGN.

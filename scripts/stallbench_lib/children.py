@@ -161,6 +161,17 @@ def kill(proc: subprocess.Popen) -> None:
     forget(proc)
 
 
+def terminate(proc: subprocess.Popen, grace_s: float) -> None:
+    """Asks the child's group to end (SIGTERM), waits up to `grace_s` for the child, then kills the
+    group as kill() does: a program that flushes what it measured on SIGTERM (the pool probe) gets
+    the chance, one that ignores it does not hold the caller up."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGTERM)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        proc.wait(timeout=grace_s)
+    kill(proc)
+
+
 def forget(proc: subprocess.Popen) -> None:
     """The child has exited and been reaped; its group may still hold helpers it started, so the
     group is killed too."""

@@ -3,6 +3,7 @@ open-loop mix, in the C++ runtime and in each chosen Node line (--node); or, wit
 program is started at each pool size and driven at a fixed rate. The command prints each class's
 latency (measured and predicted) per size and the recommended size, and writes the run directory and
 its report."""
+import sys
 from pathlib import Path
 
 from .. import build, catalogue, node as nodejs, numbers, paths
@@ -12,6 +13,7 @@ from ..plan import make_plan
 from ..pool_sweep import app, app_run, mixes, targets
 from ..pool_sweep.recommend import recommend
 from ..pool_sweep.summary import app_sweeps, model_error, sweeps
+from ..probe import preload
 from ..profiles import PROFILES
 from ..report.render import render
 from ..report.stats import fmt
@@ -35,6 +37,8 @@ def add_arguments(p):
     p.add_argument("--url", metavar="URL", help="with --app: the http://127.0.0.1:PORT/PATH to drive (loopback only)")
     p.add_argument("--rate", type=numbers.decimal_option, default=10, metavar="R",
                    help="with --app: requests per second, sent on a fixed timer whatever is outstanding (default 10)")
+    p.add_argument("--no-probe", action="store_true",
+                   help="with --app: do not preload the pool probe into the program (latency only)")
     p.add_argument("--ready-timeout", type=numbers.decimal_option, default=app.READY_TIMEOUT_S, metavar="S",
                    help=f"with --app: how long the program may take to answer its URL after starting, 1-600 s "
                         f"(default {app.READY_TIMEOUT_S})")
@@ -128,11 +132,14 @@ def _run_app(args, sizes: list[str]) -> int:
     pools = _check_sizes(sizes)
     target = app.parse(args.app, args.url)
     given = targets.parse(args.targets, ["requests"])
+    probe, missing = (None, "--no-probe") if args.no_probe else preload.provide(args.no_build)
+    if probe is None and not args.no_probe:
+        print(f"stallbench: notice: the pool probe is not available ({missing}): latency only", file=sys.stderr)
     settings = {"command": NAME, "app": args.app, "url": args.url, "sizes": pools, "duration_s": args.duration,
-                "targets": targets.to_meta(given), "repetitions": args.repetitions}
+                "targets": targets.to_meta(given), "repetitions": args.repetitions, "probe_missing": missing or None}
     meta = run_meta([], paths.build_dir(), settings)
     result = app_run.sweep(target, pools, args.rate, args.duration, args.repetitions, args.ready_timeout,
-                           args.out if args.out else paths.RUNS, meta)
+                           args.out if args.out else paths.RUNS, meta, probe)
     return _finish(result, given, args.no_report)
 
 

@@ -3,7 +3,9 @@ started (its command split like a shell would, run without one) with UV_THREADPO
 process group of its own; once its URL answers, a few requests one at a time give its idle latency,
 then loadtest (pinned, workloads/pool_sweep/node/load.mjs) sends requests at a fixed rate for the
 duration, and the program's CPU and resident memory are sampled meanwhile; then its whole group is
-killed. Only http://127.0.0.1 URLs are accepted, and only programs that listen on 127.0.0.1 alone."""
+killed. With the pool probe (workloads/probe/) preloaded into the program, the same size also says
+how long its pool work waited for a thread and how late its loop ran (app_probe.py). Only
+http://127.0.0.1 URLs are accepted, and only programs that listen on 127.0.0.1 alone."""
 import http.client
 import json
 import os
@@ -14,12 +16,14 @@ import tempfile
 import time
 import urllib.parse
 from dataclasses import dataclass
+from pathlib import Path
 
 from .. import children, paths
 from ..errors import UsageError
 from ..medians import median
 from ..node import Node
-from . import process_group
+from ..probe import preload
+from . import app_probe, process_group
 
 LOAD_SCRIPT = paths.ROOT / "workloads" / "pool_sweep" / "node" / "load.mjs"
 LOAD_GENERATOR = "loadtest"         # the package the load set pins (scripts/packages/npm/load)
@@ -27,6 +31,7 @@ READY_TIMEOUT_S = 30                # by default, a program that has not answere
 ALONE_REQUESTS = 5                  # one at a time on the idle program: its latency without load
 REQUEST_TIMEOUT_MS = 10_000         # a request that takes longer is an error, not a latency
 SAMPLE_S = 0.2                      # how often the program's memory is read during the load
+STOP_GRACE_S = 3                    # SIGTERM, then this long for the program (and the probe) to finish
 
 
 # What one pool size of an --app sweep records: name -> (unit, better, tracked, what it is).
@@ -46,12 +51,21 @@ METRICS = {
     "app_cpu_util": ("ratio", "lower", False, "the program's CPU time (its whole process group) / (time x cores)"),
     "app_rss_peak_mb": ("MiB", "lower", False, "the program's resident memory at its peak during the load"),
     "machine_cpu_util": ("ratio", "lower", False, "every process's CPU use meanwhile (/proc/stat), load generator included"),
+    **app_probe.METRICS,
 }
 
 
 def declarations() -> dict[str, dict]:
     return {name: {"unit": unit, "better": better, "tracked": tracked, "min_effect_pct": 0}
             for name, (unit, better, tracked, _) in METRICS.items()}
+
+
+@dataclass(frozen=True)
+class Probe:
+    """The pool probe preloaded into the program, writing to `out`."""
+    preload: Path
+    out: Path
+    rate_per_s: float = preload.DEFAULT_RATE_PER_S
 
 
 @dataclass(frozen=True)
@@ -88,12 +102,14 @@ def parse(command: str, url: str) -> AppTarget:
 class RunningApp:
     """The program started at one pool size, answering its URL; stop() kills its group."""
 
-    def __init__(self, target: AppTarget, pool: int, ready_timeout_s: float = READY_TIMEOUT_S):
-        self.target, self.pool, self.ready_timeout_s = target, pool, ready_timeout_s
+    def __init__(self, target: AppTarget, pool: int, ready_timeout_s: float = READY_TIMEOUT_S,
+                 probe: Probe | None = None):
+        self.target, self.pool, self.ready_timeout_s, self.probe = target, pool, ready_timeout_s, probe
         self._log = tempfile.TemporaryFile()
         self._stopped = False
+        env = preload.environment(probe.preload, probe.out, probe.rate_per_s) if probe else dict(os.environ)
         # No memory cap: runtimes such as V8 reserve address space up front, and a cap on it breaks them.
-        self.proc = children.start(target.argv, env={**os.environ, "UV_THREADPOOL_SIZE": str(pool)},
+        self.proc = children.start(target.argv, env={**env, "UV_THREADPOOL_SIZE": str(pool)},
                                    stdin=subprocess.DEVNULL, stdout=self._log, stderr=subprocess.STDOUT, memory_bytes=0)
         try:
             self._wait_until_it_answers()
@@ -154,10 +170,11 @@ class RunningApp:
         return median(self.get(REQUEST_TIMEOUT_MS / 1000) for _ in range(ALONE_REQUESTS))
 
     def stop(self) -> None:
-        """Kills the program's whole group (once: its group id may be reused after that)."""
+        """Ends the program's whole group (once: its group id may be reused after that): SIGTERM first,
+        so the probe writes its last samples, then SIGKILL for what is still there."""
         if not self._stopped:
             self._stopped = True
-            children.kill(self.proc)
+            children.terminate(self.proc, STOP_GRACE_S)
             self._log.close()
 
 
@@ -166,9 +183,17 @@ def drain_s(duration_s: int) -> float:
     return min(max(duration_s / 2, 2.0), 10.0)
 
 
-def drive(app: RunningApp, load_node: Node, modules, rate: float, duration_s: int) -> dict[str, float]:
-    """Sends the load and samples the program meanwhile; returns the size's metrics. Raises
-    RuntimeError when the load generator fails or the program dies."""
+@dataclass
+class Load:
+    """One size's load: its metrics, and when requests were being sent (CLOCK_MONOTONIC ms)."""
+    metrics: dict[str, float]
+    sending_from_ms: float
+    sending_to_ms: float
+
+
+def drive(app: RunningApp, load_node: Node, modules, rate: float, duration_s: int) -> Load:
+    """Sends the load and samples the program meanwhile. Raises RuntimeError when the load generator
+    fails or the program dies."""
     drain = drain_s(duration_s)
     argv = [load_node.path, str(LOAD_SCRIPT), str(modules), app.target.url, f"{rate:g}", str(duration_s), f"{drain:g}",
             str(REQUEST_TIMEOUT_MS)]
@@ -215,4 +240,6 @@ def drive(app: RunningApp, load_node: Node, modules, rate: float, duration_s: in
     }
     if machine is not None:
         metrics["machine_cpu_util"] = machine
-    return {k: float(v) for k, v in metrics.items() if v is not None and v is not False}
+    sending_from = result.get("sending_from_ms", started * 1000)
+    return Load({k: float(v) for k, v in metrics.items() if v is not None and v is not False}, sending_from,
+                sending_from + duration_s * 1000)

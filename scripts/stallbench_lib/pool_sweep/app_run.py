@@ -1,8 +1,15 @@
 """An --app sweep as a run directory, like any other: rows of family pool-sweep, benchmark `app`,
 one set per pool size and repetition, written after each size; meta.json says what was driven and
 with what. The program is first started at the first size before anything is written, so a program
-that exits, never answers or listens elsewhere is refused (exit 2) with nothing on disk."""
+that exits, never answers or listens elsewhere is refused (exit 2) with nothing on disk.
+
+With the pool probe, each size's samples are kept as raw/probe-pool<N>-rep<K>.jsonl and summarised
+into the size's rows (app_probe.py). Repetitions after the first run the sizes in the reverse order
+of the one before (1, 2, 4, 8 then 8, 4, 2, 1), so a machine that grows busier during the sweep
+does not favour one end of it."""
+import shutil
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -11,7 +18,7 @@ from .. import node as nodejs
 from ..execute import end_interrupted
 from ..rundir import RunDir
 from ..tidy import Row, canonical_params
-from . import app
+from . import app, app_probe
 
 FAMILY, BENCHMARK = "pool-sweep", "app"
 
@@ -29,10 +36,18 @@ def load_generator_node() -> nodejs.Node:
             raise first from None
 
 
-def _rows(run_id: str, params: dict, repetition: int, metrics: dict[str, float]) -> list[Row]:
+def _rows(run_id: str, params: dict, repetition: int, metrics: dict[str, float],
+          series: dict[str, list[float]] | None = None) -> list[Row]:
     key = canonical_params(params)
+    values = [(name, value) for name, value in metrics.items()]
+    values += [(name, value) for name, many in (series or {}).items() for value in many]
     return [Row(run_id, FAMILY, BENCHMARK, key, repetition, name, value, app.METRICS[name][0], "ok", "")
-            for name, value in metrics.items()]
+            for name, value in values]
+
+
+def steps(sizes: list[int], repetitions: int) -> list[tuple[int, int]]:
+    """(repetition, pool) in the order they run: every other repetition reversed."""
+    return [(rep, pool) for rep in range(repetitions) for pool in (sizes if rep % 2 == 0 else sizes[::-1])]
 
 
 def _failure_rows(run_id: str, params: dict, repetition: int, status: str, detail: str) -> list[Row]:
@@ -42,30 +57,59 @@ def _failure_rows(run_id: str, params: dict, repetition: int, status: str, detai
 
 
 def sweep(target: app.AppTarget, sizes: list[int], rate: float, duration_s: int, repetitions: int,
-          ready_timeout_s: float, out_parent: Path, base_meta: dict) -> RunDir:
+          ready_timeout_s: float, out_parent: Path, base_meta: dict, preload: Path | None = None,
+          probe_rate: float = app.preload.DEFAULT_RATE_PER_S) -> RunDir:
     load_node = load_generator_node()
     modules = nodejs.tool_modules("load")
-    first = app.RunningApp(target, sizes[0], ready_timeout_s)  # refuses a bad program before anything is written
+    samples = Path(tempfile.mkdtemp(prefix="stallbench-probe-"))
+    order = steps(sizes, repetitions)
+
+    def probe_for(rep: int, pool: int) -> app.Probe | None:
+        return app.Probe(preload, samples / f"probe-pool{pool}-rep{rep}.jsonl", probe_rate) if preload else None
+
+    try:
+        # refuses a bad program before anything is written
+        first = app.RunningApp(target, order[0][1], ready_timeout_s, probe_for(*order[0]))
+    except BaseException:
+        shutil.rmtree(samples, ignore_errors=True)
+        raise
+    try:
+        return _sweep(target, order, rate, duration_s, ready_timeout_s, out_parent, base_meta, load_node, modules,
+                      first, probe_for, sizes, repetitions)
+    finally:
+        shutil.rmtree(samples, ignore_errors=True)
+
+
+def _sweep(target, order, rate, duration_s, ready_timeout_s, out_parent, base_meta, load_node, modules, first,
+           probe_for, sizes, repetitions) -> RunDir:
     base_meta["load_generator"] = {"tool": app.LOAD_GENERATOR, "node": load_node.meta(), "rate_per_s": rate,
                                    "duration_s": duration_s, "drain_s": app.drain_s(duration_s),
                                    "request_timeout_ms": app.REQUEST_TIMEOUT_MS}
     base_meta["metrics"] = {**base_meta.get("metrics", {}), f"{FAMILY}/{BENCHMARK}": app.declarations()}
     run = RunDir.create(out_parent, metadata.new_run_id(base_meta["git"]), base_meta)
-    run.meta.update(pool_sizes=sizes, cells={"planned": len(sizes) * repetitions, "ok": 0, "failed": 0, "findings": 0})
+    run.meta.update(pool_sizes=sizes, cells={"planned": len(sizes) * repetitions, "ok": 0, "failed": 0, "findings": 0},
+                    probe={"measured": {}} if first.probe else {"measured": {}, "missing": base_meta.get("probe_missing")})
     run.save()
-    steps = [(rep, pool) for rep in range(repetitions) for pool in sizes]
     try:
-        for k, (rep, pool) in enumerate(steps, 1):
+        for k, (rep, pool) in enumerate(order, 1):
             params = {"pool": str(pool), "rate": f"{rate:g}", "duration": str(duration_s)}
-            print(f"[{k}/{len(steps)}] app UV_THREADPOOL_SIZE={pool} · {duration_s} s at {rate:g}/s"
+            print(f"[{k}/{len(order)}] app UV_THREADPOOL_SIZE={pool} · {duration_s} s at {rate:g}/s"
                   + (f" · rep {rep + 1}/{repetitions}" if repetitions > 1 else ""), file=sys.stderr, flush=True)
             started = time.monotonic()
             running = None
             try:
-                running = first if k == 1 else app.RunningApp(target, pool, ready_timeout_s)
-                metrics = {"service_alone_ms": running.alone_ms(),
-                           **app.drive(running, load_node, modules, rate, duration_s)}
-                run.add(_rows(run.run_id, params, rep, metrics))
+                running = first if k == 1 else app.RunningApp(target, pool, ready_timeout_s, probe_for(rep, pool))
+                alone = running.alone_ms()
+                load = app.drive(running, load_node, modules, rate, duration_s)
+                running.stop()
+                metrics, series = {"service_alone_ms": alone, **load.metrics}, {}
+                if running.probe:
+                    probed, series, measured = app_probe.metrics(running.probe.out, load.sending_from_ms, load.sending_to_ms)
+                    metrics.update(probed)
+                    run.meta["probe"]["measured"][f"pool={pool};rep={rep}"] = measured
+                    if running.probe.out.exists():
+                        shutil.move(running.probe.out, run.raw / running.probe.out.name)
+                run.add(_rows(run.run_id, params, rep, metrics, series))
                 run.meta["cells"]["ok"] += 1
                 status = "ok"
             except (RuntimeError, OSError, nodejs.UsageError) as e:

@@ -1,12 +1,14 @@
 """The recommendation: the smallest pool size at which every class meets its latency target and
 no CPU class loses throughput, with the reasons in words (core count, where CPU work saturates the
 cores, where more threads only add contention), or, when no size qualifies, which class cannot
-and why."""
+and why. For your own program measured with the pool probe (`sweep-pool --app`), the smallest size
+at which its pool work stops waiting for threads (wait_choice.py), with the latency target checked
+beside it."""
 from dataclasses import dataclass, field
 from statistics import median
 
 from ..report.stats import fmt
-from . import mixes
+from . import mixes, wait_choice
 from .summary import CPU_CLASSES, Sweep
 from .targets import MAX_UNFINISHED, Target, for_classes
 
@@ -49,8 +51,10 @@ def _best_throughput(sweep: Sweep, cls: str) -> float:
 
 def _wait_or_service(cell) -> str:
     wait, service = cell.get("queue_wait_p99_ms"), cell.get("service_p99_ms")
-    if wait is None or service is None:  # a Node or --app sweep sees latency only
-        return "latency only: where it waited is not observable from outside the pool"
+    if wait is not None and service is None:  # an --app sweep with the probe: the pool's wait, measured inside
+        return f"its pool work waited up to {fmt(wait)} ms for a thread (p99)"
+    if wait is None or service is None:  # without the probe: latency only
+        return "latency only: where it waited was not measured (the pool probe was not in the program)"
     alone = cell.get("service_alone_ms") or 0
     if wait >= service:
         return f"mostly queue wait ({fmt(wait)} ms at p99): it waits for a thread behind other pool work"
@@ -124,9 +128,35 @@ def _machine_reasons(sweep: Sweep, cores: int | None, chosen: int | None) -> lis
     return reasons
 
 
+def _target_line(sweep: Sweep, pool: int, targets: dict[str, Target], verdicts: list[Verdict]) -> str:
+    """Whether the requests met their target at the recommended size, and if not, where their time went."""
+    target = targets[wait_choice.CLASS]
+    cell = sweep.at(pool, wait_choice.CLASS)
+    value = cell.get(target.metric) if cell else None
+    missed = next(v for v in verdicts if v.pool == pool).problems
+    if not missed:
+        return f"At pool {pool} the requests meet their target ({target.text()}: {fmt(value)} ms)."
+    loop = sweep.per_size.get(pool, {})
+    return (f"The requests miss their target at pool {pool} ({missed[0][1]}), but not for want of threads: more "
+            f"would not shorten a wait that is not there. Their time goes elsewhere: the program's loop ran up to "
+            f"{fmt(loop.get('loop_delay_p99_ms'))} ms late (p99) at {loop.get('loop_utilization', 0):.0%} utilisation, "
+            "and the machine's cores are shared (below).")
+
+
+def _recommend_from_waits(sweep, waits, targets, verdicts, cores) -> Recommendation:
+    alone = _alone(sweep).get(wait_choice.CLASS)
+    chosen, reasons = wait_choice.choose(waits, alone, cores)
+    if chosen is not None:
+        reasons.append(_target_line(sweep, chosen, targets, verdicts))
+    return Recommendation(chosen, targets, verdicts, reasons + _machine_reasons(sweep, cores, chosen))
+
+
 def recommend(sweep: Sweep, given: dict[str, Target], cores: int | None) -> Recommendation:
     targets = for_classes(given, _alone(sweep), set(mixes.in_flight_of(sweep.mix)))
     verdicts = [_judge(sweep, pool, targets) for pool in sweep.sizes]
+    waits = wait_choice.measured(sweep) if sweep.runtime == "app" else None
+    if waits:
+        return _recommend_from_waits(sweep, waits, targets, verdicts, cores)
     chosen = next((v.pool for v in verdicts if not v.problems), None)
     reasons = []
     if chosen is not None:

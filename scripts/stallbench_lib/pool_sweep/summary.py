@@ -16,6 +16,7 @@ class ClassAtSize:
     job_class: str
     metrics: dict[str, float]  # median over repetitions
     repetitions: int
+    values: dict[str, list[float]] = field(default_factory=dict)  # every value, all repetitions (series whole)
 
     def get(self, metric: str) -> float | None:
         return self.metrics.get(metric)
@@ -56,7 +57,9 @@ def sweeps(rows: list[Row]) -> list[Sweep]:
     return [_sweep(mix, group, runtime) for (mix, _, runtime), group in ordered]
 
 
-APP_PER_SIZE = {"app_cpu_util": "cpu_util", "machine_cpu_util": "machine_cpu_util", "app_rss_peak_mb": "app_rss_peak_mb"}
+APP_PER_SIZE = {"app_cpu_util": "cpu_util", "machine_cpu_util": "machine_cpu_util", "app_rss_peak_mb": "app_rss_peak_mb",
+                "loop_delay_p50_ms": "loop_delay_p50_ms", "loop_delay_p99_ms": "loop_delay_p99_ms",
+                "loop_delay_max_ms": "loop_delay_max_ms", "loop_utilization": "loop_utilization"}
 
 
 def app_sweeps(rows: list[Row]) -> list[Sweep]:
@@ -96,7 +99,7 @@ def _sweep(mix: str, rows: list[Row], runtime: str) -> Sweep:
         if cls is None:
             per_size[pool] = medians
         else:
-            cells[(pool, cls)] = ClassAtSize(pool, cls, medians, len(reps[(pool, cls)]))
+            cells[(pool, cls)] = ClassAtSize(pool, cls, medians, len(reps[(pool, cls)]), dict(metrics))
     return Sweep(mix, sizes, classes, cells, per_size, failures, runtime)
 
 

@@ -1,0 +1,64 @@
+"""What the pool probe (workloads/probe/) saw inside the program while one pool size was under load:
+how long pool work waited for a thread (the canaries submitted during the load), how late the loop
+ran and how busy it was. The program may be several Node processes (a wrapper such as `npm start`
+and the server it starts): the one measured is the busiest, the highest event-loop utilisation
+during the load."""
+from collections import defaultdict
+from pathlib import Path
+
+from ..probe import trace as probe_trace
+from ..probe.window import Window, window
+
+# What an --app size records from the probe: name -> (unit, better, tracked, what it is).
+METRICS = {
+    "queue_wait_p50_ms": ("ms", "lower", True, "how long pool work submitted during the load waited for a thread "
+                          "(the probe's canaries): median"),
+    "queue_wait_p95_ms": ("ms", "lower", False, "the same, 95th percentile"),
+    "queue_wait_p99_ms": ("ms", "lower", True, "the same, 99th percentile"),
+    "queue_wait_max_ms": ("ms", "lower", False, "the same, the longest"),
+    "queue_wait_mean_ms": ("ms", "lower", True, "the same, mean: the latency the pool's queue adds to each pool "
+                           "request on average"),
+    "queue_wait_second_mean_ms": ("ms", "lower", False, "the mean queue wait of each second of the load, one value "
+                                  "per second: the recommendation's interval is computed from these"),
+    "canaries": ("count", "higher", False, "canaries submitted during the load"),
+    "canaries_still_waiting": ("count", "lower", False, "canaries still waiting for a thread when the program was "
+                               "stopped: they count with the wait they had then, a lower bound"),
+    "delivery_p99_ms": ("ms", "lower", False, "from a canary's end on its pool thread to its completion running on "
+                        "the main thread (the loop delivering pool results): 99th percentile"),
+    "loop_delay_p50_ms": ("ms", "lower", True, "how late a 10 ms timer fired in the program during the load: median"),
+    "loop_delay_p99_ms": ("ms", "lower", True, "the same, 99th percentile"),
+    "loop_delay_max_ms": ("ms", "lower", False, "the same, the longest"),
+    "loop_utilization": ("ratio", "lower", False, "the program's event-loop utilisation during the load"),
+}
+
+
+def busiest(traces: dict[int, probe_trace.Trace], t0: float, t1: float) -> tuple[probe_trace.Trace, Window] | None:
+    """The Node process of the program that worked hardest during [t0, t1], with its window."""
+    seen = [(trace, window(trace, t0, t1)) for trace in traces.values()]
+    seen = [(t, w) for t, w in seen if w.wait.count]
+    return max(seen, key=lambda tw: tw[1].elu or 0.0) if seen else None
+
+
+def per_second_means(w: Window) -> list[float]:
+    seconds = defaultdict(list)
+    for submitted, wait in w.waits:
+        seconds[int((submitted - w.t0) // 1000)].append(wait)
+    return [sum(v) / len(v) for _, v in sorted(seconds.items())]
+
+
+def metrics(path: Path, t0: float, t1: float) -> tuple[dict[str, float], dict[str, list[float]], str]:
+    """(single-valued metrics, series metrics, which process was measured) over [t0, t1]; empty with
+    the reason when no Node process of the program loaded the probe."""
+    found = busiest(probe_trace.read(path), t0, t1) if path.exists() else None
+    if found is None:
+        return {}, {}, "no Node process of the program loaded the probe during the load"
+    trace, w = found
+    single = {
+        "queue_wait_p50_ms": w.wait.p50, "queue_wait_p95_ms": w.wait.p95, "queue_wait_p99_ms": w.wait.p99,
+        "queue_wait_max_ms": w.wait.max, "queue_wait_mean_ms": w.wait.mean, "canaries": w.wait.count,
+        "canaries_still_waiting": w.censored, "delivery_p99_ms": w.delivery.p99,
+        "loop_delay_p50_ms": w.loop_delay.p50, "loop_delay_p99_ms": w.loop_delay.p99,
+        "loop_delay_max_ms": w.loop_delay.max, "loop_utilization": w.elu,
+    }
+    return ({k: float(v) for k, v in single.items() if v is not None},
+            {"queue_wait_second_mean_ms": per_second_means(w)}, f"pid {trace.pid} ({trace.node}: {trace.command})")

@@ -1,0 +1,98 @@
+"""The probe's JSON lines (workloads/probe/probe.cjs) read back, one Trace per Node process that
+loaded it. A line cut short by a SIGKILL (the last one) is left out; a record of another format
+version stops with one line, as does a file that is not the probe's."""
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import UsageError
+
+FORMAT = 1  # probe.cjs's FORMAT: bump both when a field changes meaning
+
+
+@dataclass(frozen=True)
+class Canary:
+    submitted: float  # CLOCK_MONOTONIC ms
+    wait: float       # submitted -> its no-op started on a pool thread
+    delivery: float   # started -> its completion ran on the main thread
+
+
+@dataclass(frozen=True)
+class Period:
+    t0: float
+    t1: float
+    loop_delay: list[float]  # ms beyond the 10 ms interval, one per sample
+    elu: float
+    uv: dict | None          # performance.nodeTiming.uvMetricsInfo, cumulative
+    outstanding: int
+    oldest_outstanding_ms: float | None
+
+
+@dataclass
+class Trace:
+    pid: int
+    start: dict
+    canaries: list[Canary] = field(default_factory=list)
+    periods: list[Period] = field(default_factory=list)
+    end: dict | None = None
+
+    @property
+    def command(self) -> str:
+        return " ".join(self.start.get("argv", [])[1:]) or "node"
+
+    @property
+    def node(self) -> str:
+        return self.start.get("node", "?")
+
+    def pending(self) -> list[float]:
+        """When each canary still out at the end was submitted (none when the process was killed)."""
+        return list(self.end.get("pending_submitted_ms", [])) if self.end else []
+
+    @property
+    def ended_at(self) -> float | None:
+        if self.end:
+            return self.end["t"]
+        return self.periods[-1].t1 if self.periods else None
+
+
+def _record(line: str, where: str) -> dict | None:
+    try:
+        record = json.loads(line)
+    except ValueError:
+        return None  # the last line, cut short by a SIGKILL
+    if not isinstance(record, dict) or "pid" not in record or "type" not in record:
+        raise UsageError(f"{where}: not the pool probe's output (a line without pid and type)")
+    return record
+
+
+def read(path: Path) -> dict[int, Trace]:
+    """pid -> its Trace, in the order the processes started."""
+    traces: dict[int, Trace] = {}
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError as e:
+        raise UsageError(f"{path}: cannot read the probe's samples ({e.strerror})") from None
+    for number, line in enumerate(text.split("\n"), 1):
+        if not line.strip():
+            continue
+        record = _record(line, f"{path}:{number}")
+        if record is None:
+            continue
+        kind, pid = record["type"], record["pid"]
+        if kind == "start":
+            if record.get("format") != FORMAT:
+                raise UsageError(f"{path}:{number}: probe format {record.get('format')} is not {FORMAT}, the one "
+                                 "this command reads: use the probe of the same stallbench build")
+            traces[pid] = Trace(pid, record)
+            continue
+        trace = traces.get(pid)
+        if trace is None:
+            continue  # its start line was written before this file was (another run appending)
+        if kind == "canaries":
+            trace.canaries += [Canary(*sample) for sample in record["samples"]]
+        elif kind == "period":
+            trace.periods.append(Period(record["t0"], record["t1"], record["loop_delay_ms"], record["elu"],
+                                        record.get("uv"), record["outstanding"], record.get("oldest_outstanding_ms")))
+        elif kind == "end":
+            trace.end = record
+    return traces

@@ -1,0 +1,85 @@
+"""What the probe saw in one process over a window of time: the pool's queue wait (the canaries
+submitted in the window), the loop's delay and utilisation (the periods inside it). A canary still
+waiting when the process ended counts with the wait it had by then, a lower bound, and is counted as
+such: a stuck pool must read as a long wait, never as no data."""
+import math
+from dataclasses import dataclass
+
+from .trace import Trace
+
+PERCENTILES = (("p50", 0.50), ("p95", 0.95), ("p99", 0.99))
+
+
+def nearest_rank(values: list[float], q: float) -> float | None:
+    """The nearest-rank percentile (workloads/common/percentile.h's): a value that was measured."""
+    if not values:
+        return None
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
+
+
+@dataclass(frozen=True)
+class Spread:
+    """Percentiles, max and mean of one quantity over a window (ms)."""
+    count: int
+    p50: float | None
+    p95: float | None
+    p99: float | None
+    max: float | None
+    mean: float | None
+
+    @staticmethod
+    def of(values: list[float]) -> "Spread":
+        if not values:
+            return Spread(0, None, None, None, None, None)
+        return Spread(len(values), *(nearest_rank(values, q) for _, q in PERCENTILES), max(values),
+                      sum(values) / len(values))
+
+
+@dataclass(frozen=True)
+class Window:
+    t0: float
+    t1: float
+    waits: list[tuple[float, float]]  # (submitted, queue wait) of every canary submitted in the window
+    censored: int                     # of those, still waiting when the process ended (wait: a lower bound)
+    wait: Spread
+    delivery: Spread                  # started on a thread -> completion on the main thread
+    loop_delay: Spread
+    elu: float | None                 # the loop's utilisation over the window's periods
+    blocked_ms: float                 # loop delay the loop itself caused: delays in periods busy enough to hold them
+
+    @property
+    def seconds(self) -> float:
+        return (self.t1 - self.t0) / 1000
+
+
+def _inside(t0: float, t1: float, a: float, b: float) -> bool:
+    return t0 <= (a + b) / 2 <= t1
+
+
+def window(trace: Trace, t0: float, t1: float) -> Window:
+    """The figures of `trace` over [t0, t1] (CLOCK_MONOTONIC ms, as time.monotonic() * 1000)."""
+    waits = [(c.submitted, c.wait) for c in trace.canaries if t0 <= c.submitted <= t1]
+    ended = trace.ended_at
+    pending = [(s, ended - s) for s in trace.pending() if t0 <= s <= t1] if ended is not None else []
+    delivery = [c.delivery for c in trace.canaries if t0 <= c.submitted <= t1]
+    periods = [p for p in trace.periods if _inside(t0, t1, p.t0, p.t1)]
+    delays = [d for p in periods for d in p.loop_delay]
+    span = sum(p.t1 - p.t0 for p in periods)
+    elu = sum(p.elu * (p.t1 - p.t0) for p in periods) / span if span > 0 else None
+    return Window(t0, t1, sorted(waits + pending), len(pending), Spread.of([w for _, w in waits + pending]),
+                  Spread.of(delivery), Spread.of(delays), elu, _blocked_ms(periods))
+
+
+def _blocked_ms(periods) -> float:
+    """The longest loop delay the loop's own work explains. A delay can come from the program (its
+    JavaScript held the loop) or from the machine (the process was not running while its loop slept:
+    a shared, busy machine). Event-loop utilisation tells them apart: a period whose loop was active
+    for less than half the delay's length cannot have caused it."""
+    longest = 0.0
+    for p in periods:
+        active_ms = p.elu * (p.t1 - p.t0)
+        for d in p.loop_delay:
+            if d > longest and active_ms >= 0.5 * d:
+                longest = d
+    return longest

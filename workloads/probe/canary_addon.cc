@@ -1,0 +1,213 @@
+// The pool canary: a Node-API addon whose one job is a no-op on libuv's thread pool that reads
+// the clock where it starts. napi_create_async_work queues its execute callback with
+// uv_queue_work, in the same queue as fs, crypto, zlib and dns.lookup work, so the time between
+// submitting a canary and its execute callback starting on a pool thread is exactly how long any
+// request submitted at that instant waited for a thread. The completion, run on the main thread,
+// says how long the loop then took to deliver it. Node does not expose either number
+// (nodejs/node#22957, libuv#1144); Node-API does not need a patched Node, and its ABI is stable,
+// so one build loads in every Node line from 18 on.
+//
+// Completed canaries go to a bounded ring per Node environment (a worker loading the addon gets its
+// own) and are taken in batches by drain(): no JavaScript runs per canary, so the probe costs one
+// tiny pool job and one loop callback per sample. Times are milliseconds of CLOCK_MONOTONIC, the
+// clock libuv (uv_hrtime), process.hrtime and Python's time.monotonic read, so samples line up with
+// anything else on the machine.
+//
+// JavaScript API:
+//   submit() -> id            queue one canary (null when `limit` canaries are already out)
+//   drain() -> Float64Array   completed canaries since the last drain: [id, submitted, started,
+//                             completed] per canary, in completion order
+//   status() -> {outstanding, oldest_submitted, lost, skipped}
+//   pending() -> Float64Array  when each canary still out was submitted, oldest first
+//   now() -> ms               the clock the samples are on
+//   setLimit(n)               how many canaries may be out at once (default 2000)
+#define NAPI_VERSION 8
+#include <node_api.h>
+
+#include <time.h>
+
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+namespace {
+
+double now_ms() {
+  timespec t{};
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) / 1e6;
+}
+
+struct Sample {
+  double id, submitted, started, completed;
+};
+
+// A ring of completed samples: when drain() is not called for long, the oldest are overwritten
+// and counted, so memory stays bounded whatever the program does.
+constexpr std::size_t kRing = 1 << 16;
+
+struct State {
+  std::vector<Sample> ring = std::vector<Sample>(kRing);
+  std::size_t head = 0, count = 0;
+  double lost = 0, skipped = 0, next_id = 0;
+  std::deque<std::pair<double, double>> out;  // (id, submitted) of canaries not yet completed, oldest first
+  std::size_t limit = 2000;
+};
+
+struct Canary {
+  napi_async_work work = nullptr;
+  State* state = nullptr;
+  double id = 0, submitted = 0;
+  double started = 0;  // written on the pool thread, read on the main thread after uv's queue lock
+};
+
+bool check(napi_env env, napi_status status, const char* what) {
+  if (status == napi_ok) return true;
+  bool pending = false;
+  napi_is_exception_pending(env, &pending);
+  if (!pending) napi_throw_error(env, "ERR_STALLBENCH_CANARY", what);
+  return false;
+}
+
+State* state_of(napi_env env) {
+  void* data = nullptr;
+  napi_get_instance_data(env, &data);
+  return static_cast<State*>(data);
+}
+
+void execute(napi_env, void* data) { static_cast<Canary*>(data)->started = now_ms(); }
+
+void complete(napi_env env, napi_status status, void* data) {
+  auto* canary = static_cast<Canary*>(data);
+  State* s = canary->state;
+  double completed = now_ms();
+  for (auto it = s->out.begin(); it != s->out.end(); ++it)
+    if (it->first == canary->id) {
+      s->out.erase(it);
+      break;
+    }
+  if (status == napi_ok) {
+    if (s->count == kRing) {
+      s->lost += 1;
+      s->count -= 1;
+    }
+    s->ring[(s->head + s->count) % kRing] = {canary->id, canary->submitted, canary->started, completed};
+    s->count += 1;
+  }
+  napi_delete_async_work(env, canary->work);
+  delete canary;
+}
+
+napi_value submit(napi_env env, napi_callback_info) {
+  State* s = state_of(env);
+  napi_value result;
+  if (s->out.size() >= s->limit) {
+    s->skipped += 1;
+    napi_get_null(env, &result);
+    return result;
+  }
+  auto* canary = new Canary{.state = s, .id = s->next_id++};
+  napi_value name;
+  if (!check(env, napi_create_string_utf8(env, "stallbench.canary", NAPI_AUTO_LENGTH, &name), "name") ||
+      !check(env, napi_create_async_work(env, nullptr, name, execute, complete, canary, &canary->work),
+             "napi_create_async_work failed")) {
+    delete canary;
+    return nullptr;
+  }
+  canary->submitted = now_ms();
+  if (!check(env, napi_queue_async_work(env, canary->work), "napi_queue_async_work failed")) {
+    napi_delete_async_work(env, canary->work);
+    delete canary;
+    return nullptr;
+  }
+  s->out.emplace_back(canary->id, canary->submitted);
+  napi_create_double(env, canary->id, &result);
+  return result;
+}
+
+napi_value drain(napi_env env, napi_callback_info) {
+  State* s = state_of(env);
+  napi_value buffer, array;
+  void* bytes = nullptr;
+  std::size_t n = s->count * 4;
+  if (!check(env, napi_create_arraybuffer(env, n * sizeof(double), &bytes, &buffer), "out of memory")) return nullptr;
+  auto* values = static_cast<double*>(bytes);
+  for (std::size_t i = 0; i < s->count; ++i) {
+    const Sample& x = s->ring[(s->head + i) % kRing];
+    values[4 * i] = x.id;
+    values[4 * i + 1] = x.submitted;
+    values[4 * i + 2] = x.started;
+    values[4 * i + 3] = x.completed;
+  }
+  s->head = (s->head + s->count) % kRing;
+  s->count = 0;
+  if (!check(env, napi_create_typedarray(env, napi_float64_array, n, buffer, 0, &array), "typed array")) return nullptr;
+  return array;
+}
+
+napi_value number(napi_env env, double value) {
+  napi_value v;
+  napi_create_double(env, value, &v);
+  return v;
+}
+
+napi_value status(napi_env env, napi_callback_info) {
+  State* s = state_of(env);
+  napi_value out;
+  napi_create_object(env, &out);
+  napi_set_named_property(env, out, "outstanding", number(env, static_cast<double>(s->out.size())));
+  napi_value oldest;
+  if (s->out.empty()) napi_get_null(env, &oldest);
+  else oldest = number(env, s->out.front().second);
+  napi_set_named_property(env, out, "oldest_submitted", oldest);
+  napi_set_named_property(env, out, "lost", number(env, s->lost));
+  napi_set_named_property(env, out, "skipped", number(env, s->skipped));
+  return out;
+}
+
+napi_value pending(napi_env env, napi_callback_info) {
+  State* s = state_of(env);
+  napi_value buffer, array;
+  void* bytes = nullptr;
+  if (!check(env, napi_create_arraybuffer(env, s->out.size() * sizeof(double), &bytes, &buffer), "out of memory"))
+    return nullptr;
+  auto* values = static_cast<double*>(bytes);
+  for (const auto& [id, submitted] : s->out) *values++ = submitted;
+  if (!check(env, napi_create_typedarray(env, napi_float64_array, s->out.size(), buffer, 0, &array), "typed array"))
+    return nullptr;
+  return array;
+}
+
+napi_value now(napi_env env, napi_callback_info) { return number(env, now_ms()); }
+
+napi_value set_limit(napi_env env, napi_callback_info info) {
+  std::size_t argc = 1;
+  napi_value arg;
+  double limit = 0;
+  napi_get_cb_info(env, info, &argc, &arg, nullptr, nullptr);
+  if (argc < 1 || napi_get_value_double(env, arg, &limit) != napi_ok || !(limit >= 1 && limit <= 1e6)) {
+    napi_throw_range_error(env, "ERR_STALLBENCH_CANARY", "setLimit(n): n must be a number from 1 to 1000000");
+    return nullptr;
+  }
+  state_of(env)->limit = static_cast<std::size_t>(limit);
+  return nullptr;
+}
+
+void free_state(napi_env, void* data, void*) { delete static_cast<State*>(data); }
+
+}  // namespace
+
+NAPI_MODULE_INIT() {
+  if (!check(env, napi_set_instance_data(env, new State, free_state, nullptr), "napi_set_instance_data failed"))
+    return nullptr;
+  const napi_property_descriptor api[] = {
+      {"submit", nullptr, submit, nullptr, nullptr, nullptr, napi_default, nullptr},
+      {"drain", nullptr, drain, nullptr, nullptr, nullptr, napi_default, nullptr},
+      {"status", nullptr, status, nullptr, nullptr, nullptr, napi_default, nullptr},
+      {"pending", nullptr, pending, nullptr, nullptr, nullptr, napi_default, nullptr},
+      {"now", nullptr, now, nullptr, nullptr, nullptr, napi_default, nullptr},
+      {"setLimit", nullptr, set_limit, nullptr, nullptr, nullptr, napi_default, nullptr},
+  };
+  check(env, napi_define_properties(env, exports, sizeof api / sizeof api[0], api), "napi_define_properties failed");
+  return exports;
+}
