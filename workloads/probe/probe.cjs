@@ -90,7 +90,7 @@ function start() {
   wholeLife.enable();
 
   let lines = [];
-  let loop = [];  // this period's loop delays, ms beyond the interval
+  let loop = [];  // this period's loop delays: [when the timer fired, ms beyond the interval]
   let periodStart = addon.now();
   let elu = performance.eventLoopUtilization();
   let ended = false;
@@ -124,7 +124,7 @@ function start() {
     canaries();
     write({
       type: 'period', t0: periodStart, t1: now,
-      loop_delay_ms: loop.map((v) => Math.round(v * 100) / 100),
+      loop_delay_ms: loop,
       elu: performance.eventLoopUtilization(next, elu).utilization,
       uv: metrics ? { loop_count: metrics.loopCount, events: metrics.events, events_waiting: metrics.eventsWaiting } : null,
       outstanding: status.outstanding,
@@ -167,10 +167,13 @@ function start() {
     nextCanary();
   }, -Math.log(1 - Math.random()) * 1000 / rate).unref();
   nextCanary();
-  let last = addon.now();
+  // The first tick comes only once the main module has run: how long that took is start-up, said
+  // once (startup_ms), not a loop delay of the running program.
+  let last = null;
   setInterval(() => {
     const now = addon.now();
-    loop.push(Math.max(0, now - last - LOOP_RESOLUTION_MS));
+    if (last === null) write({ type: 'startup', t: now, startup_ms: now - periodStart });
+    else loop.push([Math.round(now * 10) / 10, Math.round(Math.max(0, now - last - LOOP_RESOLUTION_MS) * 100) / 100]);
     last = now;
   }, LOOP_RESOLUTION_MS).unref();
   setInterval(() => {

@@ -81,25 +81,47 @@ def _plan(families, sizes, mix, duration, slow_dns, nodes):
     return cells, notes
 
 
+def _print_mix_table(sweep) -> None:
+    print(f"\n{sweep.title()}: latency ms, measured (predicted); wait and service are p50")
+    print(f"{'class':<8} {'pool':>5} {'p50':>18} {'p99':>18} {'wait':>9} {'service':>9} {'done/s':>14} {'unfinished':>10}")
+    for cls in sweep.classes:
+        for pool in sweep.sizes:
+            c = sweep.at(pool, cls)
+            if c is None:
+                continue
+            g = c.get
+            print(f"{cls:<8} {pool:>5} {fmt(g('latency_p50_ms'), 2):>8} ({fmt(g('predicted_p50_ms'), 2):>7}) "
+                  f"{fmt(g('latency_p99_ms'), 2):>8} ({fmt(g('predicted_p99_ms'), 2):>7}) "
+                  f"{fmt(g('queue_wait_p50_ms'), 2):>9} {fmt(g('service_p50_ms'), 2):>9} "
+                  f"{fmt(g('throughput_per_s')):>6}/{fmt(g('offered_per_s')):<7} {fmt(g('unfinished'), 0):>10}")
+    error = model_error(sweep)
+    if error.median_abs is not None:
+        print(f"model: median absolute error of p50 {error.median_abs:.0%} over {len(error.points)} points "
+              "(this machine is shared: its noise is part of the error)")
+
+
+def _print_app_table(sweep) -> None:
+    """Your program: request latency from outside, and what the probe saw inside at each size."""
+    print(f"\n{sweep.title()}: requests' latency (ms, from outside); their pool work's wait for a thread and the "
+          "loop's delay (ms, measured inside the program by the pool probe)")
+    print(f"{'pool':>5} {'p50':>8} {'p99':>8} {'wait mean':>10} {'wait p99':>9} {'loop p99':>9} {'loop use':>9} "
+          f"{'done/s':>14} {'unfinished':>10}")
+    for pool in sweep.sizes:
+        c, per = sweep.at(pool, "requests"), sweep.per_size.get(pool, {})
+        if c is None:
+            continue
+        g = c.get
+        use = per.get("loop_utilization")
+        print(f"{pool:>5} {fmt(g('latency_p50_ms')):>8} {fmt(g('latency_p99_ms')):>8} "
+              f"{fmt(g('queue_wait_mean_ms'), 2):>10} {fmt(g('queue_wait_p99_ms'), 2):>9} "
+              f"{fmt(per.get('loop_delay_p99_ms'), 1):>9} {'–' if use is None else f'{use:.0%}':>9} "
+              f"{fmt(g('throughput_per_s')):>6}/{fmt(g('offered_per_s')):<7} {fmt(g('unfinished'), 0):>10}")
+
+
 def _print_summary(run, given) -> int | None:
     chosen = None
     for sweep in sweeps(run.rows) + app_sweeps(run.rows):
-        print(f"\n{sweep.title()}: latency ms, measured (predicted); wait and service are p50")
-        print(f"{'class':<8} {'pool':>5} {'p50':>18} {'p99':>18} {'wait':>9} {'service':>9} {'done/s':>14} {'unfinished':>10}")
-        for cls in sweep.classes:
-            for pool in sweep.sizes:
-                c = sweep.at(pool, cls)
-                if c is None:
-                    continue
-                g = c.get
-                print(f"{cls:<8} {pool:>5} {fmt(g('latency_p50_ms'), 2):>8} ({fmt(g('predicted_p50_ms'), 2):>7}) "
-                      f"{fmt(g('latency_p99_ms'), 2):>8} ({fmt(g('predicted_p99_ms'), 2):>7}) "
-                      f"{fmt(g('queue_wait_p50_ms'), 2):>9} {fmt(g('service_p50_ms'), 2):>9} "
-                      f"{fmt(g('throughput_per_s')):>6}/{fmt(g('offered_per_s')):<7} {fmt(g('unfinished'), 0):>10}")
-        error = model_error(sweep)
-        if error.median_abs is not None:
-            print(f"model: median absolute error of p50 {error.median_abs:.0%} over {len(error.points)} points "
-                  "(this machine is shared: its noise is part of the error)")
+        (_print_app_table if sweep.runtime == "app" else _print_mix_table)(sweep)
         for failure in sweep.failures:
             print(f"failed: {failure}")
         rec = recommend(sweep, given, run.meta.get("machine", {}).get("cores"))

@@ -77,8 +77,8 @@ class AppTarget:
     path: str
 
 
-def parse(command: str, url: str) -> AppTarget:
-    """The --app command and --url, checked; UsageError (one line) when either is unusable."""
+def split_command(command: str) -> list[str]:
+    """The --app command as words, checked to name something runnable; UsageError (one line) if not."""
     try:
         argv = shlex.split(command)
     except ValueError as e:
@@ -87,6 +87,12 @@ def parse(command: str, url: str) -> AppTarget:
         raise UsageError("--app is empty: give the command that starts your program, e.g. --app \"node server.js\"")
     if shutil.which(argv[0]) is None:
         raise UsageError(f"--app {command!r}: {argv[0]!r} is not an executable file or a command on PATH")
+    return argv
+
+
+def parse(command: str, url: str) -> AppTarget:
+    """The --app command and --url, checked; UsageError (one line) when either is unusable."""
+    argv = split_command(command)
     parts = urllib.parse.urlsplit(url)
     try:
         port = parts.port

@@ -21,7 +21,8 @@ class Canary:
 class Period:
     t0: float
     t1: float
-    loop_delay: list[float]  # ms beyond the 10 ms interval, one per sample
+    loop_at: list[float]     # when each 10 ms timer fired
+    loop_delay: list[float]  # how late it fired (ms beyond the interval)
     elu: float
     uv: dict | None          # performance.nodeTiming.uvMetricsInfo, cumulative
     outstanding: int
@@ -35,6 +36,7 @@ class Trace:
     canaries: list[Canary] = field(default_factory=list)
     periods: list[Period] = field(default_factory=list)
     end: dict | None = None
+    startup_ms: float | None = None  # probe start to the loop's first timer: the main module's run
 
     @property
     def command(self) -> str:
@@ -91,8 +93,52 @@ def read(path: Path) -> dict[int, Trace]:
         if kind == "canaries":
             trace.canaries += [Canary(*sample) for sample in record["samples"]]
         elif kind == "period":
-            trace.periods.append(Period(record["t0"], record["t1"], record["loop_delay_ms"], record["elu"],
-                                        record.get("uv"), record["outstanding"], record.get("oldest_outstanding_ms")))
+            loop = record["loop_delay_ms"]
+            trace.periods.append(Period(record["t0"], record["t1"], [t for t, _ in loop], [d for _, d in loop],
+                                        record["elu"], record.get("uv"), record["outstanding"],
+                                        record.get("oldest_outstanding_ms")))
         elif kind == "end":
             trace.end = record
+        elif kind == "startup":
+            trace.startup_ms = record["startup_ms"]
     return traces
+
+
+class Tail:
+    """The probe's file read as it grows, for a line of progress: what came since the last call."""
+
+    def __init__(self, path: Path):
+        self.path, self.offset = path, 0
+
+    def _new_records(self) -> list[dict]:
+        try:
+            with open(self.path, "rb") as f:
+                f.seek(self.offset)
+                chunk = f.read()
+        except OSError:
+            return []
+        complete = chunk[:chunk.rfind(b"\n") + 1]
+        self.offset += len(complete)
+        records = []
+        for line in complete.decode("utf-8", errors="replace").splitlines():
+            record = _record(line, str(self.path)) if line.strip() else None
+            if record is not None:
+                records.append(record)
+        return records
+
+    def progress(self) -> str:
+        waits, delays, busy, span = [], [], 0.0, 0.0
+        for r in self._new_records():
+            if r["type"] == "canaries":
+                waits += [sample[1] for sample in r["samples"]]
+            elif r["type"] == "period":
+                delays += [d for _, d in r["loop_delay_ms"]]
+                busy += r["elu"] * (r["t1"] - r["t0"])
+                span += r["t1"] - r["t0"]
+        if not waits and not delays:
+            return "no samples yet"
+        worst_wait = f"{max(waits):.1f} ms" if waits else "–"
+        worst_delay = f"{max(delays):.0f} ms" if delays else "–"
+        use = f"{busy / span:.0%}" if span else "–"
+        return (f"pool wait worst {worst_wait} ({len(waits)} canaries), loop delay worst {worst_delay}, "
+                f"loop busy {use}")

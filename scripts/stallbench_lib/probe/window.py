@@ -53,25 +53,22 @@ class Window:
         return (self.t1 - self.t0) / 1000
 
 
-def _inside(t0: float, t1: float, a: float, b: float) -> bool:
-    return t0 <= (a + b) / 2 <= t1
-
-
 def window(trace: Trace, t0: float, t1: float) -> Window:
     """The figures of `trace` over [t0, t1] (CLOCK_MONOTONIC ms, as time.monotonic() * 1000)."""
     waits = [(c.submitted, c.wait) for c in trace.canaries if t0 <= c.submitted <= t1]
     ended = trace.ended_at
     pending = [(s, ended - s) for s in trace.pending() if t0 <= s <= t1] if ended is not None else []
     delivery = [c.delivery for c in trace.canaries if t0 <= c.submitted <= t1]
-    periods = [p for p in trace.periods if _inside(t0, t1, p.t0, p.t1)]
-    delays = [d for p in periods for d in p.loop_delay]
-    span = sum(p.t1 - p.t0 for p in periods)
-    elu = sum(p.elu * (p.t1 - p.t0) for p in periods) / span if span > 0 else None
+    periods = [p for p in trace.periods if p.t1 > t0 and p.t0 < t1]
+    delays = [d for p in periods for t, d in zip(p.loop_at, p.loop_delay) if t0 <= t <= t1]
+    overlap = [(p, min(p.t1, t1) - max(p.t0, t0)) for p in periods]
+    span = sum(o for _, o in overlap)
+    elu = sum(p.elu * o for p, o in overlap) / span if span > 0 else None
     return Window(t0, t1, sorted(waits + pending), len(pending), Spread.of([w for _, w in waits + pending]),
-                  Spread.of(delivery), Spread.of(delays), elu, _blocked_ms(periods))
+                  Spread.of(delivery), Spread.of(delays), elu, _blocked_ms(periods, t0, t1))
 
 
-def _blocked_ms(periods) -> float:
+def _blocked_ms(periods, t0: float, t1: float) -> float:
     """The longest loop delay the loop's own work explains. A delay can come from the program (its
     JavaScript held the loop) or from the machine (the process was not running while its loop slept:
     a shared, busy machine). Event-loop utilisation tells them apart: a period whose loop was active
@@ -79,7 +76,7 @@ def _blocked_ms(periods) -> float:
     longest = 0.0
     for p in periods:
         active_ms = p.elu * (p.t1 - p.t0)
-        for d in p.loop_delay:
-            if d > longest and active_ms >= 0.5 * d:
+        for t, d in zip(p.loop_at, p.loop_delay):
+            if t0 <= t <= t1 and d > longest and active_ms >= 0.5 * d:
                 longest = d
     return longest

@@ -1,0 +1,127 @@
+"""stallbench doctor: is a Node program's event loop blocked, its thread pool saturated, both or
+neither? It runs the program with the pool probe at its current UV_THREADPOOL_SIZE, drives a URL of it
+at a fixed rate (--url) or watches while you drive it, and prints a verdict with the figures behind
+it and the next step; the run directory and report keep the samples and a timeline plot."""
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+from .. import meta as metadata, numbers, paths
+from ..doctor import metrics, session as sessions, verdict as verdicts
+from ..errors import UsageError
+from ..execute import run_meta
+from ..pool_sweep import app
+from ..probe import preload
+from ..report.render import render
+from ..rundir import RunDir
+
+NAME = "doctor"
+ORDER = 3
+HELP = "diagnose a Node program: event loop blocked, thread pool saturated, both or neither (measured inside it)"
+DRIVEN_DEFAULT_S = 10
+WATCHED_DEFAULT_S = 600
+
+
+def add_arguments(p):
+    p.add_argument("--app", metavar="COMMAND", required=True,
+                   help="the command that starts your Node program (split like a shell would, run without one), "
+                        "e.g. \"node server.js\" or \"npm start\"")
+    p.add_argument("--url", metavar="URL",
+                   help="drive this http://127.0.0.1:PORT/PATH at --rate for --duration; without it, drive the "
+                        "program yourself while the doctor watches (until it exits or Ctrl-C)")
+    p.add_argument("--rate", type=numbers.decimal_option, default=10, metavar="R",
+                   help="with --url: requests per second, on a fixed timer (default 10)")
+    p.add_argument("--duration", type=numbers.decimal_option, metavar="S",
+                   help=f"with --url: seconds of load (default {DRIVEN_DEFAULT_S}, 1-600); without: the longest watch "
+                        f"(default {WATCHED_DEFAULT_S}, 1-86400)")
+    p.add_argument("--ready-timeout", type=numbers.decimal_option, default=app.READY_TIMEOUT_S, metavar="S",
+                   help=f"with --url: how long the program may take to answer after starting, 1-600 s "
+                        f"(default {app.READY_TIMEOUT_S})")
+    p.add_argument("--probe-rate", type=numbers.decimal_option, default=preload.DEFAULT_RATE_PER_S, metavar="N",
+                   help=f"canaries per second the probe submits to the pool, 1-1000 (default "
+                        f"{preload.DEFAULT_RATE_PER_S})")
+    p.add_argument("--out", metavar="DIR", type=Path, help="put the run directory under DIR instead of results/runs/")
+    p.add_argument("--no-build", action="store_true", help="use the existing build; fail if it has no probe")
+    p.add_argument("--no-report", action="store_true", help="skip rendering the report")
+
+
+def _check(args) -> tuple[float, app.AppTarget | None, list[str]]:
+    """(duration, the URL target or None, argv); UsageError for anything out of range."""
+    if not 1 <= args.probe_rate <= 1000:
+        raise UsageError(f"--probe-rate {args.probe_rate:g} is out of range: valid rates are 1-1000 canaries per second")
+    if args.out is not None and args.out.exists() and not args.out.is_dir():
+        raise UsageError(f"--out {args.out}: not a directory (--out takes the directory to put runs in)")
+    if args.url is None:
+        duration = WATCHED_DEFAULT_S if args.duration is None else args.duration
+        if not 1 <= duration <= 86400:
+            raise UsageError(f"--duration {duration:g} is out of range: valid watches are 1-86400 seconds")
+        argv = app.split_command(args.app)
+        return duration, None, argv
+    duration = DRIVEN_DEFAULT_S if args.duration is None else args.duration
+    if not 1 <= duration <= 600 or duration != int(duration):
+        raise UsageError(f"--duration {duration:g} is out of range: valid loads are 1-600 whole seconds")
+    if not 0 < args.rate <= 10_000:
+        raise UsageError(f"--rate {args.rate:g} is out of range: valid rates are 0-10000 requests per second")
+    if not 1 <= args.ready_timeout <= 600:
+        raise UsageError(f"--ready-timeout {args.ready_timeout:g} is out of range: valid values are 1-600 seconds")
+    target = app.parse(args.app, args.url)
+    return duration, target, target.argv
+
+
+def run(args) -> int:
+    duration, target, argv = _check(args)
+    probe, missing = preload.provide(args.no_build)
+    if probe is None:
+        raise UsageError(f"the pool probe is not available: {missing}")
+    pool = sessions.pool_size()
+    scratch = Path(tempfile.mkdtemp(prefix="stallbench-doctor-"))
+    try:
+        if target:
+            session = sessions.driven(target, pool, args.rate, int(duration), args.ready_timeout, probe,
+                                      args.probe_rate, scratch)
+        else:
+            session = sessions.watched(argv, args.app, duration, probe, args.probe_rate, scratch)
+        return _finish(args, session, pool, scratch)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _finish(args, session, pool: int, scratch: Path) -> int:
+    request_p50 = session.load.metrics.get("latency_p50_ms") if session.load else None
+    verdict = verdicts.diagnose(session.window, request_p50)
+    cores = metadata.machine().get("cores")
+    step = verdicts.next_step(verdict, args.app, args.url, args.rate if args.url else None, pool, cores)
+    measured = session.measured
+    over = (f"the {session.window.seconds:.0f} s of load at {args.rate:g}/s" if session.load
+            else f"{session.window.seconds:.0f} s ({session.ended})")
+    settings = {"command": NAME, "app": args.app, "url": args.url, "rate": args.rate if args.url else None,
+                "pool": pool, "probe_rate_per_s": args.probe_rate}
+    meta = run_meta([], paths.build_dir(), settings)
+    meta["metrics"] = {f"{metrics.FAMILY}/{metrics.BENCHMARK}": metrics.declarations()}
+    meta["doctor"] = {"verdict": verdict.word, "headline": verdict.headline, "figures": verdict.figures,
+                      "notes": verdict.notes, "next": step, "window_ms": [session.window.t0, session.window.t1],
+                      "measured_pid": measured.pid, "over": over, "startup_ms": measured.startup_ms,
+                      "processes": {str(t.pid): t.command for t in session.traces.values()}}
+    run = RunDir.create(args.out if args.out else paths.RUNS, metadata.new_run_id(meta["git"]), meta)
+    shutil.copy(session.probe_file, run.raw / "probe.jsonl")
+    params = {"pool": str(pool), "mode": "driven" if session.load else "watched"}
+    if session.load:
+        params["rate"] = f"{args.rate:g}"
+    run.add(metrics.rows(run.run_id, params, session, verdict))
+    run.meta.update(ended_at=metadata.now_iso(), complete=True, cells={"planned": 1, "ok": 1, "failed": 0, "findings": 0})
+    run.save()
+    print(f"doctor: {verdict.headline}")
+    for line in verdict.figures + verdict.notes:
+        print(f"  {line}")
+    if session.load:
+        m = session.load.metrics
+        print(f"  requests: median {m.get('latency_p50_ms', 0):.0f} ms, p99 {m.get('latency_p99_ms', 0):.0f} ms, "
+              f"{m.get('throughput_per_s', 0):.1f}/s answered of {m.get('offered_per_s', 0):.1f}/s sent")
+    print(f"measured: pid {measured.pid} ({measured.node}: {measured.command}) at UV_THREADPOOL_SIZE={pool}, over {over}")
+    print(f"next: {step}")
+    print(f"results: {run.path / 'results.csv'}")
+    if not args.no_report:
+        report = render(run.path)
+        print(f"report:  {report / 'index.html'}  ({report / 'report.md'})")
+    return 0

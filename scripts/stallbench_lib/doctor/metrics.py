@@ -1,0 +1,46 @@
+"""The doctor's rows (family `doctor`, benchmark `program`): what the probe saw over the verdict's
+window, the requests' latency when stallbench drove them, and the verdict as two 0/1 counts, so a
+nightly doctor run can be tracked and compared like any other run."""
+from ..pool_sweep import app, app_probe
+from ..tidy import Row, canonical_params
+from .session import Session
+from .verdict import Verdict
+
+FAMILY, BENCHMARK = "doctor", "program"
+SHARED = ("queue_wait_p50_ms", "queue_wait_p99_ms", "queue_wait_max_ms", "queue_wait_mean_ms", "canaries",
+          "canaries_still_waiting", "delivery_p99_ms", "loop_delay_p50_ms", "loop_delay_p99_ms", "loop_delay_max_ms",
+          "loop_utilization")
+DRIVEN = ("latency_p50_ms", "latency_p99_ms", "latency_max_ms", "throughput_per_s", "offered_per_s", "errors",
+          "unfinished", "app_cpu_util", "service_alone_ms")
+METRICS = {
+    **{name: app_probe.METRICS[name] for name in SHARED},
+    **{name: app.METRICS[name] for name in DRIVEN},
+    "loop_blocked_ms": ("ms", "lower", True, "the longest loop delay the program's own work explains (its loop was "
+                        "busy for at least half of it): what the blocked verdict reads"),
+    "startup_ms": ("ms", "lower", False, "from the probe's start to the loop's first timer: the main module's run"),
+    "verdict_loop_blocked": ("count", "lower", True, "1 when the verdict says the loop was blocked"),
+    "verdict_pool_saturated": ("count", "lower", True, "1 when the verdict says the pool was saturated"),
+}
+
+
+def declarations() -> dict[str, dict]:
+    return {name: {"unit": unit, "better": better, "tracked": tracked, "min_effect_pct": 0}
+            for name, (unit, better, tracked, _) in METRICS.items()}
+
+
+def rows(run_id: str, params: dict, session: Session, verdict: Verdict) -> list[Row]:
+    w = session.window
+    values = {
+        "queue_wait_p50_ms": w.wait.p50, "queue_wait_p99_ms": w.wait.p99, "queue_wait_max_ms": w.wait.max,
+        "queue_wait_mean_ms": w.wait.mean, "canaries": w.wait.count, "canaries_still_waiting": w.censored,
+        "delivery_p99_ms": w.delivery.p99, "loop_delay_p50_ms": w.loop_delay.p50,
+        "loop_delay_p99_ms": w.loop_delay.p99, "loop_delay_max_ms": w.loop_delay.max, "loop_utilization": w.elu,
+        "loop_blocked_ms": w.blocked_ms, "startup_ms": session.measured.startup_ms,
+        "verdict_loop_blocked": int(verdict.loop_blocked), "verdict_pool_saturated": int(verdict.pool_saturated),
+    }
+    if session.load:
+        values.update({k: v for k, v in session.load.metrics.items() if k in DRIVEN})
+        values["service_alone_ms"] = session.request_alone_ms
+    key = canonical_params(params)
+    return [Row(run_id, FAMILY, BENCHMARK, key, 0, name, float(value), METRICS[name][0], "ok", "")
+            for name, value in values.items() if value is not None]

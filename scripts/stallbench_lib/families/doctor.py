@@ -1,0 +1,82 @@
+"""Report section for `stallbench doctor`: the verdict in a line, the figures behind it, the next
+step, and the timeline of what the pool probe saw inside the program (loop delay and pool queue
+wait over time, the load marked), from the run's raw/probe.jsonl."""
+from ..doctor import verdict as verdicts
+from ..probe import trace as probe_trace
+from ..probe.window import nearest_rank
+from ..report.figures import figure, save, shared_legend
+
+# The doctor's rows are declared in Python (doctor/metrics.py), as --app's are: nothing to check
+# against the binaries' declarations.
+CONSUMES = {}
+
+READING = """\
+The top panel is the program's **event loop**: each grey point is one firing of a 10 ms timer at the
+height of how late it fired (a loop busy with JavaScript fires it late by as long as it was busy);
+the red line is each second's worst. The bottom panel is its **thread pool**: each blue point is one
+canary, a no-op the probe submitted to libuv's pool at a random moment, at the height of how long it
+waited for a thread (what any pool request submitted then waited: fs, crypto, zlib, dns.lookup); the
+line is each second's 99th percentile. Dashed lines are the verdict's thresholds. The shaded band is
+when stallbench sent requests (with --url). Both axes of delay are logarithmic from 0.1 ms: points at
+the bottom edge waited 0.1 ms or less.
+"""
+
+
+def _timeline(context, trace: probe_trace.Trace, window_ms, driven: bool, index: int) -> str:
+    origin = trace.start["t"]
+    fig, (loop_ax, pool_ax) = figure(2, 1, figsize=(10, 6), sharex=True)
+    xs = [(t - origin) / 1000 for p in trace.periods for t in p.loop_at]
+    ys = [max(d, 0.1) for p in trace.periods for d in p.loop_delay]
+    worst = {}
+    for x, y in zip(xs, ys):
+        worst[int(x)] = max(worst.get(int(x), 0), y)
+    px, py = [s + 0.5 for s in sorted(worst)], [worst[s] for s in sorted(worst)]
+    loop_ax.scatter(xs, ys, s=3, color="grey", alpha=0.5, label="timer lateness (each firing)")
+    loop_ax.plot(px, py, color="tab:red", lw=1, label="worst per second")
+    loop_ax.axhline(verdicts.LOOP_MAX_MS, color="tab:red", ls="--", lw=0.8, label="blocked: worst 100 ms")
+    loop_ax.axhline(verdicts.LOOP_P50_MS, color="tab:orange", ls="--", lw=0.8, label="blocked: median 10 ms")
+    loop_ax.set_ylabel("loop delay (ms, log)")
+    loop_ax.set_yscale("log")
+    seconds = {}
+    for c in trace.canaries:
+        seconds.setdefault(int((c.submitted - origin) // 1000), []).append(c.wait)
+    pool_ax.scatter([(c.submitted - origin) / 1000 for c in trace.canaries], [max(c.wait, 0.1) for c in trace.canaries],
+                    s=4, color="tab:blue", alpha=0.5, label="canary's wait for a thread")
+    ordered = sorted(seconds.items())
+    pool_ax.plot([s + 0.5 for s, _ in ordered], [max(nearest_rank(v, 0.99), 0.1) for _, v in ordered],
+                 color="navy", lw=1, label="p99 per second")
+    pool_ax.axhline(verdicts.POOL_P99_MS, color="navy", ls="--", lw=0.8, label="saturated: p99 100 ms")
+    pool_ax.axhline(verdicts.POOL_P50_MS, color="tab:cyan", ls="--", lw=0.8, label="saturated: median 10 ms")
+    pool_ax.set_ylabel("pool queue wait (ms, log)")
+    pool_ax.set_yscale("log")
+    pool_ax.set_xlabel(f"seconds since pid {trace.pid} started")
+    if driven:
+        for ax in (loop_ax, pool_ax):
+            ax.axvspan((window_ms[0] - origin) / 1000, (window_ms[1] - origin) / 1000, color="#ffd8a8", alpha=0.5,
+                       lw=0, label="requests sent")
+    fig.suptitle(f"Inside {trace.command}: the event loop and the thread pool over time", fontsize=11)
+    fig.tight_layout()
+    shared_legend(fig, ncol=4, fontsize=7)
+    return save(fig, context.out, f"doctor-timeline-{index}", "loop delay and pool queue wait over time")
+
+
+def sections(context) -> str:
+    meta = context.run.meta
+    found = meta.get("doctor")
+    if not found:
+        return "No doctor verdict was recorded in this run.\n"
+    parts = [f"**Verdict: {found['headline']}** (over {found['over']}).\n"]
+    parts += [f"- {line}" for line in found["figures"] + found["notes"]]
+    parts.append(f"\n**Next:** {found['next']}\n")
+    if found.get("startup_ms") is not None:
+        parts.append(f"Start-up (the main module's run, not judged): {found['startup_ms']:.0f} ms.\n")
+    probe_file = context.run.raw / "probe.jsonl"
+    traces = probe_trace.read(probe_file) if probe_file.exists() else {}
+    measured = traces.get(found["measured_pid"])
+    if measured:
+        parts += [READING, _timeline(context, measured, found["window_ms"], meta.get("url") is not None, 0)]
+    others = [f"pid {pid}: {command}" for pid, command in found.get("processes", {}).items()
+              if int(pid) != found["measured_pid"]]
+    if others:
+        parts.append("Other Node processes of the program (not judged: the busiest is): " + "; ".join(others) + ".\n")
+    return "\n".join(parts) + "\n"
