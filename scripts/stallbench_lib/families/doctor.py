@@ -1,7 +1,9 @@
 """Report section for `stallbench doctor`: the verdict in a line, the figures behind it, the next
 step, and the timeline of what the pool probe saw inside the program (loop delay and pool queue
-wait over time, the load marked), from the run's raw/probe.jsonl."""
-from ..doctor import verdict as verdicts
+wait over time, the load marked), from the run's raw/probe.jsonl. For `stallbench probe-cost`: the
+program with and without the probe, round by round, and the ratios."""
+from ..doctor import cost, verdict as verdicts
+from ..medians import median
 from ..probe import trace as probe_trace
 from ..probe.window import nearest_rank
 from ..report.figures import figure, save, shared_legend
@@ -60,8 +62,39 @@ def _timeline(context, trace: probe_trace.Trace, window_ms, driven: bool, index:
     return save(fig, context.out, f"doctor-timeline-{index}", "loop delay and pool queue wait over time")
 
 
+COST_READING = """\
+The same program at the same load, started afresh for each side of a round, once without the pool
+probe and once with it, in alternating order (without first, then with first, ...), so a machine
+that grows busier or quieter during the measurement weighs on both sides alike. The ratio is with /
+without, per round; the table gives its median over the rounds and its range.
+"""
+
+
+def _cost_section(context) -> str:
+    rows = [r for r in context.rows if r.benchmark == "probe-cost" and r.status == "ok"]
+    by = {}
+    for r in rows:
+        side = dict(kv.split("=", 1) for kv in r.params.split(";"))["probe"]
+        by.setdefault(r.metric, {}).setdefault(r.repetition, {})[side] = r.value
+    lines = ["| metric | without (median) | with (median) | with / without, median (range) | rounds |",
+             "|---|---|---|---|---|"]
+    for metric in cost.COMPARED:
+        rounds = by.get(metric, {})
+        pairs = [(v["off"], v["on"]) for v in rounds.values() if "off" in v and "on" in v and v["off"]]
+        if not pairs:
+            continue
+        ratios = [b / a for a, b in pairs]
+        lines.append(f"| {metric} | {median([a for a, _ in pairs]):.2f} | {median([b for _, b in pairs]):.2f} | "
+                     f"×{median(ratios):.3f} ({min(ratios):.3f}–{max(ratios):.3f}) | {len(pairs)} |")
+    meta = context.run.meta
+    return (f"### What the pool probe costs\n\n`{meta.get('app')}` at {meta.get('rate')} requests/s, the probe at "
+            f"{meta.get('probe_rate_per_s')} canaries/s.\n\n" + COST_READING + "\n" + "\n".join(lines) + "\n")
+
+
 def sections(context) -> str:
     meta = context.run.meta
+    if any(r.benchmark == "probe-cost" for r in context.rows):
+        return _cost_section(context)
     found = meta.get("doctor")
     if not found:
         return "No doctor verdict was recorded in this run.\n"

@@ -1,0 +1,89 @@
+"""stallbench probe-cost: what the pool probe costs a program. The program runs at the same load with
+and without the probe preloaded, in paired rounds (doctor/cost.py), and the command prints the median
+ratio with/without of request latency, throughput, CPU and memory, with their range over the rounds."""
+import shutil
+import tempfile
+from pathlib import Path
+
+from .. import meta as metadata, numbers, paths
+from ..doctor import cost, metrics as doctor_metrics
+from ..doctor.session import pool_size
+from ..errors import UsageError
+from ..execute import run_meta
+from ..pool_sweep import app
+from ..probe import preload
+from ..report.render import render
+from ..rundir import RunDir
+from ..tidy import Row, canonical_params
+
+NAME = "probe-cost"
+ORDER = 4
+HELP = "measure what the pool probe costs a program: the same load with and without it, in paired rounds"
+BENCHMARK = "probe-cost"
+
+
+def add_arguments(p):
+    p.add_argument("--app", metavar="COMMAND", required=True, help="the command that starts your Node program")
+    p.add_argument("--url", metavar="URL", required=True, help="the http://127.0.0.1:PORT/PATH to drive")
+    p.add_argument("--rate", type=numbers.decimal_option, default=10, metavar="R", help="requests per second (default 10)")
+    p.add_argument("--duration", type=numbers.integer_option, default=10, metavar="S",
+                   help="seconds of load per side of a round, 1-600 (default 10)")
+    p.add_argument("--rounds", type=numbers.integer_option, default=3, metavar="N",
+                   help="paired rounds, 1-50 (default 3): each runs the program once without and once with the probe")
+    p.add_argument("--probe-rate", type=numbers.decimal_option, default=preload.DEFAULT_RATE_PER_S, metavar="N",
+                   help=f"canaries per second, 1-1000 (default {preload.DEFAULT_RATE_PER_S})")
+    p.add_argument("--ready-timeout", type=numbers.decimal_option, default=app.READY_TIMEOUT_S, metavar="S",
+                   help=f"how long the program may take to answer after starting (default {app.READY_TIMEOUT_S})")
+    p.add_argument("--out", metavar="DIR", type=Path, help="put the run directory under DIR instead of results/runs/")
+    p.add_argument("--no-build", action="store_true", help="use the existing build; fail if it has no probe")
+    p.add_argument("--no-report", action="store_true", help="skip rendering the report")
+
+
+def _rows(run_id: str, rate: float, pool: int, rounds: list[cost.Round]) -> list[Row]:
+    rows = []
+    for r in rounds:
+        for side, values in (("off", r.without), ("on", r.with_probe)):
+            key = canonical_params({"pool": str(pool), "rate": f"{rate:g}", "probe": side})
+            rows += [Row(run_id, doctor_metrics.FAMILY, BENCHMARK, key, r.index, name, value, app.METRICS[name][0],
+                         "ok", "") for name, value in values.items()]
+    return rows
+
+
+def run(args) -> int:
+    if not 1 <= args.rounds <= 50:
+        raise UsageError(f"--rounds {args.rounds} is out of range: valid values are 1-50")
+    if not 1 <= args.duration <= 600:
+        raise UsageError(f"--duration {args.duration} is out of range: valid values are 1-600 seconds")
+    if not 0 < args.rate <= 10_000:
+        raise UsageError(f"--rate {args.rate:g} is out of range: valid rates are 0-10000 requests per second")
+    if not 1 <= args.probe_rate <= 1000:
+        raise UsageError(f"--probe-rate {args.probe_rate:g} is out of range: valid rates are 1-1000 canaries per second")
+    target = app.parse(args.app, args.url)
+    preload_path, missing = preload.provide(args.no_build)
+    if preload_path is None:
+        raise UsageError(f"the pool probe is not available: {missing}")
+    pool = pool_size()
+    scratch = Path(tempfile.mkdtemp(prefix="stallbench-probe-cost-"))
+    try:
+        rounds = cost.measure(target, pool, args.rate, args.duration, args.rounds, args.ready_timeout,
+                              app.Probe(preload_path, scratch / "probe.jsonl", args.probe_rate))
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    settings = {"command": NAME, "app": args.app, "url": args.url, "rate": args.rate, "pool": pool,
+                "probe_rate_per_s": args.probe_rate, "rounds": args.rounds, "duration_s": args.duration}
+    meta = run_meta([], paths.build_dir(), settings)
+    meta["metrics"] = {f"{doctor_metrics.FAMILY}/{BENCHMARK}": app.declarations()}
+    run = RunDir.create(args.out if args.out else paths.RUNS, metadata.new_run_id(meta["git"]), meta)
+    run.add(_rows(run.run_id, args.rate, pool, rounds))
+    run.meta.update(ended_at=metadata.now_iso(), complete=True,
+                    cells={"planned": 2 * args.rounds, "ok": 2 * args.rounds, "failed": 0, "findings": 0})
+    run.save()
+    print(f"the pool probe at {args.probe_rate:g} canaries/s, {args.rounds} paired rounds of {args.duration} s at "
+          f"{args.rate:g} requests/s: with / without, median over the rounds (range)")
+    for metric, (ratio, low, high) in cost.summary(rounds).items():
+        print(f"  {metric:<18} ×{ratio:.3f} ({low:.3f}–{high:.3f})")
+    print(f"results: {run.path / 'results.csv'}")
+    if not args.no_report:
+        report = render(run.path)
+        print(f"report:  {report / 'index.html'}  ({report / 'report.md'})")
+    return 0
