@@ -79,3 +79,62 @@ def test_in_flight_paragraph_reads_the_seed_headline():
     assert "read with 4 × pbkdf2 always in flight" in paragraph
     assert "0.9 and 1.9 times one pbkdf2 job's time in the pool" in paragraph
     assert "At pool 5" in paragraph and "2.50 ms" in paragraph and "2.00 ms a job" in paragraph
+
+
+def _app_sweep(waits: dict[int, list[float]], alone_ms: float = 40.0, p99: float = 100.0):
+    """An --app sweep whose probe measured `waits` (ms, one mean per second of the load) per size."""
+    cells = {}
+    for pool, seconds in waits.items():
+        metrics = {"latency_p99_ms": p99, "service_alone_ms": alone_ms, "completed": 100, "unfinished": 0,
+                   "queue_wait_p99_ms": max(seconds) * 3}
+        cells[(pool, "requests")] = ClassAtSize(pool, "requests", metrics, 1, {"queue_wait_second_mean_ms": seconds})
+    per_size = {pool: {"loop_delay_p99_ms": 3.0, "loop_utilization": 0.1} for pool in waits}
+    return Sweep("requests:10", sorted(waits), ["requests"], cells, per_size, runtime="app")
+
+
+FLOOR = [1.0, 1.3, 0.8, 1.1, 1.2, 0.9, 1.0, 1.4, 0.7, 1.1]  # an idle pool's wake-ups on a busy machine
+
+
+def test_app_the_smallest_size_whose_pool_wait_is_no_more_than_the_largest_s():
+    rec = recommend(_app_sweep({1: [30, 45, 28, 60, 38, 41, 33, 52, 47, 39], 2: [x + 0.4 for x in FLOOR],
+                                4: FLOOR, 8: FLOOR}), {}, cores=2)
+    assert rec.size == 2
+    text = " ".join(rec.reasons)
+    assert "At pool 1 requests' pool work waited for a thread 41 ms on average" in text
+    assert "more than at pool 8" in text and "too few threads" in text
+    assert "Pools 2, 4, 8 cannot be told apart" in text and "the smallest is recommended" in text
+    assert "At pool 2 the requests meet their target" in text
+
+
+def test_app_a_wait_the_interval_cannot_separate_from_enough_prefers_the_smaller_size():
+    # Pool 2 waits 3.5 ms more than pool 8 on average, past the 4 ms threshold in some seconds only.
+    noisy = [0.5, 9.5, 0.6, 8.0, 0.4, 7.5, 0.7, 9.0, 0.5, 8.3]
+    rec = recommend(_app_sweep({1: [80] * 10, 2: [f + x for f, x in zip(FLOOR, noisy)], 8: FLOOR}), {}, cores=2)
+    assert rec.size == 2
+    assert any("cannot be told apart from too few threads" in r for r in rec.reasons)
+
+
+def test_app_the_same_samples_give_the_same_answer():
+    sweep = _app_sweep({1: [20, 25, 19, 30], 2: [2.4, 2.9, 1.5, 3.5], 4: [1, 1.2, 0.9, 1.1]}, alone_ms=25)
+    first, second = recommend(sweep, {}, cores=2), recommend(sweep, {}, cores=2)
+    assert (first.size, first.reasons) == (second.size, second.reasons)
+
+
+def test_app_when_even_the_largest_size_waits_none_is_enough():
+    rec = recommend(_app_sweep({1: [200] * 5, 2: [90] * 5, 4: [50, 60, 55, 52, 58]}), {}, cores=2)
+    assert rec.size is None
+    assert rec.reasons[0].startswith("Even at pool 4 requests' pool work waited for a thread 55 ms")
+
+
+def test_app_a_missed_target_at_the_chosen_size_is_said_not_to_be_the_pool_s_doing():
+    rec = recommend(_app_sweep({1: [40] * 6, 2: FLOOR[:6], 4: FLOOR[:6]}, p99=900), {}, cores=2)
+    assert rec.size == 2
+    assert any("miss their target at pool 2" in r and "not for want of threads" in r for r in rec.reasons)
+
+
+def test_app_without_probe_samples_falls_back_to_latency():
+    sweep = _app_sweep({1: [40] * 3, 2: [1] * 3})
+    for cell in sweep.cells.values():
+        cell.values.clear()
+    rec = recommend(sweep, {}, cores=2)
+    assert rec.size == 1  # p99 100 ms meets the default target of 200 ms at every size

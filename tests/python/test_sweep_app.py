@@ -32,18 +32,26 @@ def test_the_example_app_at_two_pool_sizes_gives_rows_and_a_recommendation(tmp_p
                         "--sizes", "1,2", "--duration", "2", "--rate", "4", "--no-report", "--out", str(tmp_path))
     assert result.returncode == 0, result.stderr
     assert "recommended pool size:" in result.stdout
+    assert "waited for a thread" in result.stdout  # the reasons cite the pool's queue wait, measured inside
     (run_dir,) = [p for p in tmp_path.iterdir() if p.is_dir()]
     rows = read_csv(run_dir / "results.csv")
     assert {r.status for r in rows} == {"ok"}
-    by_pool = {}
+    by_pool, seconds = {}, {}
     for r in rows:
         by_pool.setdefault(r.param_dict()["pool"], {})[r.metric] = r.value
+        if r.metric == "queue_wait_second_mean_ms":
+            seconds.setdefault(r.param_dict()["pool"], []).append(r.value)
     assert set(by_pool) == {"1", "2"}
-    for metrics in by_pool.values():
+    for pool, metrics in by_pool.items():
         assert metrics["completed"] + metrics["errors"] + metrics["unfinished"] == 8  # 4/s for 2 s
         assert metrics["errors"] == 0
         assert 0 < metrics["latency_p50_ms"] <= metrics["latency_p99_ms"] <= metrics["latency_max_ms"]
         assert metrics["app_rss_peak_mb"] > 0 and metrics["app_cpu_util"] > 0
+        # the pool probe, inside the program: its queue wait and loop, one mean wait per second of load
+        assert metrics["canaries"] > 0 and 0 <= metrics["queue_wait_p50_ms"] <= metrics["queue_wait_p99_ms"]
+        assert 0 <= metrics["loop_utilization"] <= 1 and metrics["loop_delay_p99_ms"] >= 0
+        assert 1 <= len(seconds[pool]) <= 3
+    assert sorted(p.name for p in (run_dir / "raw").iterdir()) == ["probe-pool1-rep0.jsonl", "probe-pool2-rep0.jsonl"]
 
 
 def _program(node_path: str, code: str) -> str:
@@ -70,7 +78,7 @@ def test_a_bad_app_is_refused_with_one_line_and_nothing_written(tmp_path, node_p
     }[case]
     if case == "not loopback":
         url = f"http://localhost:{port}/"
-    result = stallbench_command("sweep-pool", "--app", app, "--url", url, "--sizes", "1,2", "--duration", "1",
+    result = stallbench_command("sweep-pool", "--no-build", "--app", app, "--url", url, "--sizes", "1,2", "--duration", "1",
                         "--ready-timeout", "2", "--out", str(tmp_path / "out"))
     assert result.returncode == 2, result.stderr
     assert words in result.stderr and len(result.stderr.strip().splitlines()) == 1, result.stderr

@@ -132,6 +132,12 @@ def watched(argv: list[str], command: str, limit_s: float, preload_path: Path, p
 
     try:
         _wait_for_probe(command, proc, probe_file, said)
+        try:  # a program that is gone within a second had nothing to watch: refused before the watch begins
+            proc.wait(timeout=MIN_OBSERVED_MS / 1000)
+            raise _refuse(command, f"exited with code {proc.returncode} at once, before the probe saw anything to "
+                                   f"judge: the doctor watches a program while it runs (at least a second){said()}")
+        except subprocess.TimeoutExpired:
+            pass
         ended = _watch(proc, command, probe_file, limit_s, said)
     finally:
         children.terminate(proc, app.STOP_GRACE_S)

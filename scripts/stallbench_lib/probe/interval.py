@@ -19,11 +19,28 @@ class Interval:
     seconds: int
 
 
+def _resampled_means(values: list[float], rng: random.Random) -> list[float]:
+    n = len(values)
+    return [sum(rng.choices(values, k=n)) / n for _ in range(RESAMPLES)]
+
+
+def _interval(estimate: float, resampled: list[float], seconds: int) -> Interval:
+    ordered = sorted(resampled)
+    return Interval(estimate, ordered[int(0.025 * RESAMPLES)], ordered[int(0.975 * RESAMPLES) - 1], seconds)
+
+
 def mean_interval(second_means: list[float]) -> Interval | None:
     """None without samples; a single second gives an interval of one point."""
     if not second_means:
         return None
+    return _interval(sum(second_means) / len(second_means), _resampled_means(second_means, random.Random(SEED)),
+                     len(second_means))
+
+
+def difference_interval(a: list[float], b: list[float]) -> Interval | None:
+    """The mean of `a` minus the mean of `b`, each resampled on its own (two runs of the program)."""
+    if not a or not b:
+        return None
     rng = random.Random(SEED)
-    n = len(second_means)
-    means = sorted(sum(rng.choices(second_means, k=n)) / n for _ in range(RESAMPLES))
-    return Interval(sum(second_means) / n, means[int(0.025 * RESAMPLES)], means[int(0.975 * RESAMPLES) - 1], n)
+    resampled = [x - y for x, y in zip(_resampled_means(a, rng), _resampled_means(b, rng))]
+    return _interval(sum(a) / len(a) - sum(b) / len(b), resampled, min(len(a), len(b)))

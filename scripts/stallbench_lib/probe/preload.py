@@ -54,9 +54,9 @@ def _left_out(build_dir: Path) -> bool:
 def environment(preload: Path, out: Path, rate_per_s: float = DEFAULT_RATE_PER_S, base: dict | None = None) -> dict:
     """The environment that starts a program with the probe writing to `out`."""
     env = dict(os.environ if base is None else base)
-    quoted = '"' + str(preload).replace("\\", "\\\\").replace('"', '\\"') + '"'
+    quoted = '"' + str(Path(preload).resolve()).replace("\\", "\\\\").replace('"', '\\"') + '"'
     env["NODE_OPTIONS"] = " ".join(filter(None, [env.get("NODE_OPTIONS", ""), f"--require {quoted}"]))
-    env["STALLBENCH_PROBE_OUT"] = str(out)
+    env["STALLBENCH_PROBE_OUT"] = str(Path(out).resolve())
     env["STALLBENCH_PROBE_RATE"] = f"{rate_per_s:g}"
     env["STALLBENCH_PROBE_FLUSH_MS"] = str(FLUSH_MS)
     return env
