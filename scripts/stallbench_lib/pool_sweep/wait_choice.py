@@ -4,19 +4,19 @@ sharing the cores), so the answer is the smallest size at which the wait no long
 latency measured from outside moves with everything else the machine does; the wait is the pool's
 own share of it.
 
-Even a pool with idle threads is not free: a request wakes a sleeping thread, and on a busy machine
-that thread waits for a core (measured here: about a millisecond on average at every size once the
-threads were plenty). More threads cannot remove that floor, so each size is compared with the
-largest size swept, where the pool waits least: a size *waits for threads* when its mean wait is
-above the largest size's by more than what matters, a tenth of one request's latency alone and never
-less than a millisecond. The difference has a 95% interval (probe/interval.py: seconds of the load
-resampled); only a difference whose whole interval lies above counts, so a size that cannot be told
-apart from the largest is taken as having enough threads, and the smaller size is preferred then.
-The largest size itself is judged against the same threshold on its own: when even it waits, no
-size of the sweep is enough."""
+Each size's wait is its typical second: the median over the seconds of the load of each second's
+mean wait, with a 95% interval (probe/interval.py). Even a pool with idle threads is not free: a
+request wakes a sleeping thread, and on a busy machine that thread waits for a core (measured here:
+0.2-1 ms in a typical second at every size once threads were plenty). More threads cannot remove
+that floor, so sizes are compared with each other, not with zero: a size *waits for threads* when
+some larger size's typical wait is lower by more than what matters (a tenth of one request's latency
+alone, never less than a millisecond) over the whole interval of the difference. A size that cannot
+be told apart from the larger ones is taken as having enough threads, and the smaller size is
+preferred then. The largest size swept has nothing to be compared with: it waits when its own
+interval lies above the threshold, and then no size of the sweep is enough."""
 from dataclasses import dataclass
 
-from ..probe.interval import Interval, difference_interval, mean_interval
+from ..probe.interval import Interval, difference_interval, median_interval
 from ..report.stats import fmt
 from .summary import Sweep
 
@@ -29,17 +29,18 @@ CLASS = "requests"
 class SizeWait:
     pool: int
     seconds: list[float]   # the mean wait of each second of the load, every repetition
+    mean: float | None     # over every canary
     p99: float | None
 
     @property
     def interval(self) -> Interval:
-        return mean_interval(self.seconds)
+        return median_interval(self.seconds)
 
     def text(self) -> str:
-        """'waited for a thread 5.7 ms on average (95% interval 4.8–6.7 ms; p99 35 ms)'"""
+        """'waited for a thread 5.7 ms in a typical second (95% interval 4.8–6.7 ms; mean 9.1 ms, p99 35 ms)'"""
         iv = self.interval
-        return (f"waited for a thread {_ms(iv.mean)} ms on average (95% interval {_ms(iv.low)}–{_ms(iv.high)} ms; "
-                f"p99 {_ms(self.p99)} ms)")
+        return (f"waited for a thread {_ms(iv.value)} ms in a typical second (95% interval {_ms(iv.low)}–"
+                f"{_ms(iv.high)} ms; mean {_ms(self.mean)} ms, p99 {_ms(self.p99)} ms)")
 
 
 def _ms(value: float | None) -> str:
@@ -58,8 +59,16 @@ def measured(sweep: Sweep) -> list[SizeWait] | None:
         seconds = cell.values.get("queue_wait_second_mean_ms", []) if cell else []
         if not seconds:
             return None
-        found.append(SizeWait(pool, seconds, cell.get("queue_wait_p99_ms")))
+        found.append(SizeWait(pool, seconds, cell.get("queue_wait_mean_ms"), cell.get("queue_wait_p99_ms")))
     return found or None
+
+
+def _better_by(waits: list[SizeWait], w: SizeWait, limit: float) -> tuple[SizeWait, Interval] | None:
+    """The larger size whose typical wait is certainly lower than w's by more than `limit`, the one
+    with the largest such difference; None when there is none."""
+    found = [(other, difference_interval(w.seconds, other.seconds)) for other in waits if other.pool > w.pool]
+    found = [(other, d) for other, d in found if d.low > limit]
+    return max(found, key=lambda od: od[1].low) if found else None
 
 
 def choose(waits: list[SizeWait], alone_ms: float | None, cores: int | None) -> tuple[int | None, list[str]]:
@@ -71,22 +80,25 @@ def choose(waits: list[SizeWait], alone_ms: float | None, cores: int | None) -> 
     if largest.interval.low > limit:
         return None, [f"Even at pool {largest.pool} requests' pool work {largest.text()}, above {why_limit}: none of "
                       "the sizes swept gives it enough threads; try larger ones."]
-    above = {w.pool: difference_interval(w.seconds, largest.seconds) for w in waits}
-    enough = [w for w in waits if above[w.pool].low <= limit]
-    chosen = enough[0]
-    reasons = [f"At pool {w.pool} requests' pool work {w.text()}, {_ms(above[w.pool].mean)} ms more than at pool "
-               f"{largest.pool} (95% interval {_ms(above[w.pool].low)}–{_ms(above[w.pool].high)} ms): too few threads."
-               for w in waits if w.pool < chosen.pool]
-    reasons.append(f"At pool {chosen.pool} it {chosen.text()}: the pool is no longer what requests wait for (a wait "
-                   f"that matters is {why_limit} more than with the most threads swept, pool {largest.pool}, where it "
-                   f"{largest.text()}).")
-    if chosen.pool != largest.pool and above[chosen.pool].high > limit:
-        reasons.append(f"Pool {chosen.pool}'s interval reaches above that too: it cannot be told apart from too few "
-                       "threads on this machine either, and the smaller size is preferred; --repetitions 3 or a longer "
-                       "--duration narrows the interval.")
-    alike = [w.pool for w in waits if w.pool > chosen.pool and above[w.pool].low <= limit]
+    reasons, chosen = [], None
+    for w in waits:
+        better = _better_by(waits, w, limit)
+        if better is None:
+            chosen = w
+            break
+        other, d = better
+        reasons.append(f"At pool {w.pool} requests' pool work {w.text()}: {_ms(d.value)} ms more than at pool "
+                       f"{other.pool} (95% interval {_ms(d.low)}–{_ms(d.high)} ms), too few threads.")
+    alike = [w for w in waits if w.pool > chosen.pool]
+    reasons.append(f"At pool {chosen.pool} it {chosen.text()}: no larger size swept is certainly better by more than "
+                   f"{why_limit}, so the pool is no longer what requests wait for.")
+    near = [w for w in alike if difference_interval(chosen.seconds, w.seconds).high > limit]
+    if near:
+        reasons.append(f"Pool {chosen.pool} cannot be told apart from too few threads on this machine either (against "
+                       f"pool {near[0].pool} the difference's interval reaches above {_ms(limit)} ms): the smaller size "
+                       "is preferred; --repetitions 3 or a longer --duration narrows the intervals.")
     if alike:
-        sizes = ", ".join(str(p) for p in [chosen.pool, *alike])
+        sizes = ", ".join(str(p) for p in [chosen.pool, *(w.pool for w in alike)])
         reasons.append(f"Pools {sizes} cannot be told apart by how long pool work waited: the smallest is recommended"
                        + (f"; more threads would only share the {cores} cores." if cores else "."))
     return chosen.pool, reasons
