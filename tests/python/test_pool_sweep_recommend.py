@@ -81,12 +81,14 @@ def test_in_flight_paragraph_reads_the_seed_headline():
     assert "At pool 5" in paragraph and "2.50 ms" in paragraph and "2.00 ms a job" in paragraph
 
 
-def _app_sweep(waits: dict[int, list[float]], alone_ms: float = 40.0, p99: float = 100.0):
-    """An --app sweep whose probe measured `waits` (ms, one mean per second of the load) per size."""
+def _app_sweep(waits: dict[int, list[float]], alone_ms: float = 40.0, p99: float = 100.0, answered: float = 10.0):
+    """An --app sweep whose probe measured `waits` (ms, one mean per second of the load) per size, the
+    program answering `answered` of 10 requests a second."""
     cells = {}
     for pool, seconds in waits.items():
         metrics = {"latency_p99_ms": p99, "service_alone_ms": alone_ms, "completed": 100, "unfinished": 0,
-                   "queue_wait_p99_ms": max(seconds) * 3, "queue_wait_mean_ms": sum(seconds) / len(seconds)}
+                   "queue_wait_p99_ms": max(seconds) * 3, "queue_wait_mean_ms": sum(seconds) / len(seconds),
+                   "throughput_per_s": answered, "offered_per_s": 10.0}
         cells[(pool, "requests")] = ClassAtSize(pool, "requests", metrics, 1, {"queue_wait_second_mean_ms": seconds})
     per_size = {pool: {"loop_delay_p99_ms": 3.0, "loop_utilization": 0.1} for pool in waits}
     return Sweep("requests:10", sorted(waits), ["requests"], cells, per_size, runtime="app")
@@ -133,6 +135,13 @@ def test_app_when_even_the_largest_size_waits_none_is_enough():
     rec = recommend(_app_sweep({1: [200] * 5, 2: [90] * 5, 4: [50, 60, 55, 52, 58]}), {}, cores=2)
     assert rec.size is None
     assert rec.reasons[0].startswith("Even at pool 4 requests' pool work waited for a thread 55 ms in a typical second")
+
+
+def test_app_a_program_that_cannot_keep_up_at_any_size_is_told_so_not_to_grow_the_pool():
+    rec = recommend(_app_sweep({1: [2000] * 5, 2: [1200] * 5, 4: [1500] * 5}, answered=7.5), {}, cores=2)
+    assert rec.size is None
+    assert rec.reasons[0].startswith("The program could not keep up with the load at any size")
+    assert "more threads cannot help" in rec.reasons[0] and "try larger" not in " ".join(rec.reasons)
 
 
 def test_app_a_missed_target_at_the_chosen_size_is_said_not_to_be_the_pool_s_doing():

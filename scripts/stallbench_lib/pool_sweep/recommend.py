@@ -30,10 +30,11 @@ class Recommendation:
     targets: dict[str, Target]
     verdicts: list[Verdict]
     reasons: list[str]
+    none_because: str = "no size in the sweep meets every target"
 
     def headline(self) -> str:
         if self.size is None:
-            return "recommended pool size: none (no size in the sweep meets every target)"
+            return f"recommended pool size: none ({self.none_because})"
         return f"recommended pool size: {self.size}"
 
 
@@ -148,7 +149,8 @@ def _recommend_from_waits(sweep, waits, targets, verdicts, cores) -> Recommendat
     chosen, reasons = wait_choice.choose(waits, alone, cores)
     if chosen is not None:
         reasons.append(_target_line(sweep, chosen, targets, verdicts))
-    return Recommendation(chosen, targets, verdicts, reasons + _machine_reasons(sweep, cores, chosen))
+    return Recommendation(chosen, targets, verdicts, reasons + _machine_reasons(sweep, cores, chosen),
+                          "no size swept stops the pool's wait: see why below")
 
 
 def recommend(sweep: Sweep, given: dict[str, Target], cores: int | None) -> Recommendation:

@@ -13,7 +13,10 @@ some larger size's typical wait is lower by more than what matters (a tenth of o
 alone, never less than a millisecond) over the whole interval of the difference. A size that cannot
 be told apart from the larger ones is taken as having enough threads, and the smaller size is
 preferred then. The largest size swept has nothing to be compared with: it waits when its own
-interval lies above the threshold, and then no size of the sweep is enough."""
+interval lies above the threshold, and then no size of the sweep is enough. And when the program
+could not keep up with the rate at any size (it answered less than 95% of it, or left more than 1%
+unanswered), its pool work waits because every job waits for a core, not for a thread: no pool size
+is the answer, and the reasons say so rather than suggest larger pools."""
 from dataclasses import dataclass
 
 from ..probe.interval import Interval, difference_interval, median_interval
@@ -22,6 +25,8 @@ from .summary import Sweep
 
 IMMATERIAL_SHARE = 0.10   # of one request's latency alone
 IMMATERIAL_FLOOR_MS = 1.0
+KEPT_UP_SHARE = 0.95       # of the offered rate answered: the program kept up with the load
+MAX_UNFINISHED_SHARE = 0.01
 CLASS = "requests"
 
 
@@ -31,6 +36,14 @@ class SizeWait:
     seconds: list[float]   # the mean wait of each second of the load, every repetition
     mean: float | None     # over every canary
     p99: float | None
+    answered_per_s: float = 0
+    offered_per_s: float = 0
+    unfinished_share: float = 0
+
+    @property
+    def kept_up(self) -> bool:
+        return (self.answered_per_s >= KEPT_UP_SHARE * self.offered_per_s
+                and self.unfinished_share <= MAX_UNFINISHED_SHARE)
 
     @property
     def interval(self) -> Interval:
@@ -59,7 +72,10 @@ def measured(sweep: Sweep) -> list[SizeWait] | None:
         seconds = cell.values.get("queue_wait_second_mean_ms", []) if cell else []
         if not seconds:
             return None
-        found.append(SizeWait(pool, seconds, cell.get("queue_wait_mean_ms"), cell.get("queue_wait_p99_ms")))
+        done, unfinished = cell.get("completed") or 0, cell.get("unfinished") or 0
+        found.append(SizeWait(pool, seconds, cell.get("queue_wait_mean_ms"), cell.get("queue_wait_p99_ms"),
+                              cell.get("throughput_per_s") or 0, cell.get("offered_per_s") or 0,
+                              unfinished / (done + unfinished) if done + unfinished else 0))
     return found or None
 
 
@@ -77,6 +93,12 @@ def choose(waits: list[SizeWait], alone_ms: float | None, cores: int | None) -> 
     why_limit = (f"{_ms(limit)} ms (a tenth of one request's latency alone, {fmt(alone_ms, 1)} ms)"
                  if limit > IMMATERIAL_FLOOR_MS else f"{_ms(limit)} ms")
     largest = waits[-1]
+    if not any(w.kept_up for w in waits):
+        best = max(waits, key=lambda w: w.answered_per_s)
+        return None, [f"The program could not keep up with the load at any size: at best, pool {best.pool}, it answered "
+                      f"{best.answered_per_s:.1f} of {best.offered_per_s:.1f} requests a second, and its pool work "
+                      f"{best.text()}. Every job waited for a core, not for a thread: more threads cannot help; a lower "
+                      "rate, less work per request or more cores can."]
     if largest.interval.low > limit:
         return None, [f"Even at pool {largest.pool} requests' pool work {largest.text()}, above {why_limit}: none of "
                       "the sizes swept gives it enough threads; try larger ones."]
