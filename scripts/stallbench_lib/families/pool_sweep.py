@@ -1,7 +1,7 @@
 """Report section for family `pool-sweep`: per class, latency percentiles against pool size
 (measured solid, predicted dashed, target and core count marked), throughput and CPU use against
 pool size, the model's error, the recommendation, and the slow-DNS reproduction."""
-from ..pool_sweep import mixes, targets
+from ..pool_sweep import mixes, targets, wait_choice
 from ..pool_sweep.recommend import recommend
 from ..pool_sweep.summary import app_sweeps, model_error, sweeps
 from ..report import stats
@@ -168,7 +168,73 @@ request was due (loadtest rounds it down to whole milliseconds). The program's C
 group) and its peak resident memory were read from /proc meanwhile; the load generator runs on the
 same machine and its CPU is part of *whole machine*. Requests not answered by the end of the drain
 period are *unfinished*; failed, timed-out and 4xx/5xx answers are *errors*.
+
+With the pool probe in the program (the default; `--no-probe` leaves it out), each size also says
+what happened inside it: how long its pool work waited for a thread (the probe's canaries, no-op pool
+jobs submitted at random moments) and how late its event loop ran. In the pool-wait plot each point is
+a size's *typical second* (the median over the seconds of the load of each second's mean wait) with
+its 95% interval, the dashed line its p99; the shaded band is what a wait must exceed to matter (a
+tenth of one request's latency alone, at least 1 ms) above the best size. A size whose interval lies
+above that band, compared with a larger size, had too few threads; sizes whose intervals overlap
+cannot be told apart on this machine, and the smallest of them is recommended.
 """
+
+
+def _app_wait_plot(context, sweep, rec, index):
+    """Your program at each size: requests' latency from outside, pool wait and loop delay inside."""
+    waits = wait_choice.measured(sweep)
+    if not waits:
+        return ""
+    fig, axes = figure(1, 2, figsize=(10, 3.9), squeeze=False)
+    ax = axes[0, 0]
+    for metric, label, marker, alpha in PERCENTILE_STYLE:
+        ax.plot(sweep.sizes, sweep.series("requests", metric), marker=marker, color="tab:blue", alpha=alpha, label=label)
+    ax.set_yscale("log")
+    ax.set_ylabel("request latency (ms, log)")
+    ax.set_title("requests, from outside", fontsize=10)
+    ax = axes[0, 1]
+    typical = [w.interval for w in waits]
+    ax.errorbar([w.pool for w in waits], [max(i.value, 0.01) for i in typical],
+                yerr=[[max(i.value - i.low, 0) for i in typical], [max(i.high - i.value, 0) for i in typical]],
+                marker="o", color="tab:red", capsize=3, label="pool wait, typical second (95% interval)")
+    ax.plot(sweep.sizes, sweep.series("requests", "queue_wait_p99_ms"), ls="--", color="tab:red", label="pool wait p99")
+    ax.plot(sweep.sizes, [sweep.per_size.get(p, {}).get("loop_delay_p99_ms") for p in sweep.sizes], ls=":",
+            color="black", label="loop delay p99")
+    floor = min(i.value for i in typical)
+    limit = wait_choice.threshold_ms(sweep.at(sweep.sizes[0], "requests").get("service_alone_ms"))
+    ax.axhspan(max(floor, 0.01), floor + limit, color="grey", alpha=0.15, lw=0,
+               label="within what does not matter of the best size")
+    ax.set_yscale("log")
+    ax.set_ylabel("ms, log")
+    ax.set_title("inside the program (pool probe)", fontsize=10)
+    for ax in axes[0]:
+        _log2_axis(ax, sweep.sizes, context.cores, rec.size)
+        ax.set_xlabel("UV_THREADPOOL_SIZE")
+    fig.suptitle(f"Your program against pool size: {sweep.title()}", fontsize=11)
+    fig.tight_layout()
+    shared_legend(fig, fontsize=7)
+    return save(fig, context.out, f"pool-sweep-app-wait-{index}", "request latency, pool wait and loop delay against "
+                "pool size")
+
+
+def _app_table(sweep):
+    lines = ["| pool | p50 | p99 | max | alone | pool wait: typical second (95% interval) | mean | p99 | loop delay "
+             "p99 | loop use | done/s (offered) | unfinished |", "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    waits = {w.pool: w for w in wait_choice.measured(sweep) or []}
+    for pool in sweep.sizes:
+        c, per = sweep.at(pool, "requests"), sweep.per_size.get(pool, {})
+        if c is None:
+            continue
+        g = lambda m: stats.fmt(c.get(m), 2)  # noqa: E731
+        w = waits.get(pool)
+        typical = f"{stats.fmt(w.interval.value, 2)} ({stats.fmt(w.interval.low, 2)}–{stats.fmt(w.interval.high, 2)})" if w else "–"
+        use = per.get("loop_utilization")
+        lines.append(f"| {pool} | {g('latency_p50_ms')} | {g('latency_p99_ms')} | {g('latency_max_ms')} | "
+                     f"{g('service_alone_ms')} | {typical} | {g('queue_wait_mean_ms')} | {g('queue_wait_p99_ms')} | "
+                     f"{stats.fmt(per.get('loop_delay_p99_ms'), 2)} | {'–' if use is None else f'{use:.0%}'} | "
+                     f"{stats.fmt(c.get('throughput_per_s'))} ({stats.fmt(c.get('offered_per_s'))}) | "
+                     f"{stats.fmt(c.get('unfinished'), 0)} |")
+    return "\n".join(lines) + "\n"
 
 
 def _model_error_text(sweep, error):
@@ -196,12 +262,18 @@ def _sweep_sections(context, sweep, index, given):
     parts += [f"- {r}" for r in rec.reasons]
     parts += _in_flight_paragraph(sweep, context.cores)
     parts.append("\nTargets: " + "; ".join(t.text() for t in rec.targets.values()) + ".\n")
-    parts.append(_latency_plot(context, sweep, rec, index))
-    parts.append(_throughput_plot(context, sweep, rec, index))
-    parts += _model_error_text(sweep, model_error(sweep))
-    parts.append(collapsed("Medians per class and pool size", "Medians over repetitions, in ms. *alone*: one job's "
-                           "service time on the idle pool (a Node sweep: one job's latency alone, as JavaScript sees "
-                           "it; an --app sweep: one request's).\n\n" + _table(sweep, rec)))
+    if sweep.runtime == "app" and wait_choice.measured(sweep):
+        parts.append(_app_wait_plot(context, sweep, rec, index))
+        parts.append(_throughput_plot(context, sweep, rec, index))
+        parts.append(collapsed("Medians per pool size", "Medians over repetitions, in ms. *alone*: one request at a "
+                               "time on the idle program.\n\n" + _app_table(sweep)))
+    else:
+        parts.append(_latency_plot(context, sweep, rec, index))
+        parts.append(_throughput_plot(context, sweep, rec, index))
+        parts += _model_error_text(sweep, model_error(sweep))
+        parts.append(collapsed("Medians per class and pool size", "Medians over repetitions, in ms. *alone*: one "
+                               "job's service time on the idle pool (a Node sweep: one job's latency alone, as "
+                               "JavaScript sees it; an --app sweep: one request's).\n\n" + _table(sweep, rec)))
     for failure in sweep.failures:
         parts.append(f"- failed: {failure}")
     return parts
