@@ -65,7 +65,7 @@ def test_driven_it_reports_the_requests_beside_what_the_probe_saw(tmp_path, node
                      env={"UV_THREADPOOL_SIZE": "2"})
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("doctor: pool saturated") and "UV_THREADPOOL_SIZE=2" in result.stdout
-    assert "--sizes 2,4,8" in result.stdout  # the next step tries larger pools
+    assert "--sizes 1,2,4,8" in result.stdout  # the next step tries larger pools
     (run,) = [p for p in tmp_path.iterdir() if p.is_dir()]
     rows = {r.metric: r for r in read_csv(run / "results.csv")}
     assert rows["latency_p50_ms"].value > 0 and rows["canaries"].value > 0

@@ -90,7 +90,7 @@ function start() {
   wholeLife.enable();
 
   let lines = [];
-  let loop = [];  // this period's loop delays: [when the timer fired, ms beyond the interval]
+  let loop = [];  // this period's loop delays: [when the timer fired, ms beyond the interval, ms active]
   let periodStart = addon.now();
   let elu = performance.eventLoopUtilization();
   let ended = false;
@@ -169,12 +169,22 @@ function start() {
   nextCanary();
   // The first tick comes only once the main module has run: how long that took is start-up, said
   // once (startup_ms), not a loop delay of the running program.
+  // Each sample also says how long the loop was active (not waiting for events) since the last
+  // firing: a timer late because JavaScript held the loop was late while the loop was active; one
+  // late because the process did not get a core (a busy machine, or the program's own pool threads
+  // on every core) was late while the loop slept.
   let last = null;
+  let lastUse = performance.eventLoopUtilization();
   setInterval(() => {
     const now = addon.now();
+    const use = performance.eventLoopUtilization();
     if (last === null) write({ type: 'startup', t: now, startup_ms: now - periodStart });
-    else loop.push([Math.round(now * 10) / 10, Math.round(Math.max(0, now - last - LOOP_RESOLUTION_MS) * 100) / 100]);
+    else {
+      loop.push([Math.round(now * 10) / 10, Math.round(Math.max(0, now - last - LOOP_RESOLUTION_MS) * 100) / 100,
+        Math.round(performance.eventLoopUtilization(use, lastUse).active * 100) / 100]);
+    }
     last = now;
+    lastUse = use;
   }, LOOP_RESOLUTION_MS).unref();
   setInterval(() => {
     if (ended) return;

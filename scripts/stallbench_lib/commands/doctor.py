@@ -89,7 +89,7 @@ def run(args) -> int:
 
 def _finish(args, session, pool: int, scratch: Path) -> int:
     request_p50 = session.load.metrics.get("latency_p50_ms") if session.load else None
-    verdict = verdicts.diagnose(session.window, request_p50)
+    verdict = verdicts.diagnose(session.window, request_p50, session.machine_cpu_util)
     cores = metadata.machine().get("cores")
     step = verdicts.next_step(verdict, args.app, args.url, args.rate if args.url else None, pool, cores)
     measured = session.measured

@@ -44,7 +44,7 @@ def _rows(run_id: str, rate: float, pool: int, rounds: list[cost.Round]) -> list
     for r in rounds:
         for side, values in (("off", r.without), ("on", r.with_probe)):
             key = canonical_params({"pool": str(pool), "rate": f"{rate:g}", "probe": side})
-            rows += [Row(run_id, doctor_metrics.FAMILY, BENCHMARK, key, r.index, name, value, app.METRICS[name][0],
+            rows += [Row(run_id, doctor_metrics.FAMILY, BENCHMARK, key, r.index, name, value, cost.METRICS[name][0],
                          "ok", "") for name, value in values.items()]
     return rows
 
@@ -72,7 +72,7 @@ def run(args) -> int:
     settings = {"command": NAME, "app": args.app, "url": args.url, "rate": args.rate, "pool": pool,
                 "probe_rate_per_s": args.probe_rate, "rounds": args.rounds, "duration_s": args.duration}
     meta = run_meta([], paths.build_dir(), settings)
-    meta["metrics"] = {f"{doctor_metrics.FAMILY}/{BENCHMARK}": app.declarations()}
+    meta["metrics"] = {f"{doctor_metrics.FAMILY}/{BENCHMARK}": cost.declarations()}
     run = RunDir.create(args.out if args.out else paths.RUNS, metadata.new_run_id(meta["git"]), meta)
     run.add(_rows(run.run_id, args.rate, pool, rounds))
     run.meta.update(ended_at=metadata.now_iso(), complete=True,
@@ -80,8 +80,8 @@ def run(args) -> int:
     run.save()
     print(f"the pool probe at {args.probe_rate:g} canaries/s, {args.rounds} paired rounds of {args.duration} s at "
           f"{args.rate:g} requests/s: with / without, median over the rounds (range)")
-    for metric, (ratio, low, high) in cost.summary(rounds).items():
-        print(f"  {metric:<18} ×{ratio:.3f} ({low:.3f}–{high:.3f})")
+    for metric, (ratio, low, high, without, with_probe) in cost.summary(rounds).items():
+        print(f"  {metric:<18} ×{ratio:.3f} ({low:.3f}–{high:.3f})   medians: without {without:.2f}, with {with_probe:.2f}")
     print(f"results: {run.path / 'results.csv'}")
     if not args.no_report:
         report = render(run.path)

@@ -2,15 +2,33 @@
 probe, in paired rounds (each round starts it fresh once without and once with, in alternating
 order: off-on, on-off, ...), so slow drift of a shared machine falls on both sides alike. Each
 round gives the ratio with/without of request latency, throughput and the program's CPU; the
-answer is the median ratio over the rounds with its range."""
+answer is the median ratio over the rounds with its range. Before the load, each side also sits idle
+for a few seconds, and the program's CPU then (its whole process group, from /proc) is the probe's
+own cost with nothing else to hide it: its timer and its canaries."""
 import sys
+import time
 from dataclasses import dataclass
 
 from ..medians import median
-from ..pool_sweep import app, app_run
+from ..pool_sweep import app, app_run, process_group
 from .. import node as nodejs
 
-COMPARED = ("latency_p50_ms", "latency_p99_ms", "throughput_per_s", "app_cpu_util", "app_rss_peak_mb")
+IDLE_S = 3
+COMPARED = ("idle_cpu_ms_per_s", "latency_p50_ms", "latency_p99_ms", "throughput_per_s", "app_cpu_util", "app_rss_peak_mb")
+# What a side of a round records: the load's metrics (app.py) and the idle CPU.
+METRICS = {**app.METRICS, "idle_cpu_ms_per_s": ("ms/s", "lower", False, "the program's CPU per second while idle "
+                                                "(no requests), before the load")}
+
+
+def declarations() -> dict[str, dict]:
+    return {name: {"unit": unit, "better": better, "tracked": tracked, "min_effect_pct": 0}
+            for name, (unit, better, tracked, _) in METRICS.items()}
+
+
+def idle_cpu_ms_per_s(running: app.RunningApp) -> float:
+    start, cpu = time.monotonic(), process_group.cpu_seconds(running.proc.pid)
+    time.sleep(IDLE_S)
+    return (process_group.cpu_seconds(running.proc.pid) - cpu) * 1000 / (time.monotonic() - start)
 
 
 @dataclass
@@ -18,10 +36,6 @@ class Round:
     index: int
     without: dict[str, float]
     with_probe: dict[str, float]
-
-    def ratio(self, metric: str) -> float | None:
-        a, b = self.without.get(metric), self.with_probe.get(metric)
-        return b / a if a and b is not None else None
 
 
 def measure(target: app.AppTarget, pool: int, rate: float, duration_s: int, rounds: int, ready_timeout_s: float,
@@ -36,18 +50,22 @@ def measure(target: app.AppTarget, pool: int, rate: float, duration_s: int, roun
                   file=sys.stderr, flush=True)
             running = app.RunningApp(target, pool, ready_timeout_s, probe if probed else None)
             try:
-                sides[probed] = app.drive(running, load_node, modules, rate, duration_s).metrics
+                idle = idle_cpu_ms_per_s(running)
+                sides[probed] = {"idle_cpu_ms_per_s": idle, **app.drive(running, load_node, modules, rate, duration_s).metrics}
             finally:
                 running.stop()
         found.append(Round(index, sides[False], sides[True]))
     return found
 
 
-def summary(rounds: list[Round]) -> dict[str, tuple[float, float, float]]:
-    """metric -> (median ratio with/without, lowest, highest) over the rounds."""
+def summary(rounds: list[Round]) -> dict[str, tuple[float, float, float, float, float]]:
+    """metric -> (median ratio with/without, lowest, highest, median without, median with) over the rounds."""
     out = {}
     for metric in COMPARED:
-        ratios = [r for r in (x.ratio(metric) for x in rounds) if r is not None]
-        if ratios:
-            out[metric] = (median(ratios), min(ratios), max(ratios))
+        pairs = [(x.without[metric], x.with_probe[metric]) for x in rounds
+                 if x.without.get(metric) and x.with_probe.get(metric) is not None]
+        if pairs:
+            ratios = [b / a for a, b in pairs]
+            out[metric] = (median(ratios), min(ratios), max(ratios), median([a for a, _ in pairs]),
+                           median([b for _, b in pairs]))
     return out

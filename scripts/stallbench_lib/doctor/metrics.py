@@ -15,8 +15,10 @@ DRIVEN = ("latency_p50_ms", "latency_p99_ms", "latency_max_ms", "throughput_per_
 METRICS = {
     **{name: app_probe.METRICS[name] for name in SHARED},
     **{name: app.METRICS[name] for name in DRIVEN},
-    "loop_blocked_ms": ("ms", "lower", True, "the longest loop delay the program's own work explains (its loop was "
-                        "busy for at least half of it): what the blocked verdict reads"),
+    "loop_own_p50_ms": ("ms", "lower", True, "the part of each loop delay the program's own work explains (no more "
+                        "than the loop was active since the timer's previous firing): median; the blocked verdict "
+                        "reads it"),
+    "loop_own_max_ms": ("ms", "lower", True, "the same, the longest"),
     "startup_ms": ("ms", "lower", False, "from the probe's start to the loop's first timer: the main module's run"),
     "verdict_loop_blocked": ("count", "lower", True, "1 when the verdict says the loop was blocked"),
     "verdict_pool_saturated": ("count", "lower", True, "1 when the verdict says the pool was saturated"),
@@ -35,7 +37,7 @@ def rows(run_id: str, params: dict, session: Session, verdict: Verdict) -> list[
         "queue_wait_mean_ms": w.wait.mean, "canaries": w.wait.count, "canaries_still_waiting": w.censored,
         "delivery_p99_ms": w.delivery.p99, "loop_delay_p50_ms": w.loop_delay.p50,
         "loop_delay_p99_ms": w.loop_delay.p99, "loop_delay_max_ms": w.loop_delay.max, "loop_utilization": w.elu,
-        "loop_blocked_ms": w.blocked_ms, "startup_ms": session.measured.startup_ms,
+        "loop_own_p50_ms": w.loop_own.p50, "loop_own_max_ms": w.loop_own.max, "startup_ms": session.measured.startup_ms,
         "verdict_loop_blocked": int(verdict.loop_blocked), "verdict_pool_saturated": int(verdict.pool_saturated),
     }
     if session.load:

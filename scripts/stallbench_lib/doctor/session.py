@@ -19,7 +19,7 @@ from pathlib import Path
 
 from .. import children, interrupts, node as nodejs
 from ..errors import UsageError
-from ..pool_sweep import app, app_probe, app_run
+from ..pool_sweep import app, app_probe, app_run, process_group
 from ..probe import preload, trace as probe_trace
 from ..probe.window import Window, window
 
@@ -38,6 +38,7 @@ class Session:
     load: app.Load | None = None
     request_alone_ms: float | None = None
     ended: str = ""              # how a watched program ended
+    machine_cpu_util: float | None = None  # every process's CPU use meanwhile (/proc/stat)
 
 
 def pool_size() -> int:
@@ -85,7 +86,8 @@ def driven(target: app.AppTarget, pool: int, rate: float, duration_s: int, ready
     finally:
         running.stop()
     traces, (measured, _) = _measured(target.command, probe_file, load.sending_from_ms, load.sending_to_ms)
-    return Session(probe_file, traces, measured, window(measured, load.sending_from_ms, load.sending_to_ms), load, alone)
+    return Session(probe_file, traces, measured, window(measured, load.sending_from_ms, load.sending_to_ms), load, alone,
+                   machine_cpu_util=load.metrics.get("machine_cpu_util"))
 
 
 def _wait_for_probe(command: str, proc: subprocess.Popen, probe_file: Path, said) -> None:
@@ -130,6 +132,7 @@ def watched(argv: list[str], command: str, limit_s: float, preload_path: Path, p
         lines = [l for l in log.read().decode(errors="replace").splitlines() if l.strip()]
         return f": {lines[-1].strip()}" if lines else ""
 
+    ticks = process_group.machine_ticks()
     try:
         _wait_for_probe(command, proc, probe_file, said)
         try:  # a program that is gone within a second had nothing to watch: refused before the watch begins
@@ -142,5 +145,6 @@ def watched(argv: list[str], command: str, limit_s: float, preload_path: Path, p
     finally:
         children.terminate(proc, app.STOP_GRACE_S)
         log.close()
+    busy = process_group.machine_util(ticks, process_group.machine_ticks())
     traces, (measured, w) = _measured(command, probe_file)
-    return Session(probe_file, traces, measured, w, ended=ended)
+    return Session(probe_file, traces, measured, w, ended=ended, machine_cpu_util=busy)

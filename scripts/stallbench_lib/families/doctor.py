@@ -5,7 +5,7 @@ program with and without the probe, round by round, and the ratios."""
 from ..doctor import cost, verdict as verdicts
 from ..medians import median
 from ..probe import trace as probe_trace
-from ..probe.window import nearest_rank
+from ..probe.window import nearest_rank, own
 from ..report.figures import figure, save, shared_legend
 
 # The doctor's rows are declared in Python (doctor/metrics.py), as --app's are: nothing to check
@@ -14,8 +14,10 @@ CONSUMES = {}
 
 READING = """\
 The top panel is the program's **event loop**: each grey point is one firing of a 10 ms timer at the
-height of how late it fired (a loop busy with JavaScript fires it late by as long as it was busy);
-the red line is each second's worst. The bottom panel is its **thread pool**: each blue point is one
+height of how late it fired; the red point below it is how much of that the program's own work
+explains (no more than the loop was active since the previous firing: JavaScript that holds the loop
+for 300 ms makes a 300 ms red point, a process that did not get a core while its loop slept only a
+grey one); the dark red line is each second's worst red point, which the verdict reads. The bottom panel is its **thread pool**: each blue point is one
 canary, a no-op the probe submitted to libuv's pool at a random moment, at the height of how long it
 waited for a thread (what any pool request submitted then waited: fs, crypto, zlib, dns.lookup); the
 line is each second's 99th percentile. Dashed lines are the verdict's thresholds. The shaded band is
@@ -29,12 +31,14 @@ def _timeline(context, trace: probe_trace.Trace, window_ms, driven: bool, index:
     fig, (loop_ax, pool_ax) = figure(2, 1, figsize=(10, 6), sharex=True)
     xs = [(t - origin) / 1000 for p in trace.periods for t in p.loop_at]
     ys = [max(d, 0.1) for p in trace.periods for d in p.loop_delay]
+    held = [max(own(d, a), 0.1) for p in trace.periods for d, a in zip(p.loop_delay, p.loop_active)]
     worst = {}
-    for x, y in zip(xs, ys):
+    for x, y in zip(xs, held):
         worst[int(x)] = max(worst.get(int(x), 0), y)
-    px, py = [s + 0.5 for s in sorted(worst)], [worst[s] for s in sorted(worst)]
-    loop_ax.scatter(xs, ys, s=3, color="grey", alpha=0.5, label="timer lateness (each firing)")
-    loop_ax.plot(px, py, color="tab:red", lw=1, label="worst per second")
+    loop_ax.scatter(xs, ys, s=3, color="lightgrey", label="timer lateness (each firing)")
+    loop_ax.scatter(xs, held, s=3, color="tab:red", alpha=0.6, label="of it, held by the program")
+    loop_ax.plot([k + 0.5 for k in sorted(worst)], [worst[k] for k in sorted(worst)], color="darkred", lw=1,
+                 label="held by the program, worst per second")
     loop_ax.axhline(verdicts.LOOP_MAX_MS, color="tab:red", ls="--", lw=0.8, label="blocked: worst 100 ms")
     loop_ax.axhline(verdicts.LOOP_P50_MS, color="tab:orange", ls="--", lw=0.8, label="blocked: median 10 ms")
     loop_ax.set_ylabel("loop delay (ms, log)")

@@ -21,8 +21,9 @@ class Canary:
 class Period:
     t0: float
     t1: float
-    loop_at: list[float]     # when each 10 ms timer fired
-    loop_delay: list[float]  # how late it fired (ms beyond the interval)
+    loop_at: list[float]      # when each 10 ms timer fired
+    loop_delay: list[float]   # how late it fired (ms beyond the interval)
+    loop_active: list[float]  # how long the loop was active (not waiting for events) since the firing before
     elu: float
     uv: dict | None          # performance.nodeTiming.uvMetricsInfo, cumulative
     outstanding: int
@@ -94,8 +95,8 @@ def read(path: Path) -> dict[int, Trace]:
             trace.canaries += [Canary(*sample) for sample in record["samples"]]
         elif kind == "period":
             loop = record["loop_delay_ms"]
-            trace.periods.append(Period(record["t0"], record["t1"], [t for t, _ in loop], [d for _, d in loop],
-                                        record["elu"], record.get("uv"), record["outstanding"],
+            trace.periods.append(Period(record["t0"], record["t1"], [s[0] for s in loop], [s[1] for s in loop],
+                                        [s[2] for s in loop], record["elu"], record.get("uv"), record["outstanding"],
                                         record.get("oldest_outstanding_ms")))
         elif kind == "end":
             trace.end = record
@@ -132,7 +133,7 @@ class Tail:
             if r["type"] == "canaries":
                 waits += [sample[1] for sample in r["samples"]]
             elif r["type"] == "period":
-                delays += [d for _, d in r["loop_delay_ms"]]
+                delays += [sample[1] for sample in r["loop_delay_ms"]]
                 busy += r["elu"] * (r["t1"] - r["t0"])
                 span += r["t1"] - r["t0"]
         if not waits and not delays:

@@ -45,8 +45,8 @@ class Window:
     wait: Spread
     delivery: Spread                  # started on a thread -> completion on the main thread
     loop_delay: Spread
+    loop_own: Spread                  # the part of each delay the program's own work explains (below)
     elu: float | None                 # the loop's utilisation over the window's periods
-    blocked_ms: float                 # loop delay the loop itself caused: delays in periods busy enough to hold them
 
     @property
     def seconds(self) -> float:
@@ -60,23 +60,19 @@ def window(trace: Trace, t0: float, t1: float) -> Window:
     pending = [(s, ended - s) for s in trace.pending() if t0 <= s <= t1] if ended is not None else []
     delivery = [c.delivery for c in trace.canaries if t0 <= c.submitted <= t1]
     periods = [p for p in trace.periods if p.t1 > t0 and p.t0 < t1]
-    delays = [d for p in periods for t, d in zip(p.loop_at, p.loop_delay) if t0 <= t <= t1]
+    samples = [(d, a) for p in periods for t, d, a in zip(p.loop_at, p.loop_delay, p.loop_active) if t0 <= t <= t1]
     overlap = [(p, min(p.t1, t1) - max(p.t0, t0)) for p in periods]
     span = sum(o for _, o in overlap)
     elu = sum(p.elu * o for p, o in overlap) / span if span > 0 else None
     return Window(t0, t1, sorted(waits + pending), len(pending), Spread.of([w for _, w in waits + pending]),
-                  Spread.of(delivery), Spread.of(delays), elu, _blocked_ms(periods, t0, t1))
+                  Spread.of(delivery), Spread.of([d for d, _ in samples]), Spread.of([own(d, a) for d, a in samples]),
+                  elu)
 
 
-def _blocked_ms(periods, t0: float, t1: float) -> float:
-    """The longest loop delay the loop's own work explains. A delay can come from the program (its
-    JavaScript held the loop) or from the machine (the process was not running while its loop slept:
-    a shared, busy machine). Event-loop utilisation tells them apart: a period whose loop was active
-    for less than half the delay's length cannot have caused it."""
-    longest = 0.0
-    for p in periods:
-        active_ms = p.elu * (p.t1 - p.t0)
-        for t, d in zip(p.loop_at, p.loop_delay):
-            if t0 <= t <= t1 and d > longest and active_ms >= 0.5 * d:
-                longest = d
-    return longest
+def own(delay_ms: float, active_ms: float) -> float:
+    """The part of a loop delay the program's own work explains. A timer fires late either because
+    the program's JavaScript held the loop, or because the process did not get a core while its loop
+    slept (a shared, busy machine, or the program's own pool threads on every core). The probe says
+    how long the loop was active between two firings, and no more of the delay than that can be the
+    program's: a 300 ms block was 300 ms active; a timer 100 ms late on a starved core, ~1 ms."""
+    return min(delay_ms, active_ms)
