@@ -13,7 +13,7 @@ from ..medians import median
 from ..pool_sweep import app, app_run, process_group
 from .. import node as nodejs
 
-IDLE_S = 3
+IDLE_S = 5
 COMPARED = ("idle_cpu_ms_per_s", "latency_p50_ms", "latency_p99_ms", "throughput_per_s", "app_cpu_util", "app_rss_peak_mb")
 # What a side of a round records: the load's metrics (app.py) and the idle CPU.
 METRICS = {**app.METRICS, "idle_cpu_ms_per_s": ("ms/s", "lower", False, "the program's CPU per second while idle "
@@ -69,3 +69,12 @@ def summary(rounds: list[Round]) -> dict[str, tuple[float, float, float, float, 
             out[metric] = (median(ratios), min(ratios), max(ratios), median([a for a, _ in pairs]),
                            median([b for _, b in pairs]))
     return out
+
+
+def rounds_from_rows(rows) -> list[Round]:
+    """The rounds of a probe-cost run read back from its rows (params probe=off|on, repetition = round)."""
+    sides: dict[int, dict[str, dict[str, float]]] = {}
+    for r in rows:
+        if r.status == "ok":
+            sides.setdefault(r.repetition, {}).setdefault(r.param_dict().get("probe"), {})[r.metric] = r.value
+    return [Round(i, s.get("off", {}), s.get("on", {})) for i, s in sorted(sides.items())]

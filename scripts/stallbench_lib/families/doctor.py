@@ -3,7 +3,6 @@ step, and the timeline of what the pool probe saw inside the program (loop delay
 wait over time, the load marked), from the run's raw/probe.jsonl. For `stallbench probe-cost`: the
 program with and without the probe, round by round, and the ratios."""
 from ..doctor import cost, verdict as verdicts
-from ..medians import median
 from ..probe import trace as probe_trace
 from ..probe.window import nearest_rank, own
 from ..report.figures import figure, save, shared_legend
@@ -75,21 +74,11 @@ without, per round; the table gives its median over the rounds and its range.
 
 
 def _cost_section(context) -> str:
-    rows = [r for r in context.rows if r.benchmark == "probe-cost" and r.status == "ok"]
-    by = {}
-    for r in rows:
-        side = dict(kv.split("=", 1) for kv in r.params.split(";"))["probe"]
-        by.setdefault(r.metric, {}).setdefault(r.repetition, {})[side] = r.value
+    rounds = cost.rounds_from_rows([r for r in context.rows if r.benchmark == "probe-cost"])
     lines = ["| metric | without (median) | with (median) | with / without, median (range) | rounds |",
              "|---|---|---|---|---|"]
-    for metric in cost.COMPARED:
-        rounds = by.get(metric, {})
-        pairs = [(v["off"], v["on"]) for v in rounds.values() if "off" in v and "on" in v and v["off"]]
-        if not pairs:
-            continue
-        ratios = [b / a for a, b in pairs]
-        lines.append(f"| {metric} | {median([a for a, _ in pairs]):.2f} | {median([b for _, b in pairs]):.2f} | "
-                     f"×{median(ratios):.3f} ({min(ratios):.3f}–{max(ratios):.3f}) | {len(pairs)} |")
+    for metric, (ratio, low, high, without, with_probe) in cost.summary(rounds).items():
+        lines.append(f"| {metric} | {without:.2f} | {with_probe:.2f} | ×{ratio:.3f} ({low:.3f}–{high:.3f}) | {len(rounds)} |")
     meta = context.run.meta
     return (f"### What the pool probe costs\n\n`{meta.get('app')}` at {meta.get('rate')} requests/s, the probe at "
             f"{meta.get('probe_rate_per_s')} canaries/s.\n\n" + COST_READING + "\n" + "\n".join(lines) + "\n")
