@@ -107,6 +107,10 @@ def _sweep(target, order, rate, duration_s, ready_timeout_s, out_parent, base_me
                     probed, series, measured = app_probe.metrics(running.probe.out, load.sending_from_ms, load.sending_to_ms)
                     metrics.update(probed)
                     run.meta["probe"]["measured"][f"pool={pool};rep={rep}"] = measured
+                    if not probed and not run.meta["probe"].get("absent"):
+                        run.meta["probe"]["absent"] = measured
+                        print(f"stallbench: notice: {measured}: latency only (a program that is not Node, or clears "
+                              "NODE_OPTIONS, cannot be measured from inside)", file=sys.stderr, flush=True)
                     if running.probe.out.exists():
                         shutil.move(running.probe.out, run.raw / running.probe.out.name)
                 run.add(_rows(run.run_id, params, rep, metrics, series))
