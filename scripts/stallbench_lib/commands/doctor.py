@@ -3,7 +3,6 @@ neither? It runs the program with the pool probe at its current UV_THREADPOOL_SI
 at a fixed rate (--url) or watches while you drive it, and prints a verdict with the figures behind
 it and the next step; the run directory and report keep the samples and a timeline plot."""
 import shutil
-import sys
 import tempfile
 from pathlib import Path
 
@@ -13,7 +12,7 @@ from ..errors import UsageError
 from ..execute import run_meta
 from ..pool_sweep import app
 from ..probe import preload
-from ..report.render import render
+from ..report.render import announce
 from ..rundir import RunDir
 
 NAME = "doctor"
@@ -48,8 +47,7 @@ def add_arguments(p):
 
 def _check(args) -> tuple[float, app.AppTarget | None, list[str]]:
     """(duration, the URL target or None, argv); UsageError for anything out of range."""
-    if not 1 <= args.probe_rate <= 1000:
-        raise UsageError(f"--probe-rate {args.probe_rate:g} is out of range: valid rates are 1-1000 canaries per second")
+    preload.check_rate(args.probe_rate)
     if args.out is not None and args.out.exists() and not args.out.is_dir():
         raise UsageError(f"--out {args.out}: not a directory (--out takes the directory to put runs in)")
     if args.url is None:
@@ -59,12 +57,7 @@ def _check(args) -> tuple[float, app.AppTarget | None, list[str]]:
         argv = app.split_command(args.app)
         return duration, None, argv
     duration = DRIVEN_DEFAULT_S if args.duration is None else args.duration
-    if not 1 <= duration <= 600 or duration != int(duration):
-        raise UsageError(f"--duration {duration:g} is out of range: valid loads are 1-600 whole seconds")
-    if not 0 < args.rate <= 10_000:
-        raise UsageError(f"--rate {args.rate:g} is out of range: valid rates are 0-10000 requests per second")
-    if not 1 <= args.ready_timeout <= 600:
-        raise UsageError(f"--ready-timeout {args.ready_timeout:g} is out of range: valid values are 1-600 seconds")
+    app.check_load(args.rate, duration, args.ready_timeout)
     target = app.parse(args.app, args.url)
     return duration, target, target.argv
 
@@ -120,8 +113,5 @@ def _finish(args, session, pool: int, scratch: Path) -> int:
               f"{m.get('throughput_per_s', 0):.1f}/s answered of {m.get('offered_per_s', 0):.1f}/s sent")
     print(f"measured: pid {measured.pid} ({measured.node}: {measured.command}) at UV_THREADPOOL_SIZE={pool}, over {over}")
     print(f"next: {step}")
-    print(f"results: {run.path / 'results.csv'}")
-    if not args.no_report:
-        report = render(run.path)
-        print(f"report:  {report / 'index.html'}  ({report / 'report.md'})")
+    announce(run.path, args.no_report)
     return 0

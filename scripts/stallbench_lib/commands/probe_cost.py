@@ -12,7 +12,7 @@ from ..errors import UsageError
 from ..execute import run_meta
 from ..pool_sweep import app
 from ..probe import preload
-from ..report.render import render
+from ..report.render import announce
 from ..rundir import RunDir
 from ..tidy import Row, canonical_params
 
@@ -52,12 +52,8 @@ def _rows(run_id: str, rate: float, pool: int, rounds: list[cost.Round]) -> list
 def run(args) -> int:
     if not 1 <= args.rounds <= 50:
         raise UsageError(f"--rounds {args.rounds} is out of range: valid values are 1-50")
-    if not 1 <= args.duration <= 600:
-        raise UsageError(f"--duration {args.duration} is out of range: valid values are 1-600 seconds")
-    if not 0 < args.rate <= 10_000:
-        raise UsageError(f"--rate {args.rate:g} is out of range: valid rates are 0-10000 requests per second")
-    if not 1 <= args.probe_rate <= 1000:
-        raise UsageError(f"--probe-rate {args.probe_rate:g} is out of range: valid rates are 1-1000 canaries per second")
+    app.check_load(args.rate, args.duration, args.ready_timeout)
+    preload.check_rate(args.probe_rate)
     target = app.parse(args.app, args.url)
     preload_path, missing = preload.provide(args.no_build)
     if preload_path is None:
@@ -82,8 +78,5 @@ def run(args) -> int:
           f"{args.rate:g} requests/s: with / without, median over the rounds (range)")
     for metric, (ratio, low, high, without, with_probe) in cost.summary(rounds).items():
         print(f"  {metric:<18} ×{ratio:.3f} ({low:.3f}–{high:.3f})   medians: without {without:.2f}, with {with_probe:.2f}")
-    print(f"results: {run.path / 'results.csv'}")
-    if not args.no_report:
-        report = render(run.path)
-        print(f"report:  {report / 'index.html'}  ({report / 'report.md'})")
+    announce(run.path, args.no_report)
     return 0

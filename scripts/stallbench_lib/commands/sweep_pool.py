@@ -15,7 +15,7 @@ from ..pool_sweep.recommend import recommend
 from ..pool_sweep.summary import app_sweeps, model_error, sweeps
 from ..probe import preload
 from ..profiles import PROFILES
-from ..report.render import render
+from ..report.render import announce
 from ..report.stats import fmt
 
 NAME = "sweep-pool"
@@ -145,12 +145,7 @@ def _run_app(args, sizes: list[str]) -> int:
         raise UsageError("--app sweeps your program; --mix, --slow-dns and --node are for the synthetic sweep")
     if not args.url:
         raise UsageError("--app needs --url http://127.0.0.1:PORT/PATH: the address your program answers on")
-    if not 0 < args.rate <= 10_000:
-        raise UsageError(f"--rate {args.rate:g} is out of range: valid rates are 0-10000 requests per second")
-    if not 1 <= args.duration <= 600:
-        raise UsageError(f"--duration {args.duration} is out of range: valid values are 1-600 seconds")
-    if not 1 <= args.ready_timeout <= 600:
-        raise UsageError(f"--ready-timeout {args.ready_timeout:g} is out of range: valid values are 1-600 seconds")
+    app.check_load(args.rate, args.duration, args.ready_timeout)
     pools = _check_sizes(sizes)
     target = app.parse(args.app, args.url)
     given = targets.parse(args.targets, ["requests"])
@@ -168,10 +163,7 @@ def _run_app(args, sizes: list[str]) -> int:
 def _finish(result, given, no_report: bool) -> int:
     """The summary, where the files went, and the exit code: 1 when a cell failed."""
     _print_summary(result, given)
-    print(f"results: {result.path / 'results.csv'}")
-    if not no_report:
-        report = render(result.path)
-        print(f"report:  {report / 'index.html'}  ({report / 'report.md'})")
+    announce(result.path, no_report)
     return 0 if result.meta["cells"]["failed"] == 0 else 1
 
 

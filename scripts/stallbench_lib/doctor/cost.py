@@ -21,8 +21,7 @@ METRICS = {**app.METRICS, "idle_cpu_ms_per_s": ("ms/s", "lower", False, "the pro
 
 
 def declarations() -> dict[str, dict]:
-    return {name: {"unit": unit, "better": better, "tracked": tracked, "min_effect_pct": 0}
-            for name, (unit, better, tracked, _) in METRICS.items()}
+    return app.declarations(METRICS)
 
 
 def idle_cpu_ms_per_s(running: app.RunningApp) -> float:

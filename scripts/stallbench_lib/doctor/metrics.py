@@ -26,8 +26,7 @@ METRICS = {
 
 
 def declarations() -> dict[str, dict]:
-    return {name: {"unit": unit, "better": better, "tracked": tracked, "min_effect_pct": 0}
-            for name, (unit, better, tracked, _) in METRICS.items()}
+    return app.declarations(METRICS)
 
 
 def rows(run_id: str, params: dict, session: Session, verdict: Verdict) -> list[Row]:

@@ -55,9 +55,21 @@ METRICS = {
 }
 
 
-def declarations() -> dict[str, dict]:
+def declarations(metrics: dict | None = None) -> dict[str, dict]:
+    """Metric declarations for meta.json, from a table of name -> (unit, better, tracked, what it is):
+    this sweep's (METRICS) by default; the doctor's and probe-cost's tables are read the same way."""
     return {name: {"unit": unit, "better": better, "tracked": tracked, "min_effect_pct": 0}
-            for name, (unit, better, tracked, _) in METRICS.items()}
+            for name, (unit, better, tracked, _) in (METRICS if metrics is None else metrics).items()}
+
+
+def check_load(rate: float, duration_s: float, ready_timeout_s: float) -> None:
+    """The load options every --app command takes; UsageError (one line) when one is out of range."""
+    if not 0 < rate <= 10_000:
+        raise UsageError(f"--rate {rate:g} is out of range: valid rates are 0-10000 requests per second")
+    if not 1 <= duration_s <= 600 or duration_s != int(duration_s):
+        raise UsageError(f"--duration {duration_s:g} is out of range: valid values are 1-600 whole seconds")
+    if not 1 <= ready_timeout_s <= 600:
+        raise UsageError(f"--ready-timeout {ready_timeout_s:g} is out of range: valid values are 1-600 seconds")
 
 
 @dataclass(frozen=True)

@@ -10,8 +10,9 @@ canaries waited 36 ms on average at pool 8, where eight threads had nothing to q
 seconds of 0.2-1.6 ms), and one such second must not decide between pool sizes. The seed is fixed,
 so the same samples always give the same interval, and so the same recommendation."""
 import random
-import statistics
 from dataclasses import dataclass
+
+from ..medians import median
 
 RESAMPLES = 2000
 SEED = 20261202
@@ -26,7 +27,7 @@ class Interval:
 
 
 def _resampled_medians(values: list[float], rng: random.Random) -> list[float]:
-    return [statistics.median(rng.choices(values, k=len(values))) for _ in range(RESAMPLES)]
+    return [median(rng.choices(values, k=len(values))) for _ in range(RESAMPLES)]
 
 
 def _interval(estimate: float, resampled: list[float], seconds: int) -> Interval:
@@ -38,7 +39,7 @@ def median_interval(second_means: list[float]) -> Interval | None:
     """The median second's wait with its interval; None without samples."""
     if not second_means:
         return None
-    return _interval(statistics.median(second_means), _resampled_medians(second_means, random.Random(SEED)),
+    return _interval(median(second_means), _resampled_medians(second_means, random.Random(SEED)),
                      len(second_means))
 
 
@@ -48,4 +49,4 @@ def difference_interval(a: list[float], b: list[float]) -> Interval | None:
         return None
     rng = random.Random(SEED)
     resampled = [x - y for x, y in zip(_resampled_medians(a, rng), _resampled_medians(b, rng))]
-    return _interval(statistics.median(a) - statistics.median(b), resampled, min(len(a), len(b)))
+    return _interval(median(a) - median(b), resampled, min(len(a), len(b)))

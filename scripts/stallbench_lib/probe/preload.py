@@ -15,6 +15,11 @@ DEFAULT_RATE_PER_S = 50
 FLUSH_MS = 1000
 
 
+def check_rate(rate_per_s: float) -> None:
+    if not 1 <= rate_per_s <= 1000:
+        raise UsageError(f"--probe-rate {rate_per_s:g} is out of range: valid rates are 1-1000 canaries per second")
+
+
 def find(build_dir: Path) -> Path | None:
     """The preload, when this build has the probe (its addon needs a pinned Node line's headers)."""
     preload = build_dir / PRELOAD

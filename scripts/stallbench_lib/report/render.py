@@ -240,3 +240,12 @@ def render(run_path: Path, out: Path | None = None) -> Path:
                              extensions=extensions, extension_configs=config)
     atomic_write(out / "index.html", HTML_PAGE.format(title=f"stallbench {run.run_id}", body=_align_numbers(body)))
     return out
+
+
+def announce(run_path: Path, no_report: bool) -> None:
+    """The last lines of a command that wrote a run: where its results are, and its report, rendered
+    unless `no_report`."""
+    print(f"results: {run_path / 'results.csv'}")
+    if not no_report:
+        report = render(run_path)
+        print(f"report:  {report / 'index.html'}  ({report / 'report.md'})")
