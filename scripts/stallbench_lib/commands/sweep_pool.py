@@ -22,6 +22,12 @@ NAME = "sweep-pool"
 ORDER = 2
 HELP = "UV_THREADPOOL_SIZE tuning: run a mix of pool work at several pool sizes, compare with the model, recommend a size"
 FAMILY = "pool-sweep"
+MIX_DURATION_S = 10
+# Your own program is swept in rounds: every size once per round, the order alternating (1, 2, 4, 8
+# then 8, 4, 2, 1, ...), so the load other work puts on a shared machine, which comes and goes over
+# tens of seconds, falls on every size alike rather than on whichever ran at a bad moment.
+APP_REPETITIONS = 3
+APP_DURATION_S = 5
 
 
 def add_arguments(p):
@@ -42,12 +48,15 @@ def add_arguments(p):
     p.add_argument("--ready-timeout", type=numbers.decimal_option, default=app.READY_TIMEOUT_S, metavar="S",
                    help=f"with --app: how long the program may take to answer its URL after starting, 1-600 s "
                         f"(default {app.READY_TIMEOUT_S})")
-    p.add_argument("--duration", default=10, type=numbers.integer_option, metavar="S", help="seconds of arrivals per size, 1-60 (default 10)")
+    p.add_argument("--duration", type=numbers.integer_option, metavar="S",
+                   help=f"seconds of arrivals per size, 1-60 (default 10); with --app, per size and repetition "
+                        f"(default {APP_DURATION_S})")
     p.add_argument("--targets", metavar="CLASS:MS[:PCT],...",
                    help="latency targets (PCT p50, p95, p99 or max; default p99; with --app the class is `requests`, "
                         "e.g. requests:200); others default to p99 within "
                         f"{targets.DEFAULT_FLOOR_MS:g} ms or {targets.DEFAULT_ALONE_MULTIPLE:g}x the class's alone time")
-    p.add_argument("--repetitions", default=1, type=numbers.integer_option, metavar="N", help="runs per size (default 1)")
+    p.add_argument("--repetitions", type=numbers.integer_option, metavar="N",
+                   help=f"runs per size (default 1; with --app {APP_REPETITIONS}, in rounds whose order alternates)")
     p.add_argument("--slow-dns", action="store_true",
                    help="also reproduce nodejs/node#8436 at these sizes (real lookups need root: a private network "
                         "namespace with a delaying DNS server of our own)")
@@ -169,6 +178,10 @@ def _finish(result, given, no_report: bool) -> int:
 
 def run(args) -> int:
     sizes = _sizes(args.sizes)
+    if args.repetitions is None:
+        args.repetitions = APP_REPETITIONS if args.app is not None else 1
+    if args.duration is None:
+        args.duration = APP_DURATION_S if args.app is not None else MIX_DURATION_S
     if not 1 <= args.repetitions <= 100:
         raise UsageError(f"--repetitions {args.repetitions} is out of range: valid values are 1-100")
     if args.app is not None or args.url:

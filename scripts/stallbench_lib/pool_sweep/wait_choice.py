@@ -118,7 +118,7 @@ def choose(waits: list[SizeWait], alone_ms: float | None, cores: int | None) -> 
     if near:
         reasons.append(f"Pool {chosen.pool} cannot be told apart from too few threads on this machine either (against "
                        f"pool {near[0].pool} the difference's interval reaches above {_ms(limit)} ms): the smaller size "
-                       "is preferred; --repetitions 3 or a longer --duration narrows the intervals.")
+                       "is preferred; more --repetitions or a longer --duration narrows the intervals.")
     if alike:
         sizes = ", ".join(str(p) for p in [chosen.pool, *(w.pool for w in alike)])
         reasons.append(f"Pools {sizes} cannot be told apart by how long pool work waited: the smallest is recommended"
