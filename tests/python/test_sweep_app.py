@@ -29,10 +29,13 @@ def node_path():
 def test_the_example_app_at_two_pool_sizes_gives_rows_and_a_recommendation(tmp_path, node_path):
     port = _free_port()
     result = stallbench_command("sweep-pool", "--app", f"{node_path} {EXAMPLE} {port}", "--url", f"http://127.0.0.1:{port}/login",
-                        "--sizes", "1,2", "--duration", "2", "--rate", "4", "--no-report", "--out", str(tmp_path))
+                        "--sizes", "1,2", "--duration", "2", "--rate", "4", "--repetitions", "2", "--no-report",
+                        "--out", str(tmp_path))
     assert result.returncode == 0, result.stderr
     assert "recommended pool size:" in result.stdout
     assert "waited for a thread" in result.stdout  # the reasons cite the pool's queue wait, measured inside
+    order = [line.split("UV_THREADPOOL_SIZE=")[1].split()[0] for line in result.stderr.splitlines() if "] app " in line]
+    assert order == ["1", "2", "2", "1"]  # rounds whose order alternates
     (run_dir,) = [p for p in tmp_path.iterdir() if p.is_dir()]
     rows = read_csv(run_dir / "results.csv")
     assert {r.status for r in rows} == {"ok"}
@@ -50,8 +53,9 @@ def test_the_example_app_at_two_pool_sizes_gives_rows_and_a_recommendation(tmp_p
         # the pool probe, inside the program: its queue wait and loop, one mean wait per second of load
         assert metrics["canaries"] > 0 and 0 <= metrics["queue_wait_p50_ms"] <= metrics["queue_wait_p99_ms"]
         assert 0 <= metrics["loop_utilization"] <= 1 and metrics["loop_delay_p99_ms"] >= 0
-        assert 1 <= len(seconds[pool]) <= 3
-    assert sorted(p.name for p in (run_dir / "raw").iterdir()) == ["probe-pool1-rep0.jsonl", "probe-pool2-rep0.jsonl"]
+        assert 2 <= len(seconds[pool]) <= 6  # about 2 seconds of load per repetition
+    assert sorted(p.name for p in (run_dir / "raw").iterdir()) == [
+        "probe-pool1-rep0.jsonl", "probe-pool1-rep1.jsonl", "probe-pool2-rep0.jsonl", "probe-pool2-rep1.jsonl"]
 
 
 def _program(node_path: str, code: str) -> str:
