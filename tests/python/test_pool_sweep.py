@@ -87,6 +87,11 @@ def test_sweep_prints_and_reports_the_recommendation(tiny_sweep, node_line):
     assert lines[0] in report
     assert "read p99 ≤ 500 ms" in report  # the given target; the others default
     assert (run_dir / "report" / "pool-sweep-latency-0.svg").exists()
+    # Every runtime's first wait for a thread beside the model's, printed and reported, with the errors.
+    waits = result.stdout[result.stdout.index("pool wait (a job's first wait for a thread"):].splitlines()
+    assert waits[1].split()[2:] == ["stallbench"] + ([f"node@{node_line}"] if node_line else [])
+    assert len([line for line in waits if line.startswith(("pbkdf2 ", "read ", "lookup "))]) == 3 * 2
+    assert "Pool wait: C++, Node and the model" in report and (run_dir / "report" / "pool-sweep-pool-wait-0.svg").exists()
     meta = json.loads((run_dir / "meta.json").read_text())
     assert meta["complete"] and meta["per_process"]["pool"] == ["1", "2"] and meta["targets"] == {"read": {"ms": 500.0, "percentile": "p99"}}
 
