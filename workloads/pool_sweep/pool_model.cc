@@ -272,9 +272,8 @@ Prediction predict(const ModelInput& in) {
         p.throughput_per_s = k.rate_per_s / std::max(1.0, growing.rho());
         // The first trip: the shared queue's backlog when the job arrived (only lookups' own queue
         // growing: the shared queue's ordinary wait).
-        double first_per_ms = shared.stable() ? 0 : shared.rho() - 1;
-        p.pool_wait_p50_ms = shared.stable() ? shared_wait(0.5) : 0.5 * last * first_per_ms;
-        p.pool_wait_p99_ms = shared.stable() ? shared_wait(0.99) : 0.99 * last * first_per_ms;
+        p.pool_wait_p50_ms = shared.stable() ? shared_wait(0.5) : 0.5 * last * (shared.rho() - 1);
+        p.pool_wait_p99_ms = shared.stable() ? shared_wait(0.99) : 0.99 * last * (shared.rho() - 1);
       }
     }
     out.classes.push_back(p);
