@@ -78,5 +78,5 @@ def sections(context, found) -> list[str]:
                                "Measured (model), ms.\n\n" + _table(["class", "pool", *names], pool_waits.rows(group, "p99", fmt))))
     if without:
         parts.append(f"\nNo pool wait for {', '.join(dict.fromkeys(without))}: the Node cells ran without the pool "
-                     "canary addon (this build found no Node-API headers), latency only.\n")
+                     "canary addon (it was not in this build: it needs a pinned Node line's Node-API headers), latency only.\n")
     return parts

@@ -245,7 +245,7 @@ def _wait_table(context, scenarios):
             + "\n".join(lines) + "\n")
     if missing:
         text += ("\nNo queue wait for " + ", ".join(missing) + ": those cells ran without the pool canary addon "
-                 "(this build found no Node-API headers).\n")
+                 "(it was not in this build: it needs a pinned Node line's Node-API headers).\n")
     return text
 
 
