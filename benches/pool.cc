@@ -10,12 +10,18 @@
 // `runtime` node@LINE runs the same experiment in that Node (workloads/pool/node/saturation.js,
 // a child inheriting the pool size), its HTTP request made with `client` fetch or http.get, plus a
 // dns.Resolver.resolve4 that needs no pool thread; its keys must equal the C++ pbkdf2's.
+//
+// In both runtimes a canary, a no-op on the pool queued just before the file read and just before
+// the lookup, gives their wait for a thread (fs_queue_wait_ms, dns_queue_wait_ms): in C++ a
+// uv_queue_work (workloads/pool/pool_canary.h), in Node the Node-API addon of workloads/probe. A
+// build without the addon (no Node-API headers) runs the Node cells without those two metrics.
 #include <uv.h>
 
 #include <openssl/crypto.h>
 #include <http_parser.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <memory>
 
 #include "../workloads/common/machine.h"
@@ -25,6 +31,7 @@
 #include "../workloads/pool/saturation.h"
 #include "../workloads/pool/saturation_node.h"
 #include "../workloads/pool/warm_pool.h"
+#include "../workloads/probe/canary_addon_path.h"
 #include "harness/harness.h"
 
 using namespace stallbench;
@@ -59,6 +66,8 @@ struct SaturationCell {
     double last = report_jobs(out, r.pbkdf2_done_ms, alone_ms, config.jobs, threads);
     out.set("fs_latency_ms", r.fs_ms);
     out.set("dns_latency_ms", r.dns_ms);
+    out.set("fs_queue_wait_ms", r.fs_wait_ms);
+    out.set("dns_queue_wait_ms", r.dns_wait_ms);
     out.set("tcp_latency_ms", r.tcp_ms);
     out.set("tcp_alone_ms", time_http_get_alone(loop.get(), config.http_port));
     return std::max({last, r.fs_ms, r.dns_ms, r.tcp_ms});
@@ -71,16 +80,20 @@ struct NodeSaturationCell {
   TempFile file{patterned_bytes(64 * 1024), "stallbench-pool"};
   SaturationConfig config;
   std::string node, client;
+  std::string canary;  // the addon's path; "" when this build has none
   Key expected;
   int threads = 0;
 
   double repetition(Counters& out) {
-    NodeSaturationResult r = run_saturation_in_node(node, config, client);
+    NodeSaturationResult r = run_saturation_in_node(node, config, client, canary);
     auto problems = check_node_saturation(r, config, expected, file.bytes());
+    if (!canary.empty() && !(r.fs_wait_ms && r.dns_wait_ms)) problems.push_back("Node reported no canary waits");
     if (!problems.empty()) throw std::runtime_error(problems.front());
     double last = report_jobs(out, r.pbkdf2_done_ms, r.alone_ms, config.jobs, threads);
     out.set("fs_latency_ms", r.fs_ms);
     out.set("dns_latency_ms", r.dns_ms);
+    if (r.fs_wait_ms) out.set("fs_queue_wait_ms", *r.fs_wait_ms);
+    if (r.dns_wait_ms) out.set("dns_queue_wait_ms", *r.dns_wait_ms);
     out.set("tcp_latency_ms", r.tcp_ms);
     out.set("tcp_alone_ms", r.tcp_alone_ms);
     out.set("resolve4_latency_ms", r.resolve4_ms);
@@ -107,6 +120,9 @@ Repetition make_saturation(const Cell& cell) {
     state->node = node_binary(cell.text("runtime"));
     state->client = cell.text("client");
     state->expected = pbkdf2(state->config.pbkdf2);
+    state->canary = canary_addon_path();
+    if (state->canary.empty())  // the orchestrator's notice names the missing headers; the cell log says what it costs
+      std::fprintf(stderr, "pool: no pool canary addon in this build: this Node cell reports no queue wait\n");
     state->threads = threads;
     return [state](Counters& out) { return state->repetition(out); };
   }
@@ -154,6 +170,11 @@ Benchmark saturation() {
               {.name = "pbkdf2_done_ms", .unit = "ms", .doc = "completion of each pbkdf2 job, in submission order"},
               {.name = "fs_latency_ms", .unit = "ms", .doc = "file read (open, fstat, read, close) completion"},
               {.name = "dns_latency_ms", .unit = "ms", .doc = "getaddrinfo(\"localhost\") completion"},
+              {.name = "fs_queue_wait_ms", .unit = "ms",
+               .doc = "the file read's wait for a pool thread: a no-op canary's, queued just before it (Node: "
+                      "the Node-API canary, left out without it)"},
+              {.name = "dns_queue_wait_ms", .unit = "ms",
+               .doc = "the lookup's wait for a thread in libuv's main queue: a canary's, queued just before it"},
               {.name = "tcp_latency_ms", .unit = "ms", .doc = "HTTP GET over loopback completion"},
               {.name = "tcp_alone_ms", .unit = "ms", .tracked = false,
                .doc = "the same HTTP request again after the run, nothing else running: the client's own cost"},

@@ -1,7 +1,10 @@
 // The open-loop driver's bookkeeping (UV_THREADPOOL_SIZE=1): every arrival is accounted for
 // (completed, unfinished or dropped), latency splits exactly into wait and service, a class kept
-// in flight keeps its jobs out, and an overloaded run ends with unfinished work cancelled.
+// in flight keeps its jobs out, an overloaded run ends with unfinished work cancelled, and with
+// canaries every completed job has its first wait for a thread.
 #include <gtest/gtest.h>
+
+#include <algorithm>
 
 #include "workloads/common/owned_loop.h"
 #include "workloads/pool/job_classes.h"
@@ -88,4 +91,31 @@ TEST(OpenLoop, OverloadEndsWithUnfinishedWorkCancelled) {
   EXPECT_GT(o.unfinished, 0);
   EXPECT_GT(o.dropped, 0);
   expect_accounted(o);
+}
+
+// A canary before every job: one wait per completed job, and no job's wait for its first thread can
+// exceed its whole wait (the canary was submitted after the arrival and started before the job's
+// first step), so neither can any percentile of them: sorted, each wait is at most the wait at the
+// same rank. Behind a long job kept in flight on the one thread, the others really wait.
+TEST(OpenLoop, CanariesGiveEveryCompletedJobItsFirstWait) {
+  OwnedLoop loop;
+  warm_pool(loop.get(), 1);
+  auto background = make_job_class("pbkdf2", 20'000);
+  auto stat = make_job_class("stat", 0);
+  auto read = make_job_class("read", 4096);
+  OpenLoopConfig config{.classes = {{background.get(), 0, 1}, {stat.get(), 100}, {read.get(), 50}}, .window_s = 0.5,
+                        .drain_s = 2, .seed = 5, .canaries = true};
+  OpenLoopResult r = run_open_loop(loop.get(), config);
+  ASSERT_TRUE(r.errors.empty()) << r.errors.front();
+  for (const auto& o : r.classes) {
+    expect_accounted(o);
+    ASSERT_EQ(o.pool_wait_ms.size(), o.latency_ms.size());
+    auto first = o.pool_wait_ms, whole = o.wait_ms;
+    std::sort(first.begin(), first.end());
+    std::sort(whole.begin(), whole.end());
+    for (std::size_t i = 0; i < first.size(); ++i) EXPECT_LE(first[i], whole[i] + 1e-6);
+  }
+  EXPECT_GT(*std::max_element(r.classes[1].pool_wait_ms.begin(), r.classes[1].pool_wait_ms.end()), 0);
+  config.canaries = false;
+  EXPECT_TRUE(run_open_loop(loop.get(), config).classes[1].pool_wait_ms.empty());
 }

@@ -1,5 +1,6 @@
 // The queueing model on cases worked by hand: M/D/1 (Pollaczek-Khinchine), Erlang C, overload
-// of one thread and of the cores, libuv's slow-I/O cap, and a closed background load.
+// of one thread and of the cores, libuv's slow-I/O cap, and a closed background load; and its
+// prediction of a job's first wait for a thread (the canary's).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -129,4 +130,49 @@ TEST(Model, LookupsStarveBehindAQueuedBackground) {
   auto calm = predict({.classes = {background, slow}, .threads = 1, .cores = 1});
   EXPECT_FALSE(calm.classes[1].saturated);
   EXPECT_NEAR(calm.classes[1].p50_ms, 200 + 0.01, 1e-9);  // half a pass of 400 ms
+}
+
+// The first wait for a thread (a canary's) of an open mix: more threads never make it longer, on a
+// machine with fewer cores than threads too (where every job's service stretches), from a pool that
+// cannot keep up (the backlog's wait) to one that is idle; and every class waits in the one shared
+// queue, the lookups' canaries as well (they are not slow I/O).
+TEST(Model, PoolWaitNeverGrowsWithThePoolForAnOpenMix) {
+  const std::vector<ModelClass> mix = {
+      cpu("pbkdf2", 12, 60), cpu("deflate", 40, 4),
+      {.name = "read", .rate_per_s = 100, .step_ms = {0.03, 0.02, 0.05, 0.02}, .overhead_ms = 0.2},
+      {.name = "lookup", .rate_per_s = 20, .step_ms = {20}, .cpu_share = 0, .slow_io = true}};
+  for (double cores : {1.0, 2.0, 8.0}) {
+    Prediction before = predict({.classes = mix, .threads = 1, .cores = cores});
+    EXPECT_GT(before.classes[0].pool_wait_p50_ms, 0) << cores;  // one thread is far too few: a queue
+    for (int threads = 2; threads <= 32; ++threads) {
+      Prediction now = predict({.classes = mix, .threads = threads, .cores = cores});
+      for (std::size_t k = 0; k < mix.size(); ++k) {
+        EXPECT_LE(now.classes[k].pool_wait_p50_ms, before.classes[k].pool_wait_p50_ms + 1e-9) << cores << " " << threads << " " << k;
+        EXPECT_LE(now.classes[k].pool_wait_p99_ms, before.classes[k].pool_wait_p99_ms + 1e-9) << cores << " " << threads << " " << k;
+        EXPECT_LE(now.classes[k].pool_wait_p50_ms, now.classes[k].pool_wait_p99_ms);
+        if (!now.classes[k].saturated) {
+          EXPECT_DOUBLE_EQ(now.classes[k].pool_wait_p50_ms, now.classes[0].pool_wait_p50_ms);
+        }
+      }
+      before = now;
+    }
+    EXPECT_EQ(before.classes[0].pool_wait_p99_ms, 0) << cores;  // 32 threads: nothing waits
+  }
+}
+
+TEST(Model, PoolWaitWithEveryThreadHeldIsTheFirstTripsWait) {
+  // Seed 000's steady state again: a read's canary waits out the current wave (half a job at the
+  // median, 0.99 of one at the 99th percentile); its later trips add to its latency, not to this
+  // wait. The background's own jobs start at once on 4 threads; on 2, each resubmitted job waits
+  // behind the two queued before it: one wave.
+  ModelClass background{.name = "pbkdf2", .in_flight = 4, .step_ms = {300}};
+  ModelClass read{.name = "read", .rate_per_s = 10, .step_ms = {0.01, 0.01, 0.01, 0.01}};
+  auto at4 = predict({.classes = {background, read}, .threads = 4, .cores = 4});
+  EXPECT_NEAR(at4.classes[1].pool_wait_p50_ms, 150, 1e-9);
+  EXPECT_NEAR(at4.classes[1].pool_wait_p99_ms, 297, 1e-9);
+  EXPECT_LT(at4.classes[1].pool_wait_p50_ms, at4.classes[1].p50_ms);
+  EXPECT_EQ(at4.classes[0].pool_wait_p50_ms, 0);
+  auto at2 = predict({.classes = {background, read}, .threads = 2, .cores = 4});
+  EXPECT_NEAR(at2.classes[0].pool_wait_p50_ms, 300, 1e-9);
+  EXPECT_NEAR(at2.classes[1].pool_wait_p50_ms, 1.5 * 300, 1e-9);
 }

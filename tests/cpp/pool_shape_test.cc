@@ -39,6 +39,11 @@ TEST(PoolShape, OneThreadOneLongJob) {
   EXPECT_LT(position(r, "tcp"), position(r, "pbkdf2"));
   EXPECT_GT(position(r, "fs"), position(r, "pbkdf2"));
   EXPECT_GT(position(r, "dns"), position(r, "pbkdf2"));
+  // Their canaries waited for the job's thread: most of the job's time, never past its completion.
+  for (double wait : {r.fs_wait_ms, r.dns_wait_ms}) {
+    EXPECT_GE(wait, 0.5 * r.pbkdf2_done_ms[0]);
+    EXPECT_LE(wait, r.pbkdf2_done_ms[0]);
+  }
 }
 
 TEST(PoolShape, JobsRunOneAfterAnotherOnOneThread) {

@@ -1,11 +1,15 @@
 """Family `pool` in Node (runtime=node@LINE): the rows carry the C++ cell's metrics, and the seed's
 shape holds in Node: with one pool thread busy on one long pbkdf2, the file read and the lookup wait
-for it, while the HTTP request and resolve4 (c-ares on the loop thread) do not."""
+for it, while the HTTP request and resolve4 (c-ares on the loop thread) do not; and the pool canary
+says how long the read and the lookup waited for a thread."""
 import pytest
 
-from conftest import stallbench_command
+from conftest import BUILD, stallbench_command
 from stallbench_lib import node as nodejs
+from stallbench_lib.probe import preload
 from stallbench_lib.tidy import read_csv
+
+QUEUE_WAITS = {"fs_queue_wait_ms", "dns_queue_wait_ms"}  # from the canary addon, when the build has it
 
 
 def _pool_rows(run_dir):
@@ -22,8 +26,10 @@ def test_node_rows_carry_the_cpp_cells_metrics(smoke_run):
         pytest.skip("no Node line installed or installable here")
     node_runtimes = [runtime for runtime in metrics if runtime.startswith("node@")]
     assert node_runtimes and "stallbench" in metrics
+    without = set() if (BUILD / preload.ADDON).exists() else QUEUE_WAITS
+    assert QUEUE_WAITS <= metrics["stallbench"]
     for runtime in node_runtimes:
-        assert metrics["stallbench"] <= metrics[runtime]
+        assert metrics["stallbench"] - without <= metrics[runtime]
         assert metrics[runtime] - metrics["stallbench"] == {"resolve4_latency_ms"}
 
 
@@ -41,3 +47,26 @@ def test_in_node_the_read_waits_for_the_one_long_job_and_the_network_does_not(tm
     assert value["dns_latency_ms"] >= value["pbkdf2_done_ms"]
     assert value["tcp_latency_ms"] < value["pbkdf2_done_ms"]
     assert value["resolve4_latency_ms"] < value["pbkdf2_done_ms"]
+
+
+def test_in_node_the_canary_waits_for_the_first_job_to_end_and_not_with_threads_to_spare(tmp_path):
+    """Four long pbkdf2 jobs: at pool 4 the read's and the lookup's canaries wait for the first job
+    to free a thread (most of its time, never past its completion); at pool 8 a thread is free, and
+    the wait is a small part of one job's time, whatever the machine's speed."""
+    node, why = nodejs.find()
+    if node is None:
+        pytest.skip(why)
+    if not (BUILD / preload.ADDON).exists():
+        pytest.skip("this build has no pool canary addon (no Node-API headers)")
+    result = stallbench_command("run", "--no-build", "--no-report", "--filter", "^pool/", "--node", node.line,
+                                "--set", "pool=4,8", "--set", "jobs=4", "--set", "iters=1000000", "--set", "runtime=node",
+                                "--set", "client=http.get", "--repetitions", "1", "--out", str(tmp_path))
+    assert result.returncode == 0, result.stderr
+    (run_dir,) = [p for p in tmp_path.iterdir() if p.is_dir()]
+    by_pool = {}
+    for r in _pool_rows(run_dir):
+        by_pool.setdefault(r.param_dict()["pool"], {}).setdefault(r.metric, []).append(r.value)
+    first = min(by_pool["4"]["pbkdf2_done_ms"])
+    for wait in ("fs_queue_wait_ms", "dns_queue_wait_ms"):
+        assert 0.5 * first <= by_pool["4"][wait][0] <= first, (wait, by_pool["4"][wait], first)
+        assert by_pool["8"][wait][0] < 0.25 * by_pool["8"]["pbkdf2_alone_ms"][0], (wait, by_pool["8"])

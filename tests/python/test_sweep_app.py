@@ -82,6 +82,7 @@ def test_a_bad_app_is_refused_with_one_line_and_nothing_written(tmp_path, node_p
     }[case]
     if case == "not loopback":
         url = f"http://localhost:{port}/"
+    # --no-build: the suite's tree is built, and a build's progress line is not the refusal.
     result = stallbench_command("sweep-pool", "--no-build", "--app", app, "--url", url, "--sizes", "1,2", "--duration", "1",
                         "--ready-timeout", "2", "--out", str(tmp_path / "out"))
     assert result.returncode == 2, result.stderr

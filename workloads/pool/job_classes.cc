@@ -10,17 +10,17 @@ namespace stallbench {
 const std::vector<JobClassInfo>& job_class_catalogue() {
   static const std::vector<JobClassInfo> catalogue = {
       {"pbkdf2", PoolKind::cpu, "iterations", 100'000, 1, 100'000'000,
-       "crypto.pbkdf2: PKCS5_PBKDF2_HMAC sha256, 32-byte key"},
+       "crypto.pbkdf2: PKCS5_PBKDF2_HMAC sha256, 32-byte key", true},
       {"scrypt", PoolKind::cpu, "cost N (a power of two)", 16'384, 2, 131'072,
-       "crypto.scrypt: EVP_PBE_scrypt r=8 p=1, 64-byte key (128*8*N bytes of memory per job)"},
-      {"deflate", PoolKind::cpu, "bytes", 131'072, 1, 64 << 20, "zlib.deflate: level 6 of response-like text"},
+       "crypto.scrypt: EVP_PBE_scrypt r=8 p=1, 64-byte key (128*8*N bytes of memory per job)", true},
+      {"deflate", PoolKind::cpu, "bytes", 131'072, 1, 64 << 20, "zlib.deflate: level 6 of response-like text", true},
       {"read", PoolKind::fast_io, "bytes", 65'536, 1, 16 << 20,
-       "fs.readFile: open, fstat, read (512 KiB at a time), close, each a trip through the pool"},
-      {"stat", PoolKind::fast_io, "", 0, 0, 0, "fs.stat of a file"},
+       "fs.readFile: open, fstat, read (512 KiB at a time), close, each a trip through the pool", false},
+      {"stat", PoolKind::fast_io, "", 0, 0, 0, "fs.stat of a file", true},
       {"lookup", PoolKind::slow_io, "ms the resolver holds the thread", 0, 0, 10'000,
-       "dns.lookup('localhost'): getaddrinfo from the hosts file, optionally held like a slow DNS server"},
+       "dns.lookup('localhost'): getaddrinfo from the hosts file, optionally held like a slow DNS server", false},
       {"reverse", PoolKind::slow_io, "ms the resolver holds the thread", 0, 0, 10'000,
-       "dns.lookupService('127.0.0.1'): getnameinfo from the hosts file, optionally held"},
+       "dns.lookupService('127.0.0.1'): getnameinfo from the hosts file, optionally held", false},
   };
   return catalogue;
 }

@@ -24,6 +24,9 @@ struct JobClassInfo {
   std::int64_t default_size;
   std::int64_t min_size, max_size;
   std::string doc;
+  // A job is one trip through libuv's main queue, so its wait for its first thread is its whole
+  // wait: not a read (four trips), not a lookup (the slow-I/O queue after the main one).
+  bool first_wait_is_whole_wait;
 };
 
 const std::vector<JobClassInfo>& job_class_catalogue();

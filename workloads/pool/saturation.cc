@@ -4,20 +4,36 @@
 
 #include "file_read.h"
 #include "lookup.h"
+#include "pool_canary.h"
 
 namespace stallbench {
+namespace {
+
+// A probe that queues a canary and keeps its wait: issued just before the probe it stands for.
+Probe canary_before(uv_loop_t* loop, const std::string& what, double& wait_ms) {
+  return {what + " canary", [loop, &wait_ms](Finished finished) {
+            queue_canary(loop, [&wait_ms, finished](double wait, bool cancelled) {
+              finished(cancelled ? "cancelled" : "");
+              wait_ms = wait;
+            });
+          }};
+}
+
+}  // namespace
 
 SaturationResult run_saturation(uv_loop_t* loop, const SaturationConfig& config) {
   SaturationResult result;
   result.keys.resize(config.jobs);
   // Each callback reports its completion first, so the time read is the callback's, then keeps the answer.
   std::vector<Probe> probes{
+      canary_before(loop, "fs", result.fs_wait_ms),
       {"fs", [&](Finished finished) {
          read_file(loop, config.file_path, [&, finished](std::string bytes, std::string error) {
            finished(error);
            result.file_bytes = std::move(bytes);
          });
        }},
+      canary_before(loop, "dns", result.dns_wait_ms),
       {"dns", [&](Finished finished) {
          lookup(loop, config.host, [&, finished](std::string address, std::string error) {
            finished(error);
@@ -38,9 +54,9 @@ SaturationResult run_saturation(uv_loop_t* loop, const SaturationConfig& config)
     });
   }, probes);
   result.pbkdf2_done_ms = std::move(run.job_done_ms);
-  result.fs_ms = run.probe_done_ms[0];
-  result.dns_ms = run.probe_done_ms[1];
-  result.tcp_ms = run.probe_done_ms[2];
+  result.fs_ms = run.probe_done_ms[1];
+  result.dns_ms = run.probe_done_ms[3];
+  result.tcp_ms = run.probe_done_ms[4];
   result.order = std::move(run.order);
   result.errors = std::move(run.errors);
   return result;
@@ -52,8 +68,9 @@ std::vector<std::string> check_saturation(const SaturationResult& r, const Satur
   auto expect = [&](bool ok, const std::string& what) {
     if (!ok) problems.push_back(what);
   };
-  expect(static_cast<int>(r.order.size()) == config.jobs + 3,
-         "expected " + std::to_string(config.jobs + 3) + " completions, saw " + std::to_string(r.order.size()));
+  const int expected = config.jobs + 5;  // the jobs, three probes and two canaries
+  expect(static_cast<int>(r.order.size()) == expected,
+         "expected " + std::to_string(expected) + " completions, saw " + std::to_string(r.order.size()));
   for (int i = 0; i < config.jobs; ++i)
     expect(r.keys[i] == expected_key, "pbkdf2 job " + std::to_string(i) + " derived " + to_hex(r.keys[i]) +
                                           ", expected " + to_hex(expected_key));

@@ -1,6 +1,8 @@
 // Seed 000's pool experiment: N slow pbkdf2 jobs fill libuv's thread pool, and at the same
 // moment one file read, one lookup of "localhost" and one HTTP request over loopback are issued
 // (behind_jobs.h). File and DNS work go through the same pool and queue behind the jobs; TCP does not.
+// A canary (pool_canary.h) queued just before the read and just before the lookup says how long
+// each waited for a thread, as the Node cell's Node-API canary does.
 #pragma once
 
 #include <uv.h>
@@ -26,7 +28,8 @@ struct SaturationConfig {
 struct SaturationResult {
   std::vector<double> pbkdf2_done_ms;  // by job, in submission order
   double fs_ms = 0, dns_ms = 0, tcp_ms = 0;
-  std::vector<Completion> order;       // everything, in the order the loop saw it complete
+  double fs_wait_ms = 0, dns_wait_ms = 0;  // the canaries' waits for a thread (the lookup's: main queue)
+  std::vector<Completion> order;       // everything, the canaries too, in the order the loop saw it complete
   // The answers, so the run is also a correctness check.
   std::vector<Key> keys;
   std::string file_bytes;

@@ -25,10 +25,12 @@ std::string sha256_hex(const std::string& bytes) {
 }  // namespace
 
 NodeSaturationResult run_saturation_in_node(const std::string& node, const SaturationConfig& config,
-                                            const std::string& client) {
-  auto j = loop::run_node_json(node, {std::string(STALLBENCH_POOL_NODE_DIR) + "/saturation.js", std::to_string(config.jobs),
-                                      std::to_string(config.pbkdf2.iterations), std::string(digest_name(config.pbkdf2.digest)),
-                                      client, config.file_path});
+                                            const std::string& client, const std::string& canary_addon) {
+  std::vector<std::string> args{std::string(STALLBENCH_POOL_NODE_DIR) + "/saturation.js", std::to_string(config.jobs),
+                                std::to_string(config.pbkdf2.iterations), std::string(digest_name(config.pbkdf2.digest)),
+                                client, config.file_path};
+  if (!canary_addon.empty()) args.push_back(canary_addon);
+  auto j = loop::run_node_json(node, args);
   NodeSaturationResult r;
   r.pbkdf2_done_ms = j.at("pbkdf2_done_ms").get<std::vector<double>>();
   r.fs_ms = j.at("fs_latency_ms");
@@ -43,6 +45,10 @@ NodeSaturationResult run_saturation_in_node(const std::string& node, const Satur
   r.resolve4 = j.at("resolve4");
   r.http = j.at("http").get<std::vector<std::string>>();
   r.completions = j.at("order").size();
+  if (j.contains("fs_queue_wait_ms")) {
+    r.fs_wait_ms = j.at("fs_queue_wait_ms").get<double>();
+    r.dns_wait_ms = j.at("dns_queue_wait_ms").get<double>();
+  }
   return r;
 }
 

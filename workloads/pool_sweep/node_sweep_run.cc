@@ -11,6 +11,7 @@
 #include "../pool/job_classes.h"
 #include "../pool/lookup.h"
 #include "../pool/pbkdf2_job.h"
+#include "../probe/canary_addon_path.h"
 #include "calibration.h"
 #include "open_loop.h"
 #include "pool_model.h"
@@ -33,10 +34,26 @@ std::vector<double> step_medians(const nlohmann::json& samples) {
   return medians;
 }
 
+// What the canaries say of a class's completed jobs (open_loop.js, in the order of latency_ms):
+// every job's first wait for a thread, and where that was its whole wait, the split of its latency.
+void add_canary_waits(ClassOutcome& outcome, const nlohmann::json& c, bool whole_wait) {
+  outcome.pool_wait_ms = c.at("pool_wait_ms").get<std::vector<double>>();
+  if (!whole_wait) return;
+  // From the arrival, as C++'s wait is: a late submission counts. The rest of the latency is the
+  // service, here with the callback's delivery in it (which C++ counts as wait).
+  auto first = c.at("first_wait_ms").get<std::vector<double>>();
+  if (first.size() != outcome.latency_ms.size()) throw std::runtime_error("Node reported a wait for some jobs only");
+  for (std::size_t j = 0; j < first.size(); ++j) {
+    double wait = std::clamp(first[j], 0.0, outcome.latency_ms[j]);
+    outcome.wait_ms.push_back(wait);
+    outcome.service_ms.push_back(outcome.latency_ms[j] - wait);
+  }
+}
+
 }  // namespace
 
 NodeMixRunner::NodeMixRunner(uv_loop_t* loop, const Mix& mix, int threads, std::string node)
-    : loop_(loop), mix_(mix), threads_(threads), node_(std::move(node)) {
+    : loop_(loop), mix_(mix), threads_(threads), node_(std::move(node)), canary_(canary_addon_path()) {
   for (const auto& entry : mix.entries) {
     bool resolver = entry.job_class == "lookup" || entry.job_class == "reverse";
     if (resolver && entry.size > 0)
@@ -65,7 +82,6 @@ void NodeMixRunner::check_answer(std::size_t i, const nlohmann::json& answer) co
 
 SweepRun NodeMixRunner::run(double window_s, std::uint64_t seed) {
   SweepRun out;
-  out.service_observed = false;
   out.cores = available_cores();
   const double budget_ms = std::clamp(window_s * 40, 100.0, 400.0);  // as the C++ runner's
   Calibration machine = calibrate(loop_, {}, out.cores, budget_ms);
@@ -73,6 +89,7 @@ SweepRun NodeMixRunner::run(double window_s, std::uint64_t seed) {
   OpenLoopConfig config{.window_s = window_s, .seed = seed};
   for (const auto& entry : mix_.entries) config.classes.push_back({nullptr, entry.rate_per_s, entry.in_flight});
   nlohmann::json plan = {{"window_s", window_s}, {"cores", out.cores}, {"calibration_budget_ms", budget_ms},
+                         {"canary", canary_.empty() ? nlohmann::json() : nlohmann::json(canary_)},
                          {"classes", nlohmann::json::array()}};
   for (std::size_t i = 0; i < mix_.entries.size(); ++i)
     plan["classes"].push_back({{"name", mix_.entries[i].job_class}, {"size", mix_.entries[i].size},
@@ -101,6 +118,11 @@ SweepRun NodeMixRunner::run(double window_s, std::uint64_t seed) {
     outcome.arrived = c.at("arrived");
     outcome.completed_in_window = c.at("completed_in_window");
     outcome.unfinished = c.at("unfinished");
+    const JobClassInfo& info = *find_job_class(entry.job_class);
+    // Node 26 reads a small file in one trip through the pool (open_loop.js says so): then its first
+    // wait is its whole wait too, and the model is given one step.
+    const bool whole_wait = info.first_wait_is_whole_wait || c.value("one_trip", false);
+    if (!canary_.empty()) add_canary_waits(outcome, c, whole_wait);
     std::vector<double> steps = step_medians(c.at("alone_steps_ms"));
     double alone = median(c.at("alone_latency_ms").get<std::vector<double>>());
     double on_threads = 0;
@@ -110,9 +132,11 @@ SweepRun NodeMixRunner::run(double window_s, std::uint64_t seed) {
                      .in_flight = entry.in_flight,
                      .step_ms = steps,
                      .overhead_ms = std::max(0.0, alone - on_threads),
-                     .slow_io = find_job_class(entry.job_class)->kind == PoolKind::slow_io});
+                     .slow_io = info.kind == PoolKind::slow_io});
     out.classes.push_back(summarize(entry.job_class, outcome, measured_window));
     out.classes.back().alone_ms = alone;
+    out.classes.back().pool_wait_measured = !canary_.empty();
+    out.classes.back().split_measured = !canary_.empty() && whole_wait;
   }
   add_predictions(out, model, threads_, window_s);
   return out;

@@ -2,9 +2,11 @@
 // runtime=node@LINE cells: the same seeded arrivals as the C++ runner, executed by Node's own
 // crypto, zlib, fs and dns at this process's pool size (the child inherits UV_THREADPOOL_SIZE).
 // Node calibrates each class alone itself; the machine's calibration (free cores, busy-cores delay)
-// is this process's, around the Node run. JavaScript sees a job's latency only, so the summaries
-// carry no queue wait or service time (SweepRun::service_observed is false) and the model is fed
-// each class's alone latency per trip through the pool.
+// is this process's, around the Node run. JavaScript sees a job's latency only, and the model is
+// fed each class's alone latency per trip through the pool. With the pool canary addon
+// (canary_addon_path.h) a canary is queued before every job, as the C++ runner does: every class
+// gets its first wait for a thread (pool_wait), and a class whose first wait is its whole wait
+// gets the split of latency into queue wait and service; without the addon, latency only.
 #pragma once
 
 #include <uv.h>
@@ -32,6 +34,9 @@ class NodeMixRunner {
   // Throws std::runtime_error when Node fails or a job answered wrongly.
   SweepRun run(double window_s, std::uint64_t seed);
 
+  // Whether this build has the canary addon, without which Node rows have latency only.
+  bool has_canary() const { return !canary_.empty(); }
+
  private:
   // Throws std::runtime_error when Node's answer for class i is not the right one, where the right
   // one is known here: pbkdf2's key (derived in C++), the bytes read, the stat size, a loopback
@@ -43,6 +48,7 @@ class NodeMixRunner {
   Mix mix_;
   int threads_;
   std::string node_;
+  std::string canary_;                            // the addon's path; "" when this build has none
   std::vector<std::unique_ptr<TempFile>> files_;  // per class: what a read reads (stat: any file)
   std::string reverse_name_;                      // what the hosts file says 127.0.0.1 is
   std::vector<std::string> pbkdf2_keys_;          // per class: the C++ key of a pbkdf2 class, else empty

@@ -13,6 +13,7 @@
 
 #include "../common/machine.h"
 #include "../common/uv_check.h"
+#include "../pool/pool_canary.h"
 #include "cpu_usage.h"
 
 namespace stallbench {
@@ -63,10 +64,16 @@ class Driver {
   }
 
  private:
+  // A job stays out until both it and its canary are back: the canary's completion normally comes
+  // first (it left the queue first), but its thread may be preempted while the job's runs.
   struct Job {
     std::size_t cls;
     std::uint64_t arrival_ns;
     JobHandle handle;
+    uv_req_t* canary = nullptr;  // queued just before the job, until it has run
+    double pool_wait_ms = -1;    // the canary's wait for a thread, once it ran
+    bool over = false;           // the job is done (or cancelled)
+    bool counted = false;        // ... and completed by the deadline: its wait counts
   };
   enum class Phase { arriving, draining, over };
 
@@ -110,6 +117,12 @@ class Driver {
       return;
     }
     auto job = outstanding_.insert(outstanding_.end(), Job{cls, arrival_ns, {}});
+    if (config_.canaries)
+      job->canary = queue_canary(loop_, [this, job](double wait_ms, bool cancelled) {
+        job->canary = nullptr;
+        if (!cancelled) job->pool_wait_ms = wait_ms;
+        guarded([&] { settle(job); });
+      });
     config_.classes[cls].job->submit(loop_, job->handle, [this, job](JobResult r) {
       guarded([&] { done(job, std::move(r)); });
     });
@@ -140,9 +153,19 @@ class Driver {
       outcome.service_ms.push_back(service);
       outcome.wait_ms.push_back(std::max(0.0, latency - service));
       if (r.completed_ns <= window_end_ns_) ++outcome.completed_in_window;
+      job->counted = true;
     }
-    outstanding_.erase(job);
+    job->over = true;
+    settle(job);
     if (phase_ == Phase::arriving && config_.classes[cls].in_flight > 0) submit(cls, uv_hrtime());
+  }
+
+  // Once the job and its canary are both back: the wait counts for a counted job, and the job is no
+  // longer out.
+  void settle(std::list<Job>::iterator job) {
+    if (!job->over || job->canary != nullptr) return;
+    if (job->counted && job->pool_wait_ms >= 0) result_.classes[job->cls].pool_wait_ms.push_back(job->pool_wait_ms);
+    outstanding_.erase(job);
     if (phase_ == Phase::draining && outstanding_.empty()) stop();
   }
 
@@ -160,8 +183,10 @@ class Driver {
   // cannot be stopped, so the loop runs on until they return, and they count as unfinished.
   void stop() {
     phase_ = Phase::over;
-    for (auto& job : outstanding_)
+    for (auto& job : outstanding_) {
+      if (job.canary != nullptr) uv_cancel(job.canary);
       if (job.handle.queued != nullptr) uv_cancel(job.handle.queued);
+    }
     uv_close(reinterpret_cast<uv_handle_t*>(&poll_), [](uv_handle_t* h) {
       auto* self = static_cast<Driver*>(h->data);
       ::close(self->timer_fd_);

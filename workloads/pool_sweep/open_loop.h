@@ -4,6 +4,9 @@
 // queueing it should measure. A class may instead keep N jobs in flight (a closed background
 // load, as in seed 000). After the window, jobs still out get a drain period; what has not
 // finished by then is counted as unfinished (queued work is cancelled), never silently dropped.
+// With `canaries`, a no-op canary (pool_canary.h) is queued immediately before every job, as the Node
+// runner does with its Node-API canary: its wait is the job's first wait for a thread, measured the
+// same way in both runtimes.
 #pragma once
 
 #include <uv.h>
@@ -28,14 +31,16 @@ struct OpenLoopConfig {
   double drain_s = 5;              // completions until window + drain still count
   std::uint64_t seed = 1;          // the arrival times are a function of the seed
   std::size_t max_outstanding = 5000;  // arrivals beyond this many jobs out are dropped (memory bound)
+  bool canaries = false;           // a canary before every job (the calibration's probes run without)
 };
 
 struct ClassOutcome {
   // One value per job completed by the deadline, in completion order. latency = queue wait +
   // service: latency runs from the arrival to the loop running the job's last callback; service
   // is the time its steps held pool threads; the rest is waiting (in libuv's queue, and for the
-  // loop thread to run the callback between steps).
-  std::vector<double> latency_ms, wait_ms, service_ms;
+  // loop thread to run the callback between steps). pool_wait: the job's canary's wait for a
+  // thread (submission to start), for jobs completed by the deadline; empty without canaries.
+  std::vector<double> latency_ms, wait_ms, service_ms, pool_wait_ms;
   std::int64_t arrived = 0;              // arrivals (or, closed, submissions) in the window
   std::int64_t dropped = 0;              // arrivals not submitted: max_outstanding reached
   std::int64_t completed_in_window = 0;  // completions inside the window: the throughput

@@ -176,6 +176,11 @@ Prediction predict(const ModelInput& in) {
   const double wave_ms = closed ? total(stretch_steps(*closed, stretch)) : 0;
   const bool waves = closed && closed->in_flight >= c;  // the closed class holds every thread
   const double extra_waves = waves ? std::floor(static_cast<double>(closed->in_flight - c) / c) : 0;
+  // A no-op's wait in the shared queue: a canary's, whatever class it stands before.
+  auto shared_wait = [&](double q) { return shared.stable() ? wait_quantile(shared.wait_p, shared.wait_mean_ms, q) : 0.0; };
+  // With every thread held: an arrival waits out the current wave, uniformly placed in it, and any
+  // queued background ahead of it.
+  auto wave_wait = [&](double q) { return (q + extra_waves) * wave_ms; };
 
   for (const auto& k : in.classes) {
     ClassPrediction p;
@@ -190,12 +195,19 @@ Prediction predict(const ModelInput& in) {
       p.p99_ms = waves ? p.service_ms * std::ceil(static_cast<double>(k.in_flight) / c) + k.overhead_ms : cycle;
       p.mean_wait_ms = cycle - p.service_ms;
       p.throughput_per_s = k.in_flight / cycle * 1000;
+      // A job resubmitted as one ends: with every thread held, it queues behind the (N - c) jobs
+      // queued before it, (N - c) / c waves on average, ceil(N / c) - 1 at most; otherwise it waits
+      // in the shared queue as any arrival.
+      p.pool_wait_p50_ms = waves ? p.service_ms * (k.in_flight - c) / c : shared_wait(0.5);
+      p.pool_wait_p99_ms = waves ? p.service_ms * (std::ceil(static_cast<double>(k.in_flight) / c) - 1) : shared_wait(0.99);
     } else if (waves && k.slow_io && closed->in_flight > c) {
       // Lookups start only when libuv's marker reaches the head of the main queue, and after each
       // start it goes back to the tail, behind the background jobs queued meanwhile: one lookup
       // per pass through the queued background, whatever the cap. Faster arrivals pile up.
       double pass_ms = wave_ms * std::max(1.0, static_cast<double>(closed->in_flight - c + 1) / c);
       double rho = k.rate_per_s * pass_ms / 1000;
+      p.pool_wait_p50_ms = wave_wait(0.5);  // the canary is not slow I/O: it waits as any arrival does
+      p.pool_wait_p99_ms = wave_wait(0.99);
       if (rho < 1) {
         p.p50_ms = 0.5 * pass_ms + base_ms;
         p.p99_ms = 0.99 * pass_ms + base_ms;
@@ -216,10 +228,12 @@ Prediction predict(const ModelInput& in) {
       // none queued it waits only when the background's resubmission takes the last free thread
       // first, one time in `threads`.
       double later = closed->in_flight > c ? 1 + extra_waves : 1.0 / c;
-      auto wait_at = [&](double q) { return ((q + extra_waves) + (visits - 1) * later) * wave_ms; };
+      auto wait_at = [&](double q) { return wave_wait(q) + (visits - 1) * later * wave_ms; };
       p.p50_ms = wait_at(0.5) + base_ms;
       p.p99_ms = wait_at(0.99) + base_ms;
       p.mean_wait_ms = wait_at(0.5);
+      p.pool_wait_p50_ms = wave_wait(0.5);
+      p.pool_wait_p99_ms = wave_wait(0.99);
       p.throughput_per_s = k.rate_per_s;
     } else {
       bool saturated = !shared.stable() || (k.slow_io && !slow.stable());
@@ -240,6 +254,8 @@ Prediction predict(const ModelInput& in) {
         p.mean_wait_ms = wp * wm * (1 + later);
         p.p50_ms = wait_quantile(wp, wm, 0.5) * (1 + later) + base_ms;
         p.p99_ms = wait_quantile(wp, wm, 0.99) * (1 + later) + base_ms;
+        p.pool_wait_p50_ms = shared_wait(0.5);
+        p.pool_wait_p99_ms = shared_wait(0.99);
         p.throughput_per_s = k.rate_per_s;
       } else {
         // The backlog grows at (rho - 1) per unit time for each trip through the queue; only
@@ -254,6 +270,10 @@ Prediction predict(const ModelInput& in) {
         p.p50_ms = 0.5 * last * per_ms + base_ms;
         p.p99_ms = 0.99 * last * per_ms + base_ms;
         p.throughput_per_s = k.rate_per_s / std::max(1.0, growing.rho());
+        // The first trip: the shared queue's backlog when the job arrived (only lookups' own queue
+        // growing: the shared queue's ordinary wait).
+        p.pool_wait_p50_ms = shared.stable() ? shared_wait(0.5) : 0.5 * last * (shared.rho() - 1);
+        p.pool_wait_p99_ms = shared.stable() ? shared_wait(0.99) : 0.99 * last * (shared.rho() - 1);
       }
     }
     out.classes.push_back(p);

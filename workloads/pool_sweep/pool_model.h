@@ -23,6 +23,11 @@
 // marker through that queue, so they starve.
 // When arrivals outpace the pool the queue grows for the whole run; the model then follows the
 // backlog (a fluid approximation) over the arrival window and the drain period after it.
+// Beside latency it predicts each class's first wait for a thread, what a no-op canary queued just
+// before the job waits (pool_canary.h): the shared queue's wait (a lookup's canary too: it is not
+// slow I/O), or with a class holding every thread, the wait for the current wave to end. It is the
+// one wait measured the same way in C++ and in Node, so the model's error can be read from waits
+// rather than from latencies a runtime's own overheads are part of. A thread's wake-up is not in it.
 #pragma once
 
 #include <string>
@@ -52,6 +57,7 @@ struct ModelInput {
 struct ClassPrediction {
   double p50_ms = 0, p99_ms = 0;  // latency, arrival to completion
   double mean_wait_ms = 0;
+  double pool_wait_p50_ms = 0, pool_wait_p99_ms = 0;  // the first trip's wait for a thread
   double service_ms = 0;          // one job's time on threads, stretched by CPU sharing
   double throughput_per_s = 0;
   bool saturated = false;         // the class's queue grows for the whole run

@@ -28,6 +28,7 @@ ClassSummary summarize(const std::string& name, const ClassOutcome& o, double wi
   s.latency_ms = percentiles(o.latency_ms);
   s.wait_ms = percentiles(o.wait_ms);
   s.service_ms = percentiles(o.service_ms);
+  s.pool_wait_ms = percentiles(o.pool_wait_ms);
   s.throughput_per_s = static_cast<double>(o.completed_in_window) / window_s;
   s.offered_per_s = static_cast<double>(o.arrived) / window_s;
   s.completed = static_cast<std::int64_t>(o.latency_ms.size());
@@ -49,6 +50,8 @@ void add_predictions(SweepRun& out, const std::vector<ModelClass>& classes, int 
     out.classes[i].predicted_p99_ms = predicted.classes[i].p99_ms;
     out.classes[i].predicted_throughput_per_s = predicted.classes[i].throughput_per_s;
     out.classes[i].predicted_enough_cores_p50_ms = uncontended.classes[i].p50_ms;
+    out.classes[i].predicted_pool_wait_p50_ms = predicted.classes[i].pool_wait_p50_ms;
+    out.classes[i].predicted_pool_wait_p99_ms = predicted.classes[i].pool_wait_p99_ms;
   }
 }
 
@@ -66,7 +69,7 @@ SweepRun MixRunner::run(double window_s, std::uint64_t seed) {
   for (const auto& a : calibration.alone) longest = std::max(longest, a.service_ms());
   out.drain_s = drain_seconds(window_s, longest);
 
-  OpenLoopConfig config{.window_s = window_s, .drain_s = out.drain_s, .seed = seed};
+  OpenLoopConfig config{.window_s = window_s, .drain_s = out.drain_s, .seed = seed, .canaries = true};
   for (std::size_t i = 0; i < jobs_.size(); ++i)
     config.classes.push_back({jobs_[i].get(), mix_.entries[i].rate_per_s, mix_.entries[i].in_flight});
   OpenLoopResult measured = run_open_loop(loop_, config);

@@ -23,16 +23,24 @@ struct Percentiles {
 struct ClassSummary {
   std::string name;
   Percentiles latency_ms, wait_ms, service_ms;
+  // The job's first wait for a thread, from its canary (pool_canary.h; in Node the Node-API one):
+  // the one wait measured the same way in every runtime.
+  Percentiles pool_wait_ms;
+  // What was seen, per class. C++ times every step on its thread: the split of latency into
+  // queue wait and service is known for every class. Node sees only a job's latency and, with the
+  // canary, when its first trip got a thread: the split is known where that was the whole wait
+  // (JobClassInfo::first_wait_is_whole_wait), and the pool wait only with the canary addon.
+  bool split_measured = true, pool_wait_measured = true;
   double throughput_per_s = 0, offered_per_s = 0;
   std::int64_t completed = 0, dropped = 0, unfinished = 0;
   double alone_ms = 0;  // one job's service time with the pool otherwise idle
   double predicted_p50_ms = 0, predicted_p99_ms = 0, predicted_throughput_per_s = 0;
   double predicted_enough_cores_p50_ms = 0;  // the same model with a core for every thread
+  double predicted_pool_wait_p50_ms = 0, predicted_pool_wait_p99_ms = 0;  // the model's first wait for a thread
 };
 
 struct SweepRun {
   std::vector<ClassSummary> classes;
-  bool service_observed = true;    // false in Node: JavaScript sees a job's latency, not its time on a thread
   double cpu_util = 0, machine_cpu_util = -1, predicted_cpu_util = 0;
   double effective_cores = 0;      // calibration.h, before and after the run
   double busy_cores_delay_ms = 0;  // likewise

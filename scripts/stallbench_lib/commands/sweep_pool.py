@@ -10,7 +10,7 @@ from .. import build, catalogue, node as nodejs, numbers, paths
 from ..errors import UsageError
 from ..execute import execute, run_meta
 from ..plan import make_plan
-from ..pool_sweep import app, app_run, mixes, targets
+from ..pool_sweep import app, app_run, mixes, pool_waits, targets
 from ..pool_sweep.recommend import recommend
 from ..pool_sweep.summary import app_sweeps, model_error, sweeps
 from ..probe import preload
@@ -138,6 +138,8 @@ def _print_summary(run, given) -> int | None:
         for reason in rec.reasons:
             print(f"  {reason}")
         chosen = rec.size
+    for line in pool_waits.text(sweeps(run.rows), lambda v: fmt(v, 2)):  # every runtime's wait beside the model's
+        print(line)
     return chosen
 
 
@@ -196,6 +198,9 @@ def run(args) -> int:
         raise UsageError(f"the {FAMILY} benchmarks are not built in {build_dir}")
     families = [catalogue.describe(binary)]
     cells, notes = _plan(families, sizes, args.mix, args.duration, args.slow_dns, nodes)  # the binary validates every value
+    if nodes and preload.find(build_dir) is None:
+        print(f"stallbench: notice: {preload.missing_reason(build_dir)}: the Node rows have latency only, no pool wait",
+              file=sys.stderr)
     given = targets.parse(args.targets, mixes.classes_of(args.mix))
     settings = {"command": NAME, "mix": args.mix, "sizes": [int(s) for s in sizes], "duration_s": args.duration,
                 "targets": targets.to_meta(given), "repetitions": args.repetitions, "slow_dns": args.slow_dns,

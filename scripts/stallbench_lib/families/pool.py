@@ -1,5 +1,6 @@
 """Report section for family `pool`: completion timelines per pool size, latency against pool
-size with the core count marked, C++ and each Node line side by side, and the medians behind them."""
+size with the core count marked, C++ and each Node line side by side (latency and the canaries'
+queue wait), and the medians behind them."""
 from collections import defaultdict
 
 from ..report import stats
@@ -35,14 +36,24 @@ Node line side by side: the file read and the lookup wait behind the first pbkdf
 while the pool is no larger than the jobs; the HTTP request differs by runtime, because in Node it is
 JavaScript on the main thread, which shares the cores with the pool threads (`tcp_alone_ms` is the
 same request on an idle process: the client's own cost).
+
+A latency seen from JavaScript holds the main thread's delays too. What the pool itself did is in
+the **queue wait**: a canary, a no-op on the pool queued just before the file read and just before
+the lookup, starts when a thread takes it, and the request behind it (the queue is FIFO) right
+after: its wait is the request's wait for a thread. The C++ cell queues it with `uv_queue_work`,
+a Node cell with the Node-API canary addon, so the two runtimes' waits are measured the same way.
+For the lookup it is the wait in libuv's main queue (getaddrinfo, slow I/O, may wait again in a
+queue of its own).
 """
 
-RUNTIME_PROBES = [("fs_latency_ms", "file read"), ("dns_latency_ms", "dns.lookup"), ("tcp_latency_ms", "HTTP request"),
+RUNTIME_PROBES = [("fs_latency_ms", "file read"), ("fs_queue_wait_ms", "file read's wait for a thread"),
+                  ("dns_latency_ms", "dns.lookup"), ("tcp_latency_ms", "HTTP request"),
                   ("resolve4_latency_ms", "resolve4 (no pool)")]
 TABLE_METRICS = ("fs_latency_ms", "dns_latency_ms", "tcp_latency_ms", "tcp_alone_ms", "resolve4_latency_ms",
                  "pbkdf2_alone_ms", "pool_efficiency")
+WAITS = ("fs_queue_wait_ms", "dns_queue_wait_ms")
 # What this section reads of benches/pool.cc, checked against the run's declarations (render.py).
-CONSUMES = {BENCHMARK: ("pbkdf2_done_ms", *TABLE_METRICS)}
+CONSUMES = {BENCHMARK: ("pbkdf2_done_ms", *TABLE_METRICS, *WAITS)}
 
 
 def _runtime_label(p: dict) -> str:
@@ -206,6 +217,38 @@ def _table(context, scenarios):
     return "\n".join(lines) + "\n"
 
 
+def _wait_table(context, scenarios):
+    """The queue waits of every runtime side by side per pool size, read against the first pbkdf2's
+    completion (what a request behind the jobs waits for) and one job's alone time."""
+    lines = ["| jobs × iters | runtime | pool | fs wait ms | dns wait ms | fs latency ms | first pbkdf2 ms "
+             "| fs wait / first pbkdf2 | fs wait in jobs |", "|---|---|---|---|---|---|---|---|---|"]
+    missing = []
+    for (digest, iters, jobs), runtimes in scenarios.items():
+        for label, pools in runtimes.items():
+            for pool, params in sorted(pools.items()):
+                med = stats.medians_by_cell(context.rows, [params], (*WAITS, "fs_latency_ms", "pbkdf2_alone_ms"))[params]
+                if med["fs_queue_wait_ms"] is None:
+                    missing.append(f"{label} pool {pool}")
+                    continue
+                first = _first_pbkdf2(context.rows, params)
+                ratio = lambda a, b: stats.fmt(a / b, 2) if a is not None and b else "–"  # noqa: E731
+                lines.append(f"| {jobs} × {iters:,} {digest} | {label} | {pool} | {stats.fmt(med['fs_queue_wait_ms'], 2)} | "
+                             f"{stats.fmt(med['dns_queue_wait_ms'], 2)} | {stats.fmt(med['fs_latency_ms'])} | "
+                             f"{stats.fmt(first)} | {ratio(med['fs_queue_wait_ms'], first)} | "
+                             f"{ratio(med['fs_queue_wait_ms'], med['pbkdf2_alone_ms'])} |")
+    if len(lines) == 2:
+        return ""
+    text = ("**Queue wait, every runtime.** The file read's and the lookup's wait for a pool thread (their canaries', "
+            "medians over repetitions), beside the file read's latency and the first pbkdf2's completion: with no more "
+            "threads than jobs the wait is the time until the first job frees a thread, whatever the runtime; with "
+            "threads to spare it is a thread's wake-up (on fewer cores than busy threads, up to a time slice).\n\n"
+            + "\n".join(lines) + "\n")
+    if missing:
+        text += ("\nNo queue wait for " + ", ".join(missing) + ": those cells ran without the pool canary addon "
+                 "(it was not in this build: it needs a pinned Node line's Node-API headers).\n")
+    return text
+
+
 def sections(context) -> str:
     scenarios = _scenarios([r for r in context.rows if r.benchmark == BENCHMARK])
     if not scenarios:
@@ -214,6 +257,9 @@ def sections(context) -> str:
     compared = _runtimes_figure(context, scenarios)
     if compared:
         parts.append(compared)
+    waits = _wait_table(context, scenarios)
+    if waits:
+        parts.append(waits)
     first = _first_runtime(scenarios)
     parts.append(_latency_vs_pool(context, first))
     for scenario, pools in first.items():

@@ -1,6 +1,7 @@
 """Report section for family `pool-sweep`: per class, latency percentiles against pool size
 (measured solid, predicted dashed, target and core count marked), throughput and CPU use against
 pool size, the model's error, the recommendation, and the slow-DNS reproduction."""
+from . import _pool_wait_section
 from ..pool_sweep import mixes, targets, wait_choice
 from ..pool_sweep.recommend import recommend
 from ..pool_sweep.summary import app_sweeps, model_error, sweeps
@@ -17,7 +18,7 @@ CONSUMES = {
                   "queue_wait_p99_ms", "service_p50_ms", "service_p99_ms", "service_alone_ms", "throughput_per_s",
                   "offered_per_s", "completed", "unfinished", "predicted_p50_ms", "predicted_p99_ms",
                   "predicted_enough_cores_p50_ms", "predicted_throughput_per_s", "predicted_cpu_util", "cpu_util",
-                  "machine_cpu_util", "effective_cores", "busy_cores_delay_ms"),
+                  "machine_cpu_util", "effective_cores", "busy_cores_delay_ms", *_pool_wait_section.METRICS),
     "slow-dns": ("read_latency_ms", "lookups_drained_ms", "max_concurrent_lookups", "read_before_drain"),
 }
 PERCENTILE_STYLE = [("latency_p50_ms", "p50", "o", 1.0), ("latency_p95_ms", "p95", "^", 0.55),
@@ -29,7 +30,11 @@ open-loop arrivals: each class's jobs arrived at random at its rate, whether or 
 had finished, for the whole window; jobs still out afterwards had a drain period, and what did not
 finish by its end counts as *unfinished*. A job's **latency** runs from its arrival to the loop
 running its last callback; its **service** is the time its steps held pool threads; **queue wait**
-is the rest (waiting in libuv's queue, and for the loop between a file read's four steps).
+is the rest (waiting in libuv's queue, and for the loop between a file read's four steps). In Node,
+where a thread's time cannot be seen, a job's queue wait runs from its arrival until its canary (a
+no-op queued just before it) started on a thread, and only for classes of one trip through the
+queue, whose first wait is their whole wait; its service is the rest of its latency, the callback's
+delivery included.
 
 In the latency plot each panel is one class: solid lines are measured percentiles, dashed lines
 the queueing model's p50 and p99, the dotted grey line the model's p50 on a machine with a core for
@@ -302,6 +307,7 @@ def _open_loop_sections(context):
     given = targets.from_meta(context.run.meta.get("targets"))
     found = sweeps(context.rows)
     parts = _runtimes_summary(found, given, context.cores)
+    parts += _pool_wait_section.sections(context, found)
     for index, sweep in enumerate(found):
         parts += _sweep_sections(context, sweep, index, given)
     return parts

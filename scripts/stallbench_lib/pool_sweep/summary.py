@@ -105,14 +105,19 @@ def _sweep(mix: str, rows: list[Row], runtime: str) -> Sweep:
 
 @dataclass
 class ModelError:
-    median_abs: float | None     # median |predicted - measured| / measured of p50, over every point
+    median_abs: float | None     # median |predicted - measured| / measured, over every point
     points: list[tuple[int, str, float, float, float]]  # pool, class, measured, predicted, relative error
 
 
-def model_error(sweep: Sweep) -> ModelError:
+def model_error(sweep: Sweep, measured_metric: str = "latency_p50_ms", predicted_metric: str = "predicted_p50_ms",
+                only: set[tuple[int, str]] | None = None) -> ModelError:
+    """Of p50 latency by default; of another measured metric and its prediction (the pool wait),
+    over the (pool, class) points `only` names when given."""
     points = []
     for (pool, cls), cell in sorted(sweep.cells.items()):
-        measured, predicted = cell.get("latency_p50_ms"), cell.get("predicted_p50_ms")
+        if only is not None and (pool, cls) not in only:
+            continue
+        measured, predicted = cell.get(measured_metric), cell.get(predicted_metric)
         if measured and predicted is not None and measured > 0:
             points.append((pool, cls, measured, predicted, (predicted - measured) / measured))
     errors = [abs(p[4]) for p in points]

@@ -7,12 +7,22 @@
 // and every answer, which the bench checks. UV_THREADPOOL_SIZE comes from the environment: one
 // process per pool size.
 //
-//   node saturation.js JOBS ITERATIONS DIGEST CLIENT FILE      CLIENT: fetch or http.get
+// With the pool canary (the Node-API addon of workloads/probe, its path the last argument), a
+// canary is queued immediately before the readFile and immediately before the lookup: a no-op on
+// libuv's pool whose start on a thread says how long the request behind it waited for one
+// (fs_queue_wait_ms, dns_queue_wait_ms). The canary goes first because the queue is FIFO: a freed
+// thread runs the no-op and takes the request next, so the request waits as long; queued after the
+// request, the canary would wait for another thread to free up. The lookup's canary sees the main
+// queue only (getaddrinfo may wait again in libuv's slow-I/O queue). Without the addon those two
+// numbers are left out.
+//
+//   node saturation.js JOBS ITERATIONS DIGEST CLIENT FILE [CANARY.node]      CLIENT: fetch or http.get
 const crypto = require('crypto');
 const dns = require('dns');
 const fs = require('fs');
 const http = require('http');
 const dnsServer = require('./dns_server');
+const { canaryLog } = require('../../probe/canary_log');
 
 const PASSWORD = 'correct horse';  // the C++ cell's inputs (pbkdf2_job.h), so the keys must match
 const SALT = 'bookstore-salt';
@@ -63,11 +73,12 @@ function timed(start, what, order, work) {
 }
 
 async function main() {
-  const [jobs, iterations, digest, client, file] = process.argv.slice(2);
+  const [jobs, iterations, digest, client, file, canaryPath] = process.argv.slice(2);
   const request = CLIENTS[client];
   if (!request || !(Number(jobs) >= 1) || !(Number(iterations) >= 1) || !file) {
-    throw new Error(`usage: saturation.js JOBS ITERATIONS DIGEST (${Object.keys(CLIENTS).join('|')}) FILE`);
+    throw new Error(`usage: saturation.js JOBS ITERATIONS DIGEST (${Object.keys(CLIENTS).join('|')}) FILE [CANARY.node]`);
   }
+  const canary = canaryLog(canaryPath);
   const server = http.createServer((req, res) => res.end('ok'));
   const url = `http://127.0.0.1:${await listen(server)}/`;
   const dnsSocket = await dnsServer.start();
@@ -82,12 +93,15 @@ async function main() {
   const start = process.hrtime.bigint();
   const jobsDone = Array.from({ length: Number(jobs) }, (_, i) =>
     timed(start, `pbkdf2 ${i}`, order, pbkdf2(Number(iterations), digest)));
+  const fsCanary = canary && canary.submit();
   const fsDone = timed(start, 'fs', order, readFile(file));
+  const dnsCanary = canary && canary.submit();
   const dnsDone = timed(start, 'dns', order, lookup('localhost'));
   const tcpDone = timed(start, 'tcp', order, request(url));
   const resolveDone = timed(start, 'resolve4', order, resolve4(resolver, `pool.${dnsServer.DOMAIN}`));
   const [keys, fsResult, dnsResult, tcpResult, resolveResult] =
     await Promise.all([Promise.all(jobsDone), fsDone, dnsDone, tcpDone, resolveDone]);
+  const waits = canary && (await canary.of([fsCanary, dnsCanary])).map((c) => c.started - c.submitted);
 
   // The same request again with nothing else running: what the client itself costs, warm.
   const tcpAloneStart = process.hrtime.bigint();
@@ -109,6 +123,7 @@ async function main() {
     http: [tcpResult.answer, tcpAlone],
     resolve4: resolveResult.answer,
     resolve4_queries: dnsSocket.answered,
+    ...(waits && { fs_queue_wait_ms: waits[0], dns_queue_wait_ms: waits[1] }),
   }));
   process.exit(0);  // the HTTP client's kept-alive connection would hold the loop open
 }

@@ -4,15 +4,23 @@
 // arrivals its own cells use) and writes them with the mix to a JSON file; this script calibrates
 // each class alone, submits every arrival at its time whether or not earlier jobs have finished,
 // keeps xN classes' jobs in flight, gives jobs still out a drain period, calibrates again, and prints
-// one JSON line. Latency runs from the scheduled arrival to the callback. What a job waited for in
-// libuv's queue cannot be seen from JavaScript, so only latency is reported. UV_THREADPOOL_SIZE comes
+// one JSON line. Latency runs from the scheduled arrival to the callback. UV_THREADPOOL_SIZE comes
 // from the environment: one process per pool size.
+//
+// JavaScript cannot see when a job leaves libuv's queue. With the pool canary (the plan's `canary`:
+// the Node-API addon of workloads/probe), a canary is queued immediately before every job, as the
+// C++ runner does with its own: a no-op whose start on a pool thread is when the job's first trip
+// got a thread (the queue is FIFO, and a freed thread runs the no-op and takes the job next). Per
+// completed job it reports that wait (from the canary's submission) and the first trip's start
+// since the arrival. For a lookup the canary sees libuv's main queue only: getaddrinfo may wait
+// again in the slow-I/O queue, which a plain work item never enters.
 //
 //   node open_loop.js PLAN.json
 const crypto = require('crypto');
 const dns = require('dns');
 const fs = require('fs');
 const zlib = require('zlib');
+const { canaryLog } = require('../../probe/canary_log');
 
 const PASSWORD = 'correct horse';  // the C++ classes' inputs
 const SALT = 'bookstore-salt';
@@ -49,11 +57,14 @@ function makeClass(spec) {
       const text = responseText(size);
       return one((done) => zlib.deflate(text, { level: 6 }, (e, out) => done(e, out && out.length)));
     }
-    case 'read':
+    case 'read': {
+      const oneTrip = readsInOneTrip(size);
       return {
         run: (done) => fs.readFile(file, (e, bytes) => done(e, bytes && bytes.length)),
-        steps: readSteps(file, size),
+        steps: oneTrip ? null : readSteps(file, size),
+        oneTrip,
       };
+    }
     case 'stat':
       return one((done) => fs.stat(file, (e, st) => done(e, st && st.size)));
     case 'lookup':
@@ -63,6 +74,14 @@ function makeClass(spec) {
     default:
       throw new Error(`unknown job class ${name}`);
   }
+}
+
+// Node 26 reads a file of up to one chunk (512 KiB) in one trip through the pool: a ReadFileJob
+// opens, sizes, reads and closes it on one pool thread (lib/fs.js). Lines 18-24 make four trips, each
+// queued again behind whatever arrived meanwhile. No API says which, so readFile's source does.
+const READ_CHUNK = 512 * 1024;
+function readsInOneTrip(size) {
+  return size <= READ_CHUNK && fs.readFile.toString().includes('ReadFileJob');
 }
 
 // fs.readFile's four trips (open, fstat, read, close), each timed alone.
@@ -121,9 +140,10 @@ function machineTicks() {
 }
 
 // The open loop: arrivals at their scheduled times, xN classes kept in flight, then the drain.
-function openLoop(classes, plan, reference) {
+function openLoop(classes, plan, reference, canaries) {
   return new Promise((resolve) => {
-    const outcomes = classes.map(() => ({ latency_ms: [], arrived: 0, completed_in_window: 0, unfinished: 0, out: 0, errors: [] }));
+    const outcomes = classes.map(() => ({ latency_ms: [], arrived: 0, completed_in_window: 0, unfinished: 0, out: 0, errors: [],
+      completed: [] }));
     const arrivals = [];
     plan.classes.forEach((spec, c) => spec.arrivals_ms.forEach((t) => arrivals.push({ t, c })));
     arrivals.sort((a, b) => a.t - b.t);
@@ -141,6 +161,7 @@ function openLoop(classes, plan, reference) {
       outcomes[c].arrived += 1;
       outcomes[c].out += 1;
       outstanding += 1;
+      const canary = canaries && canaries.submit();  // first: see the top of this file
       classes[c].run((error, answer) => {
         if (phase === 'over') return;  // counted as unfinished when the drain ended
         outstanding -= 1;
@@ -151,8 +172,10 @@ function openLoop(classes, plan, reference) {
         else if (done > deadline) o.unfinished += 1;
         else {
           o.latency_ms.push(done - arrival);
+          o.completed.push({ canary, arrival });
           if (done <= windowEnd) o.completed_in_window += 1;
         }
+        if (canaries) canaries.take();
         if (phase === 'arriving' && plan.classes[c].in_flight > 0) submit(c, now());
         if (phase === 'draining' && outstanding === 0) finish();
       });
@@ -195,8 +218,23 @@ function openLoop(classes, plan, reference) {
   });
 }
 
+// Per completed job of each class (in the order of latency_ms): its canary's wait for a thread, and
+// the first trip's start since the job's arrival.
+async function firstWaits(canaries, outcomes) {
+  const result = [];
+  for (const o of outcomes) {
+    const samples = await canaries.of(o.completed.map((job) => job.canary));
+    result.push({
+      pool_wait_ms: samples.map((c) => c.started - c.submitted),
+      first_wait_ms: samples.map((c, i) => c.started - o.completed[i].arrival),
+    });
+  }
+  return result;
+}
+
 async function main() {
   const plan = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
+  const canaries = canaryLog(plan.canary);
   const classes = plan.classes.map((spec) => ({ name: spec.name, ...makeClass(spec) }));
   const reference = [];
   const before = await calibrate(classes, plan.calibration_budget_ms, reference);
@@ -204,7 +242,8 @@ async function main() {
   // the C++ runner's rule (sweep_run.cc, drain_seconds), from this runtime's own alone times.
   const longest = Math.max(...before.map((c) => median(c.latencies))) / 1000;
   plan.drain_s = Math.min(Math.max(plan.window_s / 2, 5 * longest, 1), 30);
-  const run = await openLoop(classes, plan, reference);
+  const run = await openLoop(classes, plan, reference, canaries);
+  const waits = canaries ? await firstWaits(canaries, run.outcomes) : null;
   const after = await calibrate(classes, plan.calibration_budget_ms, reference);
   console.log(JSON.stringify({
     drain_s: plan.drain_s,
@@ -220,6 +259,8 @@ async function main() {
       answer: reference[c],  // every job's answer equalled it; the bench checks it where it knows the right one
       alone_latency_ms: [...before[c].latencies, ...after[c].latencies],
       alone_steps_ms: [...before[c].steps, ...after[c].steps],
+      ...(waits && waits[c]),
+      ...(classes[c].oneTrip !== undefined && { one_trip: classes[c].oneTrip }),
     })),
   }));
   process.exit(0);  // jobs still on the pool after the drain are abandoned, as the C++ runner cancels them
