@@ -75,8 +75,10 @@ def run(args) -> int:
                     cells={"planned": 2 * args.rounds, "ok": 2 * args.rounds, "failed": 0, "findings": 0})
     run.save()
     print(f"the pool probe at {args.probe_rate:g} canaries/s, {args.rounds} paired rounds of {args.duration} s at "
-          f"{args.rate:g} requests/s: with / without, median over the rounds (range)")
-    for metric, (ratio, low, high, without, with_probe) in cost.summary(rounds).items():
-        print(f"  {metric:<18} ×{ratio:.3f} ({low:.3f}–{high:.3f})   medians: without {without:.2f}, with {with_probe:.2f}")
+          f"{args.rate:g} requests/s (idle CPU: {cost.IDLE_S} s before the load): medians over the rounds")
+    print(f"  {'metric':<18} {'without':>9} {'with':>9} {'with - without':>15} {'with / without (range)':>26}")
+    for metric, c in cost.summary(rounds).items():
+        ratio = f"×{c.ratio:.3f} ({c.ratio_low:.3f}–{c.ratio_high:.3f})" if c.ratio is not None else "–"
+        print(f"  {metric:<18} {c.without:>9.2f} {c.with_probe:>9.2f} {c.difference:>+15.2f} {ratio:>26}")
     announce(run.path, args.no_report)
     return 0

@@ -166,8 +166,8 @@ def _run_app(args, sizes: list[str]) -> int:
     settings = {"command": NAME, "app": args.app, "url": args.url, "sizes": pools, "duration_s": args.duration,
                 "targets": targets.to_meta(given), "repetitions": args.repetitions, "probe_missing": missing or None}
     meta = run_meta([], paths.build_dir(), settings)
-    result = app_run.sweep(target, pools, args.rate, args.duration, args.repetitions, args.ready_timeout,
-                           args.out if args.out else paths.RUNS, meta, probe)
+    plan = app_run.Plan(target, pools, args.rate, args.duration, args.repetitions, args.ready_timeout, probe)
+    result = app_run.sweep(plan, args.out if args.out else paths.RUNS, meta)
     return _finish(result, given, args.no_report)
 
 

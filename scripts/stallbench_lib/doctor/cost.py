@@ -57,16 +57,31 @@ def measure(target: app.AppTarget, pool: int, rate: float, duration_s: int, roun
     return found
 
 
-def summary(rounds: list[Round]) -> dict[str, tuple[float, float, float, float, float]]:
-    """metric -> (median ratio with/without, lowest, highest, median without, median with) over the rounds."""
+@dataclass(frozen=True)
+class Compared:
+    """One metric with and without the probe, over the rounds: medians, and the per-round change as a
+    difference (with - without) and as a ratio (with / without; None where without is 0, as an idle
+    program's CPU in whole clock ticks can be)."""
+    without: float
+    with_probe: float
+    difference: float
+    ratio: float | None
+    ratio_low: float | None
+    ratio_high: float | None
+    rounds: int
+
+
+def summary(rounds: list[Round]) -> dict[str, Compared]:
     out = {}
     for metric in COMPARED:
         pairs = [(x.without[metric], x.with_probe[metric]) for x in rounds
-                 if x.without.get(metric) and x.with_probe.get(metric) is not None]
-        if pairs:
-            ratios = [b / a for a, b in pairs]
-            out[metric] = (median(ratios), min(ratios), max(ratios), median([a for a, _ in pairs]),
-                           median([b for _, b in pairs]))
+                 if x.without.get(metric) is not None and x.with_probe.get(metric) is not None]
+        if not pairs:
+            continue
+        ratios = [b / a for a, b in pairs if a > 0]
+        out[metric] = Compared(median([a for a, _ in pairs]), median([b for _, b in pairs]),
+                               median([b - a for a, b in pairs]), median(ratios) if ratios else None,
+                               min(ratios, default=None), max(ratios, default=None), len(pairs))
     return out
 
 

@@ -12,7 +12,6 @@ measured, or whose Node refuses the probe (Node-API too old), is refused with on
 import os
 import subprocess
 import sys
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +26,7 @@ QUIET_S = 2            # the driven program's timeline starts with it idle
 PROGRESS_S = 5         # a watched program: one line this often
 MIN_OBSERVED_MS = 1000  # less than this of a program's life is not a diagnosis
 STARTED_TIMEOUT_S = 10  # the probe's first line comes before the program's main module runs
+NOT_NODE = "loaded no pool probe: it is not a Node program (or it clears NODE_OPTIONS); the doctor watches Node programs"
 
 
 @dataclass
@@ -60,8 +60,7 @@ def _refuse(command: str, why: str) -> UsageError:
 def _measured(command: str, probe_file: Path, t0: float | None = None, t1: float | None = None):
     traces = probe_trace.read(probe_file) if probe_file.exists() else {}
     if not traces:
-        raise _refuse(command, "loaded no pool probe: it is not a Node program (or it clears NODE_OPTIONS); the doctor "
-                               "watches Node programs")
+        raise _refuse(command, NOT_NODE)
     if t0 is None:
         t0 = min(t.start["t"] for t in traces.values())
         t1 = max(t.ended_at or t.start["t"] for t in traces.values())
@@ -98,8 +97,7 @@ def _wait_for_probe(command: str, proc: subprocess.Popen, probe_file: Path, said
         if proc.poll() is not None:
             raise _refuse(command, f"exited with code {proc.returncode} before the probe started{said()}")
         time.sleep(0.1)
-    raise _refuse(command, "loaded no pool probe: it is not a Node program (or it clears NODE_OPTIONS); the doctor "
-                           "watches Node programs")
+    raise _refuse(command, NOT_NODE)
 
 
 def _watch(proc, command: str, probe_file: Path, limit_s: float, said) -> str:
@@ -118,19 +116,15 @@ def _watch(proc, command: str, probe_file: Path, limit_s: float, said) -> str:
         return f"watch ended by {interrupts.signal_name(stop)} after {time.monotonic() - started:.0f} s"
     if proc.poll() is not None:
         return f"the program exited with code {proc.returncode} after {time.monotonic() - started:.0f} s{said()}"
-    return f"stopped at the time limit ({limit_s:g} s)"
+    return f"stopped at the {limit_s:g} s time limit"
 
 
 def watched(argv: list[str], command: str, limit_s: float, preload_path: Path, probe_rate: float, out: Path) -> Session:
     probe_file = out / "probe.jsonl"
-    log = tempfile.TemporaryFile()
+    output = app.ProgramOutput()
     proc = children.start(argv, env=preload.environment(preload_path, probe_file, probe_rate), stdin=subprocess.DEVNULL,
-                          stdout=log, stderr=subprocess.STDOUT, memory_bytes=0)
-
-    def said() -> str:
-        log.seek(0)
-        lines = [l for l in log.read().decode(errors="replace").splitlines() if l.strip()]
-        return f": {lines[-1].strip()}" if lines else ""
+                          stdout=output.file, stderr=subprocess.STDOUT, memory_bytes=0)
+    said = output.last_line
 
     ticks = process_group.machine_ticks()
     try:
@@ -144,7 +138,7 @@ def watched(argv: list[str], command: str, limit_s: float, preload_path: Path, p
         ended = _watch(proc, command, probe_file, limit_s, said)
     finally:
         children.terminate(proc, app.STOP_GRACE_S)
-        log.close()
+        output.close()
     busy = process_group.machine_util(ticks, process_group.machine_ticks())
     traces, (measured, w) = _measured(command, probe_file)
     return Session(probe_file, traces, measured, w, ended=ended, machine_cpu_util=busy)

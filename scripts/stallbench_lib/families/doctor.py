@@ -60,7 +60,7 @@ def _timeline(context, trace: probe_trace.Trace, window_ms, driven: bool, index:
         for ax in (loop_ax, pool_ax):
             ax.axvspan((window_ms[0] - origin) / 1000, (window_ms[1] - origin) / 1000, color="#ffd8a8", alpha=0.5,
                        lw=0, label="requests sent")
-    fig.suptitle(f"Inside {trace.command}: the event loop and the thread pool over time", fontsize=11)
+    fig.suptitle(f"Inside {trace.short_command}: the event loop and the thread pool over time", fontsize=11)
     fig.tight_layout()
     shared_legend(fig, ncol=4, fontsize=7)
     return save(fig, context.out, f"doctor-timeline-{index}", "loop delay and pool queue wait over time")
@@ -76,10 +76,11 @@ without, per round; the table gives its median over the rounds and its range.
 
 def _cost_section(context) -> str:
     rounds = cost.rounds_from_rows([r for r in context.rows if r.benchmark == "probe-cost"])
-    lines = ["| metric | without (median) | with (median) | with / without, median (range) | rounds |",
-             "|---|---|---|---|---|"]
-    for metric, (ratio, low, high, without, with_probe) in cost.summary(rounds).items():
-        lines.append(f"| {metric} | {without:.2f} | {with_probe:.2f} | ×{ratio:.3f} ({low:.3f}–{high:.3f}) | {len(rounds)} |")
+    lines = ["| metric | without (median) | with (median) | with − without (median) | with / without, median (range) "
+             "| rounds |", "|---|---|---|---|---|---|"]
+    for metric, c in cost.summary(rounds).items():
+        ratio = f"×{c.ratio:.3f} ({c.ratio_low:.3f}–{c.ratio_high:.3f})" if c.ratio is not None else "–"
+        lines.append(f"| {metric} | {c.without:.2f} | {c.with_probe:.2f} | {c.difference:+.2f} | {ratio} | {c.rounds} |")
     meta = context.run.meta
     return (f"### What the pool probe costs\n\n`{meta.get('app')}` at {meta.get('rate')} requests/s, the probe at "
             f"{meta.get('probe_rate_per_s')} canaries/s.\n\n" + COST_READING + "\n" + "\n".join(lines) + "\n")

@@ -117,18 +117,36 @@ def parse(command: str, url: str) -> AppTarget:
     return AppTarget(command, argv, url, port, path + (f"?{parts.query}" if parts.query else ""))
 
 
+class ProgramOutput:
+    """What a program started here prints (stdout and stderr, to a temporary file nobody has to read
+    while it runs, so a chatty program cannot fill a pipe), for the one line an error quotes."""
+
+    def __init__(self):
+        self.file = tempfile.TemporaryFile()
+
+    def last_line(self) -> str:
+        """The last line the program printed, as ': line', or ''."""
+        self.file.seek(0)
+        lines = [l for l in self.file.read().decode(errors="replace").splitlines() if l.strip()]
+        return f": {lines[-1].strip()}" if lines else ""
+
+    def close(self) -> None:
+        self.file.close()
+
+
 class RunningApp:
     """The program started at one pool size, answering its URL; stop() kills its group."""
 
     def __init__(self, target: AppTarget, pool: int, ready_timeout_s: float = READY_TIMEOUT_S,
                  probe: Probe | None = None):
         self.target, self.pool, self.ready_timeout_s, self.probe = target, pool, ready_timeout_s, probe
-        self._log = tempfile.TemporaryFile()
+        self.output = ProgramOutput()
         self._stopped = False
         env = preload.environment(probe.preload, probe.out, probe.rate_per_s) if probe else dict(os.environ)
         # No memory cap: runtimes such as V8 reserve address space up front, and a cap on it breaks them.
         self.proc = children.start(target.argv, env={**env, "UV_THREADPOOL_SIZE": str(pool)},
-                                   stdin=subprocess.DEVNULL, stdout=self._log, stderr=subprocess.STDOUT, memory_bytes=0)
+                                   stdin=subprocess.DEVNULL, stdout=self.output.file, stderr=subprocess.STDOUT,
+                                   memory_bytes=0)
         try:
             self._wait_until_it_answers()
             self._require_loopback_only()
@@ -137,10 +155,7 @@ class RunningApp:
             raise
 
     def said(self) -> str:
-        """The last line the program printed, as ': line', or ''."""
-        self._log.seek(0)
-        lines = [l for l in self._log.read().decode(errors="replace").splitlines() if l.strip()]
-        return f": {lines[-1].strip()}" if lines else ""
+        return self.output.last_line()
 
     def _refuse(self, why: str) -> UsageError:
         return UsageError(f"--app {self.target.command!r} (UV_THREADPOOL_SIZE={self.pool}) {why}")
@@ -193,7 +208,7 @@ class RunningApp:
         if not self._stopped:
             self._stopped = True
             children.terminate(self.proc, STOP_GRACE_S)
-            self._log.close()
+            self.output.close()
 
 
 def drain_s(duration_s: int) -> float:

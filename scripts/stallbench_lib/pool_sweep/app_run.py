@@ -11,6 +11,7 @@ import shutil
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from .. import meta as metadata
@@ -56,63 +57,91 @@ def _failure_rows(run_id: str, params: dict, repetition: int, status: str, detai
             for name, (unit, *_) in app.METRICS.items()]
 
 
-def sweep(target: app.AppTarget, sizes: list[int], rate: float, duration_s: int, repetitions: int,
-          ready_timeout_s: float, out_parent: Path, base_meta: dict, preload: Path | None = None,
-          probe_rate: float = app.preload.DEFAULT_RATE_PER_S) -> RunDir:
+@dataclass(frozen=True)
+class Plan:
+    """What an --app sweep does: the program, its sizes, the load, and the probe (None: latency only)."""
+    target: app.AppTarget
+    sizes: list[int]
+    rate: float
+    duration_s: int
+    repetitions: int
+    ready_timeout_s: float
+    preload: Path | None = None
+    probe_rate: float = app.preload.DEFAULT_RATE_PER_S
+
+    def order(self) -> list[tuple[int, int]]:
+        return steps(self.sizes, self.repetitions)
+
+    def probe(self, folder: Path, rep: int, pool: int) -> app.Probe | None:
+        if self.preload is None:
+            return None
+        return app.Probe(self.preload, folder / f"probe-pool{pool}-rep{rep}.jsonl", self.probe_rate)
+
+
+def sweep(plan: Plan, out_parent: Path, base_meta: dict) -> RunDir:
     load_node = load_generator_node()
     modules = nodejs.tool_modules("load")
     samples = Path(tempfile.mkdtemp(prefix="stallbench-probe-"))
-    order = steps(sizes, repetitions)
-
-    def probe_for(rep: int, pool: int) -> app.Probe | None:
-        return app.Probe(preload, samples / f"probe-pool{pool}-rep{rep}.jsonl", probe_rate) if preload else None
-
     try:
-        # refuses a bad program before anything is written
-        first = app.RunningApp(target, order[0][1], ready_timeout_s, probe_for(*order[0]))
-    except BaseException:
-        shutil.rmtree(samples, ignore_errors=True)
-        raise
-    try:
-        return _sweep(target, order, rate, duration_s, ready_timeout_s, out_parent, base_meta, load_node, modules,
-                      first, probe_for, sizes, repetitions)
+        rep, pool = plan.order()[0]
+        # Started before anything is written: a program that exits, never answers or listens elsewhere is refused.
+        first = app.RunningApp(plan.target, pool, plan.ready_timeout_s, plan.probe(samples, rep, pool))
+        try:
+            return _sweep(plan, out_parent, base_meta, _Load(load_node, modules), first, samples)
+        finally:
+            first.stop()  # a no-op once stopped; here for an interruption before the first size ran
     finally:
         shutil.rmtree(samples, ignore_errors=True)
 
 
-def _sweep(target, order, rate, duration_s, ready_timeout_s, out_parent, base_meta, load_node, modules, first,
-           probe_for, sizes, repetitions) -> RunDir:
-    base_meta["load_generator"] = {"tool": app.LOAD_GENERATOR, "node": load_node.meta(), "rate_per_s": rate,
-                                   "duration_s": duration_s, "drain_s": app.drain_s(duration_s),
+@dataclass(frozen=True)
+class _Load:
+    node: nodejs.Node  # runs the load generator
+    modules: Path      # its node_modules
+
+
+def _measure(plan: Plan, running: app.RunningApp, load_with: _Load, run: RunDir, rep: int, pool: int
+             ) -> tuple[dict[str, float], dict[str, list[float]]]:
+    """One size of one repetition: (metrics, series). Raises RuntimeError/OSError when it failed."""
+    alone = running.alone_ms()
+    load = app.drive(running, load_with.node, load_with.modules, plan.rate, plan.duration_s)
+    running.stop()
+    metrics, series = {"service_alone_ms": alone, **load.metrics}, {}
+    if running.probe:
+        probed, series, measured = app_probe.metrics(running.probe.out, load.sending_from_ms, load.sending_to_ms)
+        metrics.update(probed)
+        run.meta["probe"]["measured"][f"pool={pool};rep={rep}"] = measured
+        if not probed and not run.meta["probe"].get("absent"):
+            run.meta["probe"]["absent"] = measured
+            print(f"stallbench: notice: {measured}: latency only (a program that is not Node, or clears NODE_OPTIONS, "
+                  "cannot be measured from inside)", file=sys.stderr, flush=True)
+        if running.probe.out.exists():
+            shutil.move(running.probe.out, run.raw / running.probe.out.name)
+    return metrics, series
+
+
+def _sweep(plan: Plan, out_parent: Path, base_meta: dict, load_with: _Load, first: app.RunningApp,
+           samples: Path) -> RunDir:
+    base_meta["load_generator"] = {"tool": app.LOAD_GENERATOR, "node": load_with.node.meta(), "rate_per_s": plan.rate,
+                                   "duration_s": plan.duration_s, "drain_s": app.drain_s(plan.duration_s),
                                    "request_timeout_ms": app.REQUEST_TIMEOUT_MS}
     base_meta["metrics"] = {**base_meta.get("metrics", {}), f"{FAMILY}/{BENCHMARK}": app.declarations()}
     run = RunDir.create(out_parent, metadata.new_run_id(base_meta["git"]), base_meta)
-    run.meta.update(pool_sizes=sizes, cells={"planned": len(sizes) * repetitions, "ok": 0, "failed": 0, "findings": 0},
+    order = plan.order()
+    run.meta.update(pool_sizes=plan.sizes, cells={"planned": len(order), "ok": 0, "failed": 0, "findings": 0},
                     probe={"measured": {}} if first.probe else {"measured": {}, "missing": base_meta.get("probe_missing")})
     run.save()
     try:
         for k, (rep, pool) in enumerate(order, 1):
-            params = {"pool": str(pool), "rate": f"{rate:g}", "duration": str(duration_s)}
-            print(f"[{k}/{len(order)}] app UV_THREADPOOL_SIZE={pool} · {duration_s} s at {rate:g}/s"
-                  + (f" · rep {rep + 1}/{repetitions}" if repetitions > 1 else ""), file=sys.stderr, flush=True)
+            params = {"pool": str(pool), "rate": f"{plan.rate:g}", "duration": str(plan.duration_s)}
+            print(f"[{k}/{len(order)}] app UV_THREADPOOL_SIZE={pool} · {plan.duration_s} s at {plan.rate:g}/s"
+                  + (f" · rep {rep + 1}/{plan.repetitions}" if plan.repetitions > 1 else ""), file=sys.stderr, flush=True)
             started = time.monotonic()
             running = None
             try:
-                running = first if k == 1 else app.RunningApp(target, pool, ready_timeout_s, probe_for(rep, pool))
-                alone = running.alone_ms()
-                load = app.drive(running, load_node, modules, rate, duration_s)
-                running.stop()
-                metrics, series = {"service_alone_ms": alone, **load.metrics}, {}
-                if running.probe:
-                    probed, series, measured = app_probe.metrics(running.probe.out, load.sending_from_ms, load.sending_to_ms)
-                    metrics.update(probed)
-                    run.meta["probe"]["measured"][f"pool={pool};rep={rep}"] = measured
-                    if not probed and not run.meta["probe"].get("absent"):
-                        run.meta["probe"]["absent"] = measured
-                        print(f"stallbench: notice: {measured}: latency only (a program that is not Node, or clears "
-                              "NODE_OPTIONS, cannot be measured from inside)", file=sys.stderr, flush=True)
-                    if running.probe.out.exists():
-                        shutil.move(running.probe.out, run.raw / running.probe.out.name)
+                running = first if k == 1 else app.RunningApp(plan.target, pool, plan.ready_timeout_s,
+                                                              plan.probe(samples, rep, pool))
+                metrics, series = _measure(plan, running, load_with, run, rep, pool)
                 run.add(_rows(run.run_id, params, rep, metrics, series))
                 run.meta["cells"]["ok"] += 1
                 status = "ok"
@@ -127,8 +156,6 @@ def _sweep(target, order, rate, duration_s, ready_timeout_s, out_parent, base_me
             print(f"    {status} ({time.monotonic() - started:.1f} s)", file=sys.stderr, flush=True)
     except KeyboardInterrupt as stop:
         end_interrupted([run], stop, f"the program was killed; {run.path} keeps the finished sizes")
-    finally:
-        first.stop()  # a no-op once stopped; here for an interruption before the first size ran
     run.meta.update(ended_at=metadata.now_iso(), complete=True)
     run.save()
     return run

@@ -44,6 +44,12 @@ class Trace:
         return " ".join(self.start.get("argv", [])[1:]) or "node"
 
     @property
+    def short_command(self) -> str:
+        """The command with its script's folder left out, for a title."""
+        words = self.start.get("argv", [])[1:]
+        return " ".join([Path(words[0]).name, *words[1:]]) if words else "node"
+
+    @property
     def node(self) -> str:
         return self.start.get("node", "?")
 
