@@ -4,7 +4,8 @@ request) the main module leaves pending is due in the loop's first iteration, so
 spends as long before its loop in every scenario where that can change the order (stallbench_trace
 startup-race says which), annotated or not. Where the model of a line gets it, first found first:
 
-1. measured now, on the Node compared (`trace --node`);
+1. measured now, on the Node compared (`trace --node`), its probe runs spread evenly among that Node's
+   runs of the scenarios compared, so that both see the same load on the machine;
 2. stored with the installed line: measured when scripts/install-npm installed it (this module's
    `record`), in <deps>/npm/node-LINE/startup-tail.json beside the binary, with the date;
 3. measured now on the installed line, when nothing was stored (a line installed before this was);
@@ -25,8 +26,9 @@ from .errors import UsageError
 from .medians import median
 
 PROBE = paths.ROOT / "workloads" / "loop" / "node" / "startup_tail.cjs"
-MEASURE_RUNS = 20  # the read-to-return time is a share of runs: it needs a few dozen
-RECORD_RUNS = 40   # stored once per install, so worth more runs
+MEASURE_RUNS = 40  # the read-to-return time is a share of runs (a tick between the two or not): at 20
+# runs its error alone moved the odds of a 0.1 ms tail by 7 points
+RECORD_RUNS = 100  # stored once per install, so worth more runs (20 s a line on this loaded machine)
 STORED_NAME = "startup-tail.json"
 PROBE_TIMEOUT_S = 60
 
@@ -86,6 +88,32 @@ def measure(node: nodejs.Node, how: str = "measured now") -> Tail:
     return Tail(samples, f"Node {node.version.lstrip('v')}, {how}" if samples else why_not)
 
 
+class Spread:
+    """MEASURE_RUNS probe runs of `node` spread evenly over `total` other runs of it (the scenarios
+    compared): call after_run() after each of those; tail() when they are done."""
+
+    def __init__(self, node: nodejs.Node, total: int):
+        self.node, self.total, self.done = node, max(total, 1), 0
+        self.probes: list[dict] = []
+        self.failed = ""
+
+    def after_run(self) -> None:
+        self.done += 1
+        due = -(-self.done * MEASURE_RUNS // self.total)  # ceil: the last run brings them to MEASURE_RUNS
+        while len(self.probes) < due and not self.failed:
+            result, error = nodejs.run_json(self.node, str(PROBE), PROBE_TIMEOUT_S)
+            if result is None:
+                self.failed = f"measuring it under Node {self.node.version} failed: {error}"
+            else:
+                self.probes.append(result)
+
+    def tail(self) -> Tail:
+        samples = tails_from_probes(self.probes)
+        if self.failed or not samples:
+            return Tail(source=self.failed or f"no usable probe run of Node {self.node.version}")
+        return Tail(samples, f"Node {self.node.version.lstrip('v')}, measured now, among its runs compared")
+
+
 def stored_path(line: str) -> Path:
     return nodejs.deps_dir() / "npm" / f"node-{line}" / STORED_NAME
 
@@ -105,13 +133,11 @@ def stored(line: str) -> Tail | None:
                          f"(stored in {path})")
 
 
-def for_line(line: str, node: nodejs.Node | None, needed: bool) -> Tail:
-    """The tail the model of `line` spends: from the Node compared, else stored with the installed line,
-    else measured on the installed line, else none (the module docstring's order)."""
+def without_node(line: str, needed: bool) -> Tail:
+    """The tail the model of `line` spends when no Node is compared: stored with the installed line,
+    else measured on the installed line, else none (the module docstring's 2-4)."""
     if not needed:
         return Tail(needed=False)
-    if node is not None:
-        return measure(node)
     found = stored(line)
     if found:
         return found

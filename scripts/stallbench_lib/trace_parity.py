@@ -55,11 +55,14 @@ def model_line(node: nodejs.Node | None, given: str | None) -> str:
     return line if line in lines else lines[-1]
 
 
-def node_orders(node: nodejs.Node, script: Path, runs: int) -> tuple[list[dict], str]:
-    """Runs the generated JavaScript `runs` times: (distinct orders with counts, error or "")."""
+def node_orders(node: nodejs.Node, script: Path, runs: int, after_run=None) -> tuple[list[dict], str]:
+    """Runs the generated JavaScript `runs` times: (distinct orders with counts, error or ""). `after_run()`
+    is called after each run (what else is measured under the same load: startup_tail.Spread)."""
     counts: Counter = Counter()
     for _ in range(runs):
         order, error = nodejs.run_json(node, str(script), NODE_TIMEOUT_S)
+        if after_run:
+            after_run()
         if order is None:
             return [], error
         counts[tuple(order)] += 1

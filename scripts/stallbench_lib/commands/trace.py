@@ -8,7 +8,8 @@ build/<preset>/tools/stallbench_trace, which also checks the files (bad input: o
 writes the JavaScript and says where Node's start-up tail can change an order. Each Node line is
 compared with the model of that line (or of --model-node); the model of a line spends that line's
 start-up tail before its loop wherever it can change the order, annotated or not, with or without
---node (startup_tail.py: measured now, stored when the line was installed, or none). --random N adds
+--node (startup_tail.py: measured among the compared Node's own runs, stored when the line was
+installed, or none). --random N adds
 N programs from the random program generator. Exit 0 when every order is one the scenario expects
 and Node agrees, 1 otherwise."""
 import json
@@ -75,18 +76,16 @@ def _nodes(option: str | None) -> tuple[list[nodejs.Node], str]:
 class Comparison:
     """One Node line (or none) beside the model of a line: the tool's result and Node's orders."""
 
-    def __init__(self, node: nodejs.Node | None, line: str, tail: startup_tail.Tail, result: dict):
+    def __init__(self, node: nodejs.Node | None, line: str, tail: startup_tail.Tail, result: dict,
+                 node_runs: list[tuple[list[dict], str]] | None):
         self.node, self.line, self.tail, self.result = node, line, tail, result
-        self.node_orders: list[list[dict] | None] = [None] * len(result["scenarios"])
-        self.node_errors = [""] * len(result["scenarios"])
+        runs = node_runs or [(None, "")] * len(result["scenarios"])
+        self.node_orders = [orders for orders, _ in runs]
+        self.node_errors = [error for _, error in runs]
 
     @property
     def title(self) -> str:
         return self.node.runtime.removeprefix("node@") if self.node else f"model {self.line}"
-
-    def run_node(self, scripts: list[Path]) -> None:
-        for i, (s, script) in enumerate(zip(self.result["scenarios"], scripts)):
-            self.node_orders[i], self.node_errors[i] = parity.node_orders(self.node, script, s["runs"])
 
     def verdict(self, i: int) -> str:
         if self.node_errors[i]:
@@ -99,25 +98,40 @@ class Comparison:
         return expected is not False and (self.node is None or self.verdict(i) in (parity.AGREE, parity.RACE))
 
 
-def _compare(tool: Path, files: list[Path], runs: list[str], nodes: list[nodejs.Node], model_node: str | None,
+def _scripts(tool: Path, files: list[Path], docs: list[dict], workdir: Path) -> list[Path]:
+    """Each scenario as the Node program it stands for (generated each time, never kept)."""
+    scripts = []
+    for i, (f, doc) in enumerate(zip(files, docs)):
+        script = workdir / f"{i:03d}-{f.stem}{'.mjs' if doc['module'] == 'esm' else '.cjs'}"
+        script.write_text(parity.call_tool(tool, "javascript", str(f)))
+        scripts.append(script)
+    return scripts
+
+
+def _compare(tool: Path, files: list[Path], runs: int | None, nodes: list[nodejs.Node], model_node: str | None,
              workdir: Path) -> list[Comparison]:
-    comparisons = []
-    # Per line, whether the start-up tail can change any file's order: read from the programs.
+    """Each Node's runs first, with its start-up tail measured among them where it can change an order,
+    then the model of its line given that tail."""
+    # Per line, whether the start-up tail can change any file's order, read from the programs (this
+    # also checks every file: bad input is refused before anything runs).
     races = json.loads(parity.call_tool(tool, "startup-race", *map(str, files)))
+    docs = [json.loads(f.read_bytes()) for f in files]
+    counts = [runs or doc.get("runs", 1) for doc in docs]
+    scripts = _scripts(tool, files, docs, workdir) if nodes else []
+    comparisons = []
     for node in nodes or [None]:
         line = parity.model_line(node, model_node)
-        tail = startup_tail.for_line(line, node, races[line])
-        result = json.loads(parity.call_tool(tool, "run", "--model-node", line, *tail.tool_args(), *runs,
-                                             *map(str, files), tmpdir=workdir))
-        comparisons.append(Comparison(node, line, tail, result))
-    if nodes:
-        scripts = []
-        for s in comparisons[0].result["scenarios"]:
-            script = workdir / f"{len(scripts):03d}-{Path(s['file']).stem}{'.mjs' if s['module'] == 'esm' else '.cjs'}"
-            script.write_text(parity.call_tool(tool, "javascript", s["file"]))
-            scripts.append(script)
-        for c in comparisons:
-            c.run_node(scripts)
+        node_runs = None
+        if node is None:
+            tail = startup_tail.without_node(line, races[line])
+        else:
+            spread = startup_tail.Spread(node, sum(counts)) if races[line] else None
+            node_runs = [parity.node_orders(node, script, n, spread.after_run if spread else None)
+                         for script, n in zip(scripts, counts)]
+            tail = spread.tail() if spread else startup_tail.Tail(needed=False)
+        result = json.loads(parity.call_tool(tool, "run", "--model-node", line, *tail.tool_args(),
+                                             *(["--runs", str(runs)] if runs else []), *map(str, files), tmpdir=workdir))
+        comparisons.append(Comparison(node, line, tail, result, node_runs))
     return comparisons
 
 
@@ -165,10 +179,9 @@ def run(args) -> int:
     parity.model_line(None, args.model_node)  # a bad --model-node is refused before anything runs
     nodes, why_not = _nodes(args.node)
     tool = _tool(paths.build_dir() if args.no_build else build.ensure_built())
-    runs = ["--runs", str(args.runs)] if args.runs is not None else []
     with tempfile.TemporaryDirectory(prefix="stallbench-trace-") as tmp:
         generated, which = _random_files(tool, args, Path(tmp) / "random")
-        comparisons = _compare(tool, files + generated, runs, nodes, args.model_node, Path(tmp))
+        comparisons = _compare(tool, files + generated, args.runs, nodes, args.model_node, Path(tmp))
         trace_text.print_all(tool, comparisons, which, why_not, {str(f) for f in generated})
     total = len(comparisons[0].result["scenarios"])
     failures = sum(not all(c.ok(i) for c in comparisons) for i in range(total))
