@@ -187,10 +187,21 @@ Benchmark async_pbkdf2() {
 // One Node line beside the model of that line on the shipped scenarios: the races only (their
 // odds), or every scenario (the parity matrix of the nightly report). The odds of a race come from
 // many runs, so a repetition runs each race `race_runs` times on both sides.
+// The parity benchmarks' cells are one per chosen Node line, each beside the model of that line.
+Param compared_line_param() {
+  return {.name = "runtime", .values = {"node"}, .choices = {"node"},
+          .doc = "the Node line compared (node@26 ...), one cell per chosen line", .node_values = {"node"}};
+}
+
+// The line the model stands for beside the cell's Node (`system`: that binary's major version).
+int model_line_of(const Cell& cell, const std::string& node) {
+  std::string given = node_line(cell.text("runtime"));
+  return modelled_line_of(given == "system" ? node_versions(node).node : "v" + given);
+}
+
 Repetition make_parity(const Cell& cell) {
   std::string node = node_binary(cell.text("runtime"));
-  std::string given = node_line(cell.text("runtime"));
-  int line = modelled_line_of(given == "system" ? node_versions(node).node : "v" + given);
+  int line = model_line_of(cell, node);
   int race_runs = static_cast<int>(cell.integer("race_runs"));
   auto scenarios = std::make_shared<std::vector<Scenario>>();
   for (auto& s : shipped_scenarios())
@@ -221,8 +232,7 @@ Benchmark parity() {
              "was given that Node's measured start-up tail: runs in an expected order on each side, and a race's odds",
       .params =
           {
-              {.name = "runtime", .values = {"node"}, .choices = {"node"},
-               .doc = "the Node line compared (node@26 ...), one cell per chosen line", .node_values = {"node"}},
+              compared_line_param(),
               {.name = "scenarios", .values = {"races"}, .full = {"all"}, .nightly = {"all"}, .choices = {"races", "all"},
                .doc = "races: the racy scenarios (their odds); all: every shipped scenario (the parity matrix)"},
               // Nightly runs every scenario on every line, 9 repetitions: fewer race runs each there.
@@ -259,8 +269,7 @@ std::uint64_t series_of(const std::string& value) {
 
 Repetition make_random_parity(const Cell& cell) {
   std::string node = node_binary(cell.text("runtime"));
-  std::string given = node_line(cell.text("runtime"));
-  int line = modelled_line_of(given == "system" ? node_versions(node).node : "v" + given);
+  int line = model_line_of(cell, node);
   auto programs = static_cast<std::uint64_t>(cell.integer("programs"));
   std::string series = cell.text("series");
   return [=](Counters& out) {
@@ -287,8 +296,7 @@ Benchmark random_parity() {
              "and on the model of that line, once each: how many gave the same order",
       .params =
           {
-              {.name = "runtime", .values = {"node"}, .choices = {"node"},
-               .doc = "the Node line compared (node@26 ...), one cell per chosen line", .node_values = {"node"}},
+              compared_line_param(),
               {.name = "programs", .values = {"5"}, .smoke = {"2"}, .full = {"20"}, .nightly = {"8"}, .range = {{1, 1000}},
                .doc = "programs per repetition (each ~0.3 s of Node and as long of the model)"},
               {.name = "series", .values = {"fresh"}, .smoke = {"24"},
@@ -304,7 +312,8 @@ Benchmark random_parity() {
               {.name = "agree_pct", .unit = "%", .better = Better::higher,
                .doc = "programs on which the model of that line and that Node line gave the same order"},
               {.name = "programs", .unit = "count", .tracked = false, .doc = "programs run"},
-              {.name = "agreeing_programs", .unit = "count", .tracked = false, .doc = "of them, those that agreed"},
+              {.name = "agreeing_programs", .unit = "count", .better = Better::higher, .tracked = false,
+               .doc = "of them, those that agreed"},
               {.name = "series", .unit = "id", .tracked = false,
                .doc = "the series the programs came from (program I: trace --random 1 --seed SERIES --first I)"},
               {.name = "disagreeing_program", .unit = "index", .tracked = false,
