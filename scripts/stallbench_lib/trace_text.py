@@ -121,7 +121,7 @@ def _print_matrix(comparisons: list) -> None:
         deterministic = [v for s, v in zip(scenarios, verdicts) if len(s["expect"]) <= 1 and v != parity.RACE]
         agree = deterministic.count(parity.AGREE)
         parts = [f"{agree} of {len(deterministic)} deterministic scenarios agree ({100 * agree / len(deterministic):.0f}%)"
-                 if deterministic else "", f"{races.count(parity.RACE)} of {len(races)} races agree" if races else ""]
+                 if deterministic else "", f"{sum(v in (parity.AGREE, parity.RACE) for v in races)} of {len(races)} races agree" if races else ""]
         print(f"  {c.title}: " + "; ".join(p for p in parts if p))
 
 

@@ -9,9 +9,8 @@ writes the JavaScript and says where Node's start-up tail can change an order. E
 compared with the model of that line (or of --model-node); the model of a line spends that line's
 start-up tail before its loop wherever it can change the order, annotated or not, with or without
 --node (startup_tail.py: measured among the compared Node's own runs, stored when the line was
-installed, or none). --random N adds
-N programs from the random program generator. Exit 0 when every order is one the scenario expects
-and Node agrees, 1 otherwise."""
+installed, or none). --random N adds N programs from the random program generator. Exit 0 when
+every order is one the scenario expects and Node agrees, 1 otherwise."""
 import json
 import os
 import tempfile
@@ -34,7 +33,7 @@ def add_arguments(p):
                    help=f"scenario files (default: every file in {SCENARIOS.relative_to(paths.ROOT)}/)")
     p.add_argument("--runs", type=numbers.integer_option, metavar="N",
                    help="runs per scenario, 1-1000 (default: the scenario's own `runs`: 1, more for races); "
-                        "distinct orders are printed with their counts")
+                        "distinct orders are printed with their counts and odds (95% interval)")
     p.add_argument("--node", nargs="?", const="", metavar="LINES",
                    help="also run each scenario as JavaScript under Node and compare: 26, 24,26, all, system or none; "
                         f"--node alone: the default lines (the newest pinned, plus system when present; pinned: "

@@ -1,6 +1,7 @@
 """Report section of the `starvation/random_parity` benchmark: random programs from the generator
 (workloads/loop/random_program.h) on each Node line and on the model of that line, how many gave the
 same order, and how to run again any that did not."""
+from ..numbers import natural_order
 from ..tidy import parse_params
 
 METRICS = ("programs", "agreeing_programs", "agree_pct", "series", "disagreeing_program")
@@ -16,7 +17,7 @@ disagrees is named by its series and index, and `scripts/stallbench trace --rand
 
 
 def _by_repetition(rows) -> dict:
-    """(runtime, repetition) -> {metric: [values]}, runtimes in first-seen order."""
+    """(runtime, repetition) -> {metric: [values]}."""
     found: dict = {}
     for r in rows:
         if r.benchmark == "random_parity" and r.status == "ok" and r.metric in METRICS:
@@ -29,7 +30,7 @@ def section(context) -> str:
     repetitions = _by_repetition(context.rows)
     if not repetitions:
         return ""
-    runtimes = list(dict.fromkeys(rt for rt, _ in repetitions))
+    runtimes = sorted({rt for rt, _ in repetitions}, key=lambda rt: natural_order(rt.removeprefix("node@")))
     lines = ["### Random programs: the model beside each Node line\n", READING,
              "| Node line | programs | agree | share |", "|---|---|---|---|"]
     again = []
