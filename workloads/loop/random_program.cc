@@ -24,7 +24,7 @@ constexpr int kMaxOps = 20;     // per program: small enough to read when it dis
 constexpr int kMaxDepth = 4;    // callbacks inside callbacks
 constexpr int kLastSlot = 4;    // no timer is due later than this many slots after the start
 constexpr int kSlotsAhead = 2;  // a timer is due at most this many slots after the one arming it
-constexpr int kBusyMs = 4;      // busy work per program: a fifth of a slot, so every slot's work ends early in it
+constexpr int kBusyMs = 4;      // busy work per program, a small part of one slot: every slot's work ends early in it
 
 enum class Mode { fan_out, line };
 

@@ -33,7 +33,7 @@ def add_arguments(p):
                    help=f"scenario files (default: every file in {SCENARIOS.relative_to(paths.ROOT)}/)")
     p.add_argument("--runs", type=numbers.integer_option, metavar="N",
                    help="runs per scenario, 1-1000 (default: the scenario's own `runs`: 1, more for races); "
-                        "distinct orders are printed with their counts and odds (95% interval)")
+                        "distinct orders are printed with their counts and odds (95%% interval)")
     p.add_argument("--node", nargs="?", const="", metavar="LINES",
                    help="also run each scenario as JavaScript under Node and compare: 26, 24,26, all, system or none; "
                         f"--node alone: the default lines (the newest pinned, plus system when present; pinned: "
