@@ -37,6 +37,8 @@ def tree(path: Path) -> dict[str, bytes]:
 def smoke_run(tmp_path_factory):
     """One `run --profile smoke` for the whole session; returns (completed process, run dir)."""
     out = tmp_path_factory.mktemp("smoke")
-    result = stallbench("run", "--profile", "smoke", "--no-build", "--out", str(out))
+    # The limit only stops a hung run (every cell has its own); the profile takes about a minute here,
+    # and over five minutes when other builds keep a 2-core machine ten times oversubscribed.
+    result = stallbench("run", "--profile", "smoke", "--no-build", "--out", str(out), timeout=900)
     runs = [p for p in out.iterdir() if p.is_dir()]
     return result, runs[0] if runs else None

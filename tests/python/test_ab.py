@@ -141,16 +141,17 @@ def _tiny_build(path):
 
 def test_ab_between_tiny_builds_catches_the_one_doing_more_work(tmp_path):
     """Real processes, paired rounds: CURRENT's loop does four times the work (the A/B knob), which
-    no load on the machine can hide; both sides are ordinary run directories, and only CURRENT ran
+    no load on the machine can hide (n is large enough that a repetition spans many time slices: at
+    3,000,000 a repetition took 1.4 ms and one lost slice made it ten times slower); both sides are ordinary run directories, and only CURRENT ran
     with the knob."""
     base, current = _tiny_build(tmp_path / "a"), _tiny_build(tmp_path / "b")
     out = tmp_path / "ab"
     counting = ["--instructions"] if shutil.which("valgrind") else []
-    result = stallbench("ab", str(base), str(current), "--set", "n=3000000", "--node", "none", "--min-rounds", "7",
+    result = stallbench("ab", str(base), str(current), "--set", "n=20000000", "--node", "none", "--min-rounds", "7",
                         "--max-rounds", "7", "--inject", "tiny/sum:300", "--out", str(out), *counting)
     summary = json.loads((out / "ab.json").read_text())
     assert result.returncode == summary["exit"] == 1, result.stderr
-    assert sorted(summary["regressed"]) == ["tiny/sum/n=3000000/" + m for m in ["instructions"] * bool(counting)
+    assert sorted(summary["regressed"]) == ["tiny/sum/n=20000000/" + m for m in ["instructions"] * bool(counting)
                                             + ["sum_ms"]]
     assert summary["rounds"] == 7
     runs = {role: ROOT / summary[role]["run_dir"] for role in ("base", "current")}
