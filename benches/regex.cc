@@ -113,9 +113,25 @@ Param engine_param() {
   auto names = rx::engine_names();
   std::vector<std::string> smoke{"std"};  // the seed's curve, and RE2's flat line when it is built
   if (std::find(names.begin(), names.end(), "re2") != names.end()) smoke.insert(smoke.begin(), "re2");
+  std::vector<std::string> per_line;
+  for (const auto& info : rx::all_engines())
+    if (info.available && info.per_node_line) per_line.push_back(info.name);
   return {.name = "engine", .values = names, .smoke = smoke, .choices = names,
-          .doc = "regex engine; node and node-linear run once per Node line chosen (node@26)",
-          .node_values = {"node", "node-linear"}};
+          .doc = "regex engine (the family's `engines` table says what each is); node and node-linear run once per "
+                 "Node line chosen (node@26)",
+          .node_values = per_line};
+}
+
+// The engine table, for the orchestrator and the report (the describe contract's `tables`).
+Table engines_table() {
+  Table table{.name = "engines", .doc = "every regex engine stallbench knows, in the bench's order"};
+  for (const auto& e : rx::all_engines())
+    table.rows.push_back({{"name", e.name}, {"implementation", e.implementation}, {"language", e.language}, {"runs_in", e.runs_in},
+                          {"library", e.library}, {"version_source", e.version_source}, {"kind", e.kind},
+                          {"semantics", e.semantics}, {"flags", e.flags}, {"refuses", e.refuses}, {"guard", e.guard},
+                          {"package", e.package}, {"per_node_line", e.per_node_line}, {"available", e.available},
+                          {"doc", e.doc}});
+  return table;
 }
 
 Metric samples_metric() {
@@ -203,6 +219,7 @@ int main(int argc, char** argv) {
                                 .doc = "catastrophic backtracking (ReDoS) against linear-time engines, and "
                                        "throughput on text",
                                 .benchmarks = {match(catalogue, inputs.positive_number("budget_ms")), throughput()},
+                                .tables = {engines_table()},
                                 .versions = rx::engine_versions(),
                                 .os_packages = {"regex"}};
                       }});

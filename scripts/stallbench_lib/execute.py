@@ -23,7 +23,7 @@ from . import children, interrupts
 from . import instructions as instruction_counts
 from . import meta as metadata
 from . import numbers, schedule
-from .catalogue import Family, all_benchmarks, benchmark_declarations, metric_declarations
+from .catalogue import Family, all_benchmarks, benchmark_declarations, metric_declarations, table_declarations
 from .convert import failure_rows
 from .errors import disk_error_line, is_disk_error
 from .plan import Cell
@@ -59,6 +59,7 @@ def run_meta(families: list[Family], build: Path, settings: dict) -> dict:
         "versions": versions,
         "metrics": metric_declarations(all_benchmarks(families)),
         "benchmarks": benchmark_declarations(all_benchmarks(families)),
+        "tables": table_declarations(families),
         **settings,
     }
 

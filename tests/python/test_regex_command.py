@@ -149,6 +149,7 @@ def test_node_is_optional(tmp_path):
     (entry("x", "a", ""), [], "pattern 1 'x': 'pump' is empty"),
     (entry("x", "a", "a") + entry("broken", "(unclosed", "a"), [], "pattern 'broken': regex '(unclosed' is invalid for every engine"),
     (entry("x", "a", "a"), ["--engines", "perl"], "'perl' is not available (valid: "),
+    (entry("x", "a", "a") + 'reference = "perl"\n', [], "pattern 1 'x': reference 'perl' is not a regex engine (valid: "),
     (entry("x", "a", "a"), ["--lengths", "0"], "out of range"),
     (entry("x", "a", "a"), ["--lengths", "8,x"], "out of range"),
     (entry("x", "a", "a"), ["--budget-ms", "5"], "valid values are 10-600000"),

@@ -5,7 +5,6 @@ budget; lengths escalate until a cell fails (over budget, guarded, crashed, reje
 engine then stops on that pattern, the censoring recorded. Then: answers checked against a
 reference (an engine answering wrongly is not classified), growth classification per engine x
 pattern, throughput on text."""
-import functools
 import sys
 import tempfile
 from dataclasses import asdict
@@ -18,6 +17,7 @@ from ..execute import execute, run_meta
 from ..plan import Cell
 from ..redos import agreement, attacks, catalogue_file, checker, patterns, scan, summary, verify
 from ..redos.curves import curves
+from ..redos.engines import Engines
 from ..redos.escalation import Escalation
 from ..report.render import render
 
@@ -27,7 +27,6 @@ HELP = ("ReDoS study: engines x patterns (a catalogue, --pattern, or --scan of a
         "escalating until a cell overruns its budget; attacks found by recheck, answers checked, growth classified")
 BUDGET_RANGE = (10, 600_000)
 DEFAULT_BUDGET_MS = 1000
-NODE_ENGINES = ("node", "node-linear")
 
 
 def add_arguments(p):
@@ -93,19 +92,20 @@ def _catalogue(args) -> tuple[list[patterns.Pattern], str, scan.Scan | None]:
     return patterns.load(path), str(path), None
 
 
-def _engines(text: str | None, available: list[str], nodes: list[nodejs.Node], node_option: str | None) -> list[str]:
-    """The engines to run: in-process ones by name, the V8 ones once per Node line (node@26)."""
-    expanded = [e for e in available if e not in NODE_ENGINES]
-    expanded += [f"{e}@{n.line}" for n in nodes for e in NODE_ENGINES if e in available]
+def _engines(text: str | None, available: list[str], per_line: list[str], nodes: list[nodejs.Node],
+             node_option: str | None) -> list[str]:
+    """The engines to run: the bench's by name, those that run per Node line once per line (node@26)."""
+    expanded = [e for e in available if e not in per_line]
+    expanded += [f"{e}@{n.line}" for n in nodes for e in per_line if e in available]
     no_node = "" if nodes else " (no Node line chosen: see --node)"
     chosen = _list(text, "--engines")
     if chosen is None:
         if not nodes and node_option is None:
-            print("stallbench: no Node line installable: engines node and node-linear are left out", file=sys.stderr)
+            print(f"stallbench: no Node line installable: engines {' and '.join(per_line)} are left out", file=sys.stderr)
         return expanded
     found = []
     for engine in chosen:
-        matching = [e for e in expanded if e == engine or (engine in NODE_ENGINES and e.split("@")[0] == engine)]
+        matching = [e for e in expanded if e == engine or (engine in per_line and e.split("@")[0] == engine)]
         if not matching:
             raise UsageError(f"--engines: {engine!r} is not available (valid: {', '.join(expanded)}){no_node}")
         found += matching
@@ -164,13 +164,13 @@ def _resolve(catalogue_patterns, args) -> tuple[attacks.Analysis, list[int] | No
     return analysis, _lengths(args.lengths, analysis.patterns)
 
 
-def _correctness(result, resolved, samples) -> dict:
+def _correctness(result, resolved, samples, table: Engines) -> dict:
     by_name = {p.name: p for p in resolved}
     render_input = lambda name, n: by_name[name.removesuffix(patterns.SAFE_SUFFIX)].attack_input(n)
     cell_disagreements = agreement.cell_disagreements(result.rows, render_input)
     sample_disagreements = [agreement.Disagreement(**d) for s in samples.values() for d in s["disagreements"]]
     references = {v.name: v.pattern.reference for v in patterns.variants(resolved)}
-    judged = agreement.judge(cell_disagreements + sample_disagreements, references)
+    judged = agreement.judge(cell_disagreements + sample_disagreements, references, table)
     counterexamples = [asdict(c) for c in agreement.cell_counterexamples(result.rows, render_input)]
     for found in samples.values():
         counterexamples += found["counterexamples"]
@@ -213,9 +213,12 @@ def run(args) -> int:
     if not args.no_build:
         os_packages.ensure(["regex"])  # the engines: this family's package list
     build_dir = paths.build_dir() if args.no_build else build.ensure_built()
+    table = Engines.from_family(_describe(build_dir)[0])  # the engines do not depend on the catalogue
     if found_scan is not None:
+        catalogue_patterns = scan.with_reference(catalogue_patterns, table)
         for line in scan.summary_lines(found_scan):
             print(f"stallbench: {line}", file=sys.stderr)
+    patterns.check_references(catalogue_patterns, table, origin)
     analysis, lengths = _resolve(catalogue_patterns, args)
     resolved = analysis.patterns
     with tempfile.TemporaryDirectory(prefix="stallbench-regex-") as scratch:
@@ -224,12 +227,11 @@ def run(args) -> int:
         resolved_text = catalogue_file.to_toml(resolved, f"Patterns from: {origin}")
         resolved_file.write_text(resolved_text)
         inputs = {"patterns": str(resolved_file), "budget_ms": str(args.budget_ms)}
-        describe = functools.partial(_describe, inputs=inputs)
-        family, match, throughput = describe(build_dir)
-        engines = _engines(args.engines, match.param("engine").choices, nodes, args.node)
+        family, match, throughput = _describe(build_dir, inputs)
+        engines = _engines(args.engines, match.param("engine").choices, table.per_node_line(), nodes, args.node)
         node_paths = {n.line: n.path for n in nodes}
         check_binary = checker.binary(build_dir)
-        checker.require_some_engine_accepts(check_binary, engines, resolved, Path(origin), node_paths)
+        checker.require_some_engine_accepts(check_binary, engines, resolved, Path(origin), node_paths, table)
 
         print("stallbench: checking engine answers and safe rewrites on sample inputs ...", file=sys.stderr, flush=True)
         samples = verify.check_all(check_binary, engines, resolved, analysis.generated, node_paths)
@@ -244,7 +246,7 @@ def run(args) -> int:
         result = execute(cells, 1, args.out or paths.RUNS, meta, skip=escalation.skip, finished=escalation.finished,
                          notices=optional.notices(build_dir, {family.name}, args.no_build))
 
-    correctness = _correctness(result, resolved, samples)
+    correctness = _correctness(result, resolved, samples, table)
     offsets = {v.name: v.pattern.fixed for v in patterns.variants(resolved)}
     found_curves = curves(result.rows, offsets, correctness["wrong_answers"])
     result.meta["regex"].update(censoring=[asdict(c) for c in escalation.censoring()], correctness=correctness,

@@ -8,6 +8,7 @@ from matplotlib.lines import Line2D
 
 from ..redos import agreement, summary
 from ..redos.curves import curves
+from ..redos.engines import Engines
 from ..redos.patterns import SAFE_SUFFIX
 from ..report import stats
 from ..report.figures import colours_for, corner_legend, figure, save
@@ -149,7 +150,7 @@ def _correctness(context) -> str:
     regex_meta = context.run.meta.get("regex", {})
     checks = regex_meta.get("correctness")
     if checks is None:  # a run made by `stallbench run`: only what the rows tell
-        checks = _row_checks(context.rows)
+        checks = _row_checks(context)
     samples = regex_meta.get("sample_check", {})
     lines = ["### Correctness\n"]
     disagreements = list(checks["disagreements"]) + [d for s in samples.values() for d in s["disagreements"]]
@@ -182,13 +183,13 @@ def _correctness(context) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _row_checks(rows) -> dict:
+def _row_checks(context) -> dict:
     """What the rows alone tell (a run made by `stallbench run`): attack-input disagreements, judged
     by the majority."""
-    disagreements = agreement.cell_disagreements(rows)
+    disagreements = agreement.cell_disagreements(context.rows)
     return {"disagreements": [vars(d) for d in disagreements],
-            "counterexamples": [vars(c) for c in agreement.cell_counterexamples(rows)],
-            "wrong_answers": agreement.judge(disagreements, {}).wrong}
+            "counterexamples": [vars(c) for c in agreement.cell_counterexamples(context.rows)],
+            "wrong_answers": agreement.judge(disagreements, {}, Engines.from_meta(context.run.meta)).wrong}
 
 
 def _throughput(context, engines) -> str:
@@ -253,7 +254,7 @@ def sections(context) -> str:
     if match_rows:
         regex_meta = context.run.meta.get("regex", {})
         budget_ms = regex_meta.get("budget_ms") or context.constant("match", "budget_ms")
-        checks = regex_meta.get("correctness") or _row_checks(context.rows)
+        checks = regex_meta.get("correctness") or _row_checks(context)
         offsets = {name: entry.get("fixed", 0) for name, entry in regex_meta.get("patterns", {}).items()}
         offsets.update({name + SAFE_SUFFIX: fixed for name, fixed in offsets.items()})
         found = curves(match_rows, offsets, checks.get("wrong_answers", {}))

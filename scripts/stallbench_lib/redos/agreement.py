@@ -2,20 +2,19 @@
 safe rewrite must answer as its original does. Two sources of answers: the run's own cells (the
 attack inputs at every measured length) and regex_check on sample inputs (samples.py).
 
-Where engines disagree, the reference decides who is wrong: the entry's `reference` engine (V8,
-`node`, for JavaScript-sourced patterns), else the majority of the engine families that answered
-(pcre2 and pcre2-jit are one family, so are all V8 engines and Node lines). An engine that answers
-otherwise has `wrong answers` on that pattern: its timings are not classified. A disagreement with
-no majority stays unresolved."""
+Where engines disagree, the reference decides who is wrong: the entry's `reference` engine (V8
+for JavaScript-sourced patterns), else the majority of the implementations that answered (the
+engine table says which engines share one: pcre2 and pcre2-jit, every V8 engine and Node line). An
+engine that answers otherwise has `wrong answers` on that pattern: its timings are not classified.
+A disagreement with no majority stays unresolved."""
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from ..tidy import Row
 from .checker import EngineAnswers
+from .engines import Engines
 from .inputs import shown as shown_input
 from .patterns import SAFE_SUFFIX
-
-FAMILIES = {"pcre2-jit": "pcre2", "node-linear": "node"}
 
 MAX_SHOWN = 5  # counterexamples kept per pattern and direction, shortest first
 
@@ -111,27 +110,21 @@ def sample_counterexamples(name: str, inputs: list[str], original: dict[str, Eng
             for example in [e for _, e in ordered if e.original == direction][:MAX_SHOWN]]
 
 
-def family(engine: str) -> str:
-    """node-linear@26 -> node; pcre2-jit -> pcre2: engines that share an implementation vote once."""
-    base = engine.split("@")[0]
-    return FAMILIES.get(base, base)
-
-
 def _most_common(answers: list[bool]) -> bool | None:
     counts = Counter(answers).most_common()
     return counts[0][0] if len(counts) == 1 or counts[0][1] > counts[1][1] else None
 
 
-def reference_answer(answers: dict[str, bool], reference: str | None) -> tuple[bool | None, str]:
-    """The right answer and who says so: the reference engine's family when it answered, else the
-    majority of families (each family voting with its own majority); None when there is none."""
+def reference_answer(answers: dict[str, bool], reference: str | None, engines: Engines) -> tuple[bool | None, str]:
+    """The right answer and who says so: the reference engine when it answered, else the majority
+    of implementations (each voting with its own engines' majority); None when there is none."""
     if reference is not None:
         said = [a for e, a in answers.items() if e.split("@")[0] == reference]
         if said and _most_common(said) is not None:
             return _most_common(said), reference
     by_family = defaultdict(list)
     for engine, answer in answers.items():
-        by_family[family(engine)].append(answer)
+        by_family[engines.implementation(engine)].append(answer)
     votes = [v for v in (_most_common(a) for a in by_family.values()) if v is not None]
     return _most_common(votes), "majority"
 
@@ -142,11 +135,11 @@ class Judgement:
     unresolved: list[Disagreement] = field(default_factory=list)    # no reference answer to decide
 
 
-def judge(disagreements: list[Disagreement], references: dict[str, str | None]) -> Judgement:
+def judge(disagreements: list[Disagreement], references: dict[str, str | None], engines: Engines) -> Judgement:
     """Which engines answered wrongly, per variant. `references`: variant -> reference engine or None."""
     found = Judgement()
     for d in disagreements:
-        right, by = reference_answer(d.answers, references.get(d.pattern))
+        right, by = reference_answer(d.answers, references.get(d.pattern), engines)
         if right is None:
             found.unresolved.append(d)
             continue

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from .. import children
 from ..errors import UsageError
+from .engines import Engines
 from .patterns import Pattern
 
 CHECK_TIMEOUT_S = 60
@@ -51,13 +52,15 @@ def run(check_binary: Path, engines: list[str], regexes: list[tuple[str, str]], 
 
 
 def require_some_engine_accepts(check_binary: Path, engines: list[str], patterns: list[Pattern], where: Path,
-                                nodes: dict[str, str] | None = None) -> None:
+                                nodes: dict[str, str] | None = None, table: Engines | None = None) -> None:
     """UsageError naming the first regex (or safe rewrite) that every engine refuses. The engines
-    in this process go first; the V8 ones (a node start-up) only for what all others refused."""
+    in the bench's process go first; those in programs (a node or a JVM to start) only for what all
+    others refused."""
+    table = table or Engines(())
     regexes = [(p, field, text) for p in patterns for field, text in (("regex", p.regex), ("safe", p.safe)) if text]
-    in_process = [e for e in engines if not e.startswith("node")]
+    in_process = [e for e in engines if table.in_process(e)]
     refusals: list[dict[str, str | None]] = [{} for _ in regexes]
-    for group in (in_process, [e for e in engines if e.startswith("node")]):
+    for group in (in_process, [e for e in engines if e not in in_process]):
         todo = [i for i, r in enumerate(refusals) if all(r.values())]
         if not group or not todo:
             continue

@@ -1,13 +1,14 @@
 """`stallbench regex --scan DIR`: the regexes of a JavaScript/TypeScript source tree (node/scan.mjs,
-a real parser: acorn) as catalogue entries with no attack (recheck finds one), V8 as their
-reference engine, and where each was found (file:line:column) as their source. The same regex at
-several places is one entry naming every place."""
+a real parser: acorn) as catalogue entries with no attack (recheck finds one), JavaScript's engine
+(the engine table's, V8) as their reference, and where each was found (file:line:column) as their
+source. The same regex at several places is one entry naming every place."""
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..errors import UsageError
 from . import tools
+from .engines import Engines
 from .patterns import FLAGS, MAX_REGEX, Pattern
 
 MAX_FILES = 20_000
@@ -16,6 +17,7 @@ DROPPED_FLAGS = {"g": "g (global) does not change whether a string matches",
                  "d": "d (indices) does not change whether a string matches",
                  "y": "y (sticky) is not modelled: the regex is searched anywhere"}
 SHOWN_PLACES = 5
+LANGUAGE = "JavaScript"  # what the scan reads: its regexes mean what this language's engine says
 
 
 @dataclass
@@ -80,13 +82,19 @@ def scan(root: Path) -> Scan:
         shown = ", ".join(_where(p) for p in places[:SHOWN_PLACES])
         more = f" and {len(places) - SHOWN_PLACES} more" if len(places) > SHOWN_PLACES else ""
         analysis = f"Found as {places[0]['kind']} /{source}/{given_flags}." + "".join(f" Flag {n}." for n in notes)
-        found.patterns.append(Pattern(name, source, None, flags, "", (), "", None, None, None, "node", "",
+        found.patterns.append(Pattern(name, source, None, flags, "", (), "", None, None, None, None, "",
                                       f"{shown}{more}", analysis))
         found.places[name] = [_where(p) for p in places]
     if not found.patterns:
         raise UsageError(f"--scan {root}: no constant regex found in {found.files} JavaScript/TypeScript files"
                          + (f" ({len(found.dynamic)} built from non-constant values)" if found.dynamic else ""))
     return found
+
+
+def with_reference(found: list[Pattern], engines: Engines) -> list[Pattern]:
+    """The scanned entries with JavaScript's engine as their reference."""
+    reference = engines.for_language(LANGUAGE)
+    return [replace(p, reference=reference) for p in found]
 
 
 def summary_lines(found: Scan) -> list[str]:

@@ -52,6 +52,11 @@ class Context:
                               "(a run made before benchmarks recorded their constants, or the benchmark dropped it)")
         return value
 
+    def table(self, name: str) -> list[dict]:
+        """The rows of a table the family declared (the regex family's engines), as the run's
+        binaries declared it; [] for a run made before families declared tables."""
+        return self.run.meta.get("tables", {}).get(f"{self.family}/{name}", [])
+
     def choices(self, benchmark: str, param: str) -> list[str]:
         """The declared choices of a parameter (the engines, in the bench's order), with each Node
         value expanded to the run's lines (node -> node@26, node@system); [] when not declared."""
