@@ -117,7 +117,13 @@ def test_an_engine_reading_backslash_u_differently_is_wrong_answers_not_a_growth
     assert found[("escape-u", "boost")]["verdict"] == "wrong answers"
     assert "where node says match" in found[("escape-u", "boost")]["description"]
     assert found[("escape-u", "std")]["verdict"] == "linear" and found[("escape-u", "node@26")]["verdict"] == "linear"
-    assert "WRONG ANSWERS: boost on escape-u" in result.stderr
+    # One line for Boost on that pattern, however many inputs it answered wrongly; each is in the CSV.
+    findings = [line for line in result.stderr.splitlines() if line.startswith(("WRONG ANSWERS", "DISAGREEMENT"))]
+    (wrong,) = [line for line in findings if "boost" in line and "escape-u" in line]
+    assert wrong.startswith("WRONG ANSWERS: boost on escape-u: ") and "DISAGREEMENT" not in result.stderr
+    with open(run_dir / "disagreements.csv") as f:
+        boost_wrong = [r for r in csv.DictReader(f) if r["pattern"] == "escape-u" and "boost" in r["wrong_engines"]]
+    assert len(boost_wrong) > 1 and wrong.split(": ")[2].startswith(f"{len(boost_wrong):,} inputs")
     rows = {(r.param_dict()["engine"], r.param_dict()["pattern"]): r for r in read_csv(run_dir / "results.csv")
             if r.metric == "match_ms"}
     assert rows[("std", "dot-all")].status == "rejected" and "flag s" in rows[("std", "dot-all")].detail

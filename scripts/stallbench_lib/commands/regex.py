@@ -27,6 +27,7 @@ HELP = ("ReDoS study: engines x patterns (a catalogue, --pattern, or --scan of a
         "escalating until a cell overruns its budget; attacks found by recheck, answers checked, growth classified")
 BUDGET_RANGE = (10, 600_000)
 DEFAULT_BUDGET_MS = 1000
+DISAGREEMENTS = "disagreements.csv"
 
 
 def add_arguments(p):
@@ -134,19 +135,17 @@ def _settings(args, origin, resolved, engines, lengths, samples, nodes, analysis
         "sample_check": samples}}
 
 
-def _print_findings(correctness: dict, samples: dict) -> None:
-    for d in correctness["disagreements"]:
-        print(f"DISAGREEMENT on {d['pattern']}, input {d['input']}: {d['answers']}", file=sys.stderr)
+def _print_findings(correctness: dict, samples: dict, run_dir: Path) -> None:
+    """One line per pattern x engine that answered wrongly (and per undecided disagreement); every
+    input is in the run's disagreements.csv."""
     for name, found in samples.items():
         if found["status"] != "ok":
             print(f"sample check of {name} {found['status']}", file=sys.stderr)
-        for d in found["disagreements"]:
-            print(f"DISAGREEMENT on {d['pattern']}, sample input {d['input']}: {d['answers']}", file=sys.stderr)
-    for variant, by_engine in correctness["wrong_answers"].items():
-        for engine, w in by_engine.items():
-            print(f"WRONG ANSWERS: {engine} on {variant}: {'match' if w['answer'] else 'no match'} on {w['input']} "
-                  f"where {w['by']} says {'match' if w['reference'] else 'no match'} ({w['inputs']} inputs): "
-                  "not classified", file=sys.stderr)
+    for line in agreement.finding_lines(correctness["wrong_answers"], correctness["unresolved"]):
+        print(line, file=sys.stderr)
+    if correctness["disagreements"]:
+        print(f"{correctness['disagreements']:,} inputs on which engines disagreed: {run_dir / DISAGREEMENTS}",
+              file=sys.stderr)
     for c in correctness["counterexamples"]:
         print(f"safe rewrite of {c['pattern']} differs on {c['input']}: original {c['original']}, "
               f"rewrite {c['safe']} ({', '.join(c['engines'])})", file=sys.stderr)
@@ -164,18 +163,20 @@ def _resolve(catalogue_patterns, args) -> tuple[attacks.Analysis, list[int] | No
     return analysis, _lengths(args.lengths, analysis.patterns)
 
 
-def _correctness(result, resolved, samples, table: Engines) -> dict:
+def _correctness(result, resolved, checked: verify.SampleCheck, table: Engines) -> dict:
+    """Every disagreement (the attack inputs of the cells, the sample inputs) judged, and written to
+    the run's disagreements.csv; for meta.json their count and the judgement."""
     by_name = {p.name: p for p in resolved}
     render_input = lambda name, n: by_name[name.removesuffix(patterns.SAFE_SUFFIX)].attack_input(n)
-    cell_disagreements = agreement.cell_disagreements(result.rows, render_input)
-    sample_disagreements = [agreement.Disagreement(**d) for s in samples.values() for d in s["disagreements"]]
+    disagreements = agreement.cell_disagreements(result.rows, render_input) + checked.disagreements
     references = {v.name: v.pattern.reference for v in patterns.variants(resolved)}
-    judged = agreement.judge(cell_disagreements + sample_disagreements, references, table)
+    judged = agreement.judge(disagreements, references, table)
+    atomic_write(result.path / DISAGREEMENTS, agreement.csv_text(disagreements, references, table))
     counterexamples = [asdict(c) for c in agreement.cell_counterexamples(result.rows, render_input)]
-    for found in samples.values():
+    for found in checked.per_pattern.values():
         counterexamples += found["counterexamples"]
-    return {"disagreements": [asdict(d) for d in cell_disagreements], "counterexamples": counterexamples,
-            "wrong_answers": judged.wrong, "unresolved": [asdict(d) for d in judged.unresolved]}
+    return {"disagreements": len(disagreements), "counterexamples": counterexamples, "wrong_answers": judged.wrong,
+            "unresolved": judged.unresolved}
 
 
 def _print_outcome(args, result, resolved, found_curves, engines, correctness, samples, scanned: bool) -> None:
@@ -187,7 +188,7 @@ def _print_outcome(args, result, resolved, found_curves, engines, correctness, s
     print(summary.matrix_text(found_curves, variants, engines))
     if not args.no_throughput:
         print(summary.throughput_text(result.rows, engines))
-    _print_findings(correctness, samples)
+    _print_findings(correctness, samples, result.path)
     over = result.meta["regex"]["overrun"]
     if over["max_ratio"] is not None:
         print(f"budget {args.budget_ms} ms: slowest match cell took {over['max_ratio']:.2f}x the budget "
@@ -234,19 +235,19 @@ def run(args) -> int:
         checker.require_some_engine_accepts(check_binary, engines, resolved, Path(origin), node_paths, table)
 
         print("stallbench: checking engine answers and safe rewrites on sample inputs ...", file=sys.stderr, flush=True)
-        samples = verify.check_all(check_binary, engines, resolved, analysis.generated, node_paths)
+        checked = verify.check_all(check_binary, engines, resolved, analysis.generated, node_paths)
         escalation = Escalation(match, patterns.variants(resolved), engines, lengths, tuple(nodes), inputs)
         cells = list(escalation.cells)
         if not args.no_throughput:
             cells += [Cell(throughput, {"engine": e, "pattern": p, "length": throughput.param("length").values[0]},
                            tuple(nodes), inputs)
                       for p in throughput.param("pattern").values for e in engines]
-        settings = _settings(args, origin, resolved, engines, lengths, samples, nodes, analysis, found_scan)
+        settings = _settings(args, origin, resolved, engines, lengths, checked.per_pattern, nodes, analysis, found_scan)
         meta = run_meta([family], build_dir, settings)
         result = execute(cells, 1, args.out or paths.RUNS, meta, skip=escalation.skip, finished=escalation.finished,
                          notices=optional.notices(build_dir, {family.name}, args.no_build))
 
-    correctness = _correctness(result, resolved, samples, table)
+    correctness = _correctness(result, resolved, checked, table)
     offsets = {v.name: v.pattern.fixed for v in patterns.variants(resolved)}
     found_curves = curves(result.rows, offsets, correctness["wrong_answers"])
     result.meta["regex"].update(censoring=[asdict(c) for c in escalation.censoring()], correctness=correctness,
@@ -255,6 +256,7 @@ def run(args) -> int:
     atomic_write(result.path / "classification.csv", summary.classification_csv(found_curves))
     atomic_write(result.path / "catalogue.toml", resolved_text)
 
-    _print_outcome(args, result, resolved, found_curves, engines, correctness, samples, found_scan is not None)
+    _print_outcome(args, result, resolved, found_curves, engines, correctness, checked.per_pattern,
+                   found_scan is not None)
     errors = any(r.status == "error" for r in result.rows)
     return 1 if correctness["unresolved"] or errors else 0

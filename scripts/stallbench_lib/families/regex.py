@@ -153,12 +153,13 @@ def _correctness(context) -> str:
         checks = _row_checks(context)
     samples = regex_meta.get("sample_check", {})
     lines = ["### Correctness\n"]
-    disagreements = list(checks["disagreements"]) + [d for s in samples.values() for d in s["disagreements"]]
-    if disagreements:
-        lines.append(f"**{len(disagreements)} DISAGREEMENTS between engines** (each is a bug in an engine or an "
-                     "adapter, or a difference in regex dialect):\n")
-        lines += [f"- `{d['pattern']}` on {html.escape(d['input'], quote=False)}: " +
-                  ", ".join(f"{e} {'match' if m else 'no match'}" for e, m in d["answers"].items()) for d in disagreements]
+    count = checks["disagreements"]
+    if count:
+        lines.append(f"**Engines disagreed on {count:,} inputs** (a bug in an engine or an adapter, or a difference "
+                     "in regex dialect; every one is in the run's `disagreements.csv`), one line per pattern and "
+                     "engine:\n")
+        lines += [f"- {html.escape(line, quote=False)}"
+                  for line in agreement.finding_lines(checks.get("wrong_answers", {}), checks.get("unresolved", []))]
     else:
         lines.append("Engines that finished agreed on match / no match for every attack input"
                      + (" and every sample input." if samples else "."))
@@ -168,11 +169,6 @@ def _correctness(context) -> str:
         lines.append(f"\nSample check: {total:,} inputs (random strings over each pattern's alphabet, the short "
                      "attack inputs, and those with one or two random edits), every engine, original and rewrite."
                      + (f" Did not finish: {', '.join(failed)}." if failed else ""))
-    for variant, by_engine in checks.get("wrong_answers", {}).items():
-        for engine, w in by_engine.items():
-            lines.append(f"\n**{engine} answers `{variant}` wrongly** (not classified): "
-                         f"{'match' if w['answer'] else 'no match'} on {html.escape(w['input'], quote=False)} where "
-                         f"{w['by']} says {'match' if w['reference'] else 'no match'} ({w['inputs']} inputs).")
     if checks["counterexamples"]:
         lines.append("\n**Safe rewrites that are not the same language** (input: original's answer → rewrite's):\n")
         for c in checks["counterexamples"]:
@@ -187,9 +183,10 @@ def _row_checks(context) -> dict:
     """What the rows alone tell (a run made by `stallbench run`): attack-input disagreements, judged
     by the majority."""
     disagreements = agreement.cell_disagreements(context.rows)
-    return {"disagreements": [vars(d) for d in disagreements],
+    judged = agreement.judge(disagreements, {}, Engines.from_meta(context.run.meta))
+    return {"disagreements": len(disagreements),
             "counterexamples": [vars(c) for c in agreement.cell_counterexamples(context.rows)],
-            "wrong_answers": agreement.judge(disagreements, {}, Engines.from_meta(context.run.meta)).wrong}
+            "wrong_answers": judged.wrong, "unresolved": judged.unresolved}
 
 
 def _throughput(context, engines) -> str:

@@ -7,6 +7,8 @@ for JavaScript-sourced patterns), else the majority of the implementations that 
 engine table says which engines share one: pcre2 and pcre2-jit, every V8 engine and Node line). An
 engine that answers otherwise has `wrong answers` on that pattern: its timings are not classified.
 A disagreement with no majority stays unresolved."""
+import csv
+import io
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
@@ -131,21 +133,64 @@ def reference_answer(answers: dict[str, bool], reference: str | None, engines: E
 
 @dataclass
 class Judgement:
-    wrong: dict[str, dict[str, dict]] = field(default_factory=dict)  # variant -> engine -> first wrong input
-    unresolved: list[Disagreement] = field(default_factory=list)    # no reference answer to decide
+    wrong: dict[str, dict[str, dict]] = field(default_factory=dict)  # variant -> engine -> first wrong input, count
+    unresolved: list[dict] = field(default_factory=list)  # per variant and split of engines: first input, count
 
 
 def judge(disagreements: list[Disagreement], references: dict[str, str | None], engines: Engines) -> Judgement:
-    """Which engines answered wrongly, per variant. `references`: variant -> reference engine or None."""
+    """Which engines answered wrongly, per variant, with the first input and how many (one entry
+    per variant x engine, however many inputs); disagreements no reference can decide, grouped by
+    variant and the engines that answered. `references`: variant -> reference or None."""
     found = Judgement()
+    unresolved: dict[tuple, dict] = {}
     for d in disagreements:
         right, by = reference_answer(d.answers, references.get(d.pattern), engines)
         if right is None:
-            found.unresolved.append(d)
+            group = unresolved.setdefault((d.pattern, tuple(sorted(d.answers))),
+                                          {"pattern": d.pattern, "input": d.input, "answers": d.answers, "inputs": 0})
+            group["inputs"] += 1
             continue
         for engine, answer in d.answers.items():
             if answer != right:
                 entry = found.wrong.setdefault(d.pattern, {}).setdefault(
                     engine, {"input": d.input, "answer": answer, "reference": right, "by": by, "inputs": 0})
                 entry["inputs"] += 1
+    found.unresolved = list(unresolved.values())
     return found
+
+
+def _said(answer: bool) -> str:
+    return "match" if answer else "no match"
+
+
+def finding_lines(wrong: dict[str, dict[str, dict]], unresolved: list[dict]) -> list[str]:
+    """One line per variant x engine that answered wrongly, one per group of disagreements no
+    reference can decide: a count and one example each (every input is in disagreements.csv)."""
+    lines = []
+    for variant, by_engine in wrong.items():
+        for engine, w in by_engine.items():
+            lines.append(f"WRONG ANSWERS: {engine} on {variant}: {w['inputs']:,} input{'s' * (w['inputs'] != 1)}, e.g. "
+                         f"{_said(w['answer'])} on {w['input']} where {w['by']} says {_said(w['reference'])}: "
+                         "not classified")
+    for u in unresolved:
+        lines.append(f"DISAGREEMENT on {u['pattern']}, no reference or majority to decide: {u['inputs']:,} "
+                     f"input{'s' * (u['inputs'] != 1)}, e.g. {u['input']}: "
+                     + ", ".join(f"{e} {_said(a)}" for e, a in sorted(u["answers"].items())))
+    return lines
+
+
+CSV_COLUMNS = ["pattern", "attack_length", "input", "answers", "right_answer", "decided_by", "wrong_engines"]
+
+
+def csv_text(disagreements: list[Disagreement], references: dict[str, str | None], engines: Engines) -> str:
+    """Every disagreement, one row per input: the run directory's disagreements.csv."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for d in disagreements:
+        right, by = reference_answer(d.answers, references.get(d.pattern), engines)
+        writer.writerow([d.pattern, "" if d.length is None else d.length, d.input,
+                         ";".join(f"{e}={int(a)}" for e, a in sorted(d.answers.items())),
+                         "" if right is None else int(right), by if right is not None else "",
+                         ";".join(sorted(e for e, a in d.answers.items() if right is not None and a != right))])
+    return out.getvalue()

@@ -1,8 +1,9 @@
 """The sample check of every pattern: its regex and safe rewrite answered by every engine on
 sample inputs (samples.py), each pattern and engine in a regex_check process of its own (an engine
-that hangs or crashes there loses only its own answers). What it finds, as plain data for
-meta.json and the report: engine disagreements and the rewrite's counterexamples."""
-from dataclasses import asdict
+that hangs or crashes there loses only its own answers). What it finds: per pattern, plain data for
+meta.json and the report (how many inputs, how many disagreements, the rewrite's
+counterexamples), and every engine disagreement, for the judgement and disagreements.csv."""
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from . import agreement, checker, inputs, samples
@@ -30,13 +31,23 @@ def check_pattern(check_binary: Path, engines: list[str], pattern: Pattern, gene
     return {"inputs": len(sample), "status": "ok" if not failed else "failed: " + "; ".join(failed),
             "generated": len(generated),
             "alphabet": inputs.encode(samples.as_bytes("".join(samples.alphabet(pattern)), pattern.unicode)),
-            "disagreements": [asdict(d) for d in disagreements],
+            "disagreements": disagreements,
             "counterexamples": [asdict(c) for c in counterexamples]}
 
 
+@dataclass
+class SampleCheck:
+    per_pattern: dict[str, dict] = field(default_factory=dict)  # name -> inputs, status, disagreements (a count), ...
+    disagreements: list[agreement.Disagreement] = field(default_factory=list)
+
+
 def check_all(check_binary: Path, engines: list[str], patterns: list[Pattern], generated: dict[str, list[str]],
-              nodes: dict[str, str] | None = None) -> dict[str, dict]:
+              nodes: dict[str, str] | None = None) -> SampleCheck:
     """`generated`: variant name -> strings it matches."""
-    return {p.name: check_pattern(check_binary, engines, p, [g for v in p.variants() for g in generated.get(v.name, [])],
-                                  nodes)
-            for p in patterns}
+    found = SampleCheck()
+    for p in patterns:
+        checked = check_pattern(check_binary, engines, p, [g for v in p.variants() for g in generated.get(v.name, [])],
+                                nodes)
+        found.disagreements += checked["disagreements"]
+        found.per_pattern[p.name] = {**checked, "disagreements": len(checked["disagreements"])}
+    return found
