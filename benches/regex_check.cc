@@ -3,11 +3,12 @@
 //
 //   {"engines": ["re2", "node@26", ...], "nodes": {"26": "/path/to/node"},
 //    "regexes": [{"regex": "^a+$", "flags": "i"}, ...], "inputs": ["aa!", ...]}
-//   -> {"engines": {"re2": [{"rejected": null, "answers": "0101..."}, ...one per regex], ...}}
+//   -> {"engines": {"re2": [{"rejected": null, "answers": "0101...", "fallback": null}, ...one per regex], ...}}
 //
 // Inputs are bytes, carried as the Latin-1 characters they are (each code point 0-255 is one
 // byte). `rejected` is the engine's compile error (null when it compiled); `answers` has one
-// character per input: 1 match, 0 no match, g the engine's guard fired, e any other failure. Used
+// character per input: 1 match, 0 no match, g the engine's guard fired, e any other failure;
+// `fallback` why the engine runs the regex with another algorithm than its own (null: it does not). Used
 // to refuse a catalogue whose regex no engine accepts, and to compare engines with each other and
 // safe rewrites with their originals on sample inputs. The orchestrator runs it in its own process
 // with a time limit: keep inputs short.
@@ -62,11 +63,12 @@ json check(const std::string& engine, const json& regex, const std::map<std::str
   } catch (const std::out_of_range&) {
     throw std::invalid_argument("engine " + engine + " names no Node line of the request's \"nodes\"");
   } catch (const std::exception& e) {
-    return {{"rejected", e.what()}, {"answers", ""}};
+    return {{"rejected", e.what()}, {"answers", ""}, {"fallback", nullptr}};
   }
   std::string answers;
   for (const auto& input : inputs) answers.push_back(answer(*compiled, input));
-  return {{"rejected", nullptr}, {"answers", answers}};
+  std::string fallback = compiled->fallback();
+  return {{"rejected", nullptr}, {"answers", answers}, {"fallback", fallback.empty() ? json(nullptr) : json(fallback)}};
 }
 
 }  // namespace

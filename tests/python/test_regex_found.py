@@ -130,3 +130,21 @@ def test_an_engine_reading_backslash_u_differently_is_wrong_answers_not_a_growth
     assert rows[("boost", "dot-all")].status == "ok" and rows[("node@26", "dot-all")].status == "ok"
     meta = json.loads((run_dir / "meta.json").read_text())
     assert [n["runtime"] for n in meta["nodes"]] == ["node@26"] and meta["nodes"][0]["version"].startswith("v26.")
+
+
+def test_node_linear_says_where_v8s_linear_engine_cannot_apply(tmp_path, regex_tools):
+    # V8's linear engine takes no `i` flag: with it, node-linear backtracks as node does, and its
+    # rows, classification and matrix say so; the same pattern without `i` switches engines.
+    catalogue = tmp_path / "p.toml"
+    catalogue.write_text("".join(f'[[pattern]]\nname = "{name}"\nregex = "^(a+)+$"\nflags = "{flags}"\npump = "a"\n'
+                                 'suffix = "!"\nlengths = [6, 8, 10]\nsource = "test"\n'
+                                 for name, flags in (("nested-i", "i"), ("nested", ""))))
+    result, run_dir = regex_run(tmp_path, "--patterns", str(catalogue), "--engines", "node-linear", "--node", "26")
+    assert result.returncode == 0, result.stderr
+    fell = {r.param_dict()["pattern"]: r.value for r in read_csv(run_dir / "results.csv") if r.metric == "fell_back"}
+    assert fell == {"nested-i": 1, "nested": 0}
+    found = verdicts(run_dir)
+    assert "the i flag" in found[("nested-i", "node-linear@26")]["fallback"]
+    assert found[("nested", "node-linear@26")]["fallback"] == ""
+    matrix = {line.split()[0]: line for line in result.stdout.splitlines() if line.startswith("nested")}
+    assert "(fell back)" in matrix["nested-i"] and "(fell back)" not in matrix["nested"]

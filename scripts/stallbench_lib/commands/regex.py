@@ -249,7 +249,7 @@ def run(args) -> int:
 
     correctness = _correctness(result, resolved, checked, table)
     offsets = {v.name: v.pattern.fixed for v in patterns.variants(resolved)}
-    found_curves = curves(result.rows, offsets, correctness["wrong_answers"])
+    found_curves = curves(result.rows, offsets, correctness["wrong_answers"], verify.fallbacks(checked.per_pattern))
     result.meta["regex"].update(censoring=[asdict(c) for c in escalation.censoring()], correctness=correctness,
                                 overrun=summary.overrun(escalation.times, args.budget_ms))
     result.save()

@@ -6,7 +6,7 @@ import html
 
 from matplotlib.lines import Line2D
 
-from ..redos import agreement, summary
+from ..redos import agreement, summary, verify
 from ..redos.curves import curves
 from ..redos.engines import Engines
 from ..redos.patterns import SAFE_SUFFIX
@@ -36,7 +36,10 @@ characters is b = 2); `>L` after it: the curve was flat up to length L and grew 
 regime change). A fitted curve that then stopped shows how (`linear, crashed@65536`). With too few
 points to fit, the status that ended the curve: `guarded` (Boost's error_complexity, PCRE2's match
 or JIT-stack limit, V8's backtrack stack), `crashed` (std::regex overflowing the stack), `timeout`;
-`rejected`: the engine refused the pattern (or a flag). `NAME.safe` rows are the catalogue's
+`rejected`: the engine refused the pattern (or a flag). `(fell back)`: the engine ran the pattern
+with another algorithm than its own: `node-linear` where V8's linear engine cannot take the pattern
+(the `i` or `u` flag, a backreference, a lookahead, a large counted repeat) keeps backtracking as
+`node` does (classification.csv's `fallback` says why). `NAME.safe` rows are the catalogue's
 linear rewrites. V8 engines carry their Node line: `node@26`.
 """
 
@@ -254,7 +257,8 @@ def sections(context) -> str:
         checks = regex_meta.get("correctness") or _row_checks(context)
         offsets = {name: entry.get("fixed", 0) for name, entry in regex_meta.get("patterns", {}).items()}
         offsets.update({name + SAFE_SUFFIX: fixed for name, fixed in offsets.items()})
-        found = curves(match_rows, offsets, checks.get("wrong_answers", {}))
+        found = curves(match_rows, offsets, checks.get("wrong_answers", {}),
+                       verify.fallbacks(regex_meta.get("sample_check", {})))
         variants = _variants(match_rows)
         parts += ["### Catastrophic backtracking (ReDoS)\n", READING, _nodes(context),
                   _risky_first(found, variants, engines, regex_meta),

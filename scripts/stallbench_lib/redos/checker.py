@@ -18,6 +18,7 @@ CHECK_TIMEOUT_S = 60
 class EngineAnswers:
     rejected: str | None  # the engine's compile error
     answers: str          # per input: 1 match, 0 no match, g guarded, e error
+    fallback: str | None = None  # why the engine runs the regex with another algorithm than its own
 
 
 class CheckFailed(Exception):
@@ -48,7 +49,8 @@ def run(check_binary: Path, engines: list[str], regexes: list[tuple[str, str]], 
         reason = done.stderr.strip().splitlines()[-1:] or [f"exit status {done.returncode}"]
         raise CheckFailed(reason[0] if done.returncode > 0 else f"killed by signal {-done.returncode}")
     reply = json.loads(done.stdout)["engines"]
-    return {engine: [EngineAnswers(a["rejected"], a["answers"]) for a in per_regex] for engine, per_regex in reply.items()}
+    return {engine: [EngineAnswers(a["rejected"], a["answers"], a.get("fallback")) for a in per_regex]
+            for engine, per_regex in reply.items()}
 
 
 def require_some_engine_accepts(check_binary: Path, engines: list[str], patterns: list[Pattern], where: Path,

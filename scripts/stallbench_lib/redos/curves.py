@@ -31,6 +31,7 @@ class Curve:
     growth: Growth
     offset: int = 0                   # the attack's fixed bytes: pumped length = length - offset
     wrong: dict | None = None         # the first wrong answer, when the engine answered wrongly
+    fallback: str | None = None       # why the engine ran it with another algorithm (node-linear backtracking)
 
     @property
     def verdict(self) -> str:
@@ -50,25 +51,33 @@ class Curve:
             w = self.wrong
             return (f"wrong answers: {'match' if w['answer'] else 'no match'} on {w['input']} where {w['by']} says "
                     f"{'match' if w['reference'] else 'no match'} ({w['inputs']} input{'s' * (w['inputs'] > 1)})")
+        fell = f"; fell back: {self.fallback}" if self.fallback else ""
         if verdict in ("linear", "polynomial", "exponential", "unknown"):
-            return self.growth.regime_text(self.offset) + self.growth.describe() + (f"; {stop}" if stop else "")
+            return self.growth.regime_text(self.offset) + self.growth.describe() + (f"; {stop}" if stop else "") + fell
         text = stop
         if self.points and self.growth.kind != "unknown":
             text += f" (before: {self.growth.describe()})"
-        return text
+        return text + fell
 
     def time_at(self, length: int) -> float | None:
         return dict(self.points).get(length)
 
 
-def curves(rows: list[Row], offsets: dict[str, int] | None = None,
-           wrong: dict[str, dict[str, dict]] | None = None) -> dict[tuple[str, str], Curve]:
+FELL_BACK = "it said so when it ran (fell_back)"  # the why when only the rows tell
+
+
+def curves(rows: list[Row], offsets: dict[str, int] | None = None, wrong: dict[str, dict[str, dict]] | None = None,
+           fallbacks: dict[str, dict[str, str]] | None = None) -> dict[tuple[str, str], Curve]:
     """(variant, engine) -> Curve, from the match benchmark's rows (any number of repetitions).
-    `offsets`: variant -> fixed bytes of its attack; `wrong`: variant -> engine -> first wrong answer."""
-    offsets, wrong = offsets or {}, wrong or {}
+    `offsets`: variant -> fixed bytes of its attack; `wrong`: variant -> engine -> first wrong answer;
+    `fallbacks`: variant -> engine -> why it fell back (the rows' fell_back say that it did)."""
+    offsets, wrong, fallbacks = offsets or {}, wrong or {}, fallbacks or {}
     times = defaultdict(lambda: defaultdict(list))
     failures = defaultdict(dict)
+    fell_back = set()
     for r in rows:
+        if r.benchmark == "match" and r.metric == "fell_back" and r.status == "ok" and r.value >= 0.5:
+            fell_back.add((r.param_dict()["pattern"], r.param_dict()["engine"]))
         if r.benchmark != "match" or r.metric != "match_ms":
             continue
         p = r.param_dict()
@@ -84,7 +93,8 @@ def curves(rows: list[Row], offsets: dict[str, int] | None = None,
         offset = offsets.get(key[0], 0)
         pumped = [(n - offset, t) for n, t in points if n > offset]
         growth = classify([n for n, _ in pumped], [t for _, t in pumped])
-        found[key] = Curve(key[0], key[1], points, stop, growth, offset, wrong.get(key[0], {}).get(key[1]))
+        why = fallbacks.get(key[0], {}).get(key[1]) or (FELL_BACK if key in fell_back else None)
+        found[key] = Curve(key[0], key[1], points, stop, growth, offset, wrong.get(key[0], {}).get(key[1]), why)
     return found
 
 

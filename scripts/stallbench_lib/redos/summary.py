@@ -10,7 +10,9 @@ from .curves import Curve, largest_common_length
 SHORT = {"linear": "linear", "rejected": "rejected", "guarded": "guarded", "crashed": "crashed",
          "timeout": "timeout", "error": "ERROR", "unknown": "?", "wrong answers": "wrong answers"}
 CLASSIFICATION_COLUMNS = ["pattern", "engine", "verdict", "degree", "base", "r2", "points", "largest_finished_length",
-                          "growth_from_length", "stopped_at_length", "stop_status", "stop_detail", "description"]
+                          "growth_from_length", "stopped_at_length", "stop_status", "stop_detail", "fallback",
+                          "description"]
+FELL_BACK = " (fell back)"  # a matrix cell's mark: the engine ran it with another algorithm than its own
 GROWING = ("polynomial", "exponential")
 
 
@@ -46,7 +48,7 @@ def short_verdict(curve: Curve) -> str:
         text += f"@{curve.stop.length}"
     elif curve.stop and verdict in ("linear", *GROWING) and curve.stop.status != "timeout":
         text += f", {curve.stop.status}@{curve.stop.length}"
-    return text
+    return text + (FELL_BACK if curve.fallback else "")
 
 
 def by_variant(curves: dict[tuple[str, str], Curve]) -> dict[str, dict[str, Curve]]:
@@ -95,7 +97,7 @@ def classification_csv(curves: dict[tuple[str, str], Curve]) -> str:
                          "" if g.base is None else f"{g.base:.4f}", "" if g.r2 is None else f"{g.r2:.4f}",
                          len(c.points), c.points[-1][0] if c.points else "",
                          "" if g.flat_until is None else g.flat_until + c.offset, c.stop.length if c.stop else "", c.stop.status if c.stop else "",
-                         c.stop.detail if c.stop else "", c.describe()])
+                         c.stop.detail if c.stop else "", c.fallback or "", c.describe()])
     return out.getvalue()
 
 
