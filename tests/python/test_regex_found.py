@@ -106,7 +106,7 @@ def test_an_engine_reading_backslash_u_differently_is_wrong_answers_not_a_growth
     # \u0031 is "1" for V8 and std::regex (ECMAScript); Boost reads \u as "an uppercase letter".
     # A flags entry beside it: dotAll runs where an engine has it and is `rejected` in std::regex.
     catalogue = tmp_path / "p.toml"
-    catalogue.write_text('[[pattern]]\nname = "escape-u"\nregex = \'^\\u0031+!$\'\nprefix = "1"\npump = "1"\n'
+    catalogue.write_text('format = 2\n[[pattern]]\nname = "escape-u"\nregex = \'^\\u0031+!$\'\nprefix = "1"\npump = "1"\n'
                          'suffix = "!"\nreference = "node"\nlengths = [8, 64, 512]\nsource = "test"\n'
                          '[[pattern]]\nname = "dot-all"\nregex = "^a.+b$"\nflags = "s"\npump = "\\\\x0a"\n'
                          'prefix = "a"\nlengths = [8, 64, 512]\nsource = "test"\n')

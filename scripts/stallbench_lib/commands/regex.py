@@ -15,7 +15,7 @@ from ..atomic import atomic_write
 from ..errors import UsageError
 from ..execute import execute, run_meta
 from ..plan import Cell
-from ..redos import agreement, attacks, catalogue_file, checker, patterns, scan, summary, verify
+from ..redos import agreement, attacks, catalogue_file, checker, patterns, scan, summary, upgrade, verify
 from ..redos.curves import curves
 from ..redos.engines import Engines
 from ..redos.escalation import Escalation
@@ -38,6 +38,9 @@ def add_arguments(p):
                         help="a regex to study (repeatable); its attack is found by recheck")
     source.add_argument("--scan", metavar="DIR", type=Path,
                         help="study every constant regex of the JavaScript/TypeScript sources under DIR")
+    source.add_argument("--upgrade-catalogue", metavar="FILE", type=Path,
+                        help=f"rewrite a catalogue of an older format in format {patterns.FORMAT} (the original is "
+                             "kept beside it) and stop")
     p.add_argument("--flags", metavar="FLAGS", default="", help="flags of the --pattern regexes: any of i, m, s, u")
     p.add_argument("--engines", metavar="E1,E2",
                    help="engines to run (default: every one this build has; node and node-linear once per Node line)")
@@ -205,6 +208,9 @@ def _print_outcome(args, result, resolved, found_curves, engines, correctness, s
 
 
 def run(args) -> int:
+    if args.upgrade_catalogue:
+        print(upgrade.upgrade(args.upgrade_catalogue))
+        return 0
     catalogue_patterns, origin, found_scan = _catalogue(args)
     _lengths(args.lengths)
     if not BUDGET_RANGE[0] <= args.budget_ms <= BUDGET_RANGE[1]:
