@@ -183,3 +183,19 @@ def test_bench_binary_refuses_a_bad_catalogue_itself(tmp_path):
     result = subprocess.run([str(BUILD / "benches" / "bench_regex"), "--stallbench-describe",
                              f"--stallbench-input=patterns={patterns}"], capture_output=True, text=True)
     assert result.returncode == 2 and "invalid TOML" in result.stderr
+
+
+def test_a_flat_then_quadratic_curve_is_refined_inside_its_turn_and_reads_as_degree_two(tmp_path):
+    # PCRE2 skips a match whose required last character is absent while the input is shorter than
+    # its bound (5,000 bytes in 10.42), then backtracks: ^\d+\d+x is flat up to 4,097, quadratic
+    # after. Two lengths past the turn are not enough to read a degree: the run measures inside it.
+    patterns = catalogue(tmp_path, entry("turn", r"^\d+\d+x", "0", lengths=[1025, 2049, 4097, 8193, 32769]))
+    result, run_dir = regex_run(tmp_path, patterns, "--engines", "pcre2", "--budget-ms", "3000")
+    assert result.returncode == 0, result.stderr
+    with open(run_dir / "classification.csv") as f:
+        (turn,) = [r for r in csv.DictReader(f) if r["pattern"] == "turn"]
+    assert turn["verdict"] == "polynomial" and 1.5 < float(turn["degree"]) < 2.6, turn
+    assert turn["growth_from_length"] == "4097"
+    meta = json.loads((run_dir / "meta.json").read_text())
+    inside = sorted(r["length"] for r in meta["regex"]["refined"] if r["why"] == "inside the turn")
+    assert inside and all(4097 < n < 32769 for n in inside)

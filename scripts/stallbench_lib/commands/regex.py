@@ -251,12 +251,14 @@ def run(args) -> int:
         settings = _settings(args, origin, resolved, engines, lengths, checked.per_pattern, nodes, analysis, found_scan)
         meta = run_meta([family], build_dir, settings)
         result = execute(cells, 1, args.out or paths.RUNS, meta, skip=escalation.skip, finished=escalation.finished,
-                         notices=optional.notices(build_dir, {family.name}, args.no_build))
+                         notices=optional.notices(build_dir, {family.name}, args.no_build), more=escalation.more)
 
     correctness = _correctness(result, resolved, checked, table)
     offsets = {v.name: v.pattern.fixed for v in patterns.variants(resolved)}
-    found_curves = curves(result.rows, offsets, correctness["wrong_answers"], verify.fallbacks(checked.per_pattern))
-    result.meta["regex"].update(censoring=[asdict(c) for c in escalation.censoring()], correctness=correctness,
+    found_curves = curves(result.rows, offsets, correctness["wrong_answers"], verify.fallbacks(checked.per_pattern),
+                          correctness["unresolved"])
+    result.meta["regex"].update(censoring=[asdict(c) for c in escalation.censoring()], refined=escalation.refined,
+                                correctness=correctness,
                                 overrun=summary.overrun(escalation.times, args.budget_ms))
     result.save()
     atomic_write(result.path / "classification.csv", summary.classification_csv(found_curves))

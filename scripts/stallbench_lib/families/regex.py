@@ -20,22 +20,27 @@ STOP_MARKERS = {"timeout": "^", "guarded": "s", "crashed": "X", "error": "*"}
 
 READING = """\
 Each cell runs one engine on one pattern at one input length, in its own process, within a time
-budget (compile, warm-up and timed matches together; the cell is killed when it overruns). Times
-are medians of the timed matches after the warm-up. With `stallbench regex`, lengths escalate per
-engine and pattern until a cell does not finish; that engine is not run at longer lengths of that
-pattern: its curve is **censored** there (a marker on the budget line: ▲ over the budget, ■ the
-engine's guard fired, ✖ the process crashed). In the plot each engine has a colour, the pattern a
-solid line and its safe rewrite a dashed one.
+budget (compile, warm-up and timed matches together; the cell is killed when it overruns). A cell's
+time is the median of its timed matches after the warm-up. With `stallbench regex`, lengths escalate
+per engine and pattern until a cell does not finish; that engine is not run at longer lengths of
+that pattern: its curve is **censored** there (a marker on the budget line: ▲ over the budget, ■
+the engine's guard fired, ✖ the process crashed). Then the curves are refined: lengths are added
+inside a turn that too few points passed, and the cells of a growth verdict the machine's noise
+could have made are measured again, the engines side by side; a length measured twice counts its
+faster cell (load only adds time). In the plot each engine has a colour, the pattern a solid line
+and its safe rewrite a dashed one.
 
 The **verdict** comes first from the answers: an engine whose match / no match differs from the
-reference (V8 for patterns found in JavaScript, else the majority of engine families) shows
-`wrong answers` and its times are not classified. Otherwise it comes from the finished points,
-fitted over the top of the curve against the pumped length (the input less the attack's fixed
-parts): `linear`, `poly k` (time ∝ n^k), `exp xb` (time ∝ b^n, b per byte; the seed's ×4 per 2
-characters is b = 2); `>L` after it: the curve was flat up to length L and grew from there (a
-regime change). A fitted curve that then stopped shows how (`linear, crashed@65536`). With too few
-points to fit, the status that ended the curve: `guarded` (Boost's error_complexity, PCRE2's match
-or JIT-stack limit, V8's backtrack stack), `crashed` (std::regex overflowing the stack), `timeout`;
+reference (V8 for patterns found in JavaScript, else the majority of implementations) shows
+`wrong answers`, one that disagreed where nothing could decide who is right `disputed answers`;
+neither is classified. Otherwise it comes from the finished points, fitted over the top of the
+curve against the pumped length (the input less the attack's fixed parts): `linear`, `poly k`
+(time ∝ n^k), `exp xb` (time ∝ b^n, b per byte; the seed's ×4 per 2 characters is b = 2); `>L`
+after it: the curve was flat up to length L and grew from there (a regime change); `grows >L`:
+it grew past L, but too few points past the turn to read a degree (three at least). A fitted
+curve that then stopped shows how (`linear, crashed@65536`). With too few points to fit, the
+status that ended the curve: `guarded` (Boost's error_complexity, PCRE2's match or JIT-stack
+limit, V8's backtrack stack), `crashed` (std::regex overflowing the stack), `timeout`;
 `rejected`: the engine refused the pattern (or a flag). `(fell back)`: the engine ran the pattern
 with another algorithm than its own: `node-linear` where V8's linear engine cannot take the pattern
 (the `i` or `u` flag, a backreference, a lookahead, a large counted repeat) keeps backtracking as
@@ -221,6 +226,15 @@ def _throughput(context, engines) -> str:
     return "\n".join(lines) + "\n\n" + save(fig, context.out, "regex-throughput", "throughput per engine")
 
 
+def _refined(context) -> str:
+    refined = context.run.meta.get("regex", {}).get("refined", [])
+    if not refined:
+        return ""
+    inside = sum(1 for r in refined if r["why"] == "inside the turn")
+    return (f"Refined after the escalation: {inside} cells inside turns, {len(refined) - inside} cells measured "
+            "again (meta.json `regex.refined` lists them).\n")
+
+
 def _censoring(context) -> str:
     censoring = context.run.meta.get("regex", {}).get("censoring", [])
     if not censoring:
@@ -258,14 +272,14 @@ def sections(context) -> str:
         offsets = {name: entry.get("fixed", 0) for name, entry in regex_meta.get("patterns", {}).items()}
         offsets.update({name + SAFE_SUFFIX: fixed for name, fixed in offsets.items()})
         found = curves(match_rows, offsets, checks.get("wrong_answers", {}),
-                       verify.fallbacks(regex_meta.get("sample_check", {})))
+                       verify.fallbacks(regex_meta.get("sample_check", {})), checks.get("unresolved", []))
         variants = _variants(match_rows)
         parts += ["### Catastrophic backtracking (ReDoS)\n", READING, _nodes(context),
                   _risky_first(found, variants, engines, regex_meta),
                   f"Budget per cell: {budget_ms:g} ms. Matrix: verdict per engine, and the median time at the largest "
                   "length every engine that compiled the pattern finished (`at length`).\n",
                   _matrix(found, variants, engines, regex_meta.get("patterns", {})), _overrun(context),
-                  _censoring(context)]
+                  _censoring(context), _refined(context)]
         names = list(dict.fromkeys(v.removesuffix(SAFE_SUFFIX) for v in variants))
         parts.append(_plot_curves(context, names, found, engines, budget_ms))
         parts.append(_correctness(context))

@@ -8,12 +8,13 @@ from ..report import stats
 from .curves import Curve, largest_common_length
 
 SHORT = {"linear": "linear", "rejected": "rejected", "guarded": "guarded", "crashed": "crashed",
-         "timeout": "timeout", "error": "ERROR", "unknown": "?", "wrong answers": "wrong answers"}
+         "timeout": "timeout", "error": "ERROR", "unknown": "?", "wrong answers": "wrong answers",
+         "disputed answers": "disputed answers", "growing": "grows"}
 CLASSIFICATION_COLUMNS = ["pattern", "engine", "verdict", "degree", "base", "r2", "points", "largest_finished_length",
                           "growth_from_length", "stopped_at_length", "stop_status", "stop_detail", "fallback",
                           "description"]
 FELL_BACK = " (fell back)"  # a matrix cell's mark: the engine ran it with another algorithm than its own
-GROWING = ("polynomial", "exponential")
+GROWING = ("polynomial", "exponential", "growing")
 
 
 def fmt_time(ms: float | None) -> str:
@@ -139,7 +140,7 @@ def overrun(times, budget_ms: float) -> dict:
 
 
 SLOW_MS = 100.0  # "at what input length an engine passes 100 ms"
-BLOWS_UP = ("polynomial", "exponential", "timeout", "guarded", "crashed")
+BLOWS_UP = ("polynomial", "exponential", "growing", "timeout", "guarded", "crashed")
 
 
 def length_over(curve: Curve, ms: float = SLOW_MS) -> int | None:
@@ -169,7 +170,7 @@ def risk_rows(curves: dict[tuple[str, str], Curve], variants: list[str], engines
                 row["blow_up"].append({"engine": engine, "verdict": short_verdict(curve), "over_100ms": length_over(curve)})
             elif verdict == "linear":
                 row["linear"].append(engine)
-            elif verdict == "wrong answers":
+            elif verdict in ("wrong answers", "disputed answers"):
                 row["wrong"].append(engine)
             else:
                 row["other"].append(f"{engine} {short_verdict(curve)}")
