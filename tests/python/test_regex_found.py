@@ -148,3 +148,20 @@ def test_node_linear_says_where_v8s_linear_engine_cannot_apply(tmp_path, regex_t
     assert found[("nested", "node-linear@26")]["fallback"] == ""
     matrix = {line.split()[0]: line for line in result.stdout.splitlines() if line.startswith("nested")}
     assert "(fell back)" in matrix["nested-i"] and "(fell back)" not in matrix["nested"]
+
+
+def test_a_safe_or_mild_verdict_of_recheck_s_fuzzer_alone_is_not_taken_as_it_is(tmp_path, regex_tools):
+    # Bounded repeats over recheck's maxRepeatCount inside a nested quantifier: its automaton checker
+    # gives up and its fuzzer calls both "4th degree polynomial". The first is too big for the
+    # automaton even with raised limits: the worst of the attacks measured (ours: a run of \w for
+    # the nested quantifier) is exponential; the second the automaton decides with raised limits.
+    result, run_dir = regex_run(tmp_path, "--pattern", r"^(\w{44,88}\s?)+$", "--pattern", "^(?:a{2,40})+$",
+                                "--engines", "node,re2", "--node", "26")
+    assert result.returncode == 0, result.stderr
+    attacks = {p.name: p.attack for p in patterns.load(run_dir / "catalogue.toml")}
+    assert "uncertain" in attacks["pattern-1"] and "worst of" in attacks["pattern-1"]
+    assert "with raised limits: exponential" in attacks["pattern-2"]
+    found = verdicts(run_dir)
+    for name in ("pattern-1", "pattern-2"):
+        assert found[(name, "node@26")]["verdict"] == "exponential", found[(name, "node@26")]
+        assert found[(name, "re2")]["verdict"] == "linear"

@@ -161,8 +161,9 @@ def _resolve(catalogue_patterns, args) -> tuple[attacks.Analysis, list[int] | No
     analysis = attacks.analyse(catalogue_patterns)
     for note in analysis.notes:
         print(f"stallbench: {note}", file=sys.stderr)
-    for name, said in analysis.recheck.items():
-        print(f"  {name}: {said['analyser']}: {said['verdict']}", file=sys.stderr)
+    for p in analysis.patterns:
+        if p.name in analysis.recheck:
+            print(f"  {p.name}: {p.attack}", file=sys.stderr)
     return analysis, _lengths(args.lengths, analysis.patterns)
 
 
