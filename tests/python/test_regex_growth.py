@@ -197,3 +197,16 @@ def test_engines_in_a_disagreement_nothing_decides_get_no_growth_class():
     assert found[("p", "std")].verdict == "disputed answers" and found[("p", "pcre2")].verdict == "disputed answers"
     assert found[("p", "re2")].verdict == "exponential"
     assert "152 inputs" in found[("p", "std")].describe()
+
+
+def test_a_curve_stopped_before_it_could_be_read_gets_lengths_below_its_stop():
+    from stallbench_lib.redos import refine
+
+    # An exponential that went from 0.5 ms to over the budget between two lengths: three between.
+    curve = curves(_rows("std", [(8, 0.001), (16, 0.5)], (32, "timeout", "repetition 0 exceeded 1.05 s")))[("p", "std")]
+    assert curve.verdict == "timeout" and refine.turn_lengths(curve) == [19, 23, 27]
+    # Over the budget at its shortest input, behind a 40-byte prefix: between the prefix and the stop.
+    first = curves(_rows("std", [], (49, "timeout", "repetition 0 exceeded 1.05 s")), {"p": 40})[("p", "std")]
+    assert refine.turn_lengths(first) == [42, 43, 45]  # geometric on the pumped bytes, 1 to 9
+    rejected = curves(_rows("re2", [], (12, "rejected", "invalid escape")))[("p", "re2")]
+    assert refine.turn_lengths(rejected) == []

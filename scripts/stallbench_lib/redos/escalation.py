@@ -63,8 +63,11 @@ class Escalation:
         key = self._key(cell)
         if key is not None:
             self._rows += result.rows
-        if key is not None and result.status != "ok" and key not in self._stops:
-            self._stops[key] = Censoring(key[0], key[1], int(cell.params["length"]), result.status)
+        length = int(cell.params["length"]) if key is not None else 0
+        if key is not None and result.status != "ok" and (key not in self._stops or length < self._stops[key].at_length):
+            # A refinement below the stop that fails moves it: longer refinements are then skipped.
+            skipped = self._stops[key].skipped_lengths if key in self._stops else []
+            self._stops[key] = Censoring(key[0], key[1], length, result.status, skipped)
 
     def more(self) -> list[tuple[Cell, int | None]]:
         """The refinement's cells, with the repetition index their rows get (None: a new length)."""
