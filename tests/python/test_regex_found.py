@@ -72,6 +72,8 @@ def test_scan_finds_literals_and_constant_constructions_with_their_line_and_skip
     assert [(d["file"], d["line"], d["why"]) for d in found.dynamic] == [
         ("lib/parse.js", 11, "the pattern is not a constant"), ("src/words.ts", 4, "the flags are not a constant")]
     assert found.files == 2 and not found.unparsed  # node_modules/ not entered
+    assert found.declarations == 1  # src/words.d.mts: types only, skipped as such
+    assert "1 TypeScript declaration files" in scan.summary_lines(found)[0]
 
 
 def test_scan_runs_the_study_and_writes_an_editable_catalogue(tmp_path, regex_tools):

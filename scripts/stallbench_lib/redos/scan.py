@@ -25,6 +25,7 @@ class Scan:
     root: Path
     patterns: list[Pattern]
     files: int
+    declarations: int = 0                                       # TypeScript declaration files, skipped as such
     places: dict[str, list[str]] = field(default_factory=dict)  # pattern name -> every file:line:column
     dynamic: list[dict] = field(default_factory=list)           # RegExp built from non-constant values
     unparsed: list[dict] = field(default_factory=list)          # files the parser could not read
@@ -65,8 +66,8 @@ def scan(root: Path) -> Scan:
                           timeout_s=600)
     except tools.ToolFailed as e:
         raise UsageError(f"--scan {root}: {e}") from None
-    found = Scan(root, [], reply["files"], dynamic=reply["dynamic"], unparsed=reply["unparsed"],
-                 skipped=reply["skipped"])
+    found = Scan(root, [], reply["files"], reply.get("declarations", 0), dynamic=reply["dynamic"],
+                 unparsed=reply["unparsed"], skipped=reply["skipped"])
     by_regex: dict[tuple[str, str], list[dict]] = {}
     for place in reply["regexes"]:
         by_regex.setdefault((place["source"], place["flags"]), []).append(place)
@@ -100,7 +101,9 @@ def with_reference(found: list[Pattern], engines: Engines) -> list[Pattern]:
 def summary_lines(found: Scan) -> list[str]:
     """What the scan read and left out, for stderr and the report."""
     lines = [f"scanned {found.files} JavaScript/TypeScript files under {found.root}: {len(found.patterns)} distinct "
-             f"constant regexes ({sum(len(p) for p in found.places.values())} places)"]
+             f"constant regexes ({sum(len(p) for p in found.places.values())} places)"
+             + (f"; {found.declarations} TypeScript declaration files (.d.ts, .d.mts, .d.cts: types only) skipped"
+                if found.declarations else "")]
     lines += [f"  not measured: {d['file']}:{d['line']}:{d['column']}: {d['kind']}: {d['why']}" for d in found.dynamic]
     lines += [f"  not measured: {text}" for text in found.left_out]
     lines += [f"  not parsed: {u['file']}:{u['line']}:{u['column']}: {u['message']}" for u in found.unparsed]
