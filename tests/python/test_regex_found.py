@@ -86,6 +86,12 @@ def test_scan_runs_the_study_and_writes_an_editable_catalogue(tmp_path, regex_to
     assert first.startswith("lib-parse-js-L4: lib/parse.js:4:16") and "blow up: std" in risky.splitlines()[2]
     again = patterns.load(run_dir / "catalogue.toml")  # the user's starting point: every attack filled in
     assert {p.regex for p in again} == {"^(a+)+$", "^\\d+$", "^\\w+$"} and all(p.pumps for p in again)
+    # The triage measured every regex on every engine in one process per engine; only the one that
+    # grew was escalated cell by cell, the others' verdicts come from the triage.
+    escalated = {r.param_dict()["pattern"] for r in read_csv(run_dir / "results.csv") if r.benchmark == "match"}
+    triaged = {r.param_dict()["pattern"] for r in read_csv(run_dir / "triage.csv")}
+    assert escalated == {"lib-parse-js-L4"} and triaged == {"lib-parse-js-L7", "src-words-ts-L2"}
+    assert {k[0] for k in verdicts(run_dir)} == escalated | triaged
 
 
 @pytest.mark.parametrize("original, fixed, flags", [(COLOR_STRING_HWB, COLOR_STRING_HWB_FIX, ""),
@@ -167,3 +173,34 @@ def test_a_safe_or_mild_verdict_of_recheck_s_fuzzer_alone_is_not_taken_as_it_is(
     for name in ("pattern-1", "pattern-2"):
         assert found[(name, "node@26")]["verdict"] == "exponential", found[(name, "node@26")]
         assert found[(name, "re2")]["verdict"] == "linear"
+
+
+def test_a_rescan_measures_only_the_regexes_it_has_not_seen(tmp_path, regex_tools):
+    import shutil
+
+    tree = tmp_path / "tree"
+    shutil.copytree(DATA / "regex_scan", tree)
+    args = ("--scan", str(tree), "--engines", "std,re2", "--node", "none", "--lengths", "24,28,32", "--budget-ms", "300")
+    first, first_run = regex_run(tmp_path, *args)
+    assert first.returncode == 0, first.stderr
+    (tree / "lib" / "more.js").write_text("export const hex = /^[0-9a-f]+$/;\n")
+    again, _ = regex_run(tmp_path, *args)
+    assert again.returncode == 0, again.stderr
+    assert "3 of 4 regexes measured before by these engine versions" in again.stderr
+    second_run = max(p for p in (tmp_path / "out").iterdir() if p.is_dir())
+    assert second_run != first_run
+    assert {k[0] for k in verdicts(second_run)} == {"lib-more-js-L1"}  # only the new regex was measured
+    assert "[cached: measured by run " in again.stdout and "lib-parse-js-L4" in again.stdout
+    nothing_new, _ = regex_run(tmp_path, *args)
+    assert nothing_new.returncode == 0 and "4 of 4 regexes measured before" in nothing_new.stderr
+    assert len([p for p in (tmp_path / "out").iterdir() if p.is_dir()]) == 2  # no run: nothing to measure
+
+
+def test_a_cache_that_is_not_one_is_refused_in_one_line(tmp_path, regex_tools):
+    bad = tmp_path / "cache.json"
+    bad.write_text("{")
+    result, run_dir = regex_run(tmp_path, "--scan", str(DATA / "regex_scan"), "--engines", "std", "--node", "none",
+                                "--cache", str(bad))
+    assert result.returncode == 2 and run_dir is None
+    (line,) = result.stderr.strip().splitlines()
+    assert line.startswith(f"stallbench: {bad}: not a stallbench regex cache") and "--no-cache" in line

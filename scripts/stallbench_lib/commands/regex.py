@@ -5,6 +5,7 @@ budget; lengths escalate until a cell fails (over budget, guarded, crashed, reje
 engine then stops on that pattern, the censoring recorded. Then: answers checked against a
 reference (an engine answering wrongly is not classified), growth classification per engine x
 pattern, throughput on text."""
+import os
 import sys
 import tempfile
 from dataclasses import asdict
@@ -15,11 +16,13 @@ from ..atomic import atomic_write
 from ..errors import UsageError
 from ..execute import execute, run_meta
 from ..plan import Cell
-from ..redos import agreement, attacks, catalogue_file, checker, patterns, scan, summary, upgrade, verify
+from ..redos import (agreement, attacks, cache, catalogue_file, checker, patterns, scan, summary, triage, upgrade,
+                     verify)
 from ..redos.curves import curves
 from ..redos.engines import Engines
 from ..redos.escalation import Escalation
 from ..report.render import render
+from ..tidy import write_csv
 
 NAME = "regex"
 ORDER = 2
@@ -28,6 +31,7 @@ HELP = ("ReDoS study: engines x patterns (a catalogue, --pattern, or --scan of a
 BUDGET_RANGE = (10, 600_000)
 DEFAULT_BUDGET_MS = 1000
 DISAGREEMENTS = "disagreements.csv"
+TRIAGE = "triage.csv"  # the triage's rows of the regexes it did not escalate (their verdicts come from them)
 
 
 def add_arguments(p):
@@ -51,6 +55,13 @@ def add_arguments(p):
     p.add_argument("--out", metavar="DIR", type=Path,
                    help="put the run directory under DIR (and its report in it) instead of results/runs/")
     p.add_argument("--no-throughput", action="store_true", help="skip the throughput benchmark on ordinary text")
+    p.add_argument("--no-triage", action="store_true",
+                   help="with --scan: escalate every regex, not only those the triage saw grow")
+    p.add_argument("--cache", metavar="FILE", type=Path,
+                   help=f"with --scan: the verdicts of regexes measured before, by engine and version (default: "
+                        f"{cache.FILE} beside the run directories); a regex every engine has measured is not measured "
+                        "again")
+    p.add_argument("--no-cache", action="store_true", help="with --scan: measure every regex; keep no cache")
     p.add_argument("--no-build", action="store_true", help="use the existing build; fail if there is none")
     p.add_argument("--no-report", action="store_true", help="skip rendering the report")
 
@@ -154,6 +165,20 @@ def _print_findings(correctness: dict, samples: dict, run_dir: Path) -> None:
               f"rewrite {c['safe']} ({', '.join(c['engines'])})", file=sys.stderr)
 
 
+def _triage(build_dir: Path, engines: list[str], variants: list[patterns.Variant],
+            node_paths: dict[str, str]) -> tuple[list[patterns.Variant], list]:
+    """--scan: the variants to escalate (those some engine blew up on in the triage) and the
+    triage's rows of the others, which give their verdicts."""
+    print(f"stallbench: triage: {len(variants)} regexes x {len(engines)} engines at {len(triage.PUMPED)} lengths, "
+          f"one process per engine, {os.cpu_count()} at a time ...", file=sys.stderr, flush=True)
+    rows = triage.probe(triage.binary(build_dir), engines, variants, node_paths)
+    escalate = set(triage.growing(rows, variants))
+    print(f"stallbench: triage: {len(escalate)} of {len(variants)} grew on some engine: the escalation measures them",
+          file=sys.stderr, flush=True)
+    kept = [r for r in rows if r.param_dict()["pattern"] not in escalate]
+    return [v for v in variants if v.name in escalate], kept
+
+
 def _resolve(catalogue_patterns, args) -> tuple[attacks.Analysis, list[int] | None]:
     needing = sum(1 for p in catalogue_patterns if not p.pumps)
     if needing:
@@ -167,28 +192,52 @@ def _resolve(catalogue_patterns, args) -> tuple[attacks.Analysis, list[int] | No
     return analysis, _lengths(args.lengths, analysis.patterns)
 
 
-def _correctness(result, resolved, checked: verify.SampleCheck, table: Engines) -> dict:
-    """Every disagreement (the attack inputs of the cells, the sample inputs) judged, and written to
-    the run's disagreements.csv; for meta.json their count and the judgement."""
+def _correctness(result, rows, resolved, checked: verify.SampleCheck, table: Engines) -> dict:
+    """Every disagreement (the attack inputs of the cells and the triage, the sample inputs) judged,
+    and written to the run's disagreements.csv; for meta.json their count and the judgement."""
     by_name = {p.name: p for p in resolved}
     render_input = lambda name, n: by_name[name.removesuffix(patterns.SAFE_SUFFIX)].attack_input(n)
-    disagreements = agreement.cell_disagreements(result.rows, render_input) + checked.disagreements
+    disagreements = agreement.cell_disagreements(rows, render_input) + checked.disagreements
     references = {v.name: v.pattern.reference for v in patterns.variants(resolved)}
     judged = agreement.judge(disagreements, references, table)
     atomic_write(result.path / DISAGREEMENTS, agreement.csv_text(disagreements, references, table))
-    counterexamples = [asdict(c) for c in agreement.cell_counterexamples(result.rows, render_input)]
+    counterexamples = [asdict(c) for c in agreement.cell_counterexamples(rows, render_input)]
     for found in checked.per_pattern.values():
         counterexamples += found["counterexamples"]
     return {"disagreements": len(disagreements), "counterexamples": counterexamples, "wrong_answers": judged.wrong,
             "unresolved": judged.unresolved}
 
 
-def _print_outcome(args, result, resolved, found_curves, engines, correctness, samples, scanned: bool) -> None:
+def _described(resolved: list[patterns.Pattern], cached: dict[str, list[dict]], seen: list[patterns.Pattern]) -> dict:
+    """variant -> where it was found and where its attack (or its cached verdicts) came from."""
+    found = {p.name: f"{p.source}  /{p.regex}/{p.flags}  [{p.attack}]" for p in resolved}
+    runs = lambda name: ", ".join(sorted({v["run_id"] for v in cached[name]}))
+    found.update({p.name: f"{p.source}  /{p.regex}/{p.flags}  [cached: measured by run {runs(p.name)}]" for p in seen})
+    return found
+
+
+def _cache(args) -> cache.Cache | None:
+    """--scan's cache (read, and refused when it is not one, before anything else is done)."""
+    if args.scan is None or args.no_cache:
+        return None
+    return cache.Cache.load(args.cache or (args.out or paths.RUNS.parent) / cache.FILE)
+
+
+def _cached(store: cache.Cache | None, scanned: list[patterns.Pattern], versions: dict[str, str]):
+    """What the cache already holds: (variant -> engine verdicts, the patterns it answers)."""
+    if store is None:
+        return {}, []
+    answered = {p.name: found for p in scanned if (found := store.seen(p, versions)) is not None}
+    return answered, [p for p in scanned if p.name in answered]
+
+
+def _print_outcome(args, result, resolved, found_curves, engines, correctness, samples, scanned: bool,
+                   cached: dict[str, list[dict]], seen: list[patterns.Pattern]) -> None:
     """What the run found, on stdout (findings on stderr), and where it wrote."""
     variants = [v.name for v in patterns.variants(resolved)]
     if scanned:
-        described = {p.name: f"{p.source}  /{p.regex}/{p.flags}  [{p.attack}]" for p in resolved}
-        print(summary.risk_text(summary.risk_rows(found_curves, variants, engines), described))
+        print(summary.risk_text(summary.risk_rows(found_curves, variants, engines, cached),
+                                _described(resolved, cached, seen)))
     print(summary.matrix_text(found_curves, variants, engines))
     if not args.no_throughput:
         print(summary.throughput_text(result.rows, engines))
@@ -212,6 +261,9 @@ def run(args) -> int:
     if args.upgrade_catalogue:
         print(upgrade.upgrade(args.upgrade_catalogue))
         return 0
+    if (args.cache or args.no_cache) and args.scan is None:
+        raise UsageError("--cache and --no-cache apply to --scan (a catalogue is a study: every regex is measured)")
+    store = _cache(args)
     catalogue_patterns, origin, found_scan = _catalogue(args)
     _lengths(args.lengths)
     if not BUDGET_RANGE[0] <= args.budget_ms <= BUDGET_RANGE[1]:
@@ -221,11 +273,23 @@ def run(args) -> int:
     if not args.no_build:
         os_packages.ensure(["regex"])  # the engines: this family's package list
     build_dir = paths.build_dir() if args.no_build else build.ensure_built()
-    table = Engines.from_family(_describe(build_dir)[0])  # the engines do not depend on the catalogue
+    declared, declared_match, _ = _describe(build_dir)  # the engines do not depend on the catalogue
+    table = Engines.from_family(declared)
+    engines = _engines(args.engines, declared_match.param("engine").choices, table.per_node_line(), nodes, args.node)
+    versions = table.versions(engines, declared.versions, nodes)
+    cached, seen = {}, []
     if found_scan is not None:
         catalogue_patterns = scan.with_reference(catalogue_patterns, table)
         for line in scan.summary_lines(found_scan):
             print(f"stallbench: {line}", file=sys.stderr)
+        cached, seen = _cached(store, catalogue_patterns, versions)
+        catalogue_patterns = [p for p in catalogue_patterns if p.name not in cached]
+        if seen:
+            print(f"stallbench: {len(seen)} of {len(seen) + len(catalogue_patterns)} regexes measured before by these "
+                  f"engine versions (cache {store.path}): not measured again", file=sys.stderr)
+        if not catalogue_patterns:
+            print(summary.risk_text(summary.risk_rows({}, [], engines, cached), _described([], cached, seen)))
+            return 0
     patterns.check_references(catalogue_patterns, table, origin)
     analysis, lengths = _resolve(catalogue_patterns, args)
     resolved = analysis.patterns
@@ -236,14 +300,16 @@ def run(args) -> int:
         resolved_file.write_text(resolved_text)
         inputs = {"patterns": str(resolved_file), "budget_ms": str(args.budget_ms)}
         family, match, throughput = _describe(build_dir, inputs)
-        engines = _engines(args.engines, match.param("engine").choices, table.per_node_line(), nodes, args.node)
         node_paths = {n.line: n.path for n in nodes}
         check_binary = checker.binary(build_dir)
         checker.require_some_engine_accepts(check_binary, engines, resolved, Path(origin), node_paths, table)
 
         print("stallbench: checking engine answers and safe rewrites on sample inputs ...", file=sys.stderr, flush=True)
         checked = verify.check_all(check_binary, engines, resolved, analysis.generated, node_paths)
-        escalation = Escalation(match, patterns.variants(resolved), engines, lengths, tuple(nodes), inputs)
+        measured, triaged = patterns.variants(resolved), []
+        if found_scan is not None and not args.no_triage:
+            measured, triaged = _triage(build_dir, engines, measured, node_paths)
+        escalation = Escalation(match, measured, engines, lengths, tuple(nodes), inputs)
         cells = list(escalation.cells)
         if not args.no_throughput:
             cells += [Cell(throughput, {"engine": e, "pattern": p, "length": throughput.param("length").values[0]},
@@ -254,18 +320,30 @@ def run(args) -> int:
         result = execute(cells, 1, args.out or paths.RUNS, meta, skip=escalation.skip, finished=escalation.finished,
                          notices=optional.notices(build_dir, {family.name}, args.no_build), more=escalation.more)
 
-    correctness = _correctness(result, resolved, checked, table)
+    if triaged:
+        write_csv(result.path / TRIAGE, triaged)
+        result.meta["reported_families"] = ["regex"]  # its verdicts are in triage.csv, not only in results.csv
+    rows = result.rows + triaged
+    correctness = _correctness(result, rows, resolved, checked, table)
     offsets = {v.name: v.pattern.fixed for v in patterns.variants(resolved)}
-    found_curves = curves(result.rows, offsets, correctness["wrong_answers"], verify.fallbacks(checked.per_pattern),
+    found_curves = curves(rows, offsets, correctness["wrong_answers"], verify.fallbacks(checked.per_pattern),
                           correctness["unresolved"])
     result.meta["regex"].update(censoring=[asdict(c) for c in escalation.censoring()], refined=escalation.refined,
                                 correctness=correctness,
                                 overrun=summary.overrun(escalation.times, args.budget_ms))
+    result.meta["regex"]["cached"] = {p.name: {"source": p.source, "regex": p.regex, "flags": p.flags,
+                                               "verdicts": cached[p.name]} for p in seen}
     result.save()
     atomic_write(result.path / "classification.csv", summary.classification_csv(found_curves))
+    if store is not None:
+        escalated = {v.name for v in measured}
+        for p in resolved:
+            store.store(p, versions, summary.engine_verdicts(found_curves, p.name, engines), result.run_id,
+                        "escalation" if p.name in escalated else "triage")
+        store.save()
     atomic_write(result.path / "catalogue.toml", resolved_text)
 
     _print_outcome(args, result, resolved, found_curves, engines, correctness, checked.per_pattern,
-                   found_scan is not None)
+                   found_scan is not None, cached, seen)
     errors = any(r.status == "error" for r in result.rows)
     return 1 if correctness["unresolved"] or errors else 0

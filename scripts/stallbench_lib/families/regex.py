@@ -12,6 +12,7 @@ from ..redos.engines import Engines
 from ..redos.patterns import SAFE_SUFFIX
 from ..report import stats
 from ..report.figures import colours_for, corner_legend, figure, save
+from ..tidy import read_csv
 
 # What this section reads of benches/regex.cc, checked against the run's declarations (render.py);
 # the engines and the budget come from the same declarations.
@@ -58,7 +59,7 @@ def _declared_engines(context) -> list[str]:
 def _engines(context) -> list[str]:
     """The engines that ran, in the declared order (any the declarations do not name last)."""
     declared = _declared_engines(context)
-    found = {r.param_dict()["engine"] for r in context.rows}
+    found = {r.param_dict()["engine"] for r in context.rows + _triaged(context)}
     return [e for e in declared if e in found] + sorted(found - set(declared))
 
 
@@ -226,6 +227,12 @@ def _throughput(context, engines) -> str:
     return "\n".join(lines) + "\n\n" + save(fig, context.out, "regex-throughput", "throughput per engine")
 
 
+def _triaged(context) -> list:
+    """The triage's rows of the regexes a --scan did not escalate (triage.csv): their verdicts."""
+    path = context.run.path / "triage.csv"
+    return read_csv(path) if path.exists() else []
+
+
 def _refined(context) -> str:
     refined = context.run.meta.get("regex", {}).get("refined", [])
     if not refined:
@@ -262,7 +269,7 @@ def _nodes(context) -> str:
 
 
 def sections(context) -> str:
-    match_rows = [r for r in context.rows if r.benchmark == "match"]
+    match_rows = [r for r in context.rows if r.benchmark == "match"] + _triaged(context)
     engines = _engines(context)
     parts = []
     if match_rows:

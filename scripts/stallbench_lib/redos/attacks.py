@@ -11,6 +11,7 @@ entry's (worst_attack.py)."""
 from dataclasses import dataclass, field
 
 from ..errors import UsageError
+from .. import parallel
 from . import samples, tools, worst_attack
 from .patterns import RANDOM_ATTACK, Pattern, Pump, with_attack
 
@@ -82,20 +83,36 @@ def _measured(candidates: list[dict] | None) -> list[dict] | None:
     return [{"shape": c["shape"], "points": c["points"], "over": c["over"]} for c in candidates]
 
 
+def _analysed(regexes: list[dict]) -> dict:
+    """analyse.js's reply for every regex, its work shared out over the machine's cores (one analyser
+    per share, in regex order); ToolFailed when a share failed."""
+    tools.ensure_installed()  # once, before the shares run side by side
+    tools.tool_node()
+    shares = [regexes[k::parallel.cores()] for k in range(min(parallel.cores(), len(regexes)))]
+
+    def one(share: list[dict]) -> dict:
+        request = {"regexes": share, "generated": GENERATED, "max_repeat": MAX_REPEAT, "seed": SEED,
+                   "timeout_ms": RECHECK_TIMEOUT_MS, "retry_timeout_ms": RETRY_TIMEOUT_MS, "probe": PROBE}
+        # Per regex asked: the automaton checker, then the fuzzer, the retry and the probe at the worst.
+        per_regex_s = (2 * RECHECK_TIMEOUT_MS + RETRY_TIMEOUT_MS + PROBE["budget_ms"] + PROBE["hang_ms"]) / 1000 + 5
+        return tools.run("analyse.js", request, 60 + sum(r["attack"] for r in share) * per_regex_s + len(share))
+
+    replies = parallel.each(one, shares)
+    results = [None] * len(regexes)
+    for k, reply in enumerate(replies):
+        results[k::len(shares)] = reply["results"]
+    return {"recheck": replies[0]["recheck"], "results": results} if replies else {"recheck": "", "results": []}
+
+
 def analyse(patterns: list[Pattern]) -> Analysis:
     """Attacks for the entries that have none, and generated strings for every regex. Without the
     tools, an entry that needs an attack is a UsageError; the sample check only loses its
     generated strings (a note says so)."""
     variants = [v for p in patterns for v in p.variants()]
     asks = [not v.pattern.pumps and not v.is_safe for v in variants]
-    request = {"regexes": [{"source": v.regex, "flags": v.pattern.flags, "attack": ask} for v, ask in zip(variants, asks)],
-               "generated": GENERATED, "max_repeat": MAX_REPEAT, "seed": SEED, "timeout_ms": RECHECK_TIMEOUT_MS,
-               "retry_timeout_ms": RETRY_TIMEOUT_MS, "probe": PROBE}
-    # Per regex asked: the automaton checker, then the fuzzer, the retry and the probe at the worst.
-    per_regex_s = (2 * RECHECK_TIMEOUT_MS + RETRY_TIMEOUT_MS + PROBE["budget_ms"] + PROBE["hang_ms"]) / 1000 + 5
-    timeout_s = 60 + sum(asks) * per_regex_s + len(variants)
+    regexes = [{"source": v.regex, "flags": v.pattern.flags, "attack": ask} for v, ask in zip(variants, asks)]
     try:
-        reply = tools.run("analyse.js", request, timeout_s)
+        reply = _analysed(regexes)
     except tools.ToolFailed as e:
         needing = [p.name for p in patterns if not p.pumps]
         if needing:

@@ -30,12 +30,15 @@ def binary(build_dir: Path) -> Path:
 
 
 def run(check_binary: Path, engines: list[str], regexes: list[tuple[str, str]], inputs: list[str],
-        nodes: dict[str, str] | None = None, timeout_s: float = CHECK_TIMEOUT_S) -> dict[str, list[EngineAnswers]]:
-    """engine -> one EngineAnswers per (regex, flags). `inputs` are bytes as Latin-1 strings;
-    `nodes` maps a Node line to its binary for the engines node@LINE. Raises CheckFailed when the
-    helper crashed, hung or failed."""
-    request = json.dumps({"engines": engines, "nodes": nodes or {}, "inputs": inputs,
-                          "regexes": [{"regex": regex, "flags": flags} for regex, flags in regexes]})
+        nodes: dict[str, str] | None = None, timeout_s: float = CHECK_TIMEOUT_S,
+        own_inputs: list[list[str]] | None = None) -> dict[str, list[EngineAnswers]]:
+    """engine -> one EngineAnswers per (regex, flags). `inputs` are bytes as Latin-1 strings, or
+    `own_inputs` one list per regex; `nodes` maps a Node line to its binary for the engines
+    node@LINE. Raises CheckFailed when the helper crashed, hung or failed."""
+    asked = [{"regex": regex, "flags": flags} for regex, flags in regexes]
+    for entry, own in zip(asked, own_inputs or []):
+        entry["inputs"] = own
+    request = json.dumps({"engines": engines, "nodes": nodes or {}, "inputs": inputs, "regexes": asked})
     try:
         # regex_check's group holds the node processes of the V8 engines too: all of it ends here.
         done = children.run([str(check_binary)], input=request, text=True, timeout_s=timeout_s)

@@ -51,6 +51,17 @@ class Engines:
             raise UsageError(f"the regex bench declares no engine for {language} (engines: {', '.join(self.names())})")
         return found[0]
 
+    def versions(self, engines: list[str], declared: dict[str, str], nodes) -> dict[str, str]:
+        """engine -> its version: the bench's declared one (meta.json `versions`, by the engine's
+        library), or the Node line's for an engine run per line (node@26)."""
+        by_line = {n.line: n.version for n in nodes}
+        found = {}
+        for engine in engines:
+            row = self._row(engine)
+            line = engine.partition("@")[2]
+            found[engine] = by_line.get(line, "") if row.get("per_node_line") else declared.get(row.get("library", ""), "")
+        return found
+
     def check_reference(self, reference: str | None, label: str) -> None:
         """UsageError naming `label` when `reference` is not an engine the bench knows."""
         if reference is not None and reference not in self.names():

@@ -220,7 +220,9 @@ def render(run_path: Path, out: Path | None = None) -> Path:
     run = rundir.load(run_path)
     out = out or paths.report_dir_for(run.path)
     out.mkdir(parents=True, exist_ok=True)
-    families = list(dict.fromkeys(r.family for r in run.rows))
+    # A family may have measured what is not rows of results.csv (the regex family's triage): it says
+    # so in meta.json (`reported_families`) to get its section anyway.
+    families = list(dict.fromkeys([r.family for r in run.rows] + run.meta.get("reported_families", [])))
     parts = [] if families else ["No results were recorded.\n"]
     for family in families:
         rows = [r for r in run.rows if r.family == family]
