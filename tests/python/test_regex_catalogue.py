@@ -66,6 +66,7 @@ def test_inputs_decode_and_encode():
     assert inputs.decode("a\\x41\\u{1F600}\\\\") == "aA" + "\U0001F600".encode().decode("latin-1") + "\\"
     assert inputs.encode("a\x00\\\xff") == "a\\x00\\\\\\xff"
     assert inputs.decode(inputs.encode("\x1b[é\n")) == "\x1b[é\n"
+    assert inputs.to_bytes("\udc00") == "\xed\xb0\x80"  # a lone surrogate a regex's class named (a real tree's)
     for bad in ("\\q", "\\x1", "\\u{110000}", "\\u{d800}"):
         with pytest.raises(ValueError):
             inputs.decode(bad)

@@ -133,8 +133,10 @@ async function main() {
     }
     results.push(result);
   }
-  process.stdout.write(JSON.stringify({ recheck: `recheck ${version} (${native ? 'native' : 'Scala.js'})`, results }) + '\n');
-  process.exit(0);  // recheck's native agent would otherwise keep the process alive
+  const reply = JSON.stringify({ recheck: `recheck ${version} (${native ? 'native' : 'Scala.js'})`, results }) + '\n';
+  // Exit once the reply is written (a pipe takes megabytes in pieces; exiting at once cut a long reply
+  // short): recheck's native agent would otherwise keep the process alive.
+  process.stdout.write(reply, () => process.exit(0));
 }
 
 main().catch((e) => {
