@@ -109,6 +109,15 @@ def test_sigkill_during_regex_check_leaves_neither_it_nor_its_node(tmp_path):
         """), "regex_server.js", tmp_path)
 
 
+def test_sigkill_during_regex_check_leaves_no_engine_program(tmp_path):
+    """An engine of another language runs in a program of its own (Python's re here, backtracking)."""
+    checker = BUILD / "benches" / "regex_check"
+    sigkill_during(_library_orchestrator(f"""
+        from stallbench_lib.redos import checker
+        checker.run({str(checker)!r}, ["python"], [("^(a+)+$", "")], ["a" * 40 + "!"])
+        """), "regex_server.py", tmp_path)
+
+
 def test_sigkill_during_stallbench_trace_leaves_no_tool(tmp_path):
     scenario = tmp_path / "long.json"
     scenario.write_text('{"name": "long", "module": "cjs", "program": [{"op": "busy", "ms": 10000, "log": "done"}]}')
