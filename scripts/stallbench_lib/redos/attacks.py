@@ -58,7 +58,9 @@ def _resolved(pattern: Pattern, result: dict, analyser: str) -> Pattern:
                                                           f"{measured.shape}, {measured.expect() or 'growing'}")
     if diagnostics["status"] == "vulnerable":
         return _from_recheck(pattern, diagnostics, f"{first}; none of our attacks grew")
-    return _random(pattern, None, f"{first}; none of {len(result.get('candidates') or [])} attacks measured grew")
+    tried = len(result.get("candidates") or [])
+    return _random(pattern, None, f"{first}; " + (f"none of the {tried} attacks measured grew" if tried else
+                                                 "no repeat in it to pump: nothing to measure"))
 
 
 def _random(pattern: Pattern, expect: str | None, attack: str) -> Pattern:
