@@ -9,6 +9,7 @@
 //      {"regex": 0, "input": 1, "start": true}               about to match
 //      {"regex": 0, "input": 1, "ms": 0.01, "matched": 1}    one match's time (repeated when fast)
 //      {"regex": 0, "input": 2, "guarded": "..."}            the engine's own limit fired
+//      {"regex": 0, "input": 2, "error": "..."}              anything else went wrong
 //      {"done": true}
 //
 // Inputs are bytes as Latin-1 characters, as for regex_check. A regex's remaining inputs are
@@ -67,6 +68,8 @@ void probe(const std::string& engine, const json& item, std::size_t index, doubl
       event.update(timed(*compiled, input));
     } catch (const rx::EngineFailure& e) {
       event["guarded"] = e.what();
+    } catch (const std::exception& e) {  // the engine broke on it: that regex's probe ends here
+      event["error"] = e.what();
     }
     emit(event);
     if (!event.contains("ms") || event["ms"].get<double>() >= slow_ms) return;

@@ -5,13 +5,12 @@ budget; lengths escalate until a cell fails (over budget, guarded, crashed, reje
 engine then stops on that pattern, the censoring recorded. Then: answers checked against a
 reference (an engine answering wrongly is not classified), growth classification per engine x
 pattern, throughput on text."""
-import os
 import sys
 import tempfile
 from dataclasses import asdict
 from pathlib import Path
 
-from .. import build, catalogue, node as nodejs, numbers, optional, os_packages, paths
+from .. import build, catalogue, node as nodejs, numbers, optional, os_packages, parallel, paths
 from ..atomic import atomic_write
 from ..errors import UsageError
 from ..execute import execute, run_meta
@@ -166,17 +165,17 @@ def _print_findings(correctness: dict, samples: dict, run_dir: Path) -> None:
 
 
 def _triage(build_dir: Path, engines: list[str], variants: list[patterns.Variant],
-            node_paths: dict[str, str]) -> tuple[list[patterns.Variant], list]:
-    """--scan: the variants to escalate (those some engine blew up on in the triage) and the
+            node_paths: dict[str, str]) -> tuple[set[tuple[str, str]], list]:
+    """--scan: the (variant, engine) pairs to escalate (those that blew up in the triage) and the
     triage's rows of the others, which give their verdicts."""
-    print(f"stallbench: triage: {len(variants)} regexes x {len(engines)} engines at {len(triage.PUMPED)} lengths, "
-          f"one process per engine, {os.cpu_count()} at a time ...", file=sys.stderr, flush=True)
+    print(f"stallbench: triage: {len(variants)} regexes x {len(engines)} engines at 3 lengths, one process per "
+          f"engine, {parallel.cores()} at a time ...", file=sys.stderr, flush=True)
     rows = triage.probe(triage.binary(build_dir), engines, variants, node_paths)
-    escalate = set(triage.growing(rows, variants))
-    print(f"stallbench: triage: {len(escalate)} of {len(variants)} grew on some engine: the escalation measures them",
-          file=sys.stderr, flush=True)
-    kept = [r for r in rows if r.param_dict()["pattern"] not in escalate]
-    return [v for v in variants if v.name in escalate], kept
+    escalate = triage.blown_up(rows, variants)
+    print(f"stallbench: triage: {len({v for v, _ in escalate})} of {len(variants)} regexes grew on some engine "
+          f"({len(escalate)} regex x engine pairs): the escalation measures those", file=sys.stderr, flush=True)
+    kept = [r for r in rows if (r.param_dict()["pattern"], r.param_dict()["engine"]) not in escalate]
+    return escalate, kept
 
 
 def _resolve(catalogue_patterns, args) -> tuple[attacks.Analysis, list[int] | None]:
@@ -306,10 +305,10 @@ def run(args) -> int:
 
         print("stallbench: checking engine answers and safe rewrites on sample inputs ...", file=sys.stderr, flush=True)
         checked = verify.check_all(check_binary, engines, resolved, analysis.generated, node_paths)
-        measured, triaged = patterns.variants(resolved), []
+        only, triaged = None, []
         if found_scan is not None and not args.no_triage:
-            measured, triaged = _triage(build_dir, engines, measured, node_paths)
-        escalation = Escalation(match, measured, engines, lengths, tuple(nodes), inputs)
+            only, triaged = _triage(build_dir, engines, patterns.variants(resolved), node_paths)
+        escalation = Escalation(match, patterns.variants(resolved), engines, lengths, tuple(nodes), inputs, only)
         cells = list(escalation.cells)
         if not args.no_throughput:
             cells += [Cell(throughput, {"engine": e, "pattern": p, "length": throughput.param("length").values[0]},
@@ -336,7 +335,7 @@ def run(args) -> int:
     result.save()
     atomic_write(result.path / "classification.csv", summary.classification_csv(found_curves))
     if store is not None:
-        escalated = {v.name for v in measured}
+        escalated = {v for v, _ in only} if only is not None else {p.name for p in resolved}
         for p in resolved:
             store.store(p, versions, summary.engine_verdicts(found_curves, p.name, engines), result.run_id,
                         "escalation" if p.name in escalated else "triage")

@@ -7,8 +7,8 @@
 - a curve that ran out of budget or into the engine's guard before three lengths finished (an
   exponential climbs from nothing to over the budget between two lengths) gets three lengths
   between its last finished one (or its shortest input) and that stop;
-- a growth verdict the machine's noise could have made (a polynomial of low degree, a poor or
-  narrow fit, a turn; an exponential of poor fit) gets each of its lengths measured once more, the
+- a growth verdict the machine's noise could have made (a poor or narrow fit, a turn, a low degree
+  read from fast matches; an exponential of poor fit) gets each of its lengths measured once more, the
   engines side by side again; the curve then counts each length's fastest cell (load only adds
   time) and shows the spread beside the growth (curves.py).
 
@@ -21,7 +21,8 @@ from .growth import NOISY_R2
 PASSES = 2              # refinement rounds after the escalation: a turn refined, then its new points repeated
 STOPS = ("timeout", "guarded")  # a curve ended by these before it could be read gets lengths below the stop
 BETWEEN = 3             # lengths added between a curve's last finished length and its stop
-WEAK_DEGREE = 2.5       # a polynomial below this degree is measured again before it stands
+WEAK_DEGREE = 2.5       # a polynomial below this degree, read from matches all faster than FAST_MS,
+FAST_MS = 5.0           # is measured again before it stands (load can double a fast match's time)
 CLEAR_R2 = 0.98         # ... and one whose fit is worse than this
 NARROW_SPAN = 10.0      # ... or fitted over less than this many times of lengths
 
@@ -53,8 +54,9 @@ def weak(curve: Curve) -> bool:
     """A growth verdict that noise could have made (see the module's docstring)."""
     growth = curve.growth
     if curve.verdict == "polynomial":
-        return (growth.degree < WEAK_DEGREE or (growth.r2 or 0) < CLEAR_R2 or growth.flat_until is not None
-                or (growth.fitted_span or 0) < NARROW_SPAN)
+        fast = max((t for _, t in curve.points), default=0) < FAST_MS
+        return ((growth.degree < WEAK_DEGREE and fast) or (growth.r2 or 0) < CLEAR_R2
+                or growth.flat_until is not None or (growth.fitted_span or 0) < NARROW_SPAN)
     return curve.verdict == "exponential" and (growth.r2 or 0) < NOISY_R2
 
 

@@ -1,9 +1,9 @@
 """--scan's triage: before any escalation, every regex's attack at a few lengths on every engine,
 timed by regex_probe (benches/regex_probe.cc) in one process per engine, as many engines at once as
-the machine has cores. A regex on which no engine grows faster than its input, runs out of time,
-fires its guard or crashes is done: its verdicts are read from these points. The others get the full
-escalation, cell by cell. A dependency tree's hundreds of regexes cost one process per engine here,
-where the escalation costs one per engine, length and regex.
+the machine has cores. Where an engine grows faster than its input, runs out of time, fires its guard
+or crashes, that engine on that regex gets the full escalation, cell by cell; everywhere else the
+verdict is read from these points. A dependency tree's hundreds of regexes cost one process per
+engine here, where the escalation costs one per engine, length and regex.
 
 A match cannot be interrupted inside the probe: a process silent for HANG_S after announcing a match
 is killed (its whole group, through children.py), that match recorded as `timeout`, and the probe
@@ -22,8 +22,6 @@ from .curves import curves
 from .patterns import Variant
 from .summary import BLOWS_UP
 
-PUMPED = (64, 1024, 16384)            # pumped bytes of each attack probed
-PUMPED_EXPONENTIAL = (8, 16, 24, 32)  # an exponential attack is over any budget long before 64
 SLOW_MS = 50                          # a match this slow ends its regex's probe on that engine
 HANG_S = 2.0                          # silence after announcing a match: it is stuck
 START_S = 30.0                        # silence allowed before the first line (a JVM, a node, a big compile)
@@ -37,18 +35,24 @@ FLOOR_MS = 0.05                       # growth read from faster matches is the t
 
 
 def lengths(variant: Variant) -> list[int]:
-    exponential = variant.pattern.expect == "exponential" and not variant.is_safe
-    return [variant.pattern.fixed + n for n in (PUMPED_EXPONENTIAL if exponential else PUMPED)]
+    """Three or four of the variant's own escalation lengths, so the triage's points and the
+    escalation's meet at common lengths: an exponential attack's first four (it is over any budget
+    long before the others), else a short, a middle and a long one (32, 2,048 and 32,768 pumped
+    bytes of the default ladder)."""
+    own = variant.lengths
+    if variant.pattern.expect == "exponential" and not variant.is_safe:
+        return own[:4]
+    return sorted({own[1], own[len(own) // 2], own[-2]}) if len(own) >= 4 else own
 
 
-def growing(rows: list[Row], variants: list[Variant]) -> list[str]:
-    """The variants some engine blew up on in the triage (grew faster than its input above the noise
-    floor, ran out of time, fired its guard, crashed): those the full escalation measures."""
+def blown_up(rows: list[Row], variants: list[Variant]) -> set[tuple[str, str]]:
+    """The (variant, engine) pairs that blew up in the triage (grew faster than its input above the
+    noise floor, ran out of time, fired its guard, crashed): those the full escalation measures. An
+    engine that stayed linear on a variant keeps the triage's verdict."""
     found = curves(rows, {v.name: v.pattern.fixed for v in variants})
-    blown = {variant for (variant, _), c in found.items()
-             if c.stop and c.stop.status in ("timeout", "guarded", "crashed")
-             or c.verdict in BLOWS_UP and max((t for _, t in c.points), default=0) >= FLOOR_MS}
-    return [v.name for v in variants if v.name in blown]
+    return {key for key, c in found.items()
+            if c.stop and c.stop.status in ("timeout", "guarded", "crashed")
+            or c.verdict in BLOWS_UP and max((t for _, t in c.points), default=0) >= FLOOR_MS}
 
 
 @dataclass
@@ -88,8 +92,9 @@ class _EngineProbe:
             self.current = (i, k)
         elif "rejected" in event:
             self.rows.append(self._row(i, 0, "match_ms", None, "rejected", event["rejected"]))
-        elif "guarded" in event:
-            self.rows.append(self._row(i, k, "match_ms", None, "guarded", event["guarded"]))
+        elif "guarded" in event or "error" in event:
+            status = "guarded" if "guarded" in event else "error"
+            self.rows.append(self._row(i, k, "match_ms", None, status, event[status]))
             self.current = None
         else:
             self.rows.append(self._row(i, k, "match_ms", event["ms"], "ok", ""))

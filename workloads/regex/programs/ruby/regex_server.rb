@@ -24,7 +24,13 @@ handle = lambda do |words|
     source = text(words[3], unicode)
     source = "\\A(?:#{source})\\z" if words[2] == 'full'
     begin
-      regexes << [Regexp.new(source, options), unicode]
+      regex = Regexp.new(source, options)
+      # A \u escape fixes a regexp to UTF-8, which raises on any ISO-8859-1 string with a byte above
+      # 127: without u such a pattern cannot be matched against bytes.
+      if !unicode && regex.fixed_encoding? && regex.encoding != Encoding::ISO_8859_1
+        next "rejected Ruby makes it a #{regex.encoding} regexp (a \\u escape), which cannot match bytes without the u flag"
+      end
+      regexes << [regex, unicode]
       "ok #{regexes.size - 1}"
     rescue RegexpError, ArgumentError, EncodingError => e
       "rejected #{e.class}: #{e.message}"
