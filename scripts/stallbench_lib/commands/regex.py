@@ -10,17 +10,16 @@ import tempfile
 from dataclasses import asdict
 from pathlib import Path
 
-from .. import build, catalogue, node as nodejs, numbers, optional, os_packages, parallel, paths
+from .. import build, catalogue, node as nodejs, numbers, optional, os_packages, paths
 from ..atomic import atomic_write
 from ..errors import UsageError
 from ..execute import execute, run_meta
 from ..plan import Cell
-from ..redos import (agreement, attacks, cache, catalogue_file, checker, patterns, scan, summary, triage, upgrade,
-                     verify)
+from ..redos import (agreement, attacks, cache, catalogue_file, checker, outcome, patterns, scan, scan_steps, summary,
+                     upgrade, verify)
 from ..redos.curves import curves
 from ..redos.engines import Engines
 from ..redos.escalation import Escalation
-from ..report.render import render
 from ..tidy import write_csv
 
 NAME = "regex"
@@ -29,7 +28,6 @@ HELP = ("ReDoS study: engines x patterns (a catalogue, --pattern, or --scan of a
         "escalating until a cell overruns its budget; attacks found by recheck, answers checked, growth classified")
 BUDGET_RANGE = (10, 600_000)
 DEFAULT_BUDGET_MS = 1000
-DISAGREEMENTS = "disagreements.csv"
 TRIAGE = "triage.csv"  # the triage's rows of the regexes it did not escalate (their verdicts come from them)
 
 
@@ -148,36 +146,6 @@ def _settings(args, origin, resolved, engines, lengths, samples, nodes, analysis
         "sample_check": samples}}
 
 
-def _print_findings(correctness: dict, samples: dict, run_dir: Path) -> None:
-    """One line per pattern x engine that answered wrongly (and per undecided disagreement); every
-    input is in the run's disagreements.csv."""
-    for name, found in samples.items():
-        if found["status"] != "ok":
-            print(f"sample check of {name} {found['status']}", file=sys.stderr)
-    for line in agreement.finding_lines(correctness["wrong_answers"], correctness["unresolved"]):
-        print(line, file=sys.stderr)
-    if correctness["disagreements"]:
-        print(f"{correctness['disagreements']:,} inputs on which engines disagreed: {run_dir / DISAGREEMENTS}",
-              file=sys.stderr)
-    for c in correctness["counterexamples"]:
-        print(f"safe rewrite of {c['pattern']} differs on {c['input']}: original {c['original']}, "
-              f"rewrite {c['safe']} ({', '.join(c['engines'])})", file=sys.stderr)
-
-
-def _triage(build_dir: Path, engines: list[str], variants: list[patterns.Variant],
-            node_paths: dict[str, str]) -> tuple[set[tuple[str, str]], list]:
-    """--scan: the (variant, engine) pairs to escalate (those that blew up in the triage) and the
-    triage's rows of the others, which give their verdicts."""
-    print(f"stallbench: triage: {len(variants)} regexes x {len(engines)} engines at 3 lengths, one process per "
-          f"engine, {parallel.cores()} at a time ...", file=sys.stderr, flush=True)
-    rows = triage.probe(triage.binary(build_dir), engines, variants, node_paths)
-    escalate = triage.blown_up(rows, variants)
-    print(f"stallbench: triage: {len({v for v, _ in escalate})} of {len(variants)} regexes grew on some engine "
-          f"({len(escalate)} regex x engine pairs): the escalation measures those", file=sys.stderr, flush=True)
-    kept = [r for r in rows if (r.param_dict()["pattern"], r.param_dict()["engine"]) not in escalate]
-    return escalate, kept
-
-
 def _resolve(catalogue_patterns, args) -> tuple[attacks.Analysis, list[int] | None]:
     needing = sum(1 for p in catalogue_patterns if not p.pumps)
     if needing:
@@ -199,61 +167,12 @@ def _correctness(result, rows, resolved, checked: verify.SampleCheck, table: Eng
     disagreements = agreement.cell_disagreements(rows, render_input) + checked.disagreements
     references = {v.name: v.pattern.reference for v in patterns.variants(resolved)}
     judged = agreement.judge(disagreements, references, table)
-    atomic_write(result.path / DISAGREEMENTS, agreement.csv_text(disagreements, references, table))
+    atomic_write(result.path / outcome.DISAGREEMENTS, agreement.csv_text(disagreements, references, table))
     counterexamples = [asdict(c) for c in agreement.cell_counterexamples(rows, render_input)]
     for found in checked.per_pattern.values():
         counterexamples += found["counterexamples"]
     return {"disagreements": len(disagreements), "counterexamples": counterexamples, "wrong_answers": judged.wrong,
             "unresolved": judged.unresolved}
-
-
-def _described(resolved: list[patterns.Pattern], cached: dict[str, list[dict]], seen: list[patterns.Pattern]) -> dict:
-    """variant -> where it was found and where its attack (or its cached verdicts) came from."""
-    found = {p.name: f"{p.source}  /{p.regex}/{p.flags}  [{p.attack}]" for p in resolved}
-    runs = lambda name: ", ".join(sorted({v["run_id"] for v in cached[name]}))
-    found.update({p.name: f"{p.source}  /{p.regex}/{p.flags}  [cached: measured by run {runs(p.name)}]" for p in seen})
-    return found
-
-
-def _cache(args) -> cache.Cache | None:
-    """--scan's cache (read, and refused when it is not one, before anything else is done)."""
-    if args.scan is None or args.no_cache:
-        return None
-    return cache.Cache.load(args.cache or (args.out or paths.RUNS.parent) / cache.FILE)
-
-
-def _cached(store: cache.Cache | None, scanned: list[patterns.Pattern], versions: dict[str, str]):
-    """What the cache already holds: (variant -> engine verdicts, the patterns it answers)."""
-    if store is None:
-        return {}, []
-    answered = {p.name: found for p in scanned if (found := store.seen(p, versions)) is not None}
-    return answered, [p for p in scanned if p.name in answered]
-
-
-def _print_outcome(args, result, resolved, found_curves, engines, correctness, samples, scanned: bool,
-                   cached: dict[str, list[dict]], seen: list[patterns.Pattern]) -> None:
-    """What the run found, on stdout (findings on stderr), and where it wrote."""
-    variants = [v.name for v in patterns.variants(resolved)]
-    if scanned:
-        print(summary.risk_text(summary.risk_rows(found_curves, variants, engines, cached),
-                                _described(resolved, cached, seen)))
-    print(summary.matrix_text(found_curves, variants, engines))
-    if not args.no_throughput:
-        print(summary.throughput_text(result.rows, engines))
-    _print_findings(correctness, samples, result.path)
-    over = result.meta["regex"]["overrun"]
-    if over["max_ratio"] is not None:
-        print(f"budget {args.budget_ms} ms: slowest match cell took {over['max_ratio']:.2f}x the budget "
-              f"({over['worst_cell']}, {over['worst_status']}); {over['cells_over_1_2']} of {over['cells']} over 1.2x")
-    load = ", ".join(f"{x:.1f}" for x in result.meta["machine"]["load_average_start"])
-    print(f"load average at the start: {load} on {result.meta['machine']['cores']} cores: times are noisy when "
-          "the machine is shared; compare ratios within this run")
-    print(f"results: {result.path / 'results.csv'}")
-    print(f"classification: {result.path / 'classification.csv'}")
-    print(f"catalogue: {result.path / 'catalogue.toml'}  (every attack filled in: edit it and run again with --patterns)")
-    if not args.no_report:
-        report = render(result.path)
-        print(f"report:  {report / 'index.html'}  ({report / 'report.md'})")
 
 
 def run(args) -> int:
@@ -262,7 +181,7 @@ def run(args) -> int:
         return 0
     if (args.cache or args.no_cache) and args.scan is None:
         raise UsageError("--cache and --no-cache apply to --scan (a catalogue is a study: every regex is measured)")
-    store = _cache(args)
+    store = scan_steps.cache_of(args)
     catalogue_patterns, origin, found_scan = _catalogue(args)
     _lengths(args.lengths)
     if not BUDGET_RANGE[0] <= args.budget_ms <= BUDGET_RANGE[1]:
@@ -281,13 +200,13 @@ def run(args) -> int:
         catalogue_patterns = scan.with_reference(catalogue_patterns, table)
         for line in scan.summary_lines(found_scan):
             print(f"stallbench: {line}", file=sys.stderr)
-        cached, seen = _cached(store, catalogue_patterns, versions)
+        cached, seen = scan_steps.answered(store, catalogue_patterns, versions)
         catalogue_patterns = [p for p in catalogue_patterns if p.name not in cached]
         if seen:
             print(f"stallbench: {len(seen)} of {len(seen) + len(catalogue_patterns)} regexes measured before by these "
                   f"engine versions (cache {store.path}): not measured again", file=sys.stderr)
         if not catalogue_patterns:
-            print(summary.risk_text(summary.risk_rows({}, [], engines, cached), _described([], cached, seen)))
+            print(summary.risk_text(summary.risk_rows({}, [], engines, cached), outcome.described([], cached, seen)))
             return 0
     patterns.check_references(catalogue_patterns, table, origin)
     analysis, lengths = _resolve(catalogue_patterns, args)
@@ -307,7 +226,7 @@ def run(args) -> int:
         checked = verify.check_all(check_binary, engines, resolved, analysis.generated, node_paths)
         only, triaged = None, []
         if found_scan is not None and not args.no_triage:
-            only, triaged = _triage(build_dir, engines, patterns.variants(resolved), node_paths)
+            only, triaged = scan_steps.triaged(build_dir, engines, patterns.variants(resolved), node_paths)
         escalation = Escalation(match, patterns.variants(resolved), engines, lengths, tuple(nodes), inputs, only)
         cells = list(escalation.cells)
         if not args.no_throughput:
@@ -342,7 +261,7 @@ def run(args) -> int:
         store.save()
     atomic_write(result.path / "catalogue.toml", resolved_text)
 
-    _print_outcome(args, result, resolved, found_curves, engines, correctness, checked.per_pattern,
-                   found_scan is not None, cached, seen)
+    outcome.printed(args, result, resolved, found_curves, engines, correctness, checked.per_pattern,
+                    found_scan is not None, cached, seen)
     errors = any(r.status == "error" for r in result.rows)
     return 1 if correctness["unresolved"] or errors else 0

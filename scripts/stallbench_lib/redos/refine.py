@@ -13,7 +13,6 @@
   time) and shows the spread beside the growth (curves.py).
 
 Pure functions of a Curve: the tests drive them with synthetic curves."""
-import math
 
 from .curves import Curve
 from .growth import NOISY_R2
