@@ -10,11 +10,14 @@
 // async_pbkdf2   an async function doing pbkdf2Sync calls while an interval should tick: it returns
 //                its promise only when all the work is done, and the interval never ticks
 // parity         the shipped ordering scenarios on each Node line and on the model of that line
+// random_parity  random programs (workloads/loop/random_program.h) on each Node line and on the
+//                model of that line: how many agree
 #include <uv.h>
 
 #include <openssl/crypto.h>
 
 #include <memory>
+#include <random>
 
 #include "../workloads/common/summary.h"
 #include "../workloads/common/temp_file.h"
@@ -184,10 +187,21 @@ Benchmark async_pbkdf2() {
 // One Node line beside the model of that line on the shipped scenarios: the races only (their
 // odds), or every scenario (the parity matrix of the nightly report). The odds of a race come from
 // many runs, so a repetition runs each race `race_runs` times on both sides.
+// The parity benchmarks' cells are one per chosen Node line, each beside the model of that line.
+Param compared_line_param() {
+  return {.name = "runtime", .values = {"node"}, .choices = {"node"},
+          .doc = "the Node line compared (node@26 ...), one cell per chosen line", .node_values = {"node"}};
+}
+
+// The line the model stands for beside the cell's Node (`system`: that binary's major version).
+int model_line_of(const Cell& cell, const std::string& node) {
+  std::string given = node_line(cell.text("runtime"));
+  return modelled_line_of(given == "system" ? node_versions(node).node : "v" + given);
+}
+
 Repetition make_parity(const Cell& cell) {
   std::string node = node_binary(cell.text("runtime"));
-  std::string given = node_line(cell.text("runtime"));
-  int line = modelled_line_of(given == "system" ? node_versions(node).node : "v" + given);
+  int line = model_line_of(cell, node);
   int race_runs = static_cast<int>(cell.integer("race_runs"));
   auto scenarios = std::make_shared<std::vector<Scenario>>();
   for (auto& s : shipped_scenarios())
@@ -218,8 +232,7 @@ Benchmark parity() {
              "was given that Node's measured start-up tail: runs in an expected order on each side, and a race's odds",
       .params =
           {
-              {.name = "runtime", .values = {"node"}, .choices = {"node"},
-               .doc = "the Node line compared (node@26 ...), one cell per chosen line", .node_values = {"node"}},
+              compared_line_param(),
               {.name = "scenarios", .values = {"races"}, .full = {"all"}, .nightly = {"all"}, .choices = {"races", "all"},
                .doc = "races: the racy scenarios (their odds); all: every shipped scenario (the parity matrix)"},
               // Nightly runs every scenario on every line, 9 repetitions: fewer race runs each there.
@@ -246,6 +259,71 @@ Benchmark parity() {
   };
 }
 
+// A fresh series per repetition unless one is given: each repetition (each round of the nightly
+// profile runs in a process of its own) then tries programs no earlier one did. The series is a
+// row, so any program can be run again (`stallbench trace --random 1 --seed S --first I`).
+std::uint64_t series_of(const std::string& value) {
+  if (value != "fresh") return std::stoull(value);
+  return std::random_device{}() % 1'000'000'000;
+}
+
+Repetition make_random_parity(const Cell& cell) {
+  std::string node = node_binary(cell.text("runtime"));
+  int line = model_line_of(cell, node);
+  auto programs = static_cast<std::uint64_t>(cell.integer("programs"));
+  std::string series = cell.text("series");
+  return [=](Counters& out) {
+    auto start = uv_hrtime();
+    std::uint64_t seed = series_of(series);
+    TemporaryFolder folder;
+    std::vector<double> tails = node_startup_tails(node, 5);  // the model of a line always spends its tail
+    std::vector<double> disagreeing;
+    for (std::uint64_t i = 0; i < programs; ++i)
+      if (!random_program_agrees(seed, i, node, line, tails, folder.path().string())) disagreeing.push_back(static_cast<double>(i));
+    out.set("programs", static_cast<double>(programs));
+    out.set("agreeing_programs", static_cast<double>(programs - disagreeing.size()));
+    out.set("agree_pct", 100.0 * static_cast<double>(programs - disagreeing.size()) / static_cast<double>(programs));
+    out.set("series", static_cast<double>(seed));
+    out.series("disagreeing_program", disagreeing);
+    return ms_since(start);
+  };
+}
+
+Benchmark random_parity() {
+  return {
+      .name = "random_parity",
+      .doc = "random programs from the generator (deterministic ones, no expected order) on each chosen Node line "
+             "and on the model of that line, once each: how many gave the same order",
+      .params =
+          {
+              compared_line_param(),
+              {.name = "programs", .values = {"5"}, .smoke = {"2"}, .full = {"20"}, .nightly = {"8"}, .range = {{1, 1000}},
+               .doc = "programs per repetition (each ~0.3 s of Node and as long of the model)"},
+              {.name = "series", .values = {"fresh"}, .smoke = {"24"},
+               .doc = "fresh: a new series of programs every repetition; or a number: that series every time",
+               .check = [](const std::string& value) -> std::string {
+                 bool number = !value.empty() && value.size() <= 9 &&
+                               value.find_first_not_of("0123456789") == std::string::npos;
+                 return value == "fresh" || number ? "" : "must be fresh or a series number from 0 to 999999999";
+               }},
+          },
+      .metrics =
+          {
+              {.name = "agree_pct", .unit = "%", .better = Better::higher,
+               .doc = "programs on which the model of that line and that Node line gave the same order"},
+              {.name = "programs", .unit = "count", .tracked = false, .doc = "programs run"},
+              {.name = "agreeing_programs", .unit = "count", .better = Better::higher, .tracked = false,
+               .doc = "of them, those that agreed"},
+              {.name = "series", .unit = "id", .tracked = false,
+               .doc = "the series the programs came from (program I: trace --random 1 --seed SERIES --first I)"},
+              {.name = "disagreeing_program", .unit = "index", .tracked = false,
+               .doc = "the index in the series of each program that disagreed (none: no row)"},
+          },
+      .timeout_s = 900,
+      .make = make_random_parity,
+  };
+}
+
 // What meta.json records: the libuv the model drives and the line it models. Node's versions are
 // the orchestrator's (meta.json "nodes").
 std::vector<std::pair<std::string, std::string>> versions() {
@@ -265,6 +343,6 @@ int main(int argc, char** argv) {
   return run_main(argc, argv,
                   {.name = "starvation",
                    .doc = "Node's queues and the starvation they allow, on stallbench's runtime and on Node",
-                   .benchmarks = {reschedule(), busy_timer(), async_pbkdf2(), parity()},
+                   .benchmarks = {reschedule(), busy_timer(), async_pbkdf2(), parity(), random_parity()},
                    .versions = versions()});
 }

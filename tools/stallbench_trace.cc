@@ -1,13 +1,21 @@
 // stallbench_trace: runs ordering scenarios on the runtime; what `scripts/stallbench trace` calls.
 //
-//   stallbench_trace run [--runs N] [--model-node LINE] [--startup-tail-ms MS,...] FILE...
+//   stallbench_trace run [--runs N] [--model-node LINE] [--startup-tail-ms MS,...|unknown] FILE...
 //                        every file checked first, then each run N times (by default its own
 //                        `runs`) on the model of Node LINE (default: the newest modelled line),
 //                        spending the given start-up tails in turn; JSON on stdout: the model's
 //                        line and semantics, each scenario's distinct orders with how many runs
-//                        gave each and the orders it expects on that line
+//                        gave each, the orders it expects on that line and whether the tail can
+//                        change its order (`startup_race`). With `unknown`, a scenario it can
+//                        change runs once with no tail and once with kLongTail: the orders it can
+//                        take, not their odds (`odds_modelled`: false)
+//   stallbench_trace startup-race FILE...     per modelled line, whether the start-up tail can
+//                        change the order of any of the files: {"18": true, ...}
 //   stallbench_trace javascript FILE          the scenario as a Node program
 //   stallbench_trace timer-phase VERSION      where libuv VERSION (e.g. 1.46.0) runs timers
+//   stallbench_trace random --seed S [--first I] --count N --out DIR
+//                        writes random programs I .. I+N-1 of series S (random_program.h) into the
+//                        folder DIR as random-S-I.json, and prints their paths, one per line
 //
 // Bad input (a malformed scenario, an unknown op, a bad delay, a missing file, more runs than
 // the time limit allows): one line on stderr naming the file and the JSON path, exit 2, before
@@ -17,12 +25,15 @@
 #include <sys/stat.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "tools/run_limit.h"
+#include "workloads/loop/random_program.h"
 #include "workloads/loop/scenario.h"
 
 using namespace stallbench::loop;
@@ -32,6 +43,10 @@ namespace {
 
 // All the runs of one call together: the caller's time limit is a few times this.
 constexpr double kCallLimitMs = 600'000;
+// A start-up tail longer than any measured here (Node 18: 1-6 ms on a loaded machine; the other
+// lines under 1 ms, a few ms at times): with none and this one, a race from the main module shows
+// both the orders it can take.
+constexpr double kLongTailMs = 10;
 
 json orders_json(const std::vector<OrderCount>& orders) {
   json out = json::array();
@@ -69,7 +84,7 @@ std::string timeout_line(const Scenario& s, int run, int runs) {
          unusual_kind(suspect->path) + ", waits on it as Node would (valid: a regular file)";
 }
 
-int run(const std::vector<std::string>& files, int runs, const ModelSettings& settings) {
+int run(const std::vector<std::string>& files, int runs, const ModelSettings& settings, bool tail_unknown) {
   const NodeLineModel& model = node_line_model(settings.line);
   std::vector<Scenario> scenarios;
   double total_ms = 0;
@@ -86,13 +101,18 @@ int run(const std::vector<std::string>& files, int runs, const ModelSettings& se
               {"scenarios", json::array()}};
   stallbench::tools::RunLimit limit;
   for (const auto& s : scenarios) {
-    int n = runs > 0 ? runs : s.runs;
+    bool race = starts_before_loop(s, model);
+    bool odds = !(tail_unknown && race);
+    ModelSettings these = settings;
+    if (!odds) these.startup_tail_ms = {0, kLongTailMs};
+    int n = !odds ? 2 : runs > 0 ? runs : s.runs;
     double limit_ms = s.min_run_ms + kRunLimitMs;
-    auto orders = run_scenario_times(s, settings, n, [&](int i) { limit.arm(limit_ms, timeout_line(s, i, n)); });
+    auto orders = run_scenario_times(s, these, n, [&](int i) { limit.arm(limit_ms, timeout_line(s, i, n)); });
     limit.disarm();
     out["scenarios"].push_back({{"file", s.file}, {"name", s.name}, {"module", module_name(s.module)},
                                 {"analysis", s.analysis}, {"seed", s.seed}, {"expect", s.expected_on(model.line)},
-                                {"runs", n}, {"orders", orders_json(orders)}});
+                                {"runs", n}, {"orders", orders_json(orders)}, {"startup_race", race},
+                                {"odds_modelled", odds}});
   }
   std::cout << out.dump(-1, ' ', false, json::error_handler_t::replace) << "\n";
   return 0;
@@ -116,6 +136,35 @@ std::vector<double> milliseconds_list(const std::string& text) {
   return out;
 }
 
+int startup_race(const std::vector<std::string>& files) {
+  std::vector<Scenario> scenarios;
+  for (const auto& file : files) scenarios.push_back(load_scenario(file));
+  json out = json::object();
+  for (int line : modelled_lines()) {
+    const NodeLineModel& model = node_line_model(line);
+    out[std::to_string(line)] = std::any_of(scenarios.begin(), scenarios.end(),
+                                            [&](const Scenario& s) { return starts_before_loop(s, model); });
+  }
+  std::cout << out.dump() << "\n";
+  return 0;
+}
+
+struct RandomSeries {
+  std::uint64_t seed = 0;
+  std::uint64_t first = 0;
+  int count = 0;
+  std::string out;
+};
+
+int write_random(const RandomSeries& series) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_directory(series.out, ec)) throw std::invalid_argument("random: --out " + series.out + ": not a folder");
+  for (std::uint64_t i = series.first; i < series.first + static_cast<std::uint64_t>(series.count); ++i)
+    std::cout << write_random_program(series.seed, i, series.out) << "\n";
+  return 0;
+}
+
 int timer_phase_of(const std::string& version) {
   unsigned major = 0, minor = 0;
   if (std::sscanf(version.c_str(), "%u.%u", &major, &minor) != 2)
@@ -137,12 +186,21 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--runs", runs, "runs per scenario (default: the scenario's own `runs`)")->check(CLI::Range(1, 1000));
   run_cmd->add_option("--model-node", settings.line, "the Node line the runtime models (default: the newest)");
   std::string tails;
-  run_cmd->add_option("--startup-tail-ms", tails, "Node's start-up tails in ms, comma-separated, one per run in turn");
+  run_cmd->add_option("--startup-tail-ms", tails,
+                      "Node's start-up tails in ms, comma-separated, one per run in turn; `unknown`: not measured");
   run_cmd->add_option("files", files, "scenario files")->required();
+  auto* race_cmd = app.add_subcommand("startup-race", "per modelled line, whether Node's start-up tail can change an order");
+  race_cmd->add_option("files", files, "scenario files")->required();
   auto* js_cmd = app.add_subcommand("javascript", "print a scenario as a Node program");
   js_cmd->add_option("file", file, "scenario file")->required();
   auto* phase_cmd = app.add_subcommand("timer-phase", "where a libuv version runs timers");
   phase_cmd->add_option("version", version, "e.g. 1.46.0")->required();
+  RandomSeries series;
+  auto* random_cmd = app.add_subcommand("random", "write random programs (scenario files) into a folder");
+  random_cmd->add_option("--seed", series.seed, "the series")->required();
+  random_cmd->add_option("--first", series.first, "the first program's index (default 0)");
+  random_cmd->add_option("--count", series.count, "how many programs, 1-1000")->required()->check(CLI::Range(1, 1000));
+  random_cmd->add_option("--out", series.out, "an existing folder")->required();
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -153,13 +211,16 @@ int main(int argc, char** argv) {
   }
   try {
     if (*run_cmd) {
-      settings.startup_tail_ms = milliseconds_list(tails);
-      return run(files, runs, settings);
+      bool unknown = tails == "unknown";
+      if (!unknown) settings.startup_tail_ms = milliseconds_list(tails);
+      return run(files, runs, settings, unknown);
     }
+    if (*race_cmd) return startup_race(files);
     if (*js_cmd) {
       std::cout << to_javascript(load_scenario(file));
       return 0;
     }
+    if (*random_cmd) return write_random(series);
     return timer_phase_of(version);
   } catch (const std::invalid_argument& e) {  // ScenarioError among them: bad input
     std::cerr << e.what() << "\n";

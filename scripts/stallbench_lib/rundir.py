@@ -11,6 +11,7 @@ import json
 import os
 import re
 import shutil
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -35,13 +36,32 @@ class RunDir:
     def raw(self) -> Path:
         return self.path / "raw"
 
+    @staticmethod
+    def check_parent(parent: Path) -> None:
+        """UsageError (one line) unless run directories can be made under `parent`: for a command
+        that measures first and writes after (the doctor, an --app sweep), checked before it starts,
+        by making and removing a directory where `parent` would be made. Nothing is left behind."""
+        if parent.exists() and not parent.is_dir():
+            raise UsageError(f"{parent}: not a directory (--out takes the directory to put runs in)")
+        existing = parent
+        while not existing.exists():
+            existing = existing.parent
+        try:
+            made = tempfile.mkdtemp(prefix=".stallbench-check-", dir=existing)
+        except OSError as e:
+            raise UsageError(f"--out {parent}: runs cannot be written there ({e.strerror})") from None
+        os.rmdir(made)
+
     @classmethod
     def create(cls, parent: Path, run_id: str, meta: dict) -> "RunDir":
         """A new run directory under `parent`, with meta.json (complete=false) and the space reserve.
         Nothing is left behind when it cannot be made (a full or read-only disk)."""
         if parent.exists() and not parent.is_dir():
             raise UsageError(f"{parent}: not a directory (--out takes the directory to put runs in)")
-        parent.mkdir(parents=True, exist_ok=True)
+        try:
+            parent.mkdir(parents=True, exist_ok=True)
+        except FileNotFoundError as e:  # a path no directory can be made in (/proc/x); a full disk is not this
+            raise UsageError(f"--out {parent}: runs cannot be written there ({e.strerror})") from None
         path, n = parent / run_id, 1
         while True:
             try:

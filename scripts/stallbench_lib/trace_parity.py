@@ -1,38 +1,23 @@
-"""The model beside real Node for `stallbench trace --node`: Node's start-up tail measured on the
-line compared (the model spends as long before its loop), the generated JavaScript run under Node,
-and the verdict for each scenario: agree (the same orders), race (both gave only orders the
-scenario allows, their counts shown), DISAGREE."""
+"""The model beside real Node for `stallbench trace --node`: the generated JavaScript run under Node,
+and the verdict for each scenario: agree (the same one order), race (the order varies on either side
+or can vary from the main module; the orders are ones the scenario allows, when it says, and each
+order's odds on the two sides agree within their 95% intervals), DISAGREE. The model's start-up tail
+is startup_tail.py's."""
+import math
 import os
 import subprocess
 from collections import Counter
-from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import children, node as nodejs, paths
+from . import children, node as nodejs
 from .errors import UsageError
-from .medians import median
 
-TAIL_PROBE = paths.ROOT / "workloads" / "loop" / "node" / "startup_tail.cjs"
-TAIL_RUNS = 20  # the read-to-return time is a share of runs: it needs a few dozen
 NODE_TIMEOUT_S = 60  # twice the trace's limit per run (kRunLimitMs)
 TOOL_TIMEOUT_S = 900
 # A scenario's callbacks and their logs need a few MB; a runaway one (timers that multiply) grew by
 # ~75 MB/s, and would take three quarters of the machine's memory before the default cap stopped it.
 TOOL_MEMORY_BYTES = 1 << 30
 AGREE, RACE, DISAGREE, FAILED = "agree", "race", "DISAGREE", "failed"
-
-
-@dataclass
-class Tail:
-    """Node's start-up tail on one line: what the model spends before its loop."""
-    samples_ms: list[float] = field(default_factory=list)
-    note: str = ""
-
-    def describe(self) -> str:
-        if not self.samples_ms:
-            return f"start-up tail: none ({self.note})"
-        return (f"start-up tail: {median(self.samples_ms):.3f} ms median of {len(self.samples_ms)} runs of "
-                f"{self.note}, spent by the model before its loop, one run's value per run")
 
 
 def call_tool(tool: Path, *args: str, tmpdir: Path | None = None) -> str:
@@ -70,38 +55,14 @@ def model_line(node: nodejs.Node | None, given: str | None) -> str:
     return line if line in lines else lines[-1]
 
 
-def tails_from_probes(probes: list[dict]) -> list[float]:
-    """Per probe run (node/startup_tail.cjs), the time from the first timer's clock read to the
-    loop's first timers check: from the setTimeout call's return to the loop, plus the mean time
-    from the read to that return (the share of runs where a millisecond tick fell between them).
-    Runs whose millisecond base is uncertain are left out."""
-    usable = [p for p in probes if p["exact"] and p["after_read"] in (0, 1)]
-    if not usable:
-        return []
-    read_to_return = sum(p["after_read"] for p in usable) / len(usable)
-    return [max(p["gap_ms"], 0.0) + read_to_return for p in usable]
-
-
-def startup_tail(node: nodejs.Node) -> Tail:
-    probes = []
-    for _ in range(TAIL_RUNS):
-        result, error = nodejs.run_json(node, str(TAIL_PROBE), NODE_TIMEOUT_S)
-        if result is None:
-            return Tail(note=f"measuring it under Node {node.version} failed: {error}")
-        probes.append(result)
-    samples = tails_from_probes(probes)
-    return Tail(samples, f"Node {node.version} here") if samples else Tail(note=f"no usable probe run of Node {node.version}")
-
-
-def tail_args(tail: Tail) -> list[str]:
-    return ["--startup-tail-ms", ",".join(f"{min(max(t, 0), 1000):.4f}" for t in tail.samples_ms)] if tail.samples_ms else []
-
-
-def node_orders(node: nodejs.Node, script: Path, runs: int) -> tuple[list[dict], str]:
-    """Runs the generated JavaScript `runs` times: (distinct orders with counts, error or "")."""
+def node_orders(node: nodejs.Node, script: Path, runs: int, after_run=None) -> tuple[list[dict], str]:
+    """Runs the generated JavaScript `runs` times: (distinct orders with counts, error or ""). `after_run()`
+    is called after each run (what else is measured under the same load: startup_tail.Spread)."""
     counts: Counter = Counter()
     for _ in range(runs):
         order, error = nodejs.run_json(node, str(script), NODE_TIMEOUT_S)
+        if after_run:
+            after_run()
         if order is None:
             return [], error
         counts[tuple(order)] += 1
@@ -115,18 +76,67 @@ def as_expected(expect: list[list[str]], orders: list[dict]) -> bool | None:
     return all(tuple(o["order"]) in allowed for o in orders)
 
 
-def verdict(expect: list[list[str]], model: list[dict], node: list[dict]) -> str:
-    """agree: the same distinct orders; race: the scenario allows several orders and every order
-    either side gave is one of them (how often each wins may differ); else DISAGREE."""
+def wilson(count: int, runs: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of the share count/runs, as fractions: unlike count/runs ± z·se it
+    stays inside [0, 1] and is not empty at 0 or at runs."""
+    if runs == 0:
+        return 0.0, 1.0
+    p = count / runs
+    centre = (p + z * z / (2 * runs)) / (1 + z * z / runs)
+    half = z * math.sqrt(p * (1 - p) / runs + z * z / (4 * runs * runs)) / (1 + z * z / runs)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def count_of(orders: list[dict], order) -> int:
+    return sum(o["count"] for o in orders if tuple(o["order"]) == tuple(order))
+
+
+def odds_agree(model: list[dict], node: list[dict]) -> bool:
+    """Whether, for every order either side gave, the two sides' shares have overlapping 95% intervals."""
+    runs_model, runs_node = sum(o["count"] for o in model), sum(o["count"] for o in node)
+    for order in {tuple(o["order"]) for o in model + node}:
+        low_m, high_m = wilson(count_of(model, order), runs_model)
+        low_n, high_n = wilson(count_of(node, order), runs_node)
+        if high_m < low_n or high_n < low_m:
+            return False
+    return True
+
+
+def verdict(expect: list[list[str]], model: list[dict], node: list[dict], startup_race: bool = False) -> str:
+    """agree: both sides gave the same one order; race: the order varies on either side, the scenario
+    allows several, or it can vary with the start-up tail (`startup_race`), every order given is one
+    the scenario allows (when it says) and each order's odds agree; else DISAGREE. Annotations only
+    add the check that the orders are allowed: an un-annotated race is judged by its odds."""
     ours = {tuple(o["order"]) for o in model}
     theirs = {tuple(o["order"]) for o in node}
     allowed = {tuple(e) for e in expect}
-    if len(allowed) > 1 and ours | theirs <= allowed:
-        return RACE
-    return AGREE if ours == theirs else DISAGREE
+    if ours == theirs and len(ours) == 1:
+        return AGREE
+    if not (len(allowed) > 1 or startup_race or len(ours) > 1 or len(theirs) > 1):
+        return DISAGREE
+    if len(allowed) > 1 and not ours | theirs <= allowed:
+        return DISAGREE
+    return RACE if odds_agree(model, node) else DISAGREE
 
 
 def share(orders: list[dict], order: list[str]) -> str:
     """How many runs gave `order`, as "n/N"."""
-    total = sum(o["count"] for o in orders)
-    return f"{sum(o['count'] for o in orders if o['order'] == order)}/{total}"
+    return f"{count_of(orders, order)}/{sum(o['count'] for o in orders)}"
+
+
+def odds_text(count: int, runs: int) -> str:
+    """"85% (95% interval 77-91%)"."""
+    low, high = wilson(count, runs)
+    return f"{100 * count / runs:.0f}% (95% interval {100 * low:.0f}-{100 * high:.0f}%)"
+
+
+def reference_order(expect: list[list[str]], *sides: list[dict]) -> list[str]:
+    """The order a race's odds are quoted for: the scenario's first allowed one, else the one most runs
+    gave on all sides together (ties: the first in sorted order)."""
+    if expect:
+        return expect[0]
+    counts = Counter()
+    for orders in sides:
+        for o in orders:
+            counts[tuple(o["order"])] += o["count"]
+    return list(min(counts, key=lambda o: (-counts[o], o))) if counts else []

@@ -286,3 +286,27 @@ TEST(Scenarios, JavaScriptForTheNewOps) {
   EXPECT_EQ(js.find("(async () => {"), std::string::npos) << "a top-level await is the module's own\n" << js;
   EXPECT_NE(js.find("\nawait new Promise((resolve) => {"), std::string::npos) << js;
 }
+
+// Whether Node's start-up tail can change the order is read from the program, never from what it
+// declares: something the main module (or a tick or microtask it queues) leaves pending on a timer
+// or the pool when the loop starts.
+TEST(Scenarios, WhereTheStartupTailCanChangeTheOrder) {
+  auto races = [](const std::string& module, const std::string& program, int line) {
+    ScenarioFile file(R"({"name": "x", "module": ")" + module + R"(", "program": )" + program + "}");
+    return starts_before_loop(load_scenario(file.path()), node_line_model(line));
+  };
+  const std::string timer = R"({"op": "setTimeout", "ms": 0, "log": "t"})";
+  for (int line : modelled_lines()) {
+    EXPECT_TRUE(races("cjs", "[" + timer + R"(, {"op": "setImmediate", "log": "i"}])", line));
+    EXPECT_TRUE(races("cjs", R"([{"op": "nextTick", "then": [{"op": "promise", "then": [)" + timer + "]}]}]", line));
+    EXPECT_TRUE(races("cjs", R"([{"op": "readFile", "log": "r"}])", line));
+    EXPECT_TRUE(races("cjs", R"([{"op": "promiseRace", "of": [{"op": "nextTick"}, {"op": "setImmediate"}], "then": [)" + timer + "]}]", line));
+    EXPECT_FALSE(races("cjs", R"([{"op": "setImmediate", "then": [)" + timer + "]}]", line));
+    EXPECT_FALSE(races("cjs", R"([{"op": "await", "on": {"op": "setImmediate"}, "then": [)" + timer + "]}]", line));
+    EXPECT_FALSE(races("cjs", R"([{"op": "promiseAll", "of": [{"op": "nextTick"}, {"op": "socketClose"}], "then": [)" + timer + "]}]", line));
+    EXPECT_FALSE(races("cjs", R"([{"op": "log", "text": "a"}, {"op": "setImmediate", "log": "i"}])", line));
+    // An ES module entry read on the pool runs its body inside the loop (18, 20).
+    bool in_loop = node_line_model(line).esm_entry == EsmEntry::read_on_pool;
+    EXPECT_EQ(races("esm", "[" + timer + "]", line), !in_loop) << "Node " << line;
+  }
+}

@@ -8,6 +8,7 @@ import socket
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -97,6 +98,7 @@ def test_ctrl_c_ends_the_watch_with_a_verdict_and_no_process_left(tmp_path, node
     ("node-api 7", "has Node-API 7; the probe needs Node-API 8"),
     ("no such program", "is not an executable file or a command on PATH"),
     ("out is a file", "not a directory"),
+    ("out cannot be made", "runs cannot be written there"),
 ])
 def test_a_program_it_cannot_diagnose_is_one_line_and_exit_2(tmp_path, node_path, case, words):
     out = tmp_path / "out"
@@ -107,6 +109,7 @@ def test_a_program_it_cannot_diagnose_is_one_line_and_exit_2(tmp_path, node_path
         "node-api 7": f"{node_path} {PROGRAMS / 'does_neither.js'} {_port()}",
         "no such program": "stallbench-no-such-program",
         "out is a file": f"{node_path} {PROGRAMS / 'does_neither.js'} {_port()}",
+        "out cannot be made": f"{node_path} {PROGRAMS / 'does_neither.js'} {_port()}",
     }[case]
     if case == "node-api 7":
         old = tmp_path / "old_napi.cjs"
@@ -114,6 +117,8 @@ def test_a_program_it_cannot_diagnose_is_one_line_and_exit_2(tmp_path, node_path
         env["NODE_OPTIONS"] = f'--require "{old}"'
     if case == "out is a file":
         out.write_text("")
+    if case == "out cannot be made":
+        out = Path("/proc/stallbench-no-such-folder/out")  # no directory can be made under /proc
     before = tree(tmp_path)
     result = _doctor("--app", app, "--duration", "3", "--out", str(out), env=env)
     assert result.returncode == 2, result.stderr

@@ -1,6 +1,7 @@
 """Installing pinned Node lines (scripts/bootstrap --node): one line into a temporary dependency
-folder reports its pinned version; an unpinned line, and an install that cannot reach the registry,
-are one line and exit 2, leaving nothing installed."""
+folder reports its pinned version and is stored with its start-up tail; an unpinned line, and an
+install that cannot reach the registry, are one line and exit 2, leaving nothing installed."""
+import json
 import os
 import subprocess
 
@@ -27,6 +28,14 @@ def test_a_pinned_line_installs_into_the_given_folder_and_reports_its_version(tm
     (found,) = [p for p in binary.glob("node-linux-*/bin/node")]
     version = subprocess.run([str(found), "--version"], capture_output=True, text=True, timeout=60).stdout.strip()
     assert version == f"v{nodejs.pinned()[SMALLEST]}"
+    # Its start-up tail is measured as it is installed and stored with it (what trace's model of that
+    # line spends without --node); a line installed without one gets it when it is next asked for.
+    tail = tmp_path / "npm" / f"node-{SMALLEST}" / "startup-tail.json"
+    assert json.loads(tail.read_text())["node"] == version and json.loads(tail.read_text())["samples_ms"]
+    tail.unlink()
+    again = _bootstrap("--node", SMALLEST, env={"STALLBENCH_DEPS": str(tmp_path)})
+    assert again.returncode == 0, again.stderr
+    assert json.loads(tail.read_text())["node"] == version
 
 
 def test_an_unpinned_line_is_one_line_and_exit_2(tmp_path):

@@ -62,6 +62,13 @@ def test_a_section_reading_what_the_run_did_not_declare_is_an_error(run_dir, tmp
         render.render(run_dir, tmp_path / "report")
 
 
+def test_a_benchmark_added_later_may_be_missing_from_an_older_run(run_dir, tmp_path, monkeypatch):
+    """A run made before a benchmark existed still renders; its metrics are checked once it is there."""
+    family_module(tmp_path, monkeypatch, "CONSUMES = {'bench': ('time_ms',), 'newer': ('agree_pct',)}\n"
+                                          "ADDED_LATER = ('newer',)\n" + SECTION)
+    assert "the section of fam" in (render.render(run_dir, tmp_path / "report") / "index.html").read_text()
+
+
 def test_a_section_reading_what_the_run_declared_renders(run_dir, tmp_path, monkeypatch):
     family_module(tmp_path, monkeypatch, "CONSUMES = {'bench': ('time_ms', 'rate_mb_s')}\n" + SECTION)
     out = render.render(run_dir, tmp_path / "report")

@@ -1,6 +1,7 @@
 """Family `starvation` in the smoke run: its rows show the seeds' shapes, one Node cell per chosen
 line (node@26 ...), meta.json records the line the model stands for, the report draws its plots
-and the parity of the model with each line; without Node lines there are no Node cells."""
+and the parity of the model with each line, on the shipped scenarios and on random programs (each
+disagreeing one with the command that runs it again); without Node lines there are no Node cells."""
 import json
 import subprocess
 
@@ -34,6 +35,9 @@ def test_starvation_rows_show_the_shapes(smoke_run):
     assert {r.param_dict()["runtime"] for r in parity} == lines
     # Both sides gave only orders the race allows; how often each won is the report's figure.
     assert {r.value for r in parity} <= {100.0}
+    random_programs = by("random_parity", "agree_pct")
+    assert {r.param_dict()["runtime"] for r in random_programs} == lines
+    assert {r.value for r in random_programs} <= {100.0}  # the smoke profile's fixed series agrees everywhere
 
 
 def test_meta_records_the_modelled_line(smoke_run):
@@ -53,6 +57,33 @@ def test_starvation_report_has_its_plots(smoke_run):
     if json.loads((run_dir / "meta.json").read_text())["nodes"]:
         assert "The model beside each Node line (parity)" in text
         assert (report / "starvation-race-odds.png").exists()
+        assert "Random programs: the model beside each Node line" in text
+
+
+def test_the_random_programs_section_counts_per_line_and_names_each_disagreement():
+    from stallbench_lib.families import _loop_random
+    from stallbench_lib.tidy import Row
+
+    def row(runtime, repetition, metric, value):
+        return Row("r", "starvation", "random_parity", f"programs=8;runtime={runtime};series=fresh", repetition, metric,
+                   value, "", "ok", "")
+
+    rows = []
+    for runtime, repetition, series, disagreeing in [("node@22", 0, 111, []), ("node@22", 1, 222, [3.0]),
+                                                      ("node@24", 0, 333, [])]:
+        rows += [row(runtime, repetition, "programs", 8.0), row(runtime, repetition, "series", float(series)),
+                 row(runtime, repetition, "agreeing_programs", 8.0 - len(disagreeing))]
+        rows += [row(runtime, repetition, "disagreeing_program", i) for i in disagreeing]
+
+    class Context:
+        pass
+
+    context = Context()
+    context.rows = rows
+    text = _loop_random.section(context)
+    assert "| node@22 | 16 | 15 | 93.8% |" in text and "| node@24 | 8 | 8 | 100.0% |" in text
+    assert [l for l in text.splitlines() if l.startswith("- ")] == [
+        "- node@22: `scripts/stallbench trace --random 1 --seed 222 --first 3 --node 22`"]
 
 
 def test_no_node_cells_without_node_lines():
@@ -67,6 +98,7 @@ def test_no_node_cells_without_node_lines():
     (["--set", "scheduler=soon"], "scheduler=soon is not valid: valid values are nexttick, microtask, immediate, timeout"),
     (["--set", "n=0"], "n=0 is out of range: valid values are integers 1-10000000"),
     (["--set", "runtime=deno"], "runtime=deno is not valid: valid values are stallbench, node"),
+    (["--set", "series=soon"], "must be fresh or a series number from 0 to 999999999"),
 ])
 def test_bad_settings_are_one_line_and_write_nothing(tmp_path, args, words):
     result = stallbench("run", "--no-build", "--filter", "starvation", "--out", str(tmp_path), *args)

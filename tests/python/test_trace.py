@@ -1,7 +1,9 @@
 """`stallbench trace`: every shipped scenario runs to the order it expects; races print their
 distinct orders with counts; bad scenarios get one line naming the file and the JSON path (exit
 2, nothing written); --node LINES compares with those Node lines (a parity matrix for several)
-and says so in one line when there is none; the model follows the line it models."""
+and says so in one line when there is none; the model follows the line it models. The start-up
+tail belongs to the model of each line, whatever the scenario declares (tests/python/
+test_trace_startup.py); random programs agree with every installed line (test_trace_random.py)."""
 import json
 import os
 import re
@@ -37,7 +39,7 @@ def test_a_race_prints_each_distinct_order_with_its_count():
     race = ROOT / "workloads" / "loop" / "scenarios" / "000-main-timeout-vs-immediate.json"
     result = stallbench("trace", "--no-build", "--runs", "30", str(race))
     assert result.returncode == 0, result.stderr
-    counts = re.findall(r"^\s+(\d+)×  (.+)$", result.stdout, re.M)
+    counts = re.findall(r"^\s+(\d+)×  \d+% \(95% interval \d+-\d+%\)  (.+)$", result.stdout, re.M)
     if counts:  # more than one order showed up
         assert sum(int(c) for c, _ in counts) == 30
         assert {o for _, o in counts} <= {"immediate → timeout", "timeout → immediate"}
@@ -104,7 +106,7 @@ def test_node_agrees_on_every_shipped_scenario():
     assert result.stdout.count("node: agree") == len(SCENARIOS)
     node = nodejs.resolve([NEWEST])[0]
     assert f"node:    {node.version} on libuv {node.libuv}: timers run" in result.stdout
-    assert f"runs of Node {node.version} here" in result.stdout  # its start-up tail, for the race
+    assert f"runs, Node {node.version.lstrip('v')}, measured now" in result.stdout  # its start-up tail, for the race
 
 
 def _scenario(tmp_path, program, module="cjs", name="case", **fields):
@@ -160,8 +162,26 @@ def test_agreement_rules():
     assert verdict(race, orders(["c"]), same) == "DISAGREE"  # an order outside the allowed ones
 
 
+def test_an_unannotated_race_is_judged_by_its_odds():
+    from stallbench_lib.trace_parity import verdict, wilson
+
+    def counts(ab, ba):
+        return [o for o in [{"order": ["a", "b"], "count": ab}, {"order": ["b", "a"], "count": ba}] if o["count"]]
+
+    assert wilson(0, 10) == pytest.approx((0.0, 0.2775), abs=1e-4)
+    assert wilson(10, 10) == pytest.approx((0.7225, 1.0), abs=1e-4)
+    assert verdict([], counts(45, 5), counts(42, 8)) == "race"        # the same odds within their intervals
+    assert verdict([], counts(50, 0), counts(0, 50)) == "DISAGREE"    # each certain, of the other order
+    assert verdict([], counts(50, 0), counts(25, 25)) == "DISAGREE"   # a race on one side only, by a wide margin
+    # One run each of a race from the main module: different orders are what a race gives.
+    assert verdict([], counts(1, 0), counts(0, 1), startup_race=True) == "race"
+    assert verdict([], counts(1, 0), counts(0, 1)) == "DISAGREE"
+    # A declared race is judged by its odds too, not only by the orders being allowed.
+    assert verdict([["a", "b"], ["b", "a"]], counts(50, 0), counts(0, 50)) == "DISAGREE"
+
+
 def test_start_up_tail_from_probe_runs():
-    from stallbench_lib.trace_parity import tails_from_probes
+    from stallbench_lib.startup_tail import tails_from_probes
 
     probes = [{"gap_ms": 0.5, "after_read": 1, "exact": True}, {"gap_ms": 0.3, "after_read": 0, "exact": True},
               {"gap_ms": 0.4, "after_read": 0, "exact": True}, {"gap_ms": 0.6, "after_read": 0, "exact": True},
@@ -192,3 +212,24 @@ def test_a_run_waiting_on_a_fifo_ends_at_the_limit(tmp_path, op):
     assert result.stderr.strip().splitlines() == [
         f"stallbench: trace: {scenario}: timeout: run 1 of 1 did not end within the trace's limit of 30 s: "
         f"$.program[1]: {op} of {fifo}, a FIFO, waits on it as Node would (valid: a regular file)"]
+
+
+def _immediate_chain(count, busy_ms):
+    """`count` setImmediate callbacks, each queuing the next after `busy_ms` of work."""
+    link = None
+    for i in range(count, 0, -1):
+        link = {"op": "setImmediate", "log": f"immediate {i}", "then": [{"op": "busy", "ms": busy_ms}] + ([link] if link else [])}
+    return link
+
+
+@needs_lines("22")
+def test_the_readfile_chain_on_the_model_of_22_matches_node_22(tmp_path):
+    """fs.readFile of a small file, 10 ms of work, then six immediates of 10 ms each: on Node 22 the
+    read's four pool requests (open, fstat, read, close) each take one loop turn, so its callback comes
+    after the third immediate; the model of 22 makes the same requests and agrees."""
+    small = tmp_path / "small.txt"
+    small.write_text("hello\n")
+    scenario = _scenario(tmp_path, [{"op": "readFile", "path": "small.txt", "log": "read"}, {"op": "busy", "ms": 10},
+                                    _immediate_chain(6, 10)], name="readfile-chain")
+    result = stallbench("trace", "--no-build", "--node", "22", "--runs", "6", str(scenario))
+    assert result.returncode == 0 and "node: agree" in result.stdout, result.stdout + result.stderr

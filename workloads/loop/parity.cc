@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "node_process.h"
+#include "random_program.h"
 
 #if !defined(STALLBENCH_SCENARIO_DIR) || !defined(STALLBENCH_LOOP_NODE_DIR)
 #error "STALLBENCH_SCENARIO_DIR and STALLBENCH_LOOP_NODE_DIR must name workloads/loop/scenarios and node (set by CMake)"
@@ -17,6 +18,13 @@ namespace {
 namespace fs = std::filesystem;
 
 double percent(int part, int whole) { return whole == 0 ? 0 : 100.0 * part / whole; }
+
+// The order `s` gave under Node, from its JavaScript written into `work_dir`.
+Order node_order(const Scenario& s, const std::string& node, const std::string& work_dir) {
+  std::string script = (fs::path(work_dir) / (s.name + (s.module == ModuleKind::esm ? ".mjs" : ".cjs"))).string();
+  std::ofstream(script) << to_javascript(s);
+  return run_node_json(node, {script}).get<Order>();
+}
 
 }  // namespace
 
@@ -67,14 +75,20 @@ ScenarioParity scenario_parity(const Scenario& s, const std::string& node, int l
   int model_expected = 0, model_first = 0, node_expected = 0, node_first = 0;
   for (const auto& [order, n] : run_scenario_times(s, {.line = line, .startup_tail_ms = tails}, runs))
     for (int i = 0; i < n; ++i) count(order, model_expected, model_first);
-  std::string script = (fs::path(work_dir) / (s.name + (s.module == ModuleKind::esm ? ".mjs" : ".cjs"))).string();
-  std::ofstream(script) << to_javascript(s);
-  for (int i = 0; i < runs; ++i) count(run_node_json(node, {script}).get<Order>(), node_expected, node_first);
+  for (int i = 0; i < runs; ++i) count(node_order(s, node, work_dir), node_expected, node_first);
   p.model_expected_pct = percent(model_expected, runs);
   p.model_first_pct = percent(model_first, runs);
   p.node_expected_pct = percent(node_expected, runs);
   p.node_first_pct = percent(node_first, runs);
   return p;
+}
+
+bool random_program_agrees(std::uint64_t seed, std::uint64_t index, const std::string& node, int line,
+                           const std::vector<double>& tails, const std::string& work_dir) {
+  Scenario s = load_scenario(write_random_program(seed, index, work_dir));
+  ModelSettings settings{.line = line};
+  if (starts_before_loop(s, node_line_model(line))) settings.startup_tail_ms = tails;
+  return run_scenario_times(s, settings, 1).front().order == node_order(s, node, work_dir);
 }
 
 }  // namespace stallbench::loop

@@ -4,6 +4,7 @@
 // that Node's measured start-up tail.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -33,5 +34,11 @@ struct ScenarioParity {
 // `runs` runs of `s` on Node (the JavaScript written into `work_dir`) and on the model of `line`.
 ScenarioParity scenario_parity(const Scenario& s, const std::string& node, int line, const std::vector<double>& tails,
                                int runs, const std::string& work_dir);
+
+// Program `index` of random series `seed` (random_program.h), written into `work_dir`, run once on
+// Node and once on the model of `line` (spending one of `tails` first, where the tail can change
+// its order): whether both gave the same order.
+bool random_program_agrees(std::uint64_t seed, std::uint64_t index, const std::string& node, int line,
+                           const std::vector<double>& tails, const std::string& work_dir);
 
 }  // namespace stallbench::loop

@@ -162,4 +162,11 @@ std::vector<OrderCount> run_scenario_times(const Scenario& scenario, const Model
 // as one JSON array when the process exits.
 std::string to_javascript(const Scenario& scenario);
 
+// Whether what Node spends between the main module and its loop's first timers check (its start-up
+// tail, Runtime::set_startup_tail) can change the scenario's order on `model`'s line: the main
+// module (and the ticks and microtasks it queues) leaves a timer or a pool request pending when the
+// loop starts, and how long the start took decides whether it is due, or done, in the first
+// iteration. Never on a line that reads an ES module entry on the pool: the body runs in the loop.
+bool starts_before_loop(const Scenario& scenario, const NodeLineModel& model);
+
 }  // namespace stallbench::loop

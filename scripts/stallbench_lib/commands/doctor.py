@@ -48,8 +48,6 @@ def add_arguments(p):
 def _check(args) -> tuple[float, app.AppTarget | None, list[str]]:
     """(duration, the URL target or None, argv); UsageError for anything out of range."""
     preload.check_rate(args.probe_rate)
-    if args.out is not None and args.out.exists() and not args.out.is_dir():
-        raise UsageError(f"--out {args.out}: not a directory (--out takes the directory to put runs in)")
     if args.url is None:
         duration = WATCHED_DEFAULT_S if args.duration is None else args.duration
         if not 1 <= duration <= 86400:
@@ -64,6 +62,7 @@ def _check(args) -> tuple[float, app.AppTarget | None, list[str]]:
 
 def run(args) -> int:
     duration, target, argv = _check(args)
+    RunDir.check_parent(args.out if args.out else paths.RUNS)
     probe, missing = preload.provide(args.no_build)
     if probe is None:
         raise UsageError(f"the pool probe is not available: {missing}")

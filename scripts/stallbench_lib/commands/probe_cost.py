@@ -55,6 +55,7 @@ def run(args) -> int:
     app.check_load(args.rate, args.duration, args.ready_timeout)
     preload.check_rate(args.probe_rate)
     target = app.parse(args.app, args.url)
+    RunDir.check_parent(args.out if args.out else paths.RUNS)
     preload_path, missing = preload.provide(args.no_build)
     if preload_path is None:
         raise UsageError(f"the pool probe is not available: {missing}")

@@ -17,6 +17,7 @@ from ..probe import preload
 from ..profiles import PROFILES
 from ..report.render import announce
 from ..report.stats import fmt
+from ..rundir import RunDir
 
 NAME = "sweep-pool"
 ORDER = 2
@@ -160,6 +161,7 @@ def _run_app(args, sizes: list[str]) -> int:
     pools = _check_sizes(sizes)
     target = app.parse(args.app, args.url)
     given = targets.parse(args.targets, ["requests"])
+    RunDir.check_parent(args.out if args.out else paths.RUNS)
     probe, missing = (None, "--no-probe") if args.no_probe else preload.provide(args.no_build)
     if probe is None and not args.no_probe:
         print(f"stallbench: notice: the pool probe is not available ({missing}): latency only", file=sys.stderr)

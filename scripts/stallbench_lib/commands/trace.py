@@ -4,16 +4,20 @@ scenario, side by side; with several lines, a parity matrix (scenario x line).
 
 Scenarios are JSON files (format: workloads/loop/scenario.h, docs/starvation.md); with no file
 every shipped one (workloads/loop/scenarios/) runs. The model's side is the C++ tool
-build/<preset>/tools/stallbench_trace, which also checks the files (bad input: one line, exit 2)
-and writes the JavaScript. Each Node line is compared with the model of that line (or of
---model-node), after the model has been given that Node's measured start-up tail. Exit 0 when
+build/<preset>/tools/stallbench_trace, which also checks the files (bad input: one line, exit 2),
+writes the JavaScript and says where Node's start-up tail can change an order. Each Node line is
+compared with the model of that line (or of --model-node); the model of a line spends that line's
+start-up tail before its loop wherever it can change the order, annotated or not, with or without
+--node (startup_tail.py: measured among the compared Node's own runs, stored when the line was
+installed, or none). --random N adds N programs from the random program generator. Exit 0 when
 every order is one the scenario expects and Node agrees, 1 otherwise."""
 import json
 import os
 import tempfile
+import time
 from pathlib import Path
 
-from .. import build, node as nodejs, numbers, paths, scenario_text, trace_parity as parity
+from .. import build, node as nodejs, numbers, paths, startup_tail, trace_parity as parity, trace_text
 from ..browser import trace as browser_trace
 from ..errors import UsageError
 
@@ -29,13 +33,20 @@ def add_arguments(p):
                    help=f"scenario files (default: every file in {SCENARIOS.relative_to(paths.ROOT)}/)")
     p.add_argument("--runs", type=numbers.integer_option, metavar="N",
                    help="runs per scenario, 1-1000 (default: the scenario's own `runs`: 1, more for races); "
-                        "distinct orders are printed with their counts")
+                        "distinct orders are printed with their counts and odds (95%% interval)")
     p.add_argument("--node", nargs="?", const="", metavar="LINES",
                    help="also run each scenario as JavaScript under Node and compare: 26, 24,26, all, system or none; "
                         f"--node alone: the default lines (the newest pinned, plus system when present; pinned: "
                         f"{', '.join(nodejs.pinned())})")
     p.add_argument("--model-node", metavar="LINE",
                    help="the Node line the model stands for (default: each compared line's own, else the newest pinned)")
+    p.add_argument("--random", type=numbers.integer_option, metavar="N",
+                   help="also N random programs (1-1000) from the generator (workloads/loop/random_program.h): "
+                        "deterministic programs with no expected order, for comparing with --node")
+    p.add_argument("--seed", type=numbers.integer_option, metavar="S",
+                   help="the random programs' series (default: a new one, printed); with --first I, programs I to I+N-1")
+    p.add_argument("--first", type=numbers.integer_option, metavar="I", default=0,
+                   help="the first random program's index (default 0)")
     p.add_argument("--browser", action="store_true",
                    help="run page scenarios in headless Chromium instead (default: every file in "
                         f"{browser_trace.SCENARIOS.relative_to(paths.ROOT)}/; docs/browser.md)")
@@ -64,176 +75,76 @@ def _nodes(option: str | None) -> tuple[list[nodejs.Node], str]:
 class Comparison:
     """One Node line (or none) beside the model of a line: the tool's result and Node's orders."""
 
-    def __init__(self, node: nodejs.Node | None, line: str, tail: parity.Tail, result: dict):
+    def __init__(self, node: nodejs.Node | None, line: str, tail: startup_tail.Tail, result: dict,
+                 node_runs: list[tuple[list[dict], str]] | None):
         self.node, self.line, self.tail, self.result = node, line, tail, result
-        self.node_orders: list[list[dict] | None] = [None] * len(result["scenarios"])
-        self.node_errors = [""] * len(result["scenarios"])
+        runs = node_runs or [(None, "")] * len(result["scenarios"])
+        self.node_orders = [orders for orders, _ in runs]
+        self.node_errors = [error for _, error in runs]
 
     @property
     def title(self) -> str:
         return self.node.runtime.removeprefix("node@") if self.node else f"model {self.line}"
 
-    def run_node(self, scripts: list[Path]) -> None:
-        for i, (s, script) in enumerate(zip(self.result["scenarios"], scripts)):
-            self.node_orders[i], self.node_errors[i] = parity.node_orders(self.node, script, s["runs"])
-
     def verdict(self, i: int) -> str:
         if self.node_errors[i]:
             return parity.FAILED
         s = self.result["scenarios"][i]
-        return parity.verdict(s["expect"], s["orders"], self.node_orders[i])
+        return parity.verdict(s["expect"], s["orders"], self.node_orders[i], s["startup_race"])
 
     def ok(self, i: int) -> bool:
         expected = parity.as_expected(self.result["scenarios"][i]["expect"], self.result["scenarios"][i]["orders"])
         return expected is not False and (self.node is None or self.verdict(i) in (parity.AGREE, parity.RACE))
 
 
-def _has_race(files: list[Path]) -> bool:
-    """Whether a scenario allows several orders on some line: only a race depends on Node's start-up
-    tail. (A file that does not parse has none here; the tool refuses it.)"""
-    for f in files:
-        try:
-            doc = json.loads(f.read_bytes())
-            orders = [doc.get("expect", [])] + list(doc.get("expectByLine", {}).values())
-        except (ValueError, AttributeError):
-            continue
-        if any(isinstance(o, list) and len(o) > 1 for o in orders):
-            return True
-    return False
+def _scripts(tool: Path, files: list[Path], docs: list[dict], workdir: Path) -> list[Path]:
+    """Each scenario as the Node program it stands for (generated each time, never kept)."""
+    scripts = []
+    for i, (f, doc) in enumerate(zip(files, docs)):
+        script = workdir / f"{i:03d}-{f.stem}{'.mjs' if doc['module'] == 'esm' else '.cjs'}"
+        script.write_text(parity.call_tool(tool, "javascript", str(f)))
+        scripts.append(script)
+    return scripts
 
 
-def _tail(node: nodejs.Node | None, race: bool) -> parity.Tail:
-    if node is None:
-        return parity.Tail(note="the model alone: --node measures Node's")
-    return parity.startup_tail(node) if race else parity.Tail(note="not measured: no race among these scenarios")
-
-
-def _compare(tool: Path, files: list[Path], runs: list[str], nodes: list[nodejs.Node], model_node: str | None,
+def _compare(tool: Path, files: list[Path], runs: int | None, nodes: list[nodejs.Node], model_node: str | None,
              workdir: Path) -> list[Comparison]:
+    """Each Node's runs first, with its start-up tail measured among them where it can change an order,
+    then the model of its line given that tail."""
+    # Per line, whether the start-up tail can change any file's order, read from the programs (this
+    # also checks every file: bad input is refused before anything runs).
+    races = json.loads(parity.call_tool(tool, "startup-race", *map(str, files)))
+    docs = [json.loads(f.read_bytes()) for f in files]
+    counts = [runs or doc.get("runs", 1) for doc in docs]
+    scripts = _scripts(tool, files, docs, workdir) if nodes else []
     comparisons = []
-    race = _has_race(files)
     for node in nodes or [None]:
         line = parity.model_line(node, model_node)
-        tail = _tail(node, race)
-        result = json.loads(parity.call_tool(tool, "run", "--model-node", line, *parity.tail_args(tail), *runs,
-                                             *map(str, files), tmpdir=workdir))
-        comparisons.append(Comparison(node, line, tail, result))
-    if nodes:
-        scripts = []
-        for s in comparisons[0].result["scenarios"]:
-            script = workdir / f"{len(scripts):03d}-{Path(s['file']).stem}{'.mjs' if s['module'] == 'esm' else '.cjs'}"
-            script.write_text(parity.call_tool(tool, "javascript", s["file"]))
-            scripts.append(script)
-        for c in comparisons:
-            c.run_node(scripts)
+        node_runs = None
+        if node is None:
+            tail = startup_tail.without_node(line, races[line])
+        else:
+            spread = startup_tail.Spread(node, sum(counts)) if races[line] else None
+            node_runs = [parity.node_orders(node, script, n, spread.after_run if spread else None)
+                         for script, n in zip(scripts, counts)]
+            tail = spread.tail() if spread else startup_tail.Tail(needed=False)
+        result = json.loads(parity.call_tool(tool, "run", "--model-node", line, *tail.tool_args(),
+                                             *(["--runs", str(runs)] if runs else []), *map(str, files), tmpdir=workdir))
+        comparisons.append(Comparison(node, line, tail, result, node_runs))
     return comparisons
 
 
-def _print_header(tool: Path, c: Comparison) -> None:
-    model = c.result["model"]
-    semantics = model["semantics"]
-    print(f"model:   Node {model['line']} (libuv {model['libuv']}): {semantics[0]}")
-    for text in semantics[1:] + [c.tail.describe()]:
-        print(scenario_text.wrapped(text, "         ", "           "))
-    if c.node:
-        phase = parity.call_tool(tool, "timer-phase", c.node.libuv).strip()
-        print(f"node:    {c.node.version} on libuv {c.node.libuv}" + (f" ({c.node.runtime})" if c.node.line == nodejs.SYSTEM else "")
-              + f": {phase}")
-
-
-def _print_distinct(who: str, orders: list[dict], runs: int, indent: str = "   ") -> None:
-    n = len(orders)
-    print(f"{indent}{who}: {n} distinct order{'s' if n != 1 else ''} in {runs} run{'s' if runs != 1 else ''}")
-    for o in sorted(orders, key=lambda o: -o["count"]):
-        print(f"{indent}  {o['count']:>4}×  " + " → ".join(o["order"]))
-
-
-def _print_columns(ours: list[str], theirs: list[str] | None, left: str, right: str) -> None:
-    width = max([len(left)] + [len(x) for x in ours]) + 2
-    if theirs is None:
-        for i, label in enumerate(ours, 1):
-            print(f"   {i:>2}  {label}")
-        return
-    print(f"       {left:<{width}}{right}")
-    for i in range(max(len(ours), len(theirs))):
-        a = ours[i] if i < len(ours) else ""
-        b = theirs[i] if i < len(theirs) else ""
-        print(f"   {i + 1:>2} {' ' if a == b else '≠'} {a:<{width}}{b}")
-
-
-def _print_expectation(s: dict) -> None:
-    expected = parity.as_expected(s["expect"], s["orders"])
-    if expected is True:
-        print("   order: as expected" + (" (one of the allowed orders)" if len(s["expect"]) > 1 else ""))
-    elif expected is False:
-        print("   order: NOT as expected; expected " + " or ".join(" → ".join(e) for e in s["expect"]))
-
-
-def _print_scenario(c: Comparison, i: int) -> None:
-    """One scenario, the model beside at most one Node, in full."""
-    s = c.result["scenarios"][i]
-    scenario_text.print_intro(s, s["module"])
-    theirs = c.node_orders[i]
-    left = f"model of Node {c.line}"
-    right = f"node {c.node.version}" if c.node else ""
-    if len(s["orders"]) == 1 and (theirs is None or len(theirs) <= 1):
-        if s["runs"] > 1:
-            print(f"   every run of {s['runs']} gave the same order" + (" on both" if theirs else ""))
-        _print_columns(s["orders"][0]["order"], theirs[0]["order"] if theirs else None, left, right)
-    else:
-        _print_distinct(left, s["orders"], s["runs"])
-        if theirs:
-            _print_distinct(right, theirs, s["runs"])
-    _print_expectation(s)
-    if c.node:
-        text = c.verdict(i)
-        if text == parity.FAILED:
-            print(f"   node: failed: {c.node_errors[i]}")
-        elif text == parity.RACE:
-            print("   node: agree: a race, and every order either side gave is one the scenario allows; "
-                  "how often each wins differs (see its analysis)")
-        else:
-            print(f"   node: {text}")
-
-
-def _cell(c: Comparison, i: int) -> str:
-    """A matrix cell: agree, DISAGREE, failed, or for a race how many runs gave the first allowed
-    order on the model and on Node."""
-    text = c.verdict(i)
-    if text != parity.RACE:
-        return text
-    s = c.result["scenarios"][i]
-    first = s["expect"][0]
-    return f"race {parity.share(s['orders'], first)} | {parity.share(c.node_orders[i], first)}"
-
-
-def _print_matrix(comparisons: list[Comparison]) -> None:
-    scenarios = comparisons[0].result["scenarios"]
-    name_width = max(len(s["name"]) for s in scenarios) + 2
-    cells = [[_cell(c, i) for c in comparisons] for i in range(len(scenarios))]
-    width = max([len(c.title) for c in comparisons] + [len(x) for row in cells for x in row]) + 2
-    print("\nparity: each Node line beside the model of that line (race: runs giving the scenario's first allowed "
-          "order, model | Node)")
-    print(" " * name_width + "".join(f"{c.title:<{width}}" for c in comparisons))
-    for s, row in zip(scenarios, cells):
-        print(f"{s['name']:<{name_width}}" + "".join(f"{x:<{width}}" for x in row))
-    deterministic = [i for i, s in enumerate(scenarios) if len(s["expect"]) <= 1]
-    for c in comparisons:
-        agree = sum(c.verdict(i) == parity.AGREE for i in deterministic)
-        print(f"  {c.title}: {agree} of {len(deterministic)} deterministic scenarios agree "
-              f"({100 * agree / max(len(deterministic), 1):.0f}%)")
-
-
-def _print_lines(c: Comparison, i: int) -> None:
-    """One scenario on one of several lines: its verdict, and the distributions when they differ."""
-    s = c.result["scenarios"][i]
-    text = c.verdict(i)
-    print(f"   {c.title}: {text}" + (f": {c.node_errors[i]}" if c.node_errors[i] else ""))
-    if text in (parity.RACE, parity.DISAGREE):
-        _print_distinct(f"model of Node {c.line}", s["orders"], s["runs"], "      ")
-        _print_distinct(f"node {c.node.version}", c.node_orders[i], s["runs"], "      ")
-    if parity.as_expected(s["expect"], s["orders"]) is False:
-        print(f"      model of Node {c.line}: NOT as expected; expected " + " or ".join(" → ".join(e) for e in s["expect"]))
+def _random_files(tool: Path, args, folder: Path) -> tuple[list[Path], str]:
+    """The --random programs, written into `folder`, and the line that says which they are."""
+    if args.random is None:
+        return [], ""
+    seed = args.seed if args.seed is not None else int(time.time()) % 1_000_000
+    folder.mkdir()
+    out = parity.call_tool(tool, "random", "--seed", str(seed), "--first", str(args.first), "--count", str(args.random),
+                           "--out", str(folder))
+    return ([Path(line) for line in out.splitlines() if line],
+            f"random programs: {args.random} of series {seed} from index {args.first} (the same programs again: "
+            f"--random {args.random} --seed {seed} --first {args.first})")
 
 
 def _files(args) -> list[Path]:
@@ -242,6 +153,8 @@ def _files(args) -> list[Path]:
     if args.node and (args.node.endswith(".json") or Path(args.node).is_file()):
         files.insert(0, Path(args.node))
         args.node = ""
+    if args.random is not None:
+        return files  # the random programs are written once the tool is built
     files = files or sorted(SCENARIOS.glob("*.json"))
     if not files:
         raise UsageError(f"no scenario files given and none in {SCENARIOS}")
@@ -256,28 +169,20 @@ def run(args) -> int:
         return browser_trace.run(args)
     if args.runs is not None and not 1 <= args.runs <= 1000:
         raise UsageError(f"--runs {args.runs} is out of range: valid values are 1-1000")
+    if args.random is not None and not 1 <= args.random <= 1000:
+        raise UsageError(f"--random {args.random} is out of range: valid values are 1-1000")
+    for name in ("seed", "first"):
+        if (getattr(args, name) or 0) < 0:
+            raise UsageError(f"--{name} {getattr(args, name)} is out of range: valid values are 0 and up")
     files = _files(args)
     parity.model_line(None, args.model_node)  # a bad --model-node is refused before anything runs
     nodes, why_not = _nodes(args.node)
     tool = _tool(paths.build_dir() if args.no_build else build.ensure_built())
-    runs = ["--runs", str(args.runs)] if args.runs is not None else []
     with tempfile.TemporaryDirectory(prefix="stallbench-trace-") as tmp:
-        comparisons = _compare(tool, files, runs, nodes, args.model_node, Path(tmp))
-    for c in comparisons:
-        _print_header(tool, c)
-    if why_not:
-        print(f"note: {why_not}; showing stallbench's orders only")
+        generated, which = _random_files(tool, args, Path(tmp) / "random")
+        comparisons = _compare(tool, files + generated, args.runs, nodes, args.model_node, Path(tmp))
+        trace_text.print_all(tool, comparisons, which, why_not, {str(f) for f in generated})
     total = len(comparisons[0].result["scenarios"])
-    if len(comparisons) == 1:
-        for i in range(total):
-            _print_scenario(comparisons[0], i)
-    else:
-        for i in range(total):
-            scenario = comparisons[0].result["scenarios"][i]
-            scenario_text.print_intro(scenario, scenario["module"])
-            for c in comparisons:
-                _print_lines(c, i)
-        _print_matrix(comparisons)
     failures = sum(not all(c.ok(i) for c in comparisons) for i in range(total))
     print(f"\n{total} scenario{'s' if total != 1 else ''}: {total - failures} as expected"
           + (" and agreeing with node" if nodes else "") + (f", {failures} NOT" if failures else ""))

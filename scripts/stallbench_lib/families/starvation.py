@@ -1,12 +1,13 @@
 """Report section for family `starvation`: who waits behind a self-rescheduling callback (calls
 before the timer and before the file read, against n), what a call costs on the runtime and on
 each Node line measured in the same run, the seeds' blocked-timer and async-function experiments,
-and the model's parity with each Node line on the ordering scenarios (_loop_parity)."""
+and the model's parity with each Node line on the ordering scenarios (_loop_parity) and on random
+programs (_loop_random)."""
 from ..report import stats
 from ..report.markup import collapsed
 from ..report.figures import figure, save
 from ..tidy import parse_params
-from . import _loop_parity
+from . import _loop_parity, _loop_random
 
 SCHEDULERS = ["nexttick", "microtask", "immediate", "timeout"]
 LABELS = {"nexttick": "process.nextTick", "microtask": "queueMicrotask", "immediate": "setImmediate",
@@ -19,7 +20,11 @@ CONSUMES = {
     "busy_timer": ("timer_fired_ms", "timer_late_ms"),
     "async_pbkdf2": ("returned_ms", "interval_ticks", "ticks_expected"),
     "parity": (*_loop_parity.METRICS, "startup_tail_ms"),
+    "random_parity": _loop_random.METRICS,
 }
+# Runs made before random programs were compared (issue 24) have no random_parity: their report
+# leaves that part out.
+ADDED_LATER = ("random_parity",)
 MODEL = "stallbench"
 NODE_MARKERS = ["s", "^", "D", "v", "P", "X"]
 # What the runtime should manage beside Node for chains of TARGET_N calls: the nextTick chain in at
@@ -231,7 +236,7 @@ def sections(context) -> str:
                   "end before it returns its promise, while an interval should tick every `interval_ms`. The seed: "
                   "promise returned after 421 ms, 0 ticks. Any tick count above 0 would mean the loop got a turn.\n",
                   hashing]
-    parity = _loop_parity.section(context)
-    if parity:
-        parts.append(parity)
+    for section in (_loop_parity.section(context), _loop_random.section(context)):
+        if section:
+            parts.append(section)
     return "\n".join(parts)

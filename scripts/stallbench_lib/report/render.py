@@ -151,14 +151,17 @@ def _family_sections(context: Context) -> str | None:
         module = importlib.import_module(name)
     except Exception as e:  # a broken module must not read as a family without a report
         raise ReportError(f"report: {where} does not import: {type(e).__name__}: {e}") from e
-    check_consumed(where, getattr(module, "CONSUMES", None), context.family, context.run.meta)
+    check_consumed(where, getattr(module, "CONSUMES", None), context.family, context.run.meta,
+                   getattr(module, "ADDED_LATER", ()))
     return module.sections(context)
 
 
-def check_consumed(where: str, consumes: dict | None, family: str, meta: dict) -> None:
+def check_consumed(where: str, consumes: dict | None, family: str, meta: dict, added_later=()) -> None:
     """Every benchmark and metric a section reads must be declared in the run's meta.json, else
     one line naming the first that is not. A run whose binaries declared nothing of the family
-    (`sweep-pool --app`, whose benchmark Python declares) has nothing to check against."""
+    (`sweep-pool --app`, whose benchmark Python declares) has nothing to check against. A benchmark
+    the family module names in `added_later` may be missing altogether: a run made before it existed
+    has none, and its part of the section is left out (its metrics are checked when it is there)."""
     if consumes is None:
         raise ReportError(f"report: {where} does not declare what it reads (CONSUMES = {{benchmark: (metric, ...)}})")
     declared = meta.get("metrics", {})
@@ -167,6 +170,8 @@ def check_consumed(where: str, consumes: dict | None, family: str, meta: dict) -
         return
     for benchmark, metrics in consumes.items():
         key = f"{family}/{benchmark}"
+        if key not in declared and benchmark in added_later:
+            continue
         if key not in declared:
             known = ", ".join(sorted(k for k in declared if k.partition("/")[0] == family))
             raise ReportError(f"report: {where} reads benchmark {key}, which this run's meta.json does not declare "

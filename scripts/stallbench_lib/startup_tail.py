@@ -1,0 +1,180 @@
+"""Node's start-up tail on one line: from the clock read of a main module's first timer to the loop's
+first timers check (workloads/loop/node/startup_tail.cjs). It decides whether a timer (or a pool
+request) the main module leaves pending is due in the loop's first iteration, so the model of a line
+spends as long before its loop in every scenario where that can change the order (stallbench_trace
+startup-race says which), annotated or not. Where the model of a line gets it, first found first:
+
+1. measured now, on the Node compared (`trace --node`), its probe runs spread evenly among that Node's
+   runs of the scenarios compared, so that both see the same load on the machine;
+2. stored with the installed line: measured when scripts/install-npm installed it (this module's
+   `record`), in <deps>/npm/node-LINE/startup-tail.json beside the binary, with the date;
+3. measured now on the installed line, when nothing was stored (a line installed before this was);
+4. none: the model shows the orders such a scenario can take, not their odds.
+
+    python3 -m stallbench_lib.startup_tail record NODE_BINARY OUT.json   (what install-npm runs)
+"""
+import json
+import os
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import node as nodejs, paths
+from .atomic import atomic_write
+from .errors import UsageError
+from .medians import median
+
+PROBE = paths.ROOT / "workloads" / "loop" / "node" / "startup_tail.cjs"
+# The read-to-return time is a share of runs (a tick fell between the two, or not): at 20 runs its
+# binomial error alone is about 0.07 ms for a 0.1 ms share, 7 points of the race's odds.
+MEASURE_RUNS = 40
+RECORD_RUNS = 100  # stored once per install, so worth more runs (20 s a line on this loaded machine)
+STORED_NAME = "startup-tail.json"
+PROBE_TIMEOUT_S = 60
+
+
+@dataclass
+class Tail:
+    """What the model of a line spends before its loop, and where that came from."""
+    samples_ms: list[float] = field(default_factory=list)
+    source: str = ""   # how the samples were had, or why there are none
+    needed: bool = True  # False: no scenario here can be changed by it
+
+    def describe(self) -> str:
+        if not self.needed:
+            return ("start-up tail: not needed (nothing these scenarios' main modules start is pending when the "
+                    "loop starts)")
+        if not self.samples_ms:
+            return (f"start-up tail: not modelled ({self.source}): where the main module leaves a timer or a pool "
+                    "request pending, the model shows the orders it can take, not their odds")
+        return (f"start-up tail: {median(self.samples_ms):.3f} ms median of {len(self.samples_ms)} runs, {self.source}; "
+                "spent by the model before its loop, one run's value per run")
+
+    def tool_args(self) -> list[str]:
+        """stallbench_trace run's --startup-tail-ms for this tail."""
+        if not self.needed:
+            return []
+        if not self.samples_ms:
+            return ["--startup-tail-ms", "unknown"]
+        return ["--startup-tail-ms", ",".join(f"{min(max(t, 0), 1000):.4f}" for t in self.samples_ms)]
+
+
+def tails_from_probes(probes: list[dict]) -> list[float]:
+    """Per probe run, the time from the first timer's clock read to the loop's first timers check:
+    from the setTimeout call's return to the loop, plus the mean time from the read to that return
+    (the share of runs where a millisecond tick fell between them). Runs whose millisecond base is
+    uncertain are left out."""
+    usable = [p for p in probes if p["exact"] and p["after_read"] in (0, 1)]
+    if not usable:
+        return []
+    read_to_return = sum(p["after_read"] for p in usable) / len(usable)
+    return [max(p["gap_ms"], 0.0) + read_to_return for p in usable]
+
+
+def _probe_runs(node: nodejs.Node, runs: int) -> tuple[list[float], str]:
+    """The tail samples of `runs` probe runs of `node`, or none and why."""
+    probes = []
+    for _ in range(runs):
+        result, error = nodejs.run_json(node, str(PROBE), PROBE_TIMEOUT_S)
+        if result is None:
+            return [], f"measuring it under Node {node.version} failed: {error}"
+        probes.append(result)
+    samples = tails_from_probes(probes)
+    return samples, "" if samples else f"no usable probe run of Node {node.version}"
+
+
+def measure(node: nodejs.Node, how: str = "measured now") -> Tail:
+    samples, why_not = _probe_runs(node, MEASURE_RUNS)
+    return Tail(samples, f"Node {node.version.lstrip('v')}, {how}" if samples else why_not)
+
+
+class Spread:
+    """MEASURE_RUNS probe runs of `node` spread evenly over `total` other runs of it (the scenarios
+    compared): call after_run() after each of those; tail() when they are done."""
+
+    def __init__(self, node: nodejs.Node, total: int):
+        self.node, self.total, self.done = node, max(total, 1), 0
+        self.probes: list[dict] = []
+        self.failed = ""
+
+    def after_run(self) -> None:
+        self.done += 1
+        due = -(-self.done * MEASURE_RUNS // self.total)  # ceil: the last run brings them to MEASURE_RUNS
+        while len(self.probes) < due and not self.failed:
+            result, error = nodejs.run_json(self.node, str(PROBE), PROBE_TIMEOUT_S)
+            if result is None:
+                self.failed = f"measuring it under Node {self.node.version} failed: {error}"
+            else:
+                self.probes.append(result)
+
+    def tail(self) -> Tail:
+        samples = tails_from_probes(self.probes)
+        if self.failed or not samples:
+            return Tail(source=self.failed or f"no usable probe run of Node {self.node.version}")
+        return Tail(samples, f"Node {self.node.version.lstrip('v')}, measured now, among its runs compared")
+
+
+def stored_path(line: str) -> Path:
+    return nodejs.deps_dir() / "npm" / f"node-{line}" / STORED_NAME
+
+
+def stored(line: str) -> Tail | None:
+    """The tail stored with the installed line, when there is a readable one of the pinned version."""
+    path = stored_path(line)
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        samples = [float(x) for x in doc["samples_ms"]]
+        version, measured = str(doc["node"]), str(doc["measured"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    if not samples or version.lstrip("v") != nodejs.pinned().get(line):
+        return None
+    return Tail(samples, f"Node {version.lstrip('v')}, measured on {measured[:10]} when it was installed "
+                         f"(stored in {path})")
+
+
+def without_node(line: str, needed: bool) -> Tail:
+    """The tail the model of `line` spends when no Node is compared: stored with the installed line,
+    else measured on the installed line, else none (the module docstring's 2-4)."""
+    if not needed:
+        return Tail(needed=False)
+    found = stored(line)
+    if found:
+        return found
+    if os.environ.get("STALLBENCH_NODE") in ("", "none"):
+        return Tail(source=f"none stored with Node {line}, and running Node is disabled (STALLBENCH_NODE)")
+    binary = nodejs.installed_path(line)
+    if binary is None:
+        return Tail(source=f"Node {line} is not installed to measure it: scripts/bootstrap --node {line}")
+    try:
+        installed = nodejs.probe(line, str(binary))
+    except UsageError as e:
+        return Tail(source=str(e))
+    return measure(installed, "measured now on the installed line (none was stored when it was installed)")
+
+
+def record(binary: str, out: Path) -> int:
+    """Measures the tail of the Node at `binary` and writes it to `out` (install time)."""
+    try:
+        node = nodejs.probe("install", binary)
+    except UsageError as e:
+        print(f"stallbench: notice: start-up tail not stored: {e}", file=sys.stderr)
+        return 1
+    samples, why_not = _probe_runs(node, RECORD_RUNS)
+    if not samples:
+        print(f"stallbench: notice: start-up tail not stored: {why_not}", file=sys.stderr)
+        return 1
+    atomic_write(out, json.dumps({
+        "node": node.version, "libuv": node.libuv,
+        "measured": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "runs": RECORD_RUNS, "load_average": list(os.getloadavg()), "cores": os.cpu_count(),
+        "samples_ms": [round(x, 4) for x in samples],
+    }, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 4 or sys.argv[1] != "record":
+        raise SystemExit("usage: python3 -m stallbench_lib.startup_tail record NODE_BINARY OUT.json")
+    raise SystemExit(record(sys.argv[2], Path(sys.argv[3])))

@@ -1,0 +1,85 @@
+// The random program generator (workloads/loop/random_program.h): one document per series and index
+// on every machine; each a valid scenario; one order per program on the model of every line (its
+// programs are meant to be deterministic, so the model must not see a race in them either); timers
+// only at whole slots or as short continuations; and over a few hundred programs, every op it is
+// meant to draw. Whether Node agrees is tests/python/test_trace_random.py's (and nightly's).
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <set>
+#include <string>
+
+#include "workloads/loop/random_program.h"
+#include "workloads/loop/scenario.h"
+#include "workloads/loop/temporary_folder.h"
+
+using namespace stallbench::loop;
+using nlohmann::json;
+
+namespace {
+
+// Calls f on every op of a program document, at any depth (`then`, `next`, `on`, `of`); a `next` (a
+// chained .then) has no `op` of its own.
+void each_op(const json& ops, const std::function<void(const json&)>& f) {
+  for (const auto& op : ops) {
+    f(op);
+    for (const char* field : {"then", "of"})
+      if (op.contains(field)) each_op(op[field], f);
+    for (const char* field : {"on", "next"})
+      if (op.contains(field)) each_op(json::array({op[field]}), f);
+  }
+}
+
+}  // namespace
+
+TEST(RandomPrograms, OneDocumentPerSeriesAndIndex) {
+  EXPECT_EQ(random_program(7, 3), random_program(7, 3));
+  EXPECT_NE(random_program(7, 3), random_program(7, 4));
+  EXPECT_NE(random_program(7, 3), random_program(8, 3));
+  EXPECT_EQ(random_program(7, 3).at("name"), "random-7-3");
+  EXPECT_FALSE(random_program(7, 3).contains("expect"));  // Node's order is the answer
+}
+
+TEST(RandomPrograms, EachIsAScenarioWithOneOrderOnTheModelOfEveryLine) {
+  TemporaryFolder folder;
+  for (std::uint64_t index = 0; index < 6; ++index) {
+    Scenario s = load_scenario(write_random_program(24, index, folder.path().string()));  // throws when invalid
+    for (int line : modelled_lines()) {
+      Order first = run_scenario(s, {.line = line});
+      EXPECT_FALSE(first.empty()) << s.name << " on Node " << line;
+      EXPECT_EQ(run_scenario(s, {.line = line}), first) << s.name << " gave two orders on the model of Node " << line;
+    }
+  }
+}
+
+TEST(RandomPrograms, TimersAreWholeSlotsOrShortContinuations) {
+  for (std::uint64_t index = 0; index < 300; ++index) {
+    each_op(random_program(1, index).at("program"), [&](const json& op) {
+      std::string kind = op.value("op", "");
+      if (kind != "setTimeout" && kind != "setInterval") return;
+      int ms = op.at("ms");
+      EXPECT_TRUE(ms <= 2 || ms % kRandomSlotMs == 0) << "random-1-" << index << ": a timer of " << ms << " ms";
+      EXPECT_TRUE(ms > 2 || kind == "setTimeout") << "random-1-" << index << ": an interval of " << ms << " ms";
+    });
+  }
+}
+
+TEST(RandomPrograms, DrawEveryOpTheyAreMeantTo) {
+  std::set<std::string> ops, modules;
+  bool top_level_await = false;
+  for (std::uint64_t index = 0; index < 300; ++index) {
+    json program = random_program(2, index);
+    modules.insert(program.at("module"));
+    each_op(program.at("program"), [&](const json& op) {
+      ops.insert(op.value("op", "promise"));
+      top_level_await = top_level_await || op.value("toplevel", false);
+    });
+  }
+  for (const char* op : {"log", "busy", "nextTick", "queueMicrotask", "promise", "await", "reject", "promiseAll",
+                         "promiseRace", "setTimeout", "setInterval", "setImmediate", "socketClose", "readFile", "stat",
+                         "open", "close", "writeFile", "clearTimeout", "clearImmediate", "beforeExit"})
+    EXPECT_TRUE(ops.count(op)) << op << " never drawn in 300 programs";
+  EXPECT_FALSE(ops.count("lookup")) << "a lookup takes as long as a slot here: its callback would race the next timer";
+  EXPECT_EQ(modules, (std::set<std::string>{"cjs", "esm"}));
+  EXPECT_TRUE(top_level_await);
+}

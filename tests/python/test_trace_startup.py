@@ -1,0 +1,116 @@
+"""Node's start-up tail belongs to the model of each line, whatever the scenario declares: a user's
+own main-module race (no `expect`) gets it under --node and without; the header says where it came
+from (measured now, stored with the installed line on a date, none); with none, the model shows the
+orders the race can take, never one of them as certain; the tail is stored when a line is installed."""
+import json
+import re
+import subprocess
+
+import pytest
+
+from conftest import stallbench_command
+from stallbench_lib import node as nodejs
+from stallbench_lib import startup_tail
+
+PINNED = nodejs.pinned()
+NEWEST = list(PINNED)[-1]
+INSTALLED = [line for line in PINNED if nodejs.installed_path(line)]
+# A user's race: setTimeout(0) then setImmediate in the main module, and nothing declared about it.
+RACE = [{"op": "setTimeout", "ms": 0, "log": "timeout"}, {"op": "setImmediate", "log": "immediate"}]
+TIMEOUT_FIRST, IMMEDIATE_FIRST = "timeout → immediate", "immediate → timeout"
+
+
+def _race(tmp_path):
+    path = tmp_path / "race.json"
+    path.write_text(json.dumps({"name": "users-race", "module": "cjs", "program": RACE}), encoding="utf-8")
+    return path
+
+
+def _stored(deps, line, version, samples):
+    path = deps / "npm" / f"node-{line}" / startup_tail.STORED_NAME
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps({"node": f"v{version}", "measured": "2026-11-30T10:00:00Z", "samples_ms": samples}))
+    return path
+
+
+@pytest.mark.skipif("18" not in INSTALLED, reason="Node 18 not installed (scripts/bootstrap --node 18): the comparison cannot run")
+def test_an_unannotated_main_module_race_under_node_18_agrees_with_node(tmp_path):
+    """Node 18 spends over a millisecond after its main module, so its timer is due at the first
+    check, every time; the model of 18 spends as long (it gave the immediate first in every run
+    when the file declared no race)."""
+    result = stallbench_command("trace", "--no-build", "--node", "18", "--runs", "20", str(_race(tmp_path)))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "node: agree" in result.stdout, result.stdout
+    assert "measured now" in result.stdout
+
+
+def test_the_model_alone_with_no_tail_does_not_print_a_certain_order(tmp_path):
+    """No Node 18 in the dependency folder and none stored: the header says the odds are not modelled
+    and both orders are shown as possible."""
+    result = stallbench_command("trace", "--no-build", "--model-node", "18", "--runs", "20", str(_race(tmp_path)),
+                                env={"STALLBENCH_DEPS": str(tmp_path / "deps")})
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "start-up tail: not modelled (Node 18 is not installed to measure it: scripts/bootstrap --node 18)" in \
+        " ".join(result.stdout.split())
+    assert "2 orders it can take" in result.stdout
+    assert TIMEOUT_FIRST in result.stdout and IMMEDIATE_FIRST in result.stdout
+    assert "every run" not in result.stdout
+
+
+def test_the_model_alone_spends_the_tail_stored_with_the_line(tmp_path):
+    """A tail stored with the installed line (here 5 ms: five clock ticks) puts the timer first in
+    every run, and the header says when it was measured and where it is kept."""
+    stored = _stored(tmp_path / "deps", NEWEST, PINNED[NEWEST], [5.0] * 8)
+    result = stallbench_command("trace", "--no-build", "--model-node", NEWEST, "--runs", "10", str(_race(tmp_path)),
+                                env={"STALLBENCH_DEPS": str(tmp_path / "deps")})
+    assert result.returncode == 0, result.stdout + result.stderr
+    unwrapped = "".join(result.stdout.split())  # the header is wrapped, long paths too
+    assert "".join(f"start-up tail: 5.000 ms median of 8 runs, Node {PINNED[NEWEST]}, measured on 2026-11-30 when it was "
+                   f"installed (stored in {stored})".split()) in unwrapped
+    assert "every run of 10 gave the same order (a race from the main module: 95% interval for its odds 72-100%)" \
+        in result.stdout
+    assert re.findall(r"^ +\d+  (\w+)$", result.stdout, re.M) == ["timeout", "immediate"]
+
+
+@pytest.mark.parametrize("text", ["{not json", json.dumps({"node": "v0.1.0", "measured": "2026-11-30", "samples_ms": [5.0]})],
+                         ids=["damaged", "another version"])
+def test_a_stored_tail_that_is_damaged_or_of_another_version_is_not_used(tmp_path, text):
+    path = tmp_path / "deps" / "npm" / f"node-{NEWEST}" / startup_tail.STORED_NAME
+    path.parent.mkdir(parents=True)
+    path.write_text(text)
+    result = stallbench_command("trace", "--no-build", "--model-node", NEWEST, str(_race(tmp_path)),
+                                env={"STALLBENCH_DEPS": str(tmp_path / "deps")})
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "start-up tail: not modelled" in result.stdout
+
+
+def test_a_scenario_the_tail_cannot_change_needs_none(tmp_path):
+    """Nothing pending when the loop starts (the timer is armed from an immediate): no tail, and no
+    Node is run to measure one."""
+    path = tmp_path / "late.json"
+    path.write_text(json.dumps({"name": "late", "module": "cjs", "program": [
+        {"op": "setImmediate", "log": "immediate", "then": RACE}]}))
+    result = stallbench_command("trace", "--no-build", "--model-node", "18", str(path),
+                                env={"STALLBENCH_DEPS": str(tmp_path / "deps")})
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "start-up tail: not needed" in result.stdout
+
+
+@pytest.mark.skipif(not INSTALLED, reason="no pinned Node line installed (scripts/bootstrap --node LINES): nothing to measure")
+def test_recording_a_tail_stores_what_the_model_reads(tmp_path):
+    """What install-npm runs as it installs a line: the file it writes is the stored tail trace reads."""
+    line = INSTALLED[0]
+    out = tmp_path / "deps" / "npm" / f"node-{line}" / startup_tail.STORED_NAME
+    python = subprocess.run([str(startup_tail.paths.ROOT / "scripts" / "find-python")], capture_output=True, text=True,
+                            check=True).stdout.strip()
+    done = subprocess.run([python, "-m", "stallbench_lib.startup_tail", "record", str(nodejs.installed_path(line)), str(out)],
+                          capture_output=True, text=True, timeout=600,
+                          env={"PYTHONPATH": str(startup_tail.paths.ROOT / "scripts"), "PATH": "/usr/bin:/bin"})
+    assert done.returncode == 0, done.stderr
+    doc = json.loads(out.read_text())
+    assert doc["node"] == f"v{PINNED[line]}" and doc["runs"] == startup_tail.RECORD_RUNS
+    assert 0 < len(doc["samples_ms"]) <= startup_tail.RECORD_RUNS
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("STALLBENCH_DEPS", str(tmp_path / "deps"))
+        tail = startup_tail.stored(line)
+    assert tail is not None and tail.samples_ms == pytest.approx(doc["samples_ms"])
