@@ -19,7 +19,7 @@
 #include "../workloads/browser/setup.h"
 #include "../workloads/json/payload.h"
 #include "../workloads/common/temp_file.h"
-#include "../workloads/loop/node_process.h"
+#include "../workloads/common/node_process.h"
 #include "../workloads/report/price_report.h"
 #include "harness/harness.h"
 #include "harness/node_lines.h"
@@ -45,7 +45,7 @@ std::string driver_node() {
     int number = std::isdigit(static_cast<unsigned char>(line.front())) ? std::stoi(line) : 0;
     if (number > newest) newest = number, chosen = path;
   }
-  return chosen.empty() ? loop::find_node() : chosen;
+  return chosen.empty() ? find_node() : chosen;
 }
 
 // One browser for every cell of this process (the orchestrator runs one cell per process; tests

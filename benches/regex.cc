@@ -62,6 +62,15 @@ struct BudgetClock {
   }
 };
 
+// Engines that can run a pattern with another algorithm than their own (node-linear: V8's linear
+// engine, or plain backtracking where that engine cannot take the pattern) say which they used.
+bool can_fall_back(const std::string& value) {
+  std::string engine = value.substr(0, value.find('@'));
+  for (const auto& info : rx::all_engines())
+    if (info.name == engine) return info.kind == "hybrid";
+  return false;
+}
+
 Repetition make_match(const rx::Catalogue& catalogue, double budget_ms, const Cell& cell) {
   BudgetClock clock;
   rx::Variant variant = catalogue.variant(cell.text("pattern"));
@@ -74,12 +83,14 @@ Repetition make_match(const rx::Catalogue& catalogue, double budget_ms, const Ce
   double compile_ms = 0;
   std::shared_ptr<rx::Regex> regex = compile_timed(cell.text("engine"), variant.regex, recipe.flags, &compile_ms);
   rx::TimingPlan plan{.budget_ms = budget_ms};
+  bool hybrid = can_fall_back(cell.text("engine"));
   return [=](Counters& out) mutable {
     auto timing = engine_status([&] { return rx::time_match(*regex, *input, *short_input, clock.start(), plan); });
     out.set("match_ms", timing.median_ms);
     out.set("matched", timing.matched ? 1 : 0);
     out.set("samples", timing.samples);
     out.set("compile_ms", compile_ms);
+    if (hybrid) out.set("fell_back", regex->fallback().empty() ? 0 : 1);
     return timing.median_ms;
   };
 }
@@ -113,9 +124,25 @@ Param engine_param() {
   auto names = rx::engine_names();
   std::vector<std::string> smoke{"std"};  // the seed's curve, and RE2's flat line when it is built
   if (std::find(names.begin(), names.end(), "re2") != names.end()) smoke.insert(smoke.begin(), "re2");
+  std::vector<std::string> per_line;
+  for (const auto& info : rx::all_engines())
+    if (info.available && info.per_node_line) per_line.push_back(info.name);
   return {.name = "engine", .values = names, .smoke = smoke, .choices = names,
-          .doc = "regex engine; node and node-linear run once per Node line chosen (node@26)",
-          .node_values = {"node", "node-linear"}};
+          .doc = "regex engine (the family's `engines` table says what each is); node and node-linear run once per "
+                 "Node line chosen (node@26)",
+          .node_values = per_line};
+}
+
+// The engine table, for the orchestrator and the report (the describe contract's `tables`).
+Table engines_table() {
+  Table table{.name = "engines", .doc = "every regex engine stallbench knows, in the bench's order"};
+  for (const auto& e : rx::all_engines())
+    table.rows.push_back({{"name", e.name}, {"implementation", e.implementation}, {"language", e.language}, {"runs_in", e.runs_in},
+                          {"library", e.library}, {"version_source", e.version_source}, {"kind", e.kind},
+                          {"semantics", e.semantics}, {"flags", e.flags}, {"refuses", e.refuses}, {"guard", e.guard},
+                          {"package", e.package}, {"per_node_line", e.per_node_line}, {"available", e.available},
+                          {"doc", e.doc}});
+  return table;
 }
 
 Metric samples_metric() {
@@ -154,7 +181,10 @@ Benchmark match(const rx::Catalogue& catalogue, double budget) {
       .metrics = {{.name = "match_ms", .unit = "ms", .doc = "median time of one match"},
                   {.name = "matched", .unit = "count", .tracked = false, .doc = "1 when the pattern matched"},
                   samples_metric(),
-                  {.name = "compile_ms", .unit = "ms", .tracked = false, .doc = "compiling the pattern"}},
+                  {.name = "compile_ms", .unit = "ms", .tracked = false, .doc = "compiling the pattern"},
+                  {.name = "fell_back", .unit = "count", .tracked = false,
+                   .doc = "engines of kind hybrid only (node-linear): 1 when the engine ran the pattern with another "
+                          "algorithm than its own (V8's linear engine cannot take it: plain backtracking)"}},
       .timeout_s = budget / 1e3 * kWatchdogGrace,
       .make = [&catalogue, budget](const Cell& cell) { return make_match(catalogue, budget, cell); },
       // An engine's guard, rejection, stack overflow or a match past the budget is the finding.
@@ -203,6 +233,7 @@ int main(int argc, char** argv) {
                                 .doc = "catastrophic backtracking (ReDoS) against linear-time engines, and "
                                        "throughput on text",
                                 .benchmarks = {match(catalogue, inputs.positive_number("budget_ms")), throughput()},
+                                .tables = {engines_table()},
                                 .versions = rx::engine_versions(),
                                 .os_packages = {"regex"}};
                       }});

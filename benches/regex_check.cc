@@ -3,11 +3,14 @@
 //
 //   {"engines": ["re2", "node@26", ...], "nodes": {"26": "/path/to/node"},
 //    "regexes": [{"regex": "^a+$", "flags": "i"}, ...], "inputs": ["aa!", ...]}
-//   -> {"engines": {"re2": [{"rejected": null, "answers": "0101..."}, ...one per regex], ...}}
+//   (a regex may carry its own "inputs", answered instead of the request's: the sample check of a
+//   whole catalogue asks one process per engine)
+//   -> {"engines": {"re2": [{"rejected": null, "answers": "0101...", "fallback": null}, ...one per regex], ...}}
 //
 // Inputs are bytes, carried as the Latin-1 characters they are (each code point 0-255 is one
 // byte). `rejected` is the engine's compile error (null when it compiled); `answers` has one
-// character per input: 1 match, 0 no match, g the engine's guard fired, e any other failure. Used
+// character per input: 1 match, 0 no match, g the engine's guard fired, e any other failure;
+// `fallback` why the engine runs the regex with another algorithm than its own (null: it does not). Used
 // to refuse a catalogue whose regex no engine accepts, and to compare engines with each other and
 // safe rewrites with their originals on sample inputs. The orchestrator runs it in its own process
 // with a time limit: keep inputs short.
@@ -19,6 +22,7 @@
 
 #include "../workloads/regex/engine.h"
 #include "../workloads/regex/engines.h"
+#include "regex_check_io.h"
 
 namespace rx = stallbench::regex;
 using nlohmann::json;
@@ -35,38 +39,21 @@ char answer(rx::Regex& regex, const std::string& input) {
   }
 }
 
-// UTF-8 text whose code points are all below 256 -> those code points as bytes.
-std::string latin1_bytes(const std::string& text) {
-  std::string out;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    auto c = static_cast<unsigned char>(text[i]);
-    if (c < 0x80) {
-      out.push_back(static_cast<char>(c));
-    } else if ((c & 0xFE) == 0xC2 && i + 1 < text.size()) {
-      out.push_back(static_cast<char>(((c & 0x03) << 6) | (static_cast<unsigned char>(text[++i]) & 0x3F)));
-    } else {
-      throw std::invalid_argument("an input holds a character above U+00FF: inputs are bytes as Latin-1");
-    }
-  }
-  return out;
-}
-
 json check(const std::string& engine, const json& regex, const std::map<std::string, std::string>& nodes,
            const std::vector<std::string>& inputs) {
   std::unique_ptr<rx::Regex> compiled;
   try {
-    std::string base = engine.substr(0, engine.find('@'));
-    rx::Options options{.flags = rx::Flags::parse(regex.value("flags", ""))};
-    if (rx::runs_in_node(base)) options.node = nodes.at(engine.substr(engine.find('@') + 1));
-    compiled = rx::compile(base, regex.at("regex").get<std::string>(), options);
-  } catch (const std::out_of_range&) {
-    throw std::invalid_argument("engine " + engine + " names no Node line of the request's \"nodes\"");
+    compiled = stallbench::regex_check::compile(engine, regex.at("regex").get<std::string>(), regex.value("flags", ""),
+                                                nodes);
+  } catch (const stallbench::regex_check::BadRequest&) {
+    throw;  // a request naming no Node line: the request is wrong, not the regex
   } catch (const std::exception& e) {
-    return {{"rejected", e.what()}, {"answers", ""}};
+    return {{"rejected", e.what()}, {"answers", ""}, {"fallback", nullptr}};
   }
   std::string answers;
   for (const auto& input : inputs) answers.push_back(answer(*compiled, input));
-  return {{"rejected", nullptr}, {"answers", answers}};
+  std::string fallback = compiled->fallback();
+  return {{"rejected", nullptr}, {"answers", answers}, {"fallback", fallback.empty() ? json(nullptr) : json(fallback)}};
 }
 
 }  // namespace
@@ -74,13 +61,18 @@ json check(const std::string& engine, const json& regex, const std::map<std::str
 int main() {
   try {
     json request = json::parse(std::string(std::istreambuf_iterator<char>(std::cin), {}));
-    std::vector<std::string> inputs;
-    for (const auto& text : request.at("inputs")) inputs.push_back(latin1_bytes(text.get<std::string>()));
+    auto bytes = [](const json& texts) {
+      std::vector<std::string> out;
+      for (const auto& text : texts) out.push_back(stallbench::regex_check::latin1_bytes(text.get<std::string>()));
+      return out;
+    };
+    std::vector<std::string> inputs = bytes(request.at("inputs"));
     auto nodes = request.value("nodes", std::map<std::string, std::string>{});
     json out = json::object();
     for (const auto& engine : request.at("engines").get<std::vector<std::string>>()) {
       json per_regex = json::array();
-      for (const auto& regex : request.at("regexes")) per_regex.push_back(check(engine, regex, nodes, inputs));
+      for (const auto& regex : request.at("regexes"))
+        per_regex.push_back(check(engine, regex, nodes, regex.contains("inputs") ? bytes(regex["inputs"]) : inputs));
       out[engine] = per_regex;
     }
     std::puts(json{{"engines", out}}.dump().c_str());

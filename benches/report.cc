@@ -13,7 +13,7 @@
 
 #include "../workloads/common/owned_loop.h"
 #include "../workloads/common/uv_clock.h"
-#include "../workloads/loop/calibration.h"
+#include "../workloads/stall/calibration.h"
 #include "../workloads/report/report_modes.h"
 #include "harness/harness.h"
 #include "session_metrics.h"

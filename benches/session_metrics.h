@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "../workloads/loop/stall_session.h"
+#include "../workloads/stall/stall_session.h"
 #include "harness/harness.h"
 
 namespace stallbench::bench {

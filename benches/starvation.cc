@@ -22,10 +22,10 @@
 #include "../workloads/common/summary.h"
 #include "../workloads/common/temp_file.h"
 #include "../workloads/common/uv_clock.h"
-#include "../workloads/loop/node_process.h"
-#include "../workloads/loop/parity.h"
+#include "../workloads/common/node_process.h"
+#include "../workloads/starvation/parity.h"
 #include "../workloads/loop/runtime.h"
-#include "../workloads/loop/starvation_node.h"
+#include "../workloads/starvation/starvation_node.h"
 #include "../workloads/loop/temporary_folder.h"
 #include "harness/harness.h"
 

@@ -22,6 +22,16 @@ std::string describe(const Family& family, const std::vector<Input>& inputs) {
   out["versions"] = versions;
   out["npm_sets"] = family.npm_sets;
   out["os_packages"] = family.os_packages;
+  out["tables"] = json::object();
+  for (const auto& table : family.tables) {
+    json rows = json::array();
+    for (const auto& row : table.rows) {
+      json fields = json::object();
+      for (const auto& [key, value] : row) std::visit([&](const auto& v) { fields[key] = v; }, value);
+      rows.push_back(fields);
+    }
+    out["tables"][table.name] = {{"doc", table.doc}, {"rows", rows}};
+  }
   for (const auto& b : family.benchmarks) {
     json params = json::array(), metrics = json::array();
     for (const auto& p : b.params) {

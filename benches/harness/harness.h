@@ -34,6 +34,7 @@
 #include <string>
 #include <tuple>
 #include <utility>
+#include <variant>
 #include <vector>
 
 namespace stallbench::bench {
@@ -166,10 +167,22 @@ struct Benchmark {
   std::vector<Constant> constants;
 };
 
+// What a family declares for its own command and report besides its benchmarks (the regex
+// family's engines: kind, semantics, flags honoured, what each refuses, the package that brings
+// it): rows of named fields, each text or yes/no. The describe contract carries it (`tables`), the
+// orchestrator keeps it in meta.json, and Python reads it instead of repeating a name.
+using TableField = std::variant<std::string, bool>;
+struct Table {
+  std::string name;
+  std::string doc;
+  std::vector<std::map<std::string, TableField>> rows;
+};
+
 struct Family {
   std::string name;
   std::string doc;
   std::vector<Benchmark> benchmarks;
+  std::vector<Table> tables;
   std::vector<std::pair<std::string, std::string>> versions;  // library -> version, for meta.json
   // Pinned npm sets (folders of scripts/packages/npm) its benchmarks use; the orchestrator installs
   // them on demand before running any of its cells.

@@ -94,6 +94,9 @@ class Family:
     npm_sets: list[str] = field(default_factory=list)  # pinned npm sets its benchmarks use (installed on demand)
     os_packages: list[str] = field(default_factory=list)  # scripts/packages lists its optional parts come from
     inputs: list[Input] = field(default_factory=list)
+    # What the family declares for its own command and report besides benchmarks (the regex
+    # family's `engines`): table name -> rows of named fields.
+    tables: dict[str, list[dict]] = field(default_factory=dict)
 
 
 def input_args(inputs: dict[str, str]) -> list[str]:
@@ -117,7 +120,8 @@ def describe(binary: Path, inputs: dict[str, str] | None = None) -> Family:
     data = json.loads(result.stdout)
     family = Family(data["family"], data["doc"], binary, data["versions"], npm_sets=data.get("npm_sets", []),
                     os_packages=data.get("os_packages", []),
-                    inputs=[Input(i["name"], i["doc"], i["fallback"]) for i in data.get("inputs", [])])
+                    inputs=[Input(i["name"], i["doc"], i["fallback"]) for i in data.get("inputs", [])],
+                    tables={name: table["rows"] for name, table in data.get("tables", {}).items()})
     for b in data["benchmarks"]:
         params = [Param(p["name"], p["values"], p["smoke"], p["full"], p["choices"], p["range"], p["env"], p["doc"],
                         p.get("nightly"), p.get("work", False), p.get("node_values", []), p["per_process"])
@@ -146,6 +150,12 @@ def benchmark_declarations(benchmarks: list[Benchmark]) -> dict[str, dict]:
     return {b.full_name: {"params": {p.name: {"choices": p.choices, "node_values": p.node_values} for p in b.params},
                           "constants": dict(b.constants)}
             for b in benchmarks}
+
+
+def table_declarations(families: list[Family]) -> dict[str, list[dict]]:
+    """family/table -> rows: what meta.json keeps of the families' tables, so a report reads the
+    engines (and the like) of the binaries that made the run."""
+    return {f"{f.name}/{name}": rows for f in families for name, rows in f.tables.items()}
 
 
 def metric_declarations(benchmarks: list[Benchmark]) -> dict[str, dict[str, dict]]:

@@ -10,7 +10,10 @@ parameter choices and constants, which its report section reads.
 
 A plan may adapt as it goes (the regex family stops escalating an engine's input length after its
 first failed cell): `skip(cell)` is asked before each step and returns why not to run it, or None;
-`finished(cell, result)` hears each step's outcome."""
+`finished(cell, result)` hears each step's outcome; `more()`, asked when every step has run, returns
+cells to run next, each with the repetition index its rows get (None: 0), until it returns none
+(the regex family measures lengths inside a curve's turn, and again cells whose growth the
+machine's noise could have made)."""
 import contextlib
 import dataclasses
 import os
@@ -23,7 +26,7 @@ from . import children, interrupts
 from . import instructions as instruction_counts
 from . import meta as metadata
 from . import numbers, schedule
-from .catalogue import Family, all_benchmarks, benchmark_declarations, metric_declarations
+from .catalogue import Family, all_benchmarks, benchmark_declarations, metric_declarations, table_declarations
 from .convert import failure_rows
 from .errors import disk_error_line, is_disk_error
 from .plan import Cell
@@ -59,6 +62,7 @@ def run_meta(families: list[Family], build: Path, settings: dict) -> dict:
         "versions": versions,
         "metrics": metric_declarations(all_benchmarks(families)),
         "benchmarks": benchmark_declarations(all_benchmarks(families)),
+        "tables": table_declarations(families),
         **settings,
     }
 
@@ -105,7 +109,8 @@ def execute(cells: list[Cell], repetitions: int, out_parent: Path, meta: dict,
             interleave_seed: int | None = None,
             skip: Callable[[Cell], str | None] | None = None,
             finished: Callable[[Cell, CellResult], None] | None = None,
-            notices: list[str] = ()) -> RunDir:
+            notices: list[str] = (),
+            more: Callable[[], list[tuple[Cell, int | None]]] | None = None) -> RunDir:
     """Runs every cell's repetitions into a new run directory under `out_parent`. `notices` (what
     this build leaves out) are printed once the run directory exists: every input has been accepted
     by then, so a notice never stands beside a refusal."""
@@ -119,7 +124,7 @@ def execute(cells: list[Cell], repetitions: int, out_parent: Path, meta: dict,
         print(f"stallbench: {line}", file=sys.stderr, flush=True)
     with children.removed_if_killed(run.reserve):
         try:
-            _run_steps(run, cells, steps, repetitions, interleave_seed, skip, finished)
+            _run_steps(run, list(cells), steps, repetitions, interleave_seed, skip, finished, more)
         except OSError as e:
             if is_disk_error(e):
                 _stop_for_disk(run, e)
@@ -140,8 +145,21 @@ def _stop_for_disk(run: RunDir, e: OSError) -> None:
         run.save()
 
 
+def _added_steps(cells: list[Cell], steps: list, more, run: RunDir, progress: Progress, steps_left: dict) -> bool:
+    """Appends what `more()` asks for to the plan; False when it asks for nothing."""
+    extra = more() if more else []
+    for cell, round_ in extra:
+        cells.append(cell)
+        steps.append(schedule.Step(len(cells) - 1, 1, round_))
+        steps_left[len(cells) - 1] = 1
+    run.meta["cells"]["planned"] = len(cells)
+    progress.total = len(steps)
+    return bool(extra)
+
+
 def _run_steps(run: RunDir, cells: list[Cell], steps: list, repetitions: int, interleave_seed: int | None,
-               skip: Callable[[Cell], str | None] | None, finished: Callable[[Cell, CellResult], None] | None) -> None:
+               skip: Callable[[Cell], str | None] | None, finished: Callable[[Cell, CellResult], None] | None,
+               more: Callable[[], list[tuple[Cell, int | None]]] | None = None) -> None:
     run.meta["cells"] = {"planned": len(cells), "ok": 0, "failed": 0, "findings": 0}
     if skip:
         run.meta["cells"]["skipped"] = 0
@@ -154,7 +172,10 @@ def _run_steps(run: RunDir, cells: list[Cell], steps: list, repetitions: int, in
     for step in steps:
         steps_left[step.cell] += 1
     try:
-        for k, step in enumerate(steps, 1):
+        k = 0
+        while k < len(steps) or _added_steps(cells, steps, more, run, progress, steps_left):
+            step = steps[k]
+            k += 1
             cell = cells[step.cell]
             steps_left[step.cell] -= 1
             if skip and skip(cell):
@@ -162,7 +183,10 @@ def _run_steps(run: RunDir, cells: list[Cell], steps: list, repetitions: int, in
                 run.meta["cells"]["skipped"] = len(skipped)
                 progress.skip_cell()
                 continue
-            rounds = "" if step.round is None else f" · round {step.round + 1}/{repetitions}"
+            if interleave_seed is not None:
+                rounds = f" · round {step.round + 1}/{repetitions}"
+            else:  # a cell `more()` asked to measure again
+                rounds = f" · again (repetition {step.round})" if step.round else ""
             progress.start_cell(k, cell.label() + rounds)
             result = _step_result(run, cells, step, failed, progress)
             run.add(result.rows)

@@ -9,8 +9,8 @@
 
 #include "session_order.h"
 #include "workloads/common/owned_loop.h"
-#include "workloads/loop/calibration.h"
-#include "workloads/loop/stall_session.h"
+#include "workloads/stall/calibration.h"
+#include "workloads/stall/stall_session.h"
 
 using namespace stallbench;
 

@@ -75,7 +75,8 @@ TEST(Catalogue, RefusesWhatItCannotRead) {
   EXPECT_THROW(rx::Catalogue::load(write_temp("[[pattern]\n")), std::runtime_error);
   EXPECT_THROW(rx::Catalogue::load(write_temp("[[pattern]]\nname = \"x\"\nregex = \"a\"\nflags = \"g\"\nsource = \"s\"\n")),
                std::runtime_error);
-  EXPECT_THROW(rx::Catalogue::load(write_temp("[[pattern]]\nname = \"x\"\nregex = \"a\"\npump = '\\q'\nsource = \"s\"\n")),
+  EXPECT_THROW(rx::Catalogue::load(
+                   write_temp("format = 2\n[[pattern]]\nname = \"x\"\nregex = \"a\"\npump = '\\q'\nsource = \"s\"\n")),
                std::runtime_error);
   EXPECT_THROW(rx::Catalogue::load(write_temp("[[pattern]]\nname = \"x\"\nregex = \"a\"\npump = \"\"\nsource = \"s\"\n")),
                std::runtime_error);
@@ -84,7 +85,7 @@ TEST(Catalogue, RefusesWhatItCannotRead) {
   EXPECT_EQ(ok.patterns().at(0).lengths, (std::vector<std::int64_t>{1, 2}));
   // No attack yet (the orchestrator finds one), flags, several pumps with escapes.
   auto resolved = rx::Catalogue::load(write_temp(
-      "[[pattern]]\nname = \"x\"\nregex = \"a\"\nsource = \"s\"\n"
+      "format = 2\n[[pattern]]\nname = \"x\"\nregex = \"a\"\nsource = \"s\"\n"
       "[[pattern]]\nname = \"y\"\nregex = \"a\"\nflags = \"is\"\nsource = \"s\"\n"
       "pumps = [{before = '\\x00', pump = \"a\"}, {pump = \"b\"}]\nsafe_lengths = [9]\n"));
   EXPECT_TRUE(resolved.patterns().at(0).pumps.empty());
@@ -92,6 +93,22 @@ TEST(Catalogue, RefusesWhatItCannotRead) {
   EXPECT_TRUE(y.flags.ignore_case && y.flags.dot_all && !y.flags.unicode);
   EXPECT_EQ(rx::attack_input(y, 5), std::string("\0aabb", 5));
   EXPECT_EQ(y.safe_lengths, (std::vector<std::int64_t>{9}));
+}
+
+// A catalogue without `format` was written before the escapes: its backslashes are backslashes (a
+// user's `pump = '\[\]('` kept working); format 2 reads the escapes; any other format is refused.
+TEST(Catalogue, ReadsEachFormatAsItWasWritten) {
+  const char* entry = "[[pattern]]\nname = \"x\"\nregex = \"a\"\npump = '\\[\\]('\nsource = \"s\"\n";
+  auto old = rx::Catalogue::load(write_temp(entry));
+  EXPECT_EQ(old.patterns().at(0).pumps.at(0).pump, "\\[\\](");
+  EXPECT_THROW(rx::Catalogue::load(write_temp(std::string("format = 2\n") + entry)), std::runtime_error);
+  auto current = rx::Catalogue::load(write_temp(
+      "format = 2\n[[pattern]]\nname = \"x\"\nregex = \"a\"\npump = '\\\\[\\\\]('\nprefix = '\\x41'\nsource = \"s\"\n"));
+  EXPECT_EQ(current.patterns().at(0).pumps.at(0).pump, "\\[\\](");
+  EXPECT_EQ(current.patterns().at(0).prefix, "A");
+  EXPECT_THROW(rx::Catalogue::load(write_temp(std::string("format = 3\n[[pattern]]\nname = \"x\"\nregex = \"a\"\n"
+                                                          "source = \"s\"\n"))),
+               std::runtime_error);
 }
 
 TEST(TimeMatch, StaysInsideTheBudgetAndKeepsTheAnswer) {

@@ -7,7 +7,7 @@
 
 #include <cstddef>
 
-#include "workloads/loop/stall_session.h"
+#include "workloads/stall/stall_session.h"
 
 namespace stallbench {
 

@@ -8,9 +8,9 @@
 #include <gtest/gtest.h>
 
 #include "workloads/common/owned_loop.h"
-#include "workloads/loop/calibration.h"
-#include "workloads/loop/delay_monitor.h"
-#include "workloads/loop/loop_utilization.h"
+#include "workloads/stall/calibration.h"
+#include "workloads/stall/delay_monitor.h"
+#include "workloads/stall/loop_utilization.h"
 
 using namespace stallbench;
 

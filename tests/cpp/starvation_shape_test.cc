@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "workloads/common/temp_file.h"
-#include "workloads/loop/starvation.h"
+#include "workloads/starvation/starvation.h"
 
 using namespace stallbench;
 using namespace stallbench::loop;

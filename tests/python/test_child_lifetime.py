@@ -91,7 +91,7 @@ def test_sigkill_during_a_bench_cell_leaves_neither_the_bench_nor_its_node(tmp_p
     """The regex bench runs V8's backtracking in a node it started (a grandchild of the orchestrator)."""
     sigkill_during([str(ROOT / "scripts" / "stallbench"), "run", "--no-build", "--no-report", "--out", str(tmp_path),
                     "--filter", "^regex/match$", "--set", "engine=node", "--set", "pattern=coupon-code",
-                    "--set", "length=100000", "--repetitions", "1"], "node_regex.js", tmp_path)
+                    "--set", "length=100000", "--repetitions", "1"], "regex_server.js", tmp_path)
     # The cell's partial Google Benchmark JSON and the run's space reserve go with it.
     left = [p.name for p in tmp_path.rglob("*") if p.name.endswith(".tmp") or p.name == ".space-reserve"]
     assert not left
@@ -106,7 +106,16 @@ def test_sigkill_during_regex_check_leaves_neither_it_nor_its_node(tmp_path):
         node = nodejs.find()[0]
         checker.run({str(checker)!r}, [f"node@{{node.line}}"], [("^(a+)+$", "")], ["a" * 40 + "!"],
                     {{node.line: node.path}})
-        """), "node_regex.js", tmp_path)
+        """), "regex_server.js", tmp_path)
+
+
+def test_sigkill_during_regex_check_leaves_no_engine_program(tmp_path):
+    """An engine of another language runs in a program of its own (Python's re here, backtracking)."""
+    checker = BUILD / "benches" / "regex_check"
+    sigkill_during(_library_orchestrator(f"""
+        from stallbench_lib.redos import checker
+        checker.run({str(checker)!r}, ["python"], [("^(a+)+$", "")], ["a" * 40 + "!"])
+        """), "regex_server.py", tmp_path)
 
 
 def test_sigkill_during_stallbench_trace_leaves_no_tool(tmp_path):

@@ -8,7 +8,9 @@ import json
 import pytest
 
 from conftest import BUILD, DATA, stallbench
+from stallbench_lib.catalogue import describe
 from stallbench_lib.redos import attacks, checker, patterns, scan, tools, verify
+from stallbench_lib.redos.engines import Engines
 from stallbench_lib.tidy import read_csv
 
 # Two advisories whose fix is not the original's language (issue 14): the rewrite check must find it.
@@ -63,10 +65,15 @@ def test_scan_finds_literals_and_constant_constructions_with_their_line_and_skip
     assert found.places[by_regex["^(a+)+$"].name] == ["lib/parse.js:4:16"]
     assert found.places[by_regex["^\\d+$"].name] == ["lib/parse.js:7:10"]   # 'a' + 'b' folded
     assert by_regex["^\\w+$"].flags == "i" and by_regex["^\\w+$"].source == "src/words.ts:2:29"
-    assert all(p.reference == "node" and not p.pumps for p in found.patterns)
+    assert all(p.reference is None and not p.pumps for p in found.patterns)
+    # JavaScript's engine in the bench's table is their reference (V8).
+    table = Engines.from_family(describe(BUILD / "benches" / "bench_regex"))
+    assert all(p.reference == "node" for p in scan.with_reference(found.patterns, table))
     assert [(d["file"], d["line"], d["why"]) for d in found.dynamic] == [
         ("lib/parse.js", 11, "the pattern is not a constant"), ("src/words.ts", 4, "the flags are not a constant")]
     assert found.files == 2 and not found.unparsed  # node_modules/ not entered
+    assert found.declarations == 1  # src/words.d.mts: types only, skipped as such
+    assert "1 TypeScript declaration files" in scan.summary_lines(found)[0]
 
 
 def test_scan_runs_the_study_and_writes_an_editable_catalogue(tmp_path, regex_tools):
@@ -79,6 +86,16 @@ def test_scan_runs_the_study_and_writes_an_editable_catalogue(tmp_path, regex_to
     assert first.startswith("lib-parse-js-L4: lib/parse.js:4:16") and "blow up: std" in risky.splitlines()[2]
     again = patterns.load(run_dir / "catalogue.toml")  # the user's starting point: every attack filled in
     assert {p.regex for p in again} == {"^(a+)+$", "^\\d+$", "^\\w+$"} and all(p.pumps for p in again)
+    # The triage measured every regex on every engine in one process per engine; only the engine
+    # that blew up on the regex that grew was escalated cell by cell, the others' verdicts come from
+    # the triage.
+    pair = lambda r: (r.param_dict()["pattern"], r.param_dict()["engine"])
+    escalated = {pair(r) for r in read_csv(run_dir / "results.csv") if r.benchmark == "match"}
+    triaged = {pair(r) for r in read_csv(run_dir / "triage.csv")}
+    assert escalated == {("lib-parse-js-L4", "std")}
+    assert triaged == {(p, e) for p in ("lib-parse-js-L7", "src-words-ts-L2", "lib-parse-js-L4") for e in ("std", "re2")
+                       } - escalated
+    assert set(verdicts(run_dir)) == escalated | triaged
 
 
 @pytest.mark.parametrize("original, fixed, flags", [(COLOR_STRING_HWB, COLOR_STRING_HWB_FIX, ""),
@@ -101,7 +118,7 @@ def test_an_engine_reading_backslash_u_differently_is_wrong_answers_not_a_growth
     # \u0031 is "1" for V8 and std::regex (ECMAScript); Boost reads \u as "an uppercase letter".
     # A flags entry beside it: dotAll runs where an engine has it and is `rejected` in std::regex.
     catalogue = tmp_path / "p.toml"
-    catalogue.write_text('[[pattern]]\nname = "escape-u"\nregex = \'^\\u0031+!$\'\nprefix = "1"\npump = "1"\n'
+    catalogue.write_text('format = 2\n[[pattern]]\nname = "escape-u"\nregex = \'^\\u0031+!$\'\nprefix = "1"\npump = "1"\n'
                          'suffix = "!"\nreference = "node"\nlengths = [8, 64, 512]\nsource = "test"\n'
                          '[[pattern]]\nname = "dot-all"\nregex = "^a.+b$"\nflags = "s"\npump = "\\\\x0a"\n'
                          'prefix = "a"\nlengths = [8, 64, 512]\nsource = "test"\n')
@@ -112,10 +129,82 @@ def test_an_engine_reading_backslash_u_differently_is_wrong_answers_not_a_growth
     assert found[("escape-u", "boost")]["verdict"] == "wrong answers"
     assert "where node says match" in found[("escape-u", "boost")]["description"]
     assert found[("escape-u", "std")]["verdict"] == "linear" and found[("escape-u", "node@26")]["verdict"] == "linear"
-    assert "WRONG ANSWERS: boost on escape-u" in result.stderr
+    # One line for Boost on that pattern, however many inputs it answered wrongly; each is in the CSV.
+    findings = [line for line in result.stderr.splitlines() if line.startswith(("WRONG ANSWERS", "DISAGREEMENT"))]
+    (wrong,) = [line for line in findings if "boost" in line and "escape-u" in line]
+    assert wrong.startswith("WRONG ANSWERS: boost on escape-u: ") and "DISAGREEMENT" not in result.stderr
+    with open(run_dir / "disagreements.csv") as f:
+        boost_wrong = [r for r in csv.DictReader(f) if r["pattern"] == "escape-u" and "boost" in r["wrong_engines"]]
+    assert len(boost_wrong) > 1 and wrong.split(": ")[2].startswith(f"{len(boost_wrong):,} inputs")
     rows = {(r.param_dict()["engine"], r.param_dict()["pattern"]): r for r in read_csv(run_dir / "results.csv")
             if r.metric == "match_ms"}
     assert rows[("std", "dot-all")].status == "rejected" and "flag s" in rows[("std", "dot-all")].detail
     assert rows[("boost", "dot-all")].status == "ok" and rows[("node@26", "dot-all")].status == "ok"
     meta = json.loads((run_dir / "meta.json").read_text())
     assert [n["runtime"] for n in meta["nodes"]] == ["node@26"] and meta["nodes"][0]["version"].startswith("v26.")
+
+
+def test_node_linear_says_where_v8s_linear_engine_cannot_apply(tmp_path, regex_tools):
+    # V8's linear engine takes no `i` flag: with it, node-linear backtracks as node does, and its
+    # rows, classification and matrix say so; the same pattern without `i` switches engines.
+    catalogue = tmp_path / "p.toml"
+    catalogue.write_text("".join(f'[[pattern]]\nname = "{name}"\nregex = "^(a+)+$"\nflags = "{flags}"\npump = "a"\n'
+                                 'suffix = "!"\nlengths = [6, 8, 10]\nsource = "test"\n'
+                                 for name, flags in (("nested-i", "i"), ("nested", ""))))
+    result, run_dir = regex_run(tmp_path, "--patterns", str(catalogue), "--engines", "node-linear", "--node", "26")
+    assert result.returncode == 0, result.stderr
+    fell = {r.param_dict()["pattern"]: r.value for r in read_csv(run_dir / "results.csv") if r.metric == "fell_back"}
+    assert fell == {"nested-i": 1, "nested": 0}
+    found = verdicts(run_dir)
+    assert "the i flag" in found[("nested-i", "node-linear@26")]["fallback"]
+    assert found[("nested", "node-linear@26")]["fallback"] == ""
+    matrix = {line.split()[0]: line for line in result.stdout.splitlines() if line.startswith("nested")}
+    assert "(fell back)" in matrix["nested-i"] and "(fell back)" not in matrix["nested"]
+
+
+def test_a_safe_or_mild_verdict_of_recheck_s_fuzzer_alone_is_not_taken_as_it_is(tmp_path, regex_tools):
+    # Bounded repeats over recheck's maxRepeatCount inside a nested quantifier: its automaton checker
+    # gives up and its fuzzer calls both "4th degree polynomial". The first is too big for the
+    # automaton even with raised limits: the worst of the attacks measured (ours: a run of \w for
+    # the nested quantifier) is exponential; the second the automaton decides with raised limits.
+    result, run_dir = regex_run(tmp_path, "--pattern", r"^(\w{44,88}\s?)+$", "--pattern", "^(?:a{2,40})+$",
+                                "--engines", "node,re2", "--node", "26")
+    assert result.returncode == 0, result.stderr
+    attacks = {p.name: p.attack for p in patterns.load(run_dir / "catalogue.toml")}
+    assert "uncertain" in attacks["pattern-1"] and "worst of" in attacks["pattern-1"]
+    assert "with raised limits: exponential" in attacks["pattern-2"]
+    found = verdicts(run_dir)
+    for name in ("pattern-1", "pattern-2"):
+        assert found[(name, "node@26")]["verdict"] == "exponential", found[(name, "node@26")]
+        assert found[(name, "re2")]["verdict"] == "linear"
+
+
+def test_a_rescan_measures_only_the_regexes_it_has_not_seen(tmp_path, regex_tools):
+    import shutil
+
+    tree = tmp_path / "tree"
+    shutil.copytree(DATA / "regex_scan", tree)
+    args = ("--scan", str(tree), "--engines", "std,re2", "--node", "none", "--lengths", "24,28,32", "--budget-ms", "300")
+    first, first_run = regex_run(tmp_path, *args)
+    assert first.returncode == 0, first.stderr
+    (tree / "lib" / "more.js").write_text("export const hex = /^[0-9a-f]+$/;\n")
+    again, _ = regex_run(tmp_path, *args)
+    assert again.returncode == 0, again.stderr
+    assert "3 of 4 regexes measured before by these engine versions" in again.stderr
+    second_run = max(p for p in (tmp_path / "out").iterdir() if p.is_dir())
+    assert second_run != first_run
+    assert {k[0] for k in verdicts(second_run)} == {"lib-more-js-L1"}  # only the new regex was measured
+    assert "[cached: measured by run " in again.stdout and "lib-parse-js-L4" in again.stdout
+    nothing_new, _ = regex_run(tmp_path, *args)
+    assert nothing_new.returncode == 0 and "4 of 4 regexes measured before" in nothing_new.stderr
+    assert len([p for p in (tmp_path / "out").iterdir() if p.is_dir()]) == 2  # no run: nothing to measure
+
+
+def test_a_cache_that_is_not_one_is_refused_in_one_line(tmp_path, regex_tools):
+    bad = tmp_path / "cache.json"
+    bad.write_text("{")
+    result, run_dir = regex_run(tmp_path, "--scan", str(DATA / "regex_scan"), "--engines", "std", "--node", "none",
+                                "--cache", str(bad))
+    assert result.returncode == 2 and run_dir is None
+    (line,) = result.stderr.strip().splitlines()
+    assert line.startswith(f"stallbench: {bad}: not a stallbench regex cache") and "--no-cache" in line

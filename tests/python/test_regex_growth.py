@@ -67,9 +67,9 @@ def test_too_few_points():
     assert classify([20, 22], [1.0, 4.0]).kind == "unknown"
 
 
-def _rows(engine, points, stop=None):
-    rows = [Row("r", "regex", "match", f"engine={engine};length={n};pattern=p", 0, "match_ms", t, "ms", "ok", "")
-            for n, t in points]
+def _rows(engine, points, stop=None, repetition=0):
+    rows = [Row("r", "regex", "match", f"engine={engine};length={n};pattern=p", repetition, "match_ms", t, "ms", "ok",
+                "") for n, t in points]
     if stop:
         n, status, detail = stop
         rows.append(Row("r", "regex", "match", f"engine={engine};length={n};pattern=p", 0, "match_ms", None, "ms",
@@ -149,3 +149,64 @@ def test_a_step_at_the_end_of_a_linear_curve_is_not_growth():
     # An outlier in the middle of a linear curve does not make it grow either.
     spiked = [t if n != 2041 else 5.0 for n, t in zip(lengths[:-1], times[:-1])]
     assert classify(lengths[:-1], spiked).kind == "linear"
+
+
+# A quadratic pattern on PCRE2 (issue 26, held out): instant up to 2,049 bytes, then 56.6 ms at 8,193
+# and 884 ms at 32,769, then over the budget. Read as "poly 5.8 (R² 0.92)" from the two points
+# past the turn.
+TURN_LENGTHS = [129, 513, 2049, 8193, 32769]
+TURN_TIMES = [0.0011, 0.0012, 0.0011, 56.6, 884.0]
+
+
+def test_two_points_past_a_turn_give_no_degree():
+    growth = classify(TURN_LENGTHS, TURN_TIMES)
+    assert growth.kind == "growing" and growth.degree is None and growth.flat_until == 2049
+    assert "too few to read a degree" in growth.describe()
+
+
+def test_a_turn_is_refined_inside_and_then_reads_as_quadratic():
+    from stallbench_lib.redos import refine
+
+    rows = _rows("pcre2", list(zip(TURN_LENGTHS, TURN_TIMES)), (131073, "timeout", "repetition 0 exceeded 1.05 s"))
+    curve = curves(rows)[("p", "pcre2")]
+    added = refine.turn_lengths(curve)
+    assert added == [4097, 16385, 65537]  # the geometric middles from the last flat length to the stop
+    quadratic = lambda n: 0.0011 if n <= 4097 else 884.0 * (n / 32769) ** 2
+    refined = curves(rows + _rows("pcre2", [(n, quadratic(n)) for n in added]))[("p", "pcre2")]
+    assert refined.verdict == "polynomial" and refined.growth.degree == pytest.approx(2.0, abs=0.2)
+    assert refine.turn_lengths(refined) == []
+
+
+def test_a_length_measured_twice_counts_its_fastest_cell_so_load_does_not_make_growth():
+    # A linear curve whose two longest cells met a busy machine (x20), measured again on a quiet one.
+    clean = [(n, 1e-5 * n) for n in LONG_LENGTHS]
+    loaded = [(n, t * (20 if n >= 64000 else 1)) for n, t in clean]
+    once = curves(_rows("pcre2", loaded))[("p", "pcre2")]
+    assert once.verdict == "polynomial"  # one measurement per length: the load reads as growth
+    from stallbench_lib.redos import refine
+    assert refine.repeat_lengths(once) == LONG_LENGTHS
+    again = curves(_rows("pcre2", loaded) + _rows("pcre2", clean, repetition=1))[("p", "pcre2")]
+    assert again.verdict == "linear" and again.spread() == pytest.approx(20)
+    assert "measured again" in again.describe() and refine.repeat_lengths(again) == []
+
+
+def test_engines_in_a_disagreement_nothing_decides_get_no_growth_class():
+    exp = [(n, 1e-3 * 2 ** (n - 12)) for n in EXP_LENGTHS]
+    group = {"pattern": "p", "input": "'aZ'", "answers": {"std": True, "pcre2": False}, "inputs": 152}
+    found = curves(_rows("std", exp) + _rows("pcre2", exp) + _rows("re2", exp), unresolved=[group])
+    assert found[("p", "std")].verdict == "disputed answers" and found[("p", "pcre2")].verdict == "disputed answers"
+    assert found[("p", "re2")].verdict == "exponential"
+    assert "152 inputs" in found[("p", "std")].describe()
+
+
+def test_a_curve_stopped_before_it_could_be_read_gets_lengths_below_its_stop():
+    from stallbench_lib.redos import refine
+
+    # An exponential that went from 0.5 ms to over the budget between two lengths: three between.
+    curve = curves(_rows("std", [(8, 0.001), (16, 0.5)], (32, "timeout", "repetition 0 exceeded 1.05 s")))[("p", "std")]
+    assert curve.verdict == "timeout" and refine.turn_lengths(curve) == [19, 23, 27]
+    # Over the budget at its shortest input, behind a 40-byte prefix: between the prefix and the stop.
+    first = curves(_rows("std", [], (49, "timeout", "repetition 0 exceeded 1.05 s")), {"p": 40})[("p", "std")]
+    assert refine.turn_lengths(first) == [42, 43, 45]  # geometric on the pumped bytes, 1 to 9
+    rejected = curves(_rows("re2", [], (12, "rejected", "invalid escape")))[("p", "re2")]
+    assert refine.turn_lengths(rejected) == []

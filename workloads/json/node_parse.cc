@@ -1,6 +1,6 @@
 #include "node_parse.h"
 
-#include "../loop/node_process.h"
+#include "../common/node_process.h"
 
 namespace stallbench {
 
@@ -8,7 +8,7 @@ extern const char kNodeParseJs[];  // node_parse.js, embedded by CMake
 extern const char kNodeWalkJs[];   // node_walk.js
 
 NodeParse run_node_parse(const std::string& node, const std::string& file, const RecordTask& task) {
-  nlohmann::json r = loop::run_node_json(node, {"-e", kNodeParseJs, file, task.id, task.a, task.b, task.text});
+  nlohmann::json r = run_node_json(node, {"-e", kNodeParseJs, file, task.id, task.a, task.b, task.text});
   NodeParse parse{r.at("first_ms").get<double>(), r.at("steady_ms").get<double>(), {}, r.at("version").get<std::string>()};
   parse.answer.records = r.at("records").get<std::uint64_t>();
   parse.answer.id_sum = r.at("id_sum").get<std::uint64_t>();
@@ -18,7 +18,7 @@ NodeParse run_node_parse(const std::string& node, const std::string& file, const
 }
 
 NodeWalk run_node_walk(const std::string& node, const std::string& file, double min_ms) {
-  nlohmann::json r = loop::run_node_json(node, {"-e", kNodeWalkJs, file, std::to_string(min_ms)});
+  nlohmann::json r = run_node_json(node, {"-e", kNodeWalkJs, file, std::to_string(min_ms)});
   NodeWalk walk;
   walk.version = r.at("version").get<std::string>();
   if (r.contains("rejected")) {

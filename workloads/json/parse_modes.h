@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "../loop/offload.h"
-#include "../loop/stall_session.h"
+#include "../stall/offload.h"
+#include "../stall/stall_session.h"
 #include "parser.h"
 #include "payload.h"
 

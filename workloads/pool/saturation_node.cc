@@ -4,7 +4,7 @@
 
 #include <stdexcept>
 
-#include "../loop/node_process.h"
+#include "../common/node_process.h"
 #include "lookup.h"
 
 #ifndef STALLBENCH_POOL_NODE_DIR
@@ -30,7 +30,7 @@ NodeSaturationResult run_saturation_in_node(const std::string& node, const Satur
                                 std::to_string(config.pbkdf2.iterations), std::string(digest_name(config.pbkdf2.digest)),
                                 client, config.file_path};
   if (!canary_addon.empty()) args.push_back(canary_addon);
-  auto j = loop::run_node_json(node, args);
+  auto j = run_node_json(node, args);
   NodeSaturationResult r;
   r.pbkdf2_done_ms = j.at("pbkdf2_done_ms").get<std::vector<double>>();
   r.fs_ms = j.at("fs_latency_ms");

@@ -7,7 +7,7 @@
 
 #include "../common/machine.h"
 #include "../common/percentile.h"
-#include "../loop/node_process.h"
+#include "../common/node_process.h"
 #include "../pool/job_classes.h"
 #include "../pool/lookup.h"
 #include "../pool/pbkdf2_job.h"
@@ -98,7 +98,7 @@ SweepRun NodeMixRunner::run(double window_s, std::uint64_t seed) {
   for (const Arrival& a : arrival_schedule(config))
     plan["classes"][a.cls]["arrivals_ms"].push_back(static_cast<double>(a.offset_ns) / 1e6);
   TempFile plan_file(plan.dump(), "stallbench-node-sweep-plan");
-  auto result = loop::run_node_json(node_, {std::string(STALLBENCH_POOL_SWEEP_NODE_DIR) + "/open_loop.js", plan_file.path()});
+  auto result = run_node_json(node_, {std::string(STALLBENCH_POOL_SWEEP_NODE_DIR) + "/open_loop.js", plan_file.path()});
 
   machine.add(calibrate(loop_, {}, out.cores, budget_ms));
   out.effective_cores = machine.effective_cores();

@@ -1,5 +1,6 @@
-// The adapters behind engine.h, one file each, compiled only when their library was found
-// (workloads/regex/CMakeLists.txt defines STALLBENCH_HAVE_<ENGINE>). engines.cc lists them.
+// The C++ adapters behind engine.h, one file each, compiled only when their library was found
+// (workloads/regex/CMakeLists.txt defines STALLBENCH_HAVE_<ENGINE>). engines.cc's table lists
+// them; the engines in programs of their own are program_engine.h's.
 #pragma once
 
 #include <memory>
@@ -24,9 +25,5 @@ std::string re2_version();
 
 std::unique_ptr<Regex> compile_hyperscan(std::string_view pattern, const Options& options);
 std::string hyperscan_version();
-
-// V8 through a node process (options.node, the binary of the Node line measured);
-// `linear_fallback` adds V8's experimental linear engine on excessive backtracking.
-std::unique_ptr<Regex> compile_node(std::string_view pattern, const Options& options, bool linear_fallback);
 
 }  // namespace stallbench::regex

@@ -12,6 +12,7 @@ namespace stallbench::regex {
 namespace {
 
 const std::string kSafeSuffix = ".safe";
+constexpr std::int64_t kFormat = 2;  // the catalogue format this reads (scripts/stallbench_lib/redos/patterns.py)
 
 std::string text_field(const toml::table& entry, const char* key, bool required, const std::string& where) {
   const toml::node* node = entry.get(key);
@@ -24,7 +25,10 @@ std::string text_field(const toml::table& entry, const char* key, bool required,
   return *value;
 }
 
-std::string input_field(const toml::table& entry, const char* key, const std::string& where) {
+// Format 1 (a catalogue without `format`, written before the escapes arrived) reads the text as it
+// is, a backslash being a backslash; format 2 reads the escapes.
+std::string input_field(const toml::table& entry, const char* key, const std::string& where, int format) {
+  if (format == 1) return text_field(entry, key, false, where);
   try {
     return decode_input(text_field(entry, key, false, where));
   } catch (const std::invalid_argument& e) {
@@ -44,14 +48,14 @@ std::vector<std::int64_t> lengths_field(const toml::table& entry, const char* ke
   return lengths;
 }
 
-std::vector<Pump> pumps_field(const toml::table& entry, const std::string& where) {
+std::vector<Pump> pumps_field(const toml::table& entry, const std::string& where, int format) {
   std::vector<Pump> pumps;
-  if (entry.contains("pump")) pumps.push_back({"", input_field(entry, "pump", where)});
+  if (entry.contains("pump")) pumps.push_back({"", input_field(entry, "pump", where, format)});
   if (const toml::array* given = entry["pumps"].as_array()) {
     for (const auto& item : *given) {
       const toml::table* part = item.as_table();
       if (part == nullptr) throw std::runtime_error(where + ": 'pumps' must hold tables {before, pump}");
-      pumps.push_back({input_field(*part, "before", where), input_field(*part, "pump", where)});
+      pumps.push_back({input_field(*part, "before", where, format), input_field(*part, "pump", where, format)});
     }
   }
   for (const auto& p : pumps)
@@ -59,7 +63,7 @@ std::vector<Pump> pumps_field(const toml::table& entry, const std::string& where
   return pumps;
 }
 
-Pattern read_pattern(const toml::table& entry, const std::string& where) {
+Pattern read_pattern(const toml::table& entry, const std::string& where, int format) {
   Pattern p;
   p.name = text_field(entry, "name", true, where);
   std::string named = where + " '" + p.name + "'";
@@ -70,9 +74,9 @@ Pattern read_pattern(const toml::table& entry, const std::string& where) {
   } catch (const std::invalid_argument& e) {
     throw std::runtime_error(named + ": " + e.what());
   }
-  p.prefix = input_field(entry, "prefix", named);
-  p.pumps = pumps_field(entry, named);
-  p.suffix = input_field(entry, "suffix", named);
+  p.prefix = input_field(entry, "prefix", named, format);
+  p.pumps = pumps_field(entry, named, format);
+  p.suffix = input_field(entry, "suffix", named, format);
   p.expect = text_field(entry, "expect", false, named);
   p.source = text_field(entry, "source", true, named);
   p.analysis = text_field(entry, "analysis", false, named);
@@ -175,6 +179,10 @@ Catalogue Catalogue::load(const std::string& path) {
   } catch (const toml::parse_error& e) {
     throw std::runtime_error(path + ": invalid TOML: " + std::string(e.description()));
   }
+  auto format = doc["format"].value<std::int64_t>();
+  if (doc.contains("format") && (!format || *format < 1 || *format > kFormat))
+    throw std::runtime_error(path + ": format is not one this stallbench reads (valid: 1, " + std::to_string(kFormat) +
+                             "; none is 1)");
   const toml::array* entries = doc["pattern"].as_array();
   if (entries == nullptr || entries->empty()) throw std::runtime_error(path + ": no [[pattern]] entries");
   Catalogue catalogue;
@@ -182,7 +190,7 @@ Catalogue Catalogue::load(const std::string& path) {
     const toml::table* entry = (*entries)[i].as_table();
     std::string where = path + ": pattern " + std::to_string(i + 1);
     if (entry == nullptr) throw std::runtime_error(where + " is not a table");
-    catalogue.patterns_.push_back(read_pattern(*entry, where));
+    catalogue.patterns_.push_back(read_pattern(*entry, where, static_cast<int>(format.value_or(1))));
   }
   return catalogue;
 }

@@ -3,9 +3,10 @@
 // that have none (recheck) and hands the bench the resolved catalogue; this loader reads what the
 // bench needs and refuses what it cannot read.
 //
-// Attack inputs are bytes. In `prefix`, `pumps` and `suffix` text stands for its UTF-8 bytes and
-// three escapes are ours (after TOML's own): \xNN one byte, \u{H...} the UTF-8 bytes of a code
-// point, \\ a backslash.
+// Attack inputs are bytes. In `prefix`, `pumps` and `suffix` text stands for its UTF-8 bytes and,
+// in a catalogue of `format = 2`, three escapes are ours (after TOML's own): \xNN one byte,
+// \u{H...} the UTF-8 bytes of a code point, \\ a backslash. A catalogue without `format` (1) was
+// written before them: its backslashes are backslashes.
 #pragma once
 
 #include <cstdint>

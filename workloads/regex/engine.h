@@ -11,9 +11,11 @@
 // Every adapter gives the same meaning to a pattern: bytes (no UTF-8 decoding), `.` does not match
 // a newline, `$` matches at the end of the input only, no multiline, case-sensitive, unless Flags
 // say otherwise (JavaScript's i, s, m, u); an engine that has no way to honour a flag refuses the
-// pattern (`rejected`, naming the flag). One exception the engine does not let us remove:
-// Hyperscan's `$` also matches before a final newline; an input ending in one shows it as wrong
-// answers (the orchestrator checks every engine's answers against a reference).
+// pattern (`rejected`, naming the flag). Exceptions the engines do not let us remove (the adapters
+// never rewrite a pattern): `$` also matches before a final newline in Hyperscan, Python and Java;
+// Ruby's ^ and $ always match at line breaks; an input that shows it shows it as that engine's
+// wrong answers (the orchestrator checks every engine's answers against a reference). The
+// engines' full differences are in docs/regex.md.
 #pragma once
 
 #include <memory>
@@ -43,7 +45,7 @@ struct Flags {
 struct Options {
   Anchoring anchoring = Anchoring::search;
   Flags flags;
-  std::string node;  // the Node binary, for the engines that run in node (node, node-linear)
+  std::string node;  // the Node binary, for the engines that run in each Node line (node, node-linear)
 };
 
 struct EngineFailure : std::runtime_error {
@@ -67,9 +69,12 @@ class Regex {
   // Every input `repeat` times, timed around the loop. Engines in another process (V8 through
   // node) time the loop there, so the pipe between the processes is not measured.
   virtual Batch run_batch(std::span<const std::string_view> inputs, int repeat);
+  // Why the engine runs this pattern with another algorithm than the one it is named for (V8's
+  // node-linear on a pattern its linear engine cannot take: plain backtracking); empty when not.
+  virtual std::string fallback() const { return {}; }
 };
 
-// Compiles `pattern` with `engine` (one of engine_names()); throws EngineFailure("rejected", ...),
+// Compiles `pattern` with `engine` (one of engine_names(), engines.h); throws EngineFailure("rejected", ...),
 // also for a flag the engine cannot honour.
 std::unique_ptr<Regex> compile(std::string_view engine, std::string_view pattern, const Options& options);
 inline std::unique_ptr<Regex> compile(std::string_view engine, std::string_view pattern, Anchoring anchoring) {

@@ -1,6 +1,8 @@
-// The engines this build has: every adapter whose library was found at configure time, and the
-// two V8 ones (node, node-linear), which run in the Node binary they are given (Options::node).
-// Names are the `engine` parameter's values.
+// Every regex engine stallbench knows, declared once: the table below is the `engine` parameter's
+// choices, the family's `engines` table in the describe contract (which the orchestrator and the
+// report read instead of repeating a name: the reference engines of --scan, who votes once on a
+// right answer, which engines run once per Node line) and meta.json's versions. An engine whose
+// library or runtime this build lacks stays in the table, `available` false.
 #pragma once
 
 #include <string>
@@ -11,16 +13,30 @@
 namespace stallbench::regex {
 
 struct EngineInfo {
-  std::string name;     // boost, std, pcre2, pcre2-jit, re2, hyperscan, node, node-linear
-  std::string library;  // what meta.json records the version under (empty: the Node line's, recorded apart)
+  std::string name;            // the `engine` parameter's value
+  std::string implementation;  // engines sharing one implementation vote once on a right answer (pcre2-jit: pcre2)
+  std::string language;        // the language whose programs use it: C++, JavaScript, Python, ...
+  std::string runs_in;         // process (an adapter in the bench's process) or program (programs/<engine>/)
+  std::string library;         // its key in meta.json `versions` (empty: the Node line's, recorded per line)
+  std::string version_source;  // where that version is read
+  std::string kind;            // backtracking, automaton or hybrid
+  std::string semantics;       // what one character is, without the u flag and with it
+  std::string flags;           // which of i, m, s, u it honours (a pattern with another is `rejected`)
+  std::string refuses;         // what it refuses when compiling (`rejected`)
+  std::string guard;           // its own limit while matching (`guarded`), or none
+  std::string package;         // the Debian package(s) that bring it
+  bool per_node_line = false;  // runs in each chosen Node line's binary: one engine per line (node@26)
+  bool available = false;      // this build has it
   std::string doc;
 };
 
-// In a fixed order (the backtracking engines first, then the linear ones, then V8).
-std::vector<EngineInfo> available_engines();
+// Every engine, in a fixed order: the C++ backtracking ones, the C++ automata, the other
+// languages' engines, then V8.
+std::vector<EngineInfo> all_engines();
+// The available ones' names, in that order.
 std::vector<std::string> engine_names();
 
-// library -> version of every engine built in, for meta.json (Node's are the orchestrator's).
+// library -> version of every available engine, for meta.json (Node's are the orchestrator's).
 std::vector<std::pair<std::string, std::string>> engine_versions();
 
 // node and node-linear: engines that need Options::node.

@@ -5,7 +5,6 @@ budget; lengths escalate until a cell fails (over budget, guarded, crashed, reje
 engine then stops on that pattern, the censoring recorded. Then: answers checked against a
 reference (an engine answering wrongly is not classified), growth classification per engine x
 pattern, throughput on text."""
-import functools
 import sys
 import tempfile
 from dataclasses import asdict
@@ -16,10 +15,12 @@ from ..atomic import atomic_write
 from ..errors import UsageError
 from ..execute import execute, run_meta
 from ..plan import Cell
-from ..redos import agreement, attacks, catalogue_file, checker, patterns, scan, summary, verify
+from ..redos import (agreement, attacks, cache, catalogue_file, checker, outcome, patterns, scan, scan_steps, summary,
+                     upgrade, verify)
 from ..redos.curves import curves
+from ..redos.engines import Engines
 from ..redos.escalation import Escalation
-from ..report.render import render
+from ..tidy import write_csv
 
 NAME = "regex"
 ORDER = 2
@@ -27,7 +28,7 @@ HELP = ("ReDoS study: engines x patterns (a catalogue, --pattern, or --scan of a
         "escalating until a cell overruns its budget; attacks found by recheck, answers checked, growth classified")
 BUDGET_RANGE = (10, 600_000)
 DEFAULT_BUDGET_MS = 1000
-NODE_ENGINES = ("node", "node-linear")
+TRIAGE = "triage.csv"  # the triage's rows of the regexes it did not escalate (their verdicts come from them)
 
 
 def add_arguments(p):
@@ -38,6 +39,9 @@ def add_arguments(p):
                         help="a regex to study (repeatable); its attack is found by recheck")
     source.add_argument("--scan", metavar="DIR", type=Path,
                         help="study every constant regex of the JavaScript/TypeScript sources under DIR")
+    source.add_argument("--upgrade-catalogue", metavar="FILE", type=Path,
+                        help=f"rewrite a catalogue of an older format in format {patterns.FORMAT} (the original is "
+                             "kept beside it) and stop")
     p.add_argument("--flags", metavar="FLAGS", default="", help="flags of the --pattern regexes: any of i, m, s, u")
     p.add_argument("--engines", metavar="E1,E2",
                    help="engines to run (default: every one this build has; node and node-linear once per Node line)")
@@ -48,6 +52,13 @@ def add_arguments(p):
     p.add_argument("--out", metavar="DIR", type=Path,
                    help="put the run directory under DIR (and its report in it) instead of results/runs/")
     p.add_argument("--no-throughput", action="store_true", help="skip the throughput benchmark on ordinary text")
+    p.add_argument("--no-triage", action="store_true",
+                   help="with --scan: escalate every regex, not only those the triage saw grow")
+    p.add_argument("--cache", metavar="FILE", type=Path,
+                   help=f"with --scan: the verdicts of regexes measured before, by engine and version (default: "
+                        f"{cache.FILE} beside the run directories); a regex every engine has measured is not measured "
+                        "again")
+    p.add_argument("--no-cache", action="store_true", help="with --scan: measure every regex; keep no cache")
     p.add_argument("--no-build", action="store_true", help="use the existing build; fail if there is none")
     p.add_argument("--no-report", action="store_true", help="skip rendering the report")
 
@@ -93,19 +104,20 @@ def _catalogue(args) -> tuple[list[patterns.Pattern], str, scan.Scan | None]:
     return patterns.load(path), str(path), None
 
 
-def _engines(text: str | None, available: list[str], nodes: list[nodejs.Node], node_option: str | None) -> list[str]:
-    """The engines to run: in-process ones by name, the V8 ones once per Node line (node@26)."""
-    expanded = [e for e in available if e not in NODE_ENGINES]
-    expanded += [f"{e}@{n.line}" for n in nodes for e in NODE_ENGINES if e in available]
+def _engines(text: str | None, available: list[str], per_line: list[str], nodes: list[nodejs.Node],
+             node_option: str | None) -> list[str]:
+    """The engines to run: the bench's by name, those that run per Node line once per line (node@26)."""
+    expanded = [e for e in available if e not in per_line]
+    expanded += [f"{e}@{n.line}" for n in nodes for e in per_line if e in available]
     no_node = "" if nodes else " (no Node line chosen: see --node)"
     chosen = _list(text, "--engines")
     if chosen is None:
         if not nodes and node_option is None:
-            print("stallbench: no Node line installable: engines node and node-linear are left out", file=sys.stderr)
+            print(f"stallbench: no Node line installable: engines {' and '.join(per_line)} are left out", file=sys.stderr)
         return expanded
     found = []
     for engine in chosen:
-        matching = [e for e in expanded if e == engine or (engine in NODE_ENGINES and e.split("@")[0] == engine)]
+        matching = [e for e in expanded if e == engine or (engine in per_line and e.split("@")[0] == engine)]
         if not matching:
             raise UsageError(f"--engines: {engine!r} is not available (valid: {', '.join(expanded)}){no_node}")
         found += matching
@@ -134,24 +146,6 @@ def _settings(args, origin, resolved, engines, lengths, samples, nodes, analysis
         "sample_check": samples}}
 
 
-def _print_findings(correctness: dict, samples: dict) -> None:
-    for d in correctness["disagreements"]:
-        print(f"DISAGREEMENT on {d['pattern']}, input {d['input']}: {d['answers']}", file=sys.stderr)
-    for name, found in samples.items():
-        if found["status"] != "ok":
-            print(f"sample check of {name} {found['status']}", file=sys.stderr)
-        for d in found["disagreements"]:
-            print(f"DISAGREEMENT on {d['pattern']}, sample input {d['input']}: {d['answers']}", file=sys.stderr)
-    for variant, by_engine in correctness["wrong_answers"].items():
-        for engine, w in by_engine.items():
-            print(f"WRONG ANSWERS: {engine} on {variant}: {'match' if w['answer'] else 'no match'} on {w['input']} "
-                  f"where {w['by']} says {'match' if w['reference'] else 'no match'} ({w['inputs']} inputs): "
-                  "not classified", file=sys.stderr)
-    for c in correctness["counterexamples"]:
-        print(f"safe rewrite of {c['pattern']} differs on {c['input']}: original {c['original']}, "
-              f"rewrite {c['safe']} ({', '.join(c['engines'])})", file=sys.stderr)
-
-
 def _resolve(catalogue_patterns, args) -> tuple[attacks.Analysis, list[int] | None]:
     needing = sum(1 for p in catalogue_patterns if not p.pumps)
     if needing:
@@ -159,51 +153,35 @@ def _resolve(catalogue_patterns, args) -> tuple[attacks.Analysis, list[int] | No
     analysis = attacks.analyse(catalogue_patterns)
     for note in analysis.notes:
         print(f"stallbench: {note}", file=sys.stderr)
-    for name, said in analysis.recheck.items():
-        print(f"  {name}: {said['analyser']}: {said['verdict']}", file=sys.stderr)
+    for p in analysis.patterns:
+        if p.name in analysis.recheck:
+            print(f"  {p.name}: {p.attack}", file=sys.stderr)
     return analysis, _lengths(args.lengths, analysis.patterns)
 
 
-def _correctness(result, resolved, samples) -> dict:
+def _correctness(result, rows, resolved, checked: verify.SampleCheck, table: Engines) -> dict:
+    """Every disagreement (the attack inputs of the cells and the triage, the sample inputs) judged,
+    and written to the run's disagreements.csv; for meta.json their count and the judgement."""
     by_name = {p.name: p for p in resolved}
     render_input = lambda name, n: by_name[name.removesuffix(patterns.SAFE_SUFFIX)].attack_input(n)
-    cell_disagreements = agreement.cell_disagreements(result.rows, render_input)
-    sample_disagreements = [agreement.Disagreement(**d) for s in samples.values() for d in s["disagreements"]]
+    disagreements = agreement.cell_disagreements(rows, render_input) + checked.disagreements
     references = {v.name: v.pattern.reference for v in patterns.variants(resolved)}
-    judged = agreement.judge(cell_disagreements + sample_disagreements, references)
-    counterexamples = [asdict(c) for c in agreement.cell_counterexamples(result.rows, render_input)]
-    for found in samples.values():
+    judged = agreement.judge(disagreements, references, table)
+    atomic_write(result.path / outcome.DISAGREEMENTS, agreement.csv_text(disagreements, references, table))
+    counterexamples = [asdict(c) for c in agreement.cell_counterexamples(rows, render_input)]
+    for found in checked.per_pattern.values():
         counterexamples += found["counterexamples"]
-    return {"disagreements": [asdict(d) for d in cell_disagreements], "counterexamples": counterexamples,
-            "wrong_answers": judged.wrong, "unresolved": [asdict(d) for d in judged.unresolved]}
-
-
-def _print_outcome(args, result, resolved, found_curves, engines, correctness, samples, scanned: bool) -> None:
-    """What the run found, on stdout (findings on stderr), and where it wrote."""
-    variants = [v.name for v in patterns.variants(resolved)]
-    if scanned:
-        described = {p.name: f"{p.source}  /{p.regex}/{p.flags}  [{p.attack}]" for p in resolved}
-        print(summary.risk_text(summary.risk_rows(found_curves, variants, engines), described))
-    print(summary.matrix_text(found_curves, variants, engines))
-    if not args.no_throughput:
-        print(summary.throughput_text(result.rows, engines))
-    _print_findings(correctness, samples)
-    over = result.meta["regex"]["overrun"]
-    if over["max_ratio"] is not None:
-        print(f"budget {args.budget_ms} ms: slowest match cell took {over['max_ratio']:.2f}x the budget "
-              f"({over['worst_cell']}, {over['worst_status']}); {over['cells_over_1_2']} of {over['cells']} over 1.2x")
-    load = ", ".join(f"{x:.1f}" for x in result.meta["machine"]["load_average_start"])
-    print(f"load average at the start: {load} on {result.meta['machine']['cores']} cores: times are noisy when "
-          "the machine is shared; compare ratios within this run")
-    print(f"results: {result.path / 'results.csv'}")
-    print(f"classification: {result.path / 'classification.csv'}")
-    print(f"catalogue: {result.path / 'catalogue.toml'}  (every attack filled in: edit it and run again with --patterns)")
-    if not args.no_report:
-        report = render(result.path)
-        print(f"report:  {report / 'index.html'}  ({report / 'report.md'})")
+    return {"disagreements": len(disagreements), "counterexamples": counterexamples, "wrong_answers": judged.wrong,
+            "unresolved": judged.unresolved}
 
 
 def run(args) -> int:
+    if args.upgrade_catalogue:
+        print(upgrade.upgrade(args.upgrade_catalogue))
+        return 0
+    if (args.cache or args.no_cache) and args.scan is None:
+        raise UsageError("--cache and --no-cache apply to --scan (a catalogue is a study: every regex is measured)")
+    store = scan_steps.cache_of(args)
     catalogue_patterns, origin, found_scan = _catalogue(args)
     _lengths(args.lengths)
     if not BUDGET_RANGE[0] <= args.budget_ms <= BUDGET_RANGE[1]:
@@ -213,9 +191,24 @@ def run(args) -> int:
     if not args.no_build:
         os_packages.ensure(["regex"])  # the engines: this family's package list
     build_dir = paths.build_dir() if args.no_build else build.ensure_built()
+    declared, declared_match, _ = _describe(build_dir)  # the engines do not depend on the catalogue
+    table = Engines.from_family(declared)
+    engines = _engines(args.engines, declared_match.param("engine").choices, table.per_node_line(), nodes, args.node)
+    versions = table.versions(engines, declared.versions, nodes)
+    cached, seen = {}, []
     if found_scan is not None:
+        catalogue_patterns = scan.with_reference(catalogue_patterns, table)
         for line in scan.summary_lines(found_scan):
             print(f"stallbench: {line}", file=sys.stderr)
+        cached, seen = scan_steps.answered(store, catalogue_patterns, versions)
+        catalogue_patterns = [p for p in catalogue_patterns if p.name not in cached]
+        if seen:
+            print(f"stallbench: {len(seen)} of {len(seen) + len(catalogue_patterns)} regexes measured before by these "
+                  f"engine versions (cache {store.path}): not measured again", file=sys.stderr)
+        if not catalogue_patterns:
+            print(summary.risk_text(summary.risk_rows({}, [], engines, cached), outcome.described([], cached, seen)))
+            return 0
+    patterns.check_references(catalogue_patterns, table, origin)
     analysis, lengths = _resolve(catalogue_patterns, args)
     resolved = analysis.patterns
     with tempfile.TemporaryDirectory(prefix="stallbench-regex-") as scratch:
@@ -224,35 +217,51 @@ def run(args) -> int:
         resolved_text = catalogue_file.to_toml(resolved, f"Patterns from: {origin}")
         resolved_file.write_text(resolved_text)
         inputs = {"patterns": str(resolved_file), "budget_ms": str(args.budget_ms)}
-        describe = functools.partial(_describe, inputs=inputs)
-        family, match, throughput = describe(build_dir)
-        engines = _engines(args.engines, match.param("engine").choices, nodes, args.node)
+        family, match, throughput = _describe(build_dir, inputs)
         node_paths = {n.line: n.path for n in nodes}
         check_binary = checker.binary(build_dir)
-        checker.require_some_engine_accepts(check_binary, engines, resolved, Path(origin), node_paths)
+        checker.require_some_engine_accepts(check_binary, engines, resolved, Path(origin), node_paths, table)
 
         print("stallbench: checking engine answers and safe rewrites on sample inputs ...", file=sys.stderr, flush=True)
-        samples = verify.check_all(check_binary, engines, resolved, analysis.generated, node_paths)
-        escalation = Escalation(match, patterns.variants(resolved), engines, lengths, tuple(nodes), inputs)
+        checked = verify.check_all(check_binary, engines, resolved, analysis.generated, node_paths)
+        only, triaged = None, []
+        if found_scan is not None and not args.no_triage:
+            only, triaged = scan_steps.triaged(build_dir, engines, patterns.variants(resolved), node_paths)
+        escalation = Escalation(match, patterns.variants(resolved), engines, lengths, tuple(nodes), inputs, only)
         cells = list(escalation.cells)
         if not args.no_throughput:
             cells += [Cell(throughput, {"engine": e, "pattern": p, "length": throughput.param("length").values[0]},
                            tuple(nodes), inputs)
                       for p in throughput.param("pattern").values for e in engines]
-        settings = _settings(args, origin, resolved, engines, lengths, samples, nodes, analysis, found_scan)
+        settings = _settings(args, origin, resolved, engines, lengths, checked.per_pattern, nodes, analysis, found_scan)
         meta = run_meta([family], build_dir, settings)
         result = execute(cells, 1, args.out or paths.RUNS, meta, skip=escalation.skip, finished=escalation.finished,
-                         notices=optional.notices(build_dir, {family.name}, args.no_build))
+                         notices=optional.notices(build_dir, {family.name}, args.no_build), more=escalation.more)
 
-    correctness = _correctness(result, resolved, samples)
+    if triaged:
+        write_csv(result.path / TRIAGE, triaged)
+        result.meta["reported_families"] = ["regex"]  # its verdicts are in triage.csv, not only in results.csv
+    rows = result.rows + triaged
+    correctness = _correctness(result, rows, resolved, checked, table)
     offsets = {v.name: v.pattern.fixed for v in patterns.variants(resolved)}
-    found_curves = curves(result.rows, offsets, correctness["wrong_answers"])
-    result.meta["regex"].update(censoring=[asdict(c) for c in escalation.censoring()], correctness=correctness,
+    found_curves = curves(rows, offsets, correctness["wrong_answers"], verify.fallbacks(checked.per_pattern),
+                          correctness["unresolved"])
+    result.meta["regex"].update(censoring=[asdict(c) for c in escalation.censoring()], refined=escalation.refined,
+                                correctness=correctness,
                                 overrun=summary.overrun(escalation.times, args.budget_ms))
+    result.meta["regex"]["cached"] = {p.name: {"source": p.source, "regex": p.regex, "flags": p.flags,
+                                               "verdicts": cached[p.name]} for p in seen}
     result.save()
     atomic_write(result.path / "classification.csv", summary.classification_csv(found_curves))
+    if store is not None:
+        escalated = {v for v, _ in only} if only is not None else {p.name for p in resolved}
+        for p in resolved:
+            store.store(p, versions, summary.engine_verdicts(found_curves, p.name, engines), result.run_id,
+                        "escalation" if p.name in escalated else "triage")
+        store.save()
     atomic_write(result.path / "catalogue.toml", resolved_text)
 
-    _print_outcome(args, result, resolved, found_curves, engines, correctness, samples, found_scan is not None)
+    outcome.printed(args, result, resolved, found_curves, engines, correctness, checked.per_pattern,
+                    found_scan is not None, cached, seen)
     errors = any(r.status == "error" for r in result.rows)
     return 1 if correctness["unresolved"] or errors else 0

@@ -6,11 +6,13 @@ import html
 
 from matplotlib.lines import Line2D
 
-from ..redos import agreement, summary
+from ..redos import agreement, summary, verify
 from ..redos.curves import curves
+from ..redos.engines import Engines
 from ..redos.patterns import SAFE_SUFFIX
 from ..report import stats
 from ..report.figures import colours_for, corner_legend, figure, save
+from ..tidy import read_csv
 
 # What this section reads of benches/regex.cc, checked against the run's declarations (render.py);
 # the engines and the budget come from the same declarations.
@@ -19,23 +21,31 @@ STOP_MARKERS = {"timeout": "^", "guarded": "s", "crashed": "X", "error": "*"}
 
 READING = """\
 Each cell runs one engine on one pattern at one input length, in its own process, within a time
-budget (compile, warm-up and timed matches together; the cell is killed when it overruns). Times
-are medians of the timed matches after the warm-up. With `stallbench regex`, lengths escalate per
-engine and pattern until a cell does not finish; that engine is not run at longer lengths of that
-pattern: its curve is **censored** there (a marker on the budget line: ▲ over the budget, ■ the
-engine's guard fired, ✖ the process crashed). In the plot each engine has a colour, the pattern a
-solid line and its safe rewrite a dashed one.
+budget (compile, warm-up and timed matches together; the cell is killed when it overruns). A cell's
+time is the median of its timed matches after the warm-up. With `stallbench regex`, lengths escalate
+per engine and pattern until a cell does not finish; that engine is not run at longer lengths of
+that pattern: its curve is **censored** there (a marker on the budget line: ▲ over the budget, ■
+the engine's guard fired, ✖ the process crashed). Then the curves are refined: lengths are added
+inside a turn that too few points passed, and the cells of a growth verdict the machine's noise
+could have made are measured again, the engines side by side; a length measured twice counts its
+faster cell (load only adds time). In the plot each engine has a colour, the pattern a solid line
+and its safe rewrite a dashed one.
 
 The **verdict** comes first from the answers: an engine whose match / no match differs from the
-reference (V8 for patterns found in JavaScript, else the majority of engine families) shows
-`wrong answers` and its times are not classified. Otherwise it comes from the finished points,
-fitted over the top of the curve against the pumped length (the input less the attack's fixed
-parts): `linear`, `poly k` (time ∝ n^k), `exp xb` (time ∝ b^n, b per byte; the seed's ×4 per 2
-characters is b = 2); `>L` after it: the curve was flat up to length L and grew from there (a
-regime change). A fitted curve that then stopped shows how (`linear, crashed@65536`). With too few
-points to fit, the status that ended the curve: `guarded` (Boost's error_complexity, PCRE2's match
-or JIT-stack limit, V8's backtrack stack), `crashed` (std::regex overflowing the stack), `timeout`;
-`rejected`: the engine refused the pattern (or a flag). `NAME.safe` rows are the catalogue's
+reference (V8 for patterns found in JavaScript, else the majority of implementations) shows
+`wrong answers`, one that disagreed where nothing could decide who is right `disputed answers`;
+neither is classified. Otherwise it comes from the finished points, fitted over the top of the
+curve against the pumped length (the input less the attack's fixed parts): `linear`, `poly k`
+(time ∝ n^k), `exp xb` (time ∝ b^n, b per byte; the seed's ×4 per 2 characters is b = 2); `>L`
+after it: the curve was flat up to length L and grew from there (a regime change); `grows >L`:
+it grew past L, but too few points past the turn to read a degree (three at least). A fitted
+curve that then stopped shows how (`linear, crashed@65536`). With too few points to fit, the
+status that ended the curve: `guarded` (Boost's error_complexity, PCRE2's match or JIT-stack
+limit, V8's backtrack stack), `crashed` (std::regex overflowing the stack), `timeout`;
+`rejected`: the engine refused the pattern (or a flag). `(fell back)`: the engine ran the pattern
+with another algorithm than its own: `node-linear` where V8's linear engine cannot take the pattern
+(the `i` or `u` flag, a backreference, a lookahead, a large counted repeat) keeps backtracking as
+`node` does (classification.csv's `fallback` says why). `NAME.safe` rows are the catalogue's
 linear rewrites. V8 engines carry their Node line: `node@26`.
 """
 
@@ -49,7 +59,7 @@ def _declared_engines(context) -> list[str]:
 def _engines(context) -> list[str]:
     """The engines that ran, in the declared order (any the declarations do not name last)."""
     declared = _declared_engines(context)
-    found = {r.param_dict()["engine"] for r in context.rows}
+    found = {r.param_dict()["engine"] for r in context.rows + _triaged(context)}
     return [e for e in declared if e in found] + sorted(found - set(declared))
 
 
@@ -149,15 +159,16 @@ def _correctness(context) -> str:
     regex_meta = context.run.meta.get("regex", {})
     checks = regex_meta.get("correctness")
     if checks is None:  # a run made by `stallbench run`: only what the rows tell
-        checks = _row_checks(context.rows)
+        checks = _row_checks(context)
     samples = regex_meta.get("sample_check", {})
     lines = ["### Correctness\n"]
-    disagreements = list(checks["disagreements"]) + [d for s in samples.values() for d in s["disagreements"]]
-    if disagreements:
-        lines.append(f"**{len(disagreements)} DISAGREEMENTS between engines** (each is a bug in an engine or an "
-                     "adapter, or a difference in regex dialect):\n")
-        lines += [f"- `{d['pattern']}` on {html.escape(d['input'], quote=False)}: " +
-                  ", ".join(f"{e} {'match' if m else 'no match'}" for e, m in d["answers"].items()) for d in disagreements]
+    count = checks["disagreements"]
+    if count:
+        lines.append(f"**Engines disagreed on {count:,} inputs** (a bug in an engine or an adapter, or a difference "
+                     "in regex dialect; every one is in the run's `disagreements.csv`), one line per pattern and "
+                     "engine:\n")
+        lines += [f"- {html.escape(line, quote=False)}"
+                  for line in agreement.finding_lines(checks.get("wrong_answers", {}), checks.get("unresolved", []))]
     else:
         lines.append("Engines that finished agreed on match / no match for every attack input"
                      + (" and every sample input." if samples else "."))
@@ -167,11 +178,6 @@ def _correctness(context) -> str:
         lines.append(f"\nSample check: {total:,} inputs (random strings over each pattern's alphabet, the short "
                      "attack inputs, and those with one or two random edits), every engine, original and rewrite."
                      + (f" Did not finish: {', '.join(failed)}." if failed else ""))
-    for variant, by_engine in checks.get("wrong_answers", {}).items():
-        for engine, w in by_engine.items():
-            lines.append(f"\n**{engine} answers `{variant}` wrongly** (not classified): "
-                         f"{'match' if w['answer'] else 'no match'} on {html.escape(w['input'], quote=False)} where "
-                         f"{w['by']} says {'match' if w['reference'] else 'no match'} ({w['inputs']} inputs).")
     if checks["counterexamples"]:
         lines.append("\n**Safe rewrites that are not the same language** (input: original's answer → rewrite's):\n")
         for c in checks["counterexamples"]:
@@ -182,13 +188,14 @@ def _correctness(context) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _row_checks(rows) -> dict:
+def _row_checks(context) -> dict:
     """What the rows alone tell (a run made by `stallbench run`): attack-input disagreements, judged
     by the majority."""
-    disagreements = agreement.cell_disagreements(rows)
-    return {"disagreements": [vars(d) for d in disagreements],
-            "counterexamples": [vars(c) for c in agreement.cell_counterexamples(rows)],
-            "wrong_answers": agreement.judge(disagreements, {}).wrong}
+    disagreements = agreement.cell_disagreements(context.rows)
+    judged = agreement.judge(disagreements, {}, Engines.from_meta(context.run.meta))
+    return {"disagreements": len(disagreements),
+            "counterexamples": [vars(c) for c in agreement.cell_counterexamples(context.rows)],
+            "wrong_answers": judged.wrong, "unresolved": judged.unresolved}
 
 
 def _throughput(context, engines) -> str:
@@ -220,6 +227,21 @@ def _throughput(context, engines) -> str:
     return "\n".join(lines) + "\n\n" + save(fig, context.out, "regex-throughput", "throughput per engine")
 
 
+def _triaged(context) -> list:
+    """The triage's rows of the regexes a --scan did not escalate (triage.csv): their verdicts."""
+    path = context.run.path / "triage.csv"
+    return read_csv(path) if path.exists() else []
+
+
+def _refined(context) -> str:
+    refined = context.run.meta.get("regex", {}).get("refined", [])
+    if not refined:
+        return ""
+    inside = sum(1 for r in refined if r["why"] == "inside the turn")
+    return (f"Refined after the escalation: {inside} cells inside turns, {len(refined) - inside} cells measured "
+            "again (meta.json `regex.refined` lists them).\n")
+
+
 def _censoring(context) -> str:
     censoring = context.run.meta.get("regex", {}).get("censoring", [])
     if not censoring:
@@ -247,23 +269,24 @@ def _nodes(context) -> str:
 
 
 def sections(context) -> str:
-    match_rows = [r for r in context.rows if r.benchmark == "match"]
+    match_rows = [r for r in context.rows if r.benchmark == "match"] + _triaged(context)
     engines = _engines(context)
     parts = []
     if match_rows:
         regex_meta = context.run.meta.get("regex", {})
         budget_ms = regex_meta.get("budget_ms") or context.constant("match", "budget_ms")
-        checks = regex_meta.get("correctness") or _row_checks(context.rows)
+        checks = regex_meta.get("correctness") or _row_checks(context)
         offsets = {name: entry.get("fixed", 0) for name, entry in regex_meta.get("patterns", {}).items()}
         offsets.update({name + SAFE_SUFFIX: fixed for name, fixed in offsets.items()})
-        found = curves(match_rows, offsets, checks.get("wrong_answers", {}))
+        found = curves(match_rows, offsets, checks.get("wrong_answers", {}),
+                       verify.fallbacks(regex_meta.get("sample_check", {})), checks.get("unresolved", []))
         variants = _variants(match_rows)
         parts += ["### Catastrophic backtracking (ReDoS)\n", READING, _nodes(context),
                   _risky_first(found, variants, engines, regex_meta),
                   f"Budget per cell: {budget_ms:g} ms. Matrix: verdict per engine, and the median time at the largest "
                   "length every engine that compiled the pattern finished (`at length`).\n",
                   _matrix(found, variants, engines, regex_meta.get("patterns", {})), _overrun(context),
-                  _censoring(context)]
+                  _censoring(context), _refined(context)]
         names = list(dict.fromkeys(v.removesuffix(SAFE_SUFFIX) for v in variants))
         parts.append(_plot_curves(context, names, found, engines, budget_ms))
         parts.append(_correctness(context))

@@ -2,20 +2,21 @@
 safe rewrite must answer as its original does. Two sources of answers: the run's own cells (the
 attack inputs at every measured length) and regex_check on sample inputs (samples.py).
 
-Where engines disagree, the reference decides who is wrong: the entry's `reference` engine (V8,
-`node`, for JavaScript-sourced patterns), else the majority of the engine families that answered
-(pcre2 and pcre2-jit are one family, so are all V8 engines and Node lines). An engine that answers
-otherwise has `wrong answers` on that pattern: its timings are not classified. A disagreement with
-no majority stays unresolved."""
+Where engines disagree, the reference decides who is wrong: the entry's `reference` engine (V8
+for JavaScript-sourced patterns), else the majority of the implementations that answered (the
+engine table says which engines share one: pcre2 and pcre2-jit, every V8 engine and Node line). An
+engine that answers otherwise has `wrong answers` on that pattern: its timings are not classified.
+A disagreement with no majority stays unresolved."""
+import csv
+import io
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from ..tidy import Row
 from .checker import EngineAnswers
+from .engines import Engines
 from .inputs import shown as shown_input
 from .patterns import SAFE_SUFFIX
-
-FAMILIES = {"pcre2-jit": "pcre2", "node-linear": "node"}
 
 MAX_SHOWN = 5  # counterexamples kept per pattern and direction, shortest first
 
@@ -111,48 +112,85 @@ def sample_counterexamples(name: str, inputs: list[str], original: dict[str, Eng
             for example in [e for _, e in ordered if e.original == direction][:MAX_SHOWN]]
 
 
-def family(engine: str) -> str:
-    """node-linear@26 -> node; pcre2-jit -> pcre2: engines that share an implementation vote once."""
-    base = engine.split("@")[0]
-    return FAMILIES.get(base, base)
-
-
 def _most_common(answers: list[bool]) -> bool | None:
     counts = Counter(answers).most_common()
     return counts[0][0] if len(counts) == 1 or counts[0][1] > counts[1][1] else None
 
 
-def reference_answer(answers: dict[str, bool], reference: str | None) -> tuple[bool | None, str]:
-    """The right answer and who says so: the reference engine's family when it answered, else the
-    majority of families (each family voting with its own majority); None when there is none."""
+def reference_answer(answers: dict[str, bool], reference: str | None, engines: Engines) -> tuple[bool | None, str]:
+    """The right answer and who says so: the reference engine when it answered, else the majority
+    of implementations (each voting with its own engines' majority); None when there is none."""
     if reference is not None:
         said = [a for e, a in answers.items() if e.split("@")[0] == reference]
         if said and _most_common(said) is not None:
             return _most_common(said), reference
     by_family = defaultdict(list)
     for engine, answer in answers.items():
-        by_family[family(engine)].append(answer)
+        by_family[engines.implementation(engine)].append(answer)
     votes = [v for v in (_most_common(a) for a in by_family.values()) if v is not None]
     return _most_common(votes), "majority"
 
 
 @dataclass
 class Judgement:
-    wrong: dict[str, dict[str, dict]] = field(default_factory=dict)  # variant -> engine -> first wrong input
-    unresolved: list[Disagreement] = field(default_factory=list)    # no reference answer to decide
+    wrong: dict[str, dict[str, dict]] = field(default_factory=dict)  # variant -> engine -> first wrong input, count
+    unresolved: list[dict] = field(default_factory=list)  # per variant and split of engines: first input, count
 
 
-def judge(disagreements: list[Disagreement], references: dict[str, str | None]) -> Judgement:
-    """Which engines answered wrongly, per variant. `references`: variant -> reference engine or None."""
+def judge(disagreements: list[Disagreement], references: dict[str, str | None], engines: Engines) -> Judgement:
+    """Which engines answered wrongly, per variant, with the first input and how many (one entry
+    per variant x engine, however many inputs); disagreements no reference can decide, grouped by
+    variant and the engines that answered. `references`: variant -> reference or None."""
     found = Judgement()
+    unresolved: dict[tuple, dict] = {}
     for d in disagreements:
-        right, by = reference_answer(d.answers, references.get(d.pattern))
+        right, by = reference_answer(d.answers, references.get(d.pattern), engines)
         if right is None:
-            found.unresolved.append(d)
+            group = unresolved.setdefault((d.pattern, tuple(sorted(d.answers))),
+                                          {"pattern": d.pattern, "input": d.input, "answers": d.answers, "inputs": 0})
+            group["inputs"] += 1
             continue
         for engine, answer in d.answers.items():
             if answer != right:
                 entry = found.wrong.setdefault(d.pattern, {}).setdefault(
                     engine, {"input": d.input, "answer": answer, "reference": right, "by": by, "inputs": 0})
                 entry["inputs"] += 1
+    found.unresolved = list(unresolved.values())
     return found
+
+
+def _said(answer: bool) -> str:
+    return "match" if answer else "no match"
+
+
+def finding_lines(wrong: dict[str, dict[str, dict]], unresolved: list[dict]) -> list[str]:
+    """One line per variant x engine that answered wrongly, one per group of disagreements no
+    reference can decide: a count and one example each (every input is in disagreements.csv)."""
+    lines = []
+    for variant, by_engine in wrong.items():
+        for engine, w in by_engine.items():
+            lines.append(f"WRONG ANSWERS: {engine} on {variant}: {w['inputs']:,} input{'s' * (w['inputs'] != 1)}, e.g. "
+                         f"{_said(w['answer'])} on {w['input']} where {w['by']} says {_said(w['reference'])}: "
+                         "not classified")
+    for u in unresolved:
+        lines.append(f"DISAGREEMENT on {u['pattern']}, no reference or majority to decide: {u['inputs']:,} "
+                     f"input{'s' * (u['inputs'] != 1)}, e.g. {u['input']}: "
+                     + ", ".join(f"{e} {_said(a)}" for e, a in sorted(u["answers"].items())))
+    return lines
+
+
+CSV_COLUMNS = ["pattern", "attack_length", "input", "answers", "right_answer", "decided_by", "wrong_engines"]
+
+
+def csv_text(disagreements: list[Disagreement], references: dict[str, str | None], engines: Engines) -> str:
+    """Every disagreement, one row per input: the run directory's disagreements.csv."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for d in disagreements:
+        right, by = reference_answer(d.answers, references.get(d.pattern), engines)
+        writer.writerow([d.pattern, "" if d.length is None else d.length, d.input,
+                         ";".join(f"{e}={int(a)}" for e, a in sorted(d.answers.items())),
+                         "" if right is None else int(right), by if right is not None else "",
+                         ";".join(sorted(e for e, a in d.answers.items() if right is not None and a != right))])
+    return out.getvalue()

@@ -2,14 +2,22 @@
 trustworthy ReDoS checker": automaton analysis plus fuzzing, it returns an attack string with its
 pumps), pinned in the regex-tools npm set. When recheck calls a regex safe (or cannot tell), the
 entry is timed on a long random input instead, and its `attack` says so. The same tool run
-generates strings each regex matches (randexp) for the sample check."""
+generates strings each regex matches (randexp) for the sample check.
+
+A verdict of recheck's fuzzer alone is not taken as it is (its "safe" is no evidence, its attack
+need not be the worst): the entry is `uncertain`, recheck's automaton checker is asked again with
+raised limits, and when that cannot decide either, the worst of the attacks measured on V8 is the
+entry's (worst_attack.py)."""
 from dataclasses import dataclass, field
 
 from ..errors import UsageError
-from . import samples, tools
+from .. import parallel
+from . import samples, tools, worst_attack
 from .patterns import RANDOM_ATTACK, Pattern, Pump, with_attack
 
 RECHECK_TIMEOUT_MS = 10_000  # recheck's own limit per regex (its default)
+RETRY_TIMEOUT_MS = 5_000     # its automaton checker again, with raised limits, when its fuzzer alone decided
+PROBE = {"slow_ms": 20, "hang_ms": 1500, "budget_ms": 3000}  # the probe of candidate attacks on V8, per regex
 GENERATED = 60               # strings generated per regex
 MAX_REPEAT = 5               # randexp's cap on * and +: short strings, cheap for backtracking engines
 SEED = 1
@@ -32,18 +40,70 @@ def _verdict(diagnostics: dict) -> str:
     return f"unknown ({error.get('kind', '?')}" + (f": {error['message']}" if error.get("message") else "") + ")"
 
 
-def _resolved(pattern: Pattern, diagnostics: dict, analyser: str) -> Pattern:
+def _resolved(pattern: Pattern, result: dict, analyser: str) -> Pattern:
+    """The entry with recheck's exact attack; when recheck was uncertain, the exact one its retry
+    found, else the worst attack measured; a random input when nothing grew."""
+    diagnostics, retry, uncertain = result["diagnostics"], result.get("retry"), result.get("uncertain")
+    if not uncertain:
+        return _from_recheck(pattern, diagnostics, f"{analyser}: {_verdict(diagnostics)}")
+    first = f"{analyser}: {_verdict(diagnostics)}, uncertain ({uncertain})"
+    if retry and retry["status"] != "unknown":
+        first += f"; with raised limits: {_verdict(retry)}"
+    if retry and retry["status"] == "safe":
+        return _from_recheck(pattern, retry, first)
+    measured = worst_attack.worst(result.get("candidates") or [], PROBE["slow_ms"])
+    if measured and worst_attack.grew(measured, PROBE["slow_ms"]):
+        tried = len(result["candidates"])
+        return worst_attack.as_pattern(pattern, measured, f"{first}; worst of {tried} attacks measured: "
+                                                          f"{measured.shape}, {measured.expect() or 'growing'}")
+    if diagnostics["status"] == "vulnerable":
+        return _from_recheck(pattern, diagnostics, f"{first}; none of our attacks grew")
+    tried = len(result.get("candidates") or [])
+    return _random(pattern, None, f"{first}; " + (f"none of the {tried} attacks measured grew" if tried else
+                                                 "no repeat in it to pump: nothing to measure"))
+
+
+def _random(pattern: Pattern, expect: str | None, attack: str) -> Pattern:
+    return with_attack(pattern, "", [Pump("", samples.random_pump(pattern))], "", f"{attack}; {RANDOM_ATTACK}", expect)
+
+
+def _from_recheck(pattern: Pattern, diagnostics: dict, attack_text: str) -> Pattern:
     """The entry with recheck's attack, or a random input when it found none."""
     to_bytes = lambda text: samples.as_bytes(text, pattern.unicode)
-    verdict = _verdict(diagnostics)
     attack = diagnostics.get("attack")
     if diagnostics["status"] == "vulnerable" and attack and all(p["pump"] for p in attack["pumps"]):
         pumps = [Pump(to_bytes(p["prefix"] + p["pump"] * p["bias"]), to_bytes(p["pump"])) for p in attack["pumps"]]
-        return with_attack(pattern, "", pumps, to_bytes(attack["suffix"]), f"{analyser}: {verdict}",
+        return with_attack(pattern, "", pumps, to_bytes(attack["suffix"]), attack_text,
                            diagnostics["complexity"]["type"])
-    expect = "linear" if diagnostics["status"] == "safe" else None
-    return with_attack(pattern, "", [Pump("", samples.random_pump(pattern))], "",
-                       f"{analyser}: {verdict}; {RANDOM_ATTACK}", expect)
+    return _random(pattern, "linear" if diagnostics["status"] == "safe" else None, attack_text)
+
+
+def _measured(candidates: list[dict] | None) -> list[dict] | None:
+    """What meta.json keeps of the measured attacks: each one's shape, where it was slow or hung."""
+    if candidates is None:
+        return None
+    return [{"shape": c["shape"], "points": c["points"], "over": c["over"]} for c in candidates]
+
+
+def _analysed(regexes: list[dict]) -> dict:
+    """analyse.js's reply for every regex, its work shared out over the machine's cores (one analyser
+    per share, in regex order); ToolFailed when a share failed."""
+    tools.ensure_installed()  # once, before the shares run side by side
+    tools.tool_node()
+    shares = [regexes[k::parallel.cores()] for k in range(min(parallel.cores(), len(regexes)))]
+
+    def one(share: list[dict]) -> dict:
+        request = {"regexes": share, "generated": GENERATED, "max_repeat": MAX_REPEAT, "seed": SEED,
+                   "timeout_ms": RECHECK_TIMEOUT_MS, "retry_timeout_ms": RETRY_TIMEOUT_MS, "probe": PROBE}
+        # Per regex asked: the automaton checker, then the fuzzer, the retry and the probe at the worst.
+        per_regex_s = (2 * RECHECK_TIMEOUT_MS + RETRY_TIMEOUT_MS + PROBE["budget_ms"] + PROBE["hang_ms"]) / 1000 + 5
+        return tools.run("analyse.js", request, 60 + sum(r["attack"] for r in share) * per_regex_s + len(share))
+
+    replies = parallel.each(one, shares)
+    results = [None] * len(regexes)
+    for k, reply in enumerate(replies):
+        results[k::len(shares)] = reply["results"]
+    return {"recheck": replies[0]["recheck"], "results": results} if replies else {"recheck": "", "results": []}
 
 
 def analyse(patterns: list[Pattern]) -> Analysis:
@@ -52,11 +112,9 @@ def analyse(patterns: list[Pattern]) -> Analysis:
     generated strings (a note says so)."""
     variants = [v for p in patterns for v in p.variants()]
     asks = [not v.pattern.pumps and not v.is_safe for v in variants]
-    request = {"regexes": [{"source": v.regex, "flags": v.pattern.flags, "attack": ask} for v, ask in zip(variants, asks)],
-               "generated": GENERATED, "max_repeat": MAX_REPEAT, "seed": SEED, "timeout_ms": RECHECK_TIMEOUT_MS}
-    timeout_s = 60 + sum(asks) * (2 * RECHECK_TIMEOUT_MS / 1000 + 5) + len(variants)  # automaton, then fuzz
+    regexes = [{"source": v.regex, "flags": v.pattern.flags, "attack": ask} for v, ask in zip(variants, asks)]
     try:
-        reply = tools.run("analyse.js", request, timeout_s)
+        reply = _analysed(regexes)
     except tools.ToolFailed as e:
         needing = [p.name for p in patterns if not p.pumps]
         if needing:
@@ -67,8 +125,10 @@ def analyse(patterns: list[Pattern]) -> Analysis:
     for v, ask, result in zip(variants, asks, reply["results"]):
         analysis.generated[v.name] = result["generated"]
         if ask:
-            by_pattern[v.pattern.name] = result["diagnostics"]
-            analysis.recheck[v.pattern.name] = {"analyser": reply["recheck"], "verdict": _verdict(result["diagnostics"])}
+            by_pattern[v.pattern.name] = result
+            analysis.recheck[v.pattern.name] = {"analyser": reply["recheck"], "verdict": _verdict(result["diagnostics"]),
+                                                "uncertain": result.get("uncertain"),
+                                                "candidates": _measured(result.get("candidates"))}
     analysis.patterns = [_resolved(p, by_pattern[p.name], reply["recheck"]) if p.name in by_pattern else p
                          for p in patterns]
     return analysis

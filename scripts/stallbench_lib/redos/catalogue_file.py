@@ -6,7 +6,7 @@ subset of TOML's)."""
 import json
 
 from . import inputs
-from .patterns import Pattern
+from .patterns import FORMAT, Pattern
 
 HEADER = """\
 # Written by stallbench regex. Edit and run again with: scripts/stallbench regex --patterns THIS_FILE
@@ -48,4 +48,4 @@ def _entry(p: Pattern) -> str:
 
 def to_toml(patterns: list[Pattern], comment: str = "") -> str:
     notes = "".join(f"# {line}\n" for line in comment.splitlines())
-    return HEADER + notes + "\n" + "\n".join(_entry(p) for p in patterns)
+    return HEADER + notes + f"format = {FORMAT}\n\n" + "\n".join(_entry(p) for p in patterns)

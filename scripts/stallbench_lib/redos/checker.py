@@ -8,6 +8,7 @@ from pathlib import Path
 
 from .. import children
 from ..errors import UsageError
+from .engines import Engines
 from .patterns import Pattern
 
 CHECK_TIMEOUT_S = 60
@@ -17,6 +18,7 @@ CHECK_TIMEOUT_S = 60
 class EngineAnswers:
     rejected: str | None  # the engine's compile error
     answers: str          # per input: 1 match, 0 no match, g guarded, e error
+    fallback: str | None = None  # why the engine runs the regex with another algorithm than its own
 
 
 class CheckFailed(Exception):
@@ -28,12 +30,15 @@ def binary(build_dir: Path) -> Path:
 
 
 def run(check_binary: Path, engines: list[str], regexes: list[tuple[str, str]], inputs: list[str],
-        nodes: dict[str, str] | None = None, timeout_s: float = CHECK_TIMEOUT_S) -> dict[str, list[EngineAnswers]]:
-    """engine -> one EngineAnswers per (regex, flags). `inputs` are bytes as Latin-1 strings;
-    `nodes` maps a Node line to its binary for the engines node@LINE. Raises CheckFailed when the
-    helper crashed, hung or failed."""
-    request = json.dumps({"engines": engines, "nodes": nodes or {}, "inputs": inputs,
-                          "regexes": [{"regex": regex, "flags": flags} for regex, flags in regexes]})
+        nodes: dict[str, str] | None = None, timeout_s: float = CHECK_TIMEOUT_S,
+        own_inputs: list[list[str]] | None = None) -> dict[str, list[EngineAnswers]]:
+    """engine -> one EngineAnswers per (regex, flags). `inputs` are bytes as Latin-1 strings, or
+    `own_inputs` one list per regex; `nodes` maps a Node line to its binary for the engines
+    node@LINE. Raises CheckFailed when the helper crashed, hung or failed."""
+    asked = [{"regex": regex, "flags": flags} for regex, flags in regexes]
+    for entry, own in zip(asked, own_inputs or []):
+        entry["inputs"] = own
+    request = json.dumps({"engines": engines, "nodes": nodes or {}, "inputs": inputs, "regexes": asked})
     try:
         # regex_check's group holds the node processes of the V8 engines too: all of it ends here.
         done = children.run([str(check_binary)], input=request, text=True, timeout_s=timeout_s)
@@ -47,17 +52,20 @@ def run(check_binary: Path, engines: list[str], regexes: list[tuple[str, str]], 
         reason = done.stderr.strip().splitlines()[-1:] or [f"exit status {done.returncode}"]
         raise CheckFailed(reason[0] if done.returncode > 0 else f"killed by signal {-done.returncode}")
     reply = json.loads(done.stdout)["engines"]
-    return {engine: [EngineAnswers(a["rejected"], a["answers"]) for a in per_regex] for engine, per_regex in reply.items()}
+    return {engine: [EngineAnswers(a["rejected"], a["answers"], a.get("fallback")) for a in per_regex]
+            for engine, per_regex in reply.items()}
 
 
 def require_some_engine_accepts(check_binary: Path, engines: list[str], patterns: list[Pattern], where: Path,
-                                nodes: dict[str, str] | None = None) -> None:
+                                nodes: dict[str, str] | None = None, table: Engines | None = None) -> None:
     """UsageError naming the first regex (or safe rewrite) that every engine refuses. The engines
-    in this process go first; the V8 ones (a node start-up) only for what all others refused."""
+    in the bench's process go first; those in programs (a node or a JVM to start) only for what all
+    others refused."""
+    table = table or Engines(())
     regexes = [(p, field, text) for p in patterns for field, text in (("regex", p.regex), ("safe", p.safe)) if text]
-    in_process = [e for e in engines if not e.startswith("node")]
+    in_process = [e for e in engines if table.in_process(e)]
     refusals: list[dict[str, str | None]] = [{} for _ in regexes]
-    for group in (in_process, [e for e in engines if e.startswith("node")]):
+    for group in (in_process, [e for e in engines if e not in in_process]):
         todo = [i for i, r in enumerate(refusals) if all(r.values())]
         if not group or not todo:
             continue

@@ -1,18 +1,21 @@
 """From a run's match rows to one curve per engine x pattern (time against length, up to the first
 cell that did not finish) and its verdict: `wrong answers` when the engine's answers differ from
-the reference (agreement.judge: its times are not classified), else linear, polynomial or
-exponential (growth.py, fitted on the pumped length: the input length less the attack's fixed
-parts), or the status that ended the curve when too little finished to fit (guarded, crashed,
-timeout), or rejected. A fitted curve that then stopped keeps its fit and shows where it stopped."""
+the reference (agreement.judge: its times are not classified), `disputed answers` when it disagreed
+with another engine and nothing could decide which is right (not classified either), else linear,
+polynomial, exponential or growing (growth.py, fitted on the pumped length: the input length less
+the attack's fixed parts), or the status that ended the curve when too little finished to fit
+(guarded, crashed, timeout), or rejected. A fitted curve that then stopped keeps its fit and shows
+where it stopped. A length measured more than once (refine.py repeats cells the machine's noise
+could have made grow) counts its fastest cell: load only ever adds time."""
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from ..report import stats
 from ..tidy import Row
 from .growth import Growth, classify
 
 DEFINING_STOPS = ("rejected", "error")  # these are the verdict, whatever came before
 WRONG = "wrong answers"
+DISPUTED = "disputed answers"
 
 
 @dataclass
@@ -26,16 +29,21 @@ class Stop:
 class Curve:
     variant: str
     engine: str
-    points: list[tuple[int, float]]  # (length, median match_ms) of the finished cells below the stop
+    points: list[tuple[int, float]]  # (length, fastest match_ms) of the finished cells below the stop
     stop: Stop | None                 # the first cell that did not finish
     growth: Growth
     offset: int = 0                   # the attack's fixed bytes: pumped length = length - offset
     wrong: dict | None = None         # the first wrong answer, when the engine answered wrongly
+    fallback: str | None = None       # why the engine ran it with another algorithm (node-linear backtracking)
+    disputed: dict | None = None      # an undecided disagreement it took part in (its first input)
+    measured: dict[int, list[float]] = field(default_factory=dict)  # length -> every cell's match_ms
 
     @property
     def verdict(self) -> str:
         if self.wrong:
             return WRONG
+        if self.disputed:
+            return DISPUTED
         if self.stop and (not self.points or self.stop.status in DEFINING_STOPS):
             return self.stop.status
         if self.stop and self.growth.kind == "unknown":
@@ -50,25 +58,58 @@ class Curve:
             w = self.wrong
             return (f"wrong answers: {'match' if w['answer'] else 'no match'} on {w['input']} where {w['by']} says "
                     f"{'match' if w['reference'] else 'no match'} ({w['inputs']} input{'s' * (w['inputs'] > 1)})")
-        if verdict in ("linear", "polynomial", "exponential", "unknown"):
-            return self.growth.regime_text(self.offset) + self.growth.describe() + (f"; {stop}" if stop else "")
+        if verdict == DISPUTED:
+            d = self.disputed
+            return (f"disputed answers: engines disagreed on {d['inputs']} input{'s' * (d['inputs'] > 1)} (e.g. "
+                    f"{d['input']}) and neither a reference nor a majority could say which is right")
+        fell = f"; fell back: {self.fallback}" if self.fallback else ""
+        again = self.spread()
+        noise = f"; measured again, the same length up to x{again:.1f} apart" if again else ""
+        if verdict in ("linear", "polynomial", "exponential", "growing", "unknown"):
+            return (self.growth.regime_text(self.offset) + self.growth.describe() + (f"; {stop}" if stop else "")
+                    + noise + fell)
         text = stop
         if self.points and self.growth.kind != "unknown":
             text += f" (before: {self.growth.describe()})"
-        return text
+        return text + fell
 
     def time_at(self, length: int) -> float | None:
         return dict(self.points).get(length)
 
+    def spread(self) -> float | None:
+        """The largest slowest-over-fastest ratio of a length measured more than once (the machine's
+        noise, seen side by side with the growth); None when no length was."""
+        ratios = [max(v) / max(min(v), 1e-9) for v in self.measured.values() if len(v) > 1]
+        return max(ratios) if ratios else None
 
-def curves(rows: list[Row], offsets: dict[str, int] | None = None,
-           wrong: dict[str, dict[str, dict]] | None = None) -> dict[tuple[str, str], Curve]:
+
+FELL_BACK = "it said so when it ran (fell_back)"  # the why when only the rows tell
+
+
+def disputed_engines(unresolved: list[dict]) -> dict[str, dict[str, dict]]:
+    """variant -> engine -> the undecided disagreement it took part in (agreement.judge's groups)."""
+    found: dict[str, dict[str, dict]] = {}
+    for group in unresolved:
+        for engine in group["answers"]:
+            found.setdefault(group["pattern"], {}).setdefault(engine, group)
+    return found
+
+
+def curves(rows: list[Row], offsets: dict[str, int] | None = None, wrong: dict[str, dict[str, dict]] | None = None,
+           fallbacks: dict[str, dict[str, str]] | None = None,
+           unresolved: list[dict] | None = None) -> dict[tuple[str, str], Curve]:
     """(variant, engine) -> Curve, from the match benchmark's rows (any number of repetitions).
-    `offsets`: variant -> fixed bytes of its attack; `wrong`: variant -> engine -> first wrong answer."""
-    offsets, wrong = offsets or {}, wrong or {}
+    `offsets`: variant -> fixed bytes of its attack; `wrong`: variant -> engine -> first wrong answer;
+    `fallbacks`: variant -> engine -> why it fell back (the rows' fell_back say that it did);
+    `unresolved`: the disagreements nothing decided (agreement.judge), whose engines are disputed."""
+    offsets, wrong, fallbacks = offsets or {}, wrong or {}, fallbacks or {}
+    disputed = disputed_engines(unresolved or [])
     times = defaultdict(lambda: defaultdict(list))
     failures = defaultdict(dict)
+    fell_back = set()
     for r in rows:
+        if r.benchmark == "match" and r.metric == "fell_back" and r.status == "ok" and r.value >= 0.5:
+            fell_back.add((r.param_dict()["pattern"], r.param_dict()["engine"]))
         if r.benchmark != "match" or r.metric != "match_ms":
             continue
         p = r.param_dict()
@@ -80,11 +121,14 @@ def curves(rows: list[Row], offsets: dict[str, int] | None = None,
     found = {}
     for key in sorted(set(times) | set(failures)):
         stop = min(failures[key].values(), key=lambda s: s.length) if failures[key] else None
-        points = sorted((n, stats.median(v)) for n, v in times[key].items() if stop is None or n < stop.length)
+        measured = {n: v for n, v in times[key].items() if stop is None or n < stop.length}
+        points = sorted((n, min(v)) for n, v in measured.items())
         offset = offsets.get(key[0], 0)
         pumped = [(n - offset, t) for n, t in points if n > offset]
         growth = classify([n for n, _ in pumped], [t for _, t in pumped])
-        found[key] = Curve(key[0], key[1], points, stop, growth, offset, wrong.get(key[0], {}).get(key[1]))
+        why = fallbacks.get(key[0], {}).get(key[1]) or (FELL_BACK if key in fell_back else None)
+        found[key] = Curve(key[0], key[1], points, stop, growth, offset, wrong.get(key[0], {}).get(key[1]), why,
+                           disputed.get(key[0], {}).get(key[1]), measured)
     return found
 
 

@@ -42,12 +42,14 @@ MAX_DEGREE = 8.0        # a fitted degree above this is an exponential seen over
 NOISY_R2 = 0.9          # below this the fit is flagged as poor
 STEP_SLOPE = 3.0        # a local log-log slope above this in a linear curve is a step,
 STEP_RATIO = 10.0       # when the time also jumps this many times (not noise between close lengths)
+MIN_GROWTH_POINTS = 3   # points past a turn that a degree or a base is read from
 CONSTANT_GRID = [0.0, 0.2, 0.4, 0.6, 0.8, 0.9, 0.95, 0.98, 0.99, 0.995]  # c as a fraction of min t
 
 
 @dataclass(frozen=True)
 class Growth:
-    kind: str                 # linear, polynomial, exponential, or unknown (fewer than 3 points)
+    kind: str                 # linear, polynomial, exponential, growing (too few points past a turn), or unknown
+                              # (fewer than 3 points)
     degree: float | None      # the power model's exponent
     base: float | None        # the exponential model's base per character
     r2: float | None          # of the chosen model, on log t
@@ -58,6 +60,7 @@ class Growth:
     step_at: int | None = None       # a linear curve's largest jump: the length after it
     step_ratio: float | None = None  # and how many times slower it got there
     median_slope: float | None = None  # set when the least-squares fit was overruled (Theil-Sen degree)
+    growth_from: int = 0             # index of the first point past a turn (0: no turn)
 
     @property
     def noisy(self) -> bool:
@@ -72,6 +75,9 @@ class Growth:
             text = f"linear (median slope {self.median_slope:.2f})"
         elif self.kind == "linear":
             text = "linear" if self.r2 is not None else "linear (flat)"
+        elif self.kind == "growing":
+            return (f"growing: {self.points - self.growth_from} point{'s' * (self.points - self.growth_from > 1)} past the "
+                    f"turn, too few to read a degree or a base from (at least {MIN_GROWTH_POINTS})")
         else:
             return f"unknown ({self.points} points)"
         if self.r2 is not None:
@@ -119,10 +125,9 @@ def _flat_end(t: np.ndarray) -> int:
 
 
 def _growth_start(t: np.ndarray) -> int:
-    """Index where the fitted part begins: after a flat first regime of two points or more, when
-    three points or more follow it; else 0."""
+    """Index where the fitted part begins: after a flat first regime of two points or more; else 0."""
     flat_end = _flat_end(t)
-    return flat_end + 1 if flat_end >= 1 and len(t) - flat_end - 1 >= 3 else 0
+    return flat_end + 1 if flat_end >= 1 else 0
 
 
 def _step(log_n: np.ndarray, log_t: np.ndarray) -> dict:
@@ -147,6 +152,13 @@ def classify(lengths: list[int], times_ms: list[float]) -> Growth:
         return Growth("linear", None, None, None, points)
     start = _growth_start(t_all)
     regime = {"flat_until": int(n_all[start - 1]), "flat_ms": median(t_all[:start])} if start else {}
+    if start and points - start < MIN_GROWTH_POINTS:
+        # Past the turn too few points for a degree: its slope from the last flat point says whether
+        # the curve grows faster than the input at all.
+        slope = _median_slope(np.log(n_all[start - 1:]), np.log(t_all[start - 1:]))
+        if slope < LINEAR_DEGREE:
+            return Growth("linear", None, None, None, points, median_slope=slope)
+        return Growth("growing", None, None, None, points, **regime, growth_from=start)
     segment_log_n, segment_log_t = np.log(n_all[start:]), np.log(t_all[start:])
     median_slope = _median_slope(segment_log_n, segment_log_t)
     keep = np.arange(points) >= start

@@ -11,8 +11,9 @@ PLAIN = set(map(chr, range(0x20, 0x7F))) - {"\\"}
 
 
 def to_bytes(text: str) -> str:
-    """Unicode text -> its UTF-8 bytes as a Latin-1 string."""
-    return text.encode("utf-8").decode("latin-1")
+    """Unicode text -> its UTF-8 bytes as a Latin-1 string. A lone surrogate (a regex's class can
+    name one: [\\uD800-\\uDBFF] without u) has no UTF-8: it gets the three bytes UTF-8's scheme gives it."""
+    return text.encode("utf-8", "surrogatepass").decode("latin-1")
 
 
 def decode(text: str) -> str:

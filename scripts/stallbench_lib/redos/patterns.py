@@ -16,6 +16,11 @@ from ..errors import UsageError
 from . import inputs
 
 SHIPPED = paths.ROOT / "workloads" / "regex" / "patterns.toml"
+# The catalogue's format, its top-level `format`: 1 (a file without it, written before the escapes
+# arrived) reads the attack's text as it is, a backslash being a backslash; 2 reads the escapes
+# \xNN, \u{H...} and \\ (inputs.py). `stallbench regex --upgrade-catalogue` rewrites a format 1 file.
+FORMAT = 2
+FORMATS = (1, 2)
 SAFE_SUFFIX = ".safe"
 FIELDS = ("name", "regex", "safe", "flags", "prefix", "pump", "pumps", "suffix", "lengths", "safe_lengths", "expect",
           "reference", "attack", "source", "analysis")
@@ -24,7 +29,6 @@ TEXT_FIELDS = ("name", "regex", "safe", "flags", "prefix", "pump", "suffix", "ex
                "source", "analysis")
 EXPECTATIONS = ("linear", "polynomial", "exponential")
 FLAGS = "imsu"  # JavaScript's ignoreCase, multiline, dotAll, unicode
-ENGINES = ("boost", "std", "pcre2", "pcre2-jit", "re2", "hyperscan", "node", "node-linear")  # `reference` values
 HAND_WRITTEN = "hand-written"
 MAX_FIXED = 4096    # bytes of prefix + befores + suffix: each sample input repeats them (issue: a 2 MB prefix)
 MAX_PUMP = 4096     # bytes of one pump
@@ -111,24 +115,26 @@ class Variant:
         return self.pattern.lengths_for(self.is_safe)
 
 
-def _input_part(entry: dict, key: str, label: str) -> str:
+def _input_part(entry: dict, key: str, label: str, form: int) -> str:
+    if form == 1:
+        return inputs.to_bytes(entry.get(key, ""))
     try:
         return inputs.decode(entry.get(key, ""))
     except ValueError as e:
         raise UsageError(f"{label}: {key!r}: {e}")
 
 
-def _pumps(entry: dict, label: str) -> tuple[Pump, ...]:
+def _pumps(entry: dict, label: str, form: int) -> tuple[Pump, ...]:
     if "pump" in entry and "pumps" in entry:
         raise UsageError(f"{label}: give 'pump' or 'pumps', not both")
     if "pump" in entry:
-        found = [Pump("", _input_part(entry, "pump", label))]
+        found = [Pump("", _input_part(entry, "pump", label, form))]
     else:
         given = entry.get("pumps", [])
         if not isinstance(given, list) or not all(isinstance(p, dict) and set(p) <= {"before", "pump"}
                                                   and all(isinstance(v, str) for v in p.values()) for p in given):
             raise UsageError(f"{label}: 'pumps' must be a list of tables {{before = \"...\", pump = \"...\"}}")
-        found = [Pump(_input_part(p, "before", label), _input_part(p, "pump", label)) for p in given]
+        found = [Pump(_input_part(p, "before", label, form), _input_part(p, "pump", label, form)) for p in given]
     for p in found:
         if p.pump == "":
             raise UsageError(f"{label}: 'pump' is empty (the attack input repeats it to the requested length)")
@@ -146,7 +152,7 @@ def _lengths(entry: dict, key: str, label: str) -> tuple[int, ...] | None:
         raise UsageError(f"{label}: {key}: {e}")
 
 
-def _check_entry(entry, index: int, where: str) -> Pattern:
+def _check_entry(entry, index: int, where: str, form: int) -> Pattern:
     if not isinstance(entry, dict):
         raise UsageError(f"{where}: pattern {index} is not a table")
     label = f"{where}: pattern {index}" + (f" {entry['name']!r}" if isinstance(entry.get("name"), str) else "")
@@ -169,12 +175,11 @@ def _check_entry(entry, index: int, where: str) -> Pattern:
     flags = entry.get("flags", "")
     if any(c not in FLAGS for c in flags) or len(set(flags)) != len(flags):
         raise UsageError(f"{label}: flags {flags!r} is not valid (valid: any of {', '.join(FLAGS)}, each once)")
-    for name, valid in (("expect", EXPECTATIONS), ("reference", ENGINES)):
-        if name in entry and entry[name] not in valid:
-            raise UsageError(f"{label}: {name} {entry[name]!r} is not valid (valid: {', '.join(valid)})")
-    pumps = _pumps(entry, label)
+    if "expect" in entry and entry["expect"] not in EXPECTATIONS:
+        raise UsageError(f"{label}: expect {entry['expect']!r} is not valid (valid: {', '.join(EXPECTATIONS)})")
+    pumps = _pumps(entry, label, form)
     pattern = Pattern(entry["name"], entry["regex"], entry.get("safe"), "".join(c for c in FLAGS if c in flags),
-                      _input_part(entry, "prefix", label), pumps, _input_part(entry, "suffix", label),
+                      _input_part(entry, "prefix", label, form), pumps, _input_part(entry, "suffix", label, form),
                       _lengths(entry, "lengths", label), _lengths(entry, "safe_lengths", label), entry.get("expect"),
                       entry.get("reference"), entry.get("attack", HAND_WRITTEN if pumps else ""), entry["source"],
                       entry.get("analysis", ""))
@@ -212,7 +217,7 @@ def check_lengths(lengths, shortest: int = 0) -> list[int]:
     return list(lengths)
 
 
-def _text(path: Path) -> str:
+def read_text(path: Path) -> str:
     try:
         data = Path(path).read_bytes()
     except OSError as e:
@@ -226,21 +231,32 @@ def _text(path: Path) -> str:
                          f"(offset {e.start}); a catalogue is UTF-8 TOML")
 
 
+def file_format(doc: dict, where: str) -> int:
+    """The catalogue's `format` (1 when it has none), or UsageError."""
+    form = doc.get("format", 1)
+    if not isinstance(form, int) or isinstance(form, bool) or form not in FORMATS:
+        raise UsageError(f"{where}: format {form!r} is not one this stallbench reads (valid: "
+                         f"{', '.join(map(str, FORMATS))}; none is 1)")
+    return form
+
+
 def parse(text: str, where: str) -> list[Pattern]:
     """Every entry of a catalogue's text, or UsageError (one line: file, entry, problem)."""
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise UsageError(f"{where}: invalid TOML: {e}")
-    extra = sorted(set(doc) - {"pattern"})
+    extra = sorted(set(doc) - {"pattern", "format"})
     if extra:
-        raise UsageError(f"{where}: unknown top-level key {extra[0]!r} (a catalogue is [[pattern]] tables only)")
+        raise UsageError(f"{where}: unknown top-level key {extra[0]!r} (a catalogue is `format` and [[pattern]] "
+                         "tables)")
+    form = file_format(doc, where)
     entries = doc.get("pattern")
     if not isinstance(entries, list) or not entries:
         raise UsageError(f"{where}: no [[pattern]] entries")
     found, seen = [], set()
     for index, entry in enumerate(entries, 1):
-        pattern = _check_entry(entry, index, where)
+        pattern = _check_entry(entry, index, where, form)
         if pattern.name in seen:
             raise UsageError(f"{where}: pattern {index} {pattern.name!r}: the name is used twice")
         seen.add(pattern.name)
@@ -249,7 +265,14 @@ def parse(text: str, where: str) -> list[Pattern]:
 
 
 def load(path: Path) -> list[Pattern]:
-    return parse(_text(path), str(path))
+    return parse(read_text(path), str(path))
+
+
+def check_references(patterns: list[Pattern], engines, where: str) -> None:
+    """UsageError naming the first entry whose `reference` is no engine of `engines` (the bench's
+    table, engines.Engines: known only once the bench is built)."""
+    for index, p in enumerate(patterns, 1):
+        engines.check_reference(p.reference, f"{where}: pattern {index} {p.name!r}")
 
 
 def with_attack(pattern: Pattern, prefix: str, pumps: list[Pump], suffix: str, attack: str,

@@ -53,9 +53,12 @@ def alphabet(pattern: Pattern) -> list[str]:
 
 
 def attack_inputs(pattern: Pattern) -> list[str]:
+    """The attack at its shortest lengths, none longer than the generated strings may be: an exact
+    attack's fixed part can be catastrophic alone (recheck's for ^(?:a{2,40})+$ starts with 40 a's)."""
     if not pattern.pumps:
         return []
-    return [pattern.attack_input(n) for n in range(pattern.fixed, pattern.fixed + ATTACK_LENGTHS)]
+    longest = MAX_GENERATED_LENGTH.get(pattern.expect, MAX_GENERATED_LENGTH[None])
+    return [pattern.attack_input(n) for n in range(pattern.fixed, pattern.fixed + ATTACK_LENGTHS) if n <= longest]
 
 
 def _mutated(rng: random.Random, text: str, letters: list[str]) -> str:

@@ -1,13 +1,14 @@
 """`stallbench regex --scan DIR`: the regexes of a JavaScript/TypeScript source tree (node/scan.mjs,
-a real parser: acorn) as catalogue entries with no attack (recheck finds one), V8 as their
-reference engine, and where each was found (file:line:column) as their source. The same regex at
-several places is one entry naming every place."""
+a real parser: acorn) as catalogue entries with no attack (recheck finds one), JavaScript's engine
+(the engine table's, V8) as their reference, and where each was found (file:line:column) as their
+source. The same regex at several places is one entry naming every place."""
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..errors import UsageError
 from . import tools
+from .engines import Engines
 from .patterns import FLAGS, MAX_REGEX, Pattern
 
 MAX_FILES = 20_000
@@ -16,6 +17,7 @@ DROPPED_FLAGS = {"g": "g (global) does not change whether a string matches",
                  "d": "d (indices) does not change whether a string matches",
                  "y": "y (sticky) is not modelled: the regex is searched anywhere"}
 SHOWN_PLACES = 5
+LANGUAGE = "JavaScript"  # what the scan reads: its regexes mean what this language's engine says
 
 
 @dataclass
@@ -23,6 +25,7 @@ class Scan:
     root: Path
     patterns: list[Pattern]
     files: int
+    declarations: int = 0                                       # TypeScript declaration files, skipped as such
     places: dict[str, list[str]] = field(default_factory=dict)  # pattern name -> every file:line:column
     dynamic: list[dict] = field(default_factory=list)           # RegExp built from non-constant values
     unparsed: list[dict] = field(default_factory=list)          # files the parser could not read
@@ -63,8 +66,8 @@ def scan(root: Path) -> Scan:
                           timeout_s=600)
     except tools.ToolFailed as e:
         raise UsageError(f"--scan {root}: {e}") from None
-    found = Scan(root, [], reply["files"], dynamic=reply["dynamic"], unparsed=reply["unparsed"],
-                 skipped=reply["skipped"])
+    found = Scan(root, [], reply["files"], reply.get("declarations", 0), dynamic=reply["dynamic"],
+                 unparsed=reply["unparsed"], skipped=reply["skipped"])
     by_regex: dict[tuple[str, str], list[dict]] = {}
     for place in reply["regexes"]:
         by_regex.setdefault((place["source"], place["flags"]), []).append(place)
@@ -80,7 +83,7 @@ def scan(root: Path) -> Scan:
         shown = ", ".join(_where(p) for p in places[:SHOWN_PLACES])
         more = f" and {len(places) - SHOWN_PLACES} more" if len(places) > SHOWN_PLACES else ""
         analysis = f"Found as {places[0]['kind']} /{source}/{given_flags}." + "".join(f" Flag {n}." for n in notes)
-        found.patterns.append(Pattern(name, source, None, flags, "", (), "", None, None, None, "node", "",
+        found.patterns.append(Pattern(name, source, None, flags, "", (), "", None, None, None, None, "",
                                       f"{shown}{more}", analysis))
         found.places[name] = [_where(p) for p in places]
     if not found.patterns:
@@ -89,10 +92,18 @@ def scan(root: Path) -> Scan:
     return found
 
 
+def with_reference(found: list[Pattern], engines: Engines) -> list[Pattern]:
+    """The scanned entries with JavaScript's engine as their reference."""
+    reference = engines.for_language(LANGUAGE)
+    return [replace(p, reference=reference) for p in found]
+
+
 def summary_lines(found: Scan) -> list[str]:
     """What the scan read and left out, for stderr and the report."""
     lines = [f"scanned {found.files} JavaScript/TypeScript files under {found.root}: {len(found.patterns)} distinct "
-             f"constant regexes ({sum(len(p) for p in found.places.values())} places)"]
+             f"constant regexes ({sum(len(p) for p in found.places.values())} places)"
+             + (f"; {found.declarations} TypeScript declaration files (.d.ts, .d.mts, .d.cts: types only) skipped"
+                if found.declarations else "")]
     lines += [f"  not measured: {d['file']}:{d['line']}:{d['column']}: {d['kind']}: {d['why']}" for d in found.dynamic]
     lines += [f"  not measured: {text}" for text in found.left_out]
     lines += [f"  not parsed: {u['file']}:{u['line']}:{u['column']}: {u['message']}" for u in found.unparsed]

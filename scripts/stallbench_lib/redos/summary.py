@@ -8,10 +8,13 @@ from ..report import stats
 from .curves import Curve, largest_common_length
 
 SHORT = {"linear": "linear", "rejected": "rejected", "guarded": "guarded", "crashed": "crashed",
-         "timeout": "timeout", "error": "ERROR", "unknown": "?", "wrong answers": "wrong answers"}
+         "timeout": "timeout", "error": "ERROR", "unknown": "?", "wrong answers": "wrong answers",
+         "disputed answers": "disputed answers", "growing": "grows"}
 CLASSIFICATION_COLUMNS = ["pattern", "engine", "verdict", "degree", "base", "r2", "points", "largest_finished_length",
-                          "growth_from_length", "stopped_at_length", "stop_status", "stop_detail", "description"]
-GROWING = ("polynomial", "exponential")
+                          "growth_from_length", "stopped_at_length", "stop_status", "stop_detail", "fallback",
+                          "description"]
+FELL_BACK = " (fell back)"  # a matrix cell's mark: the engine ran it with another algorithm than its own
+GROWING = ("polynomial", "exponential", "growing")
 
 
 def fmt_time(ms: float | None) -> str:
@@ -46,7 +49,7 @@ def short_verdict(curve: Curve) -> str:
         text += f"@{curve.stop.length}"
     elif curve.stop and verdict in ("linear", *GROWING) and curve.stop.status != "timeout":
         text += f", {curve.stop.status}@{curve.stop.length}"
-    return text
+    return text + (FELL_BACK if curve.fallback else "")
 
 
 def by_variant(curves: dict[tuple[str, str], Curve]) -> dict[str, dict[str, Curve]]:
@@ -95,7 +98,7 @@ def classification_csv(curves: dict[tuple[str, str], Curve]) -> str:
                          "" if g.base is None else f"{g.base:.4f}", "" if g.r2 is None else f"{g.r2:.4f}",
                          len(c.points), c.points[-1][0] if c.points else "",
                          "" if g.flat_until is None else g.flat_until + c.offset, c.stop.length if c.stop else "", c.stop.status if c.stop else "",
-                         c.stop.detail if c.stop else "", c.describe()])
+                         c.stop.detail if c.stop else "", c.fallback or "", c.describe()])
     return out.getvalue()
 
 
@@ -137,7 +140,7 @@ def overrun(times, budget_ms: float) -> dict:
 
 
 SLOW_MS = 100.0  # "at what input length an engine passes 100 ms"
-BLOWS_UP = ("polynomial", "exponential", "timeout", "guarded", "crashed")
+BLOWS_UP = ("polynomial", "exponential", "growing", "timeout", "guarded", "crashed")
 
 
 def length_over(curve: Curve, ms: float = SLOW_MS) -> int | None:
@@ -149,29 +152,39 @@ def length_over(curve: Curve, ms: float = SLOW_MS) -> int | None:
     return curve.stop.length if curve.stop and curve.stop.status == "timeout" else None
 
 
-def risk_rows(curves: dict[tuple[str, str], Curve], variants: list[str], engines: list[str]) -> list[dict]:
-    """Per variant: the engines that blow up (verdict and the length past 100 ms), those that stay
-    linear, those with wrong answers; riskiest first (most engines blowing up, then the shortest
-    input past 100 ms)."""
-    grouped = by_variant(curves)
-    rows = []
-    for variant in variants:
-        per_engine = grouped.get(variant, {})
-        row = {"variant": variant, "blow_up": [], "linear": [], "wrong": [], "other": []}
-        for engine in engines:
-            curve = per_engine.get(engine)
-            if curve is None:
-                continue
-            verdict = curve.verdict
-            if verdict in BLOWS_UP:
-                row["blow_up"].append({"engine": engine, "verdict": short_verdict(curve), "over_100ms": length_over(curve)})
-            elif verdict == "linear":
-                row["linear"].append(engine)
-            elif verdict == "wrong answers":
-                row["wrong"].append(engine)
-            else:
-                row["other"].append(f"{engine} {short_verdict(curve)}")
-        rows.append(row)
+def engine_verdicts(curves: dict[tuple[str, str], Curve], variant: str, engines: list[str]) -> list[dict]:
+    """A variant's verdict per engine, as the risk listing and the cache keep it."""
+    found = []
+    for engine in engines:
+        curve = curves.get((variant, engine))
+        if curve is not None:
+            found.append({"engine": engine, "verdict": curve.verdict, "short": short_verdict(curve),
+                          "over_100ms": length_over(curve)})
+    return found
+
+
+def risk_row(variant: str, verdicts: list[dict]) -> dict:
+    """The engines that blow up (verdict and the length past 100 ms), those that stay linear, those
+    with wrong answers."""
+    row = {"variant": variant, "blow_up": [], "linear": [], "wrong": [], "other": []}
+    for v in verdicts:
+        if v["verdict"] in BLOWS_UP:
+            row["blow_up"].append({"engine": v["engine"], "verdict": v["short"], "over_100ms": v["over_100ms"]})
+        elif v["verdict"] == "linear":
+            row["linear"].append(v["engine"])
+        elif v["verdict"] in ("wrong answers", "disputed answers"):
+            row["wrong"].append(v["engine"])
+        else:
+            row["other"].append(f"{v['engine']} {v['short']}")
+    return row
+
+
+def risk_rows(curves: dict[tuple[str, str], Curve], variants: list[str], engines: list[str],
+              cached: dict[str, list[dict]] | None = None) -> list[dict]:
+    """Per variant (and per regex the cache answered: `cached`, variant -> engine verdicts): its
+    risk_row, riskiest first (most engines blowing up, then the shortest input past 100 ms)."""
+    rows = [risk_row(v, engine_verdicts(curves, v, engines)) for v in variants]
+    rows += [{**risk_row(v, verdicts), "cached": True} for v, verdicts in (cached or {}).items()]
     soonest = lambda row: min((b["over_100ms"] for b in row["blow_up"] if b["over_100ms"]), default=float("inf"))
     return sorted(rows, key=lambda row: (-len(row["blow_up"]), soonest(row)))
 

@@ -52,6 +52,11 @@ class Context:
                               "(a run made before benchmarks recorded their constants, or the benchmark dropped it)")
         return value
 
+    def table(self, name: str) -> list[dict]:
+        """The rows of a table the family declared (the regex family's engines), as the run's
+        binaries declared it; [] for a run made before families declared tables."""
+        return self.run.meta.get("tables", {}).get(f"{self.family}/{name}", [])
+
     def choices(self, benchmark: str, param: str) -> list[str]:
         """The declared choices of a parameter (the engines, in the bench's order), with each Node
         value expanded to the run's lines (node -> node@26, node@system); [] when not declared."""
@@ -220,7 +225,9 @@ def render(run_path: Path, out: Path | None = None) -> Path:
     run = rundir.load(run_path)
     out = out or paths.report_dir_for(run.path)
     out.mkdir(parents=True, exist_ok=True)
-    families = list(dict.fromkeys(r.family for r in run.rows))
+    # A family may have measured what is not rows of results.csv (the regex family's triage): it says
+    # so in meta.json (`reported_families`) to get its section anyway.
+    families = list(dict.fromkeys([r.family for r in run.rows] + run.meta.get("reported_families", [])))
     parts = [] if families else ["No results were recorded.\n"]
     for family in families:
         rows = [r for r in run.rows if r.family == family]

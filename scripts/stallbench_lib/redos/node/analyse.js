@@ -15,8 +15,23 @@
 // the Java one, and nothing is fetched. Its own `timeout` bounds each check; the caller bounds the
 // whole process. When the automaton analysis runs out of time (a case-insensitive pattern's
 // automaton can be huge), the fuzzer gets a second, equal, chance.
+//
+// A verdict of the fuzzer alone is uncertain: recheck hands a pattern to it when its exact
+// (automaton) checker gives up, on a repeat count over `maxRepeatCount` say (`{44,88}` inside a
+// nested quantifier: its "safe" was no evidence). Then the automaton checker is asked again with
+// raised limits, within the same timeout; when it still cannot decide, attacks of our own from the
+// pattern's structure (attack_shapes.js) and the fuzzer's are measured on V8 (probe.js), and the
+// reply carries them all with their points (`uncertain` says why): the caller keeps the worst.
+//
+//   request adds "probe": {"slow_ms", "hang_ms", "budget_ms"}; each result adds
+//   "uncertain": why | null, "retry": diagnostics | null,
+//   "candidates": [{"shape", "pumps": [{"before", "pump"}], "suffix", "points": [[pumped, ms]], "over"}] | null
 const fs = require('fs');
 const path = require('path');
+const { attackShapes } = require('./attack_shapes');
+const { probe } = require('./probe');
+
+const RAISED = { maxRepeatCount: 1024, maxNFASize: 350000, maxPatternSize: 15000 };  // recheck's: 30, 35000, 1500
 
 function nativeAvailable() {
   try {
@@ -45,6 +60,42 @@ function essentials(d) {
   return { status: d.status, checker: d.checker, complexity: d.complexity, attack, error: d.error };
 }
 
+// Why recheck's verdict is not exact: its fuzzer decided (the automaton checker gave up), or nothing did.
+function uncertainty(d) {
+  if (d.status === 'unknown') return `recheck could not decide (${d.error?.kind ?? 'unknown'})`;
+  if (d.checker === 'fuzz') return `recheck's ${d.status === 'safe' ? '"safe"' : 'attack'} came from its fuzzer alone (its automaton checker gave up)`;
+  return null;
+}
+
+function recheckAttack(d, who) {
+  if (d.status !== 'vulnerable' || !d.attack || !d.attack.pumps.every((p) => p.pump)) return [];
+  return [{ shape: `${who} (${d.complexity.summary})`,
+            pumps: d.attack.pumps.map((p) => ({ before: p.prefix + p.pump.repeat(p.bias), pump: p.pump })),
+            suffix: d.attack.suffix }];
+}
+
+// recheck again with raised limits; when still not exact, our attacks and the fuzzer's, measured.
+// (An automaton checker that ran out of time is not asked again: with raised limits it would only
+// take longer.) An exact attack the retry finds is measured beside the others: its prefix can make
+// it catastrophic at its shortest input already, too steep to read a growth from.
+async function resolveUncertain(recheck, parse, regex, first, params, request, automatonTimedOut) {
+  const why = uncertainty(first);
+  if (!why) return { uncertain: null, retry: null, candidates: null };
+  let retry = null;
+  if (!automatonTimedOut) {
+    const timeout = Math.min(params.timeout, request.retry_timeout_ms);
+    retry = essentials(await recheck.check(regex.source, regex.flags, { ...params, ...RAISED, timeout, checker: 'automaton' }));
+    if (retry.status === 'safe') return { uncertain: why, retry, candidates: null };
+  }
+  const exact = retry ? recheckAttack(retry, 'recheck with raised limits') : [];
+  const shapes = attackShapes(parse, regex.source, regex.flags).map((a) => ({
+    shape: a.shape, pumps: [{ before: a.prefix, pump: a.pump }], suffix: a.suffix }));
+  const attacks = [...exact, ...recheckAttack(first, "recheck's fuzzer"), ...shapes];
+  const measured = await probe(regex.source, regex.flags, attacks, {
+    slowMs: request.probe.slow_ms, hangMs: request.probe.hang_ms, budgetMs: request.probe.budget_ms });
+  return { uncertain: why, retry, candidates: attacks.map((a, i) => ({ ...a, ...measured[i] })) };
+}
+
 function generate(RandExp, source, flags, count, maxRepeat, random) {
   const found = new Set();
   const generator = new RandExp(new RegExp(source, flags.replace('u', '')));
@@ -63,16 +114,17 @@ async function main() {
   const RandExp = require('randexp');
   const version = JSON.parse(fs.readFileSync(path.join(path.dirname(require.resolve('recheck')), 'package.json'))).version;
   const random = seeded(request.seed);
+  const parse = recheck ? require('regjsparser').parse : null;
   const results = [];
   for (const regex of request.regexes) {
     const result = { diagnostics: null, generated: [], generator_error: null };
     if (regex.attack) {
       const params = { timeout: request.timeout_ms, randomSeed: request.seed };
       let found = await recheck.check(regex.source, regex.flags, params);
-      if (found.status === 'unknown' && found.error?.kind === 'timeout' && found.checker !== 'fuzz') {
-        found = await recheck.check(regex.source, regex.flags, { ...params, checker: 'fuzz' });
-      }
+      const automatonTimedOut = found.status === 'unknown' && found.error?.kind === 'timeout' && found.checker !== 'fuzz';
+      if (automatonTimedOut) found = await recheck.check(regex.source, regex.flags, { ...params, checker: 'fuzz' });
       result.diagnostics = essentials(found);
+      Object.assign(result, await resolveUncertain(recheck, parse, regex, found, params, request, automatonTimedOut));
     }
     try {
       result.generated = generate(RandExp, regex.source, regex.flags, request.generated, request.max_repeat, random);
@@ -81,8 +133,10 @@ async function main() {
     }
     results.push(result);
   }
-  process.stdout.write(JSON.stringify({ recheck: `recheck ${version} (${native ? 'native' : 'Scala.js'})`, results }) + '\n');
-  process.exit(0);  // recheck's native agent would otherwise keep the process alive
+  const reply = JSON.stringify({ recheck: `recheck ${version} (${native ? 'native' : 'Scala.js'})`, results }) + '\n';
+  // Exit once the reply is written (a pipe takes megabytes in pieces; exiting at once cut a long reply
+  // short): recheck's native agent would otherwise keep the process alive.
+  process.stdout.write(reply, () => process.exit(0));
 }
 
 main().catch((e) => {

@@ -6,13 +6,14 @@
 // request on stdin, writes one JSON reply on stdout:
 //
 //   {"root": "/abs/dir", "max_files": 20000, "max_bytes": 10000000}
-//   -> {"files": 12, "regexes": [{"file": "lib/a.js", "line": 3, "column": 9, "kind": "literal",
+//   -> {"files": 12, "declarations": 3, "regexes": [{"file": "lib/a.js", "line": 3, "column": 9, "kind": "literal",
 //                                 "source": "^a+$", "flags": "i"}],
 //       "dynamic": [{"file", "line", "column", "kind", "why"}], "unparsed": [{"file", "line", "column", "message"}],
 //       "skipped": [{"file", "why"}]}
 //
 // Directories named node_modules and hidden ones below the root are not entered (the root itself
-// may be anything, e.g. one installed package's folder).
+// may be anything, e.g. one installed package's folder). TypeScript declaration files (.d.ts,
+// .d.mts, .d.cts) hold types only, no code that runs a regex: they are counted, not parsed.
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -20,6 +21,7 @@ import { pathToFileURL } from 'node:url';
 
 const SOURCE = /\.(?:[cm]?[jt]s|[jt]sx)$/;
 const TYPESCRIPT = /\.(?:[cm]?ts|tsx)$/;
+const DECLARATION = /\.d\.[cm]?ts$/;  // TypeScript declaration files: types only, no code that runs a regex
 const tools = createRequire(path.join(process.env.STALLBENCH_REGEX_TOOLS, 'x.js'));
 const acorn = await import(pathToFileURL(tools.resolve('acorn')).href);
 const { tsPlugin } = await import(pathToFileURL(tools.resolve('@sveltejs/acorn-typescript')).href);
@@ -32,7 +34,9 @@ function* sourceFiles(root, dir, limit) {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory() && entry.name !== 'node_modules' && !entry.name.startsWith('.')) {
       yield* sourceFiles(root, full, limit);
-    } else if (entry.isFile() && SOURCE.test(entry.name) && !entry.name.endsWith('.d.ts')) {
+    } else if (entry.isFile() && DECLARATION.test(entry.name)) {
+      limit.declarations++;
+    } else if (entry.isFile() && SOURCE.test(entry.name)) {
       if (limit.files-- <= 0) return;
       yield full;
     }
@@ -109,8 +113,8 @@ function scanFile(ast, file, reply) {
 }
 
 const request = JSON.parse(fs.readFileSync(0, 'utf8'));
-const reply = { files: 0, regexes: [], dynamic: [], unparsed: [], skipped: [] };
-const limit = { files: request.max_files };
+const reply = { files: 0, declarations: 0, regexes: [], dynamic: [], unparsed: [], skipped: [] };
+const limit = { files: request.max_files, declarations: 0 };
 for (const full of sourceFiles(request.root, request.root, limit)) {
   const file = path.relative(request.root, full);
   const size = fs.statSync(full).size;
@@ -126,5 +130,6 @@ for (const full of sourceFiles(request.root, request.root, limit)) {
     scanFile(ast, file, reply);
   }
 }
+reply.declarations = limit.declarations;
 if (limit.files < 0) reply.skipped.push({ file: '', why: `more than ${request.max_files} source files: the rest not read` });
 process.stdout.write(JSON.stringify(reply) + '\n');

@@ -5,11 +5,11 @@
 #include <filesystem>
 #include <fstream>
 
-#include "node_process.h"
-#include "random_program.h"
+#include "../common/node_process.h"
+#include "../loop/random_program.h"
 
 #if !defined(STALLBENCH_SCENARIO_DIR) || !defined(STALLBENCH_LOOP_NODE_DIR)
-#error "STALLBENCH_SCENARIO_DIR and STALLBENCH_LOOP_NODE_DIR must name workloads/loop/scenarios and node (set by CMake)"
+#error "STALLBENCH_SCENARIO_DIR and STALLBENCH_LOOP_NODE_DIR must name workloads/loop/scenarios and workloads/loop/node (set by CMake)"
 #endif
 
 namespace stallbench::loop {

@@ -2,8 +2,8 @@
 
 #include "../common/enum_names.h"
 #include "../common/uv_clock.h"
-#include "busy_wait.h"
-#include "runtime.h"
+#include "../loop/busy_wait.h"
+#include "../loop/runtime.h"
 
 namespace stallbench::loop {
 

@@ -11,9 +11,9 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "../common/child_process.h"
+#include "child_process.h"
 
-namespace stallbench::loop {
+namespace stallbench {
 
 std::string find_node() {
   if (const char* given = std::getenv("STALLBENCH_NODE"); given != nullptr) {
@@ -115,4 +115,4 @@ NodeVersions node_versions(const std::string& node) {
   return {v.at("node").get<std::string>(), v.at("uv").get<std::string>()};
 }
 
-}  // namespace stallbench::loop
+}  // namespace stallbench

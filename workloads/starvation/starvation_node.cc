@@ -2,16 +2,16 @@
 
 #include <sstream>
 
-#include "node_process.h"
+#include "../common/node_process.h"
 
-#ifndef STALLBENCH_LOOP_NODE_DIR
-#error "STALLBENCH_LOOP_NODE_DIR must name workloads/loop/node (set by CMake)"
+#ifndef STALLBENCH_STARVATION_NODE_DIR
+#error "STALLBENCH_STARVATION_NODE_DIR must name workloads/starvation/node (set by CMake)"
 #endif
 
 namespace stallbench::loop::node_peer {
 namespace {
 
-const std::string kScript = std::string(STALLBENCH_LOOP_NODE_DIR) + "/starvation.js";
+const std::string kScript = std::string(STALLBENCH_STARVATION_NODE_DIR) + "/starvation.js";
 
 std::string text(double value) {
   std::ostringstream out;

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace stallbench::loop {
+namespace stallbench {
 
 // The Node binary's path, or "" when there is none.
 std::string find_node();
@@ -21,4 +21,4 @@ NodeVersions node_versions(const std::string& node);  // throws std::runtime_err
 // dies with this process. Throws std::runtime_error with the last line of its stderr when it fails.
 nlohmann::json run_node_json(const std::string& node, const std::vector<std::string>& args);
 
-}  // namespace stallbench::loop
+}  // namespace stallbench

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "scenario.h"
+#include "../loop/scenario.h"
 
 namespace stallbench::loop {
 
@@ -16,7 +16,7 @@ namespace stallbench::loop {
 std::vector<Scenario> shipped_scenarios();
 
 // Node's start-up tail: from the clock read of a main module's first timer to the loop's first
-// timers check (node/startup_tail.cjs), from `runs` runs of `node`.
+// timers check (workloads/loop/node/startup_tail.cjs), from `runs` runs of `node`.
 std::vector<double> node_startup_tails(const std::string& node, int runs);
 
 // The line the model stands for beside `node` ("v20.20.2" -> 20; the newest modelled line when

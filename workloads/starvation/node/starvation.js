@@ -1,5 +1,5 @@
 "use strict";
-// The Node peer of stallbench's starvation experiments (workloads/loop/starvation.cc): the same
+// The Node peer of stallbench's starvation experiments (workloads/starvation/starvation.cc): the same
 // experiment, timed the same way, printed as one JSON line when the process exits.
 //
 //   node starvation.js reschedule SCHEDULER N FILE

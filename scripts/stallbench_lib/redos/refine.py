@@ -1,0 +1,66 @@
+"""What a curve still needs before its verdict can stand, planned once the escalation has run
+(Escalation.more), at most PASSES times:
+
+- a turn with too few points past it (growth.py's `growing`: flat up to 2,049, then two lengths,
+  read as degree 5.8 before) gets lengths inside it: the geometric middles of the lengths from the
+  last flat one to where the curve ended (its stop included when it ran out of budget);
+- a curve that ran out of budget or into the engine's guard before three lengths finished (an
+  exponential climbs from nothing to over the budget between two lengths) gets three lengths
+  between its last finished one (or its shortest input) and that stop;
+- a growth verdict the machine's noise could have made (a poor or narrow fit, a turn, a low degree
+  read from fast matches; an exponential of poor fit) gets each of its lengths measured once more, the
+  engines side by side again; the curve then counts each length's fastest cell (load only adds
+  time) and shows the spread beside the growth (curves.py).
+
+Pure functions of a Curve: the tests drive them with synthetic curves."""
+
+from .curves import Curve
+from .growth import NOISY_R2
+
+PASSES = 2              # refinement rounds after the escalation: a turn refined, then its new points repeated
+STOPS = ("timeout", "guarded")  # a curve ended by these before it could be read gets lengths below the stop
+BETWEEN = 3             # lengths added between a curve's last finished length and its stop
+WEAK_DEGREE = 2.5       # a polynomial below this degree, read from matches all faster than FAST_MS,
+FAST_MS = 5.0           # is measured again before it stands (load can double a fast match's time)
+CLEAR_R2 = 0.98         # ... and one whose fit is worse than this
+NARROW_SPAN = 10.0      # ... or fitted over less than this many times of lengths
+
+
+def _between(low: int, high: int, offset: int, count: int) -> list[int]:
+    """`count` lengths between low and high, geometric on pumped bytes."""
+    a, b = max(low - offset, 1), high - offset
+    return [round(a * (b / a) ** (k / (count + 1))) + offset for k in range(1, count + 1)]
+
+
+def turn_lengths(curve: Curve) -> list[int]:
+    """Lengths inside a turn that has too few points past it, or below a stop that came before the
+    curve could be read; [] when it has enough points."""
+    growth, measured = curve.growth, [n for n, _ in curve.points]
+    stopped = curve.stop is not None and curve.stop.status in STOPS
+    if growth.kind == "growing" and growth.flat_until is not None:
+        edges = [n for n in measured if n >= growth.flat_until + curve.offset]
+        edges += [curve.stop.length] if stopped and curve.stop.status == "timeout" else []
+        found = [m for low, high in zip(edges, edges[1:]) for m in _between(low, high, curve.offset, 1)]
+    elif stopped and curve.verdict in STOPS:
+        found = _between(measured[-1] if measured else curve.offset + 1, curve.stop.length, curve.offset, BETWEEN)
+    else:
+        return []
+    low = measured[-1] if stopped and curve.verdict in STOPS and measured else 0
+    return sorted({m for m in found if m not in measured and m > low and (not curve.stop or m < curve.stop.length)})
+
+
+def weak(curve: Curve) -> bool:
+    """A growth verdict that noise could have made (see the module's docstring)."""
+    growth = curve.growth
+    if curve.verdict == "polynomial":
+        fast = max((t for _, t in curve.points), default=0) < FAST_MS
+        return ((growth.degree < WEAK_DEGREE and fast) or (growth.r2 or 0) < CLEAR_R2
+                or growth.flat_until is not None or (growth.fitted_span or 0) < NARROW_SPAN)
+    return curve.verdict == "exponential" and (growth.r2 or 0) < NOISY_R2
+
+
+def repeat_lengths(curve: Curve) -> list[int]:
+    """The lengths of a weak verdict measured only once so far."""
+    if not weak(curve):
+        return []
+    return [n for n, _ in curve.points if len(curve.measured.get(n, [])) < 2]

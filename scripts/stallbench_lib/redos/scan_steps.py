@@ -1,0 +1,37 @@
+"""The steps a --scan adds to a study: its cache (read, and refused when it is not one, before
+anything else is done; what it already answers) and its triage (which engine x regex pairs the
+escalation measures). cache.py and triage.py do the work; these say what they did, on stderr."""
+import sys
+from pathlib import Path
+
+from .. import parallel, paths
+from . import cache, triage
+from .patterns import Pattern, Variant
+
+
+def cache_of(args) -> cache.Cache | None:
+    if args.scan is None or args.no_cache:
+        return None
+    return cache.Cache.load(args.cache or (args.out or paths.RUNS.parent) / cache.FILE)
+
+
+def answered(store: cache.Cache | None, scanned: list[Pattern], versions: dict[str, str]):
+    """What the cache already holds: (variant -> engine verdicts, the patterns it answers)."""
+    if store is None:
+        return {}, []
+    found = {p.name: verdicts for p in scanned if (verdicts := store.seen(p, versions)) is not None}
+    return found, [p for p in scanned if p.name in found]
+
+
+def triaged(build_dir: Path, engines: list[str], variants: list[Variant],
+            node_paths: dict[str, str]) -> tuple[set[tuple[str, str]], list]:
+    """The (variant, engine) pairs to escalate (those that blew up in the triage) and the triage's
+    rows of the others, which give their verdicts."""
+    print(f"stallbench: triage: {len(variants)} regexes x {len(engines)} engines at 3 lengths, one process per "
+          f"engine, {parallel.cores()} at a time ...", file=sys.stderr, flush=True)
+    rows = triage.probe(triage.binary(build_dir), engines, variants, node_paths)
+    escalate = triage.blown_up(rows, variants)
+    print(f"stallbench: triage: {len({v for v, _ in escalate})} of {len(variants)} regexes grew on some engine "
+          f"({len(escalate)} regex x engine pairs): the escalation measures those", file=sys.stderr, flush=True)
+    kept = [r for r in rows if (r.param_dict()["pattern"], r.param_dict()["engine"]) not in escalate]
+    return escalate, kept

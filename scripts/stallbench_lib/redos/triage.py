@@ -1,0 +1,184 @@
+"""--scan's triage: before any escalation, every regex's attack at a few lengths on every engine,
+timed by regex_probe (benches/regex_probe.cc) in one process per engine, as many engines at once as
+the machine has cores. Where an engine grows faster than its input, runs out of time, fires its guard
+or crashes, that engine on that regex gets the full escalation, cell by cell; everywhere else the
+verdict is read from these points. A dependency tree's hundreds of regexes cost one process per
+engine here, where the escalation costs one per engine, length and regex.
+
+A match cannot be interrupted inside the probe: a process silent for HANG_S after announcing a match
+is killed (its whole group, through children.py), that match recorded as `timeout`, and the probe
+started again from the next regex; one that dies is `crashed` the same way."""
+import json
+import os
+import selectors
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .. import children
+from ..tidy import Row
+from .curves import curves
+from .patterns import Variant
+from .summary import BLOWS_UP
+
+SLOW_MS = 50                          # a match this slow ends its regex's probe on that engine
+HANG_S = 2.0                          # silence after announcing a match: it is stuck
+START_S = 30.0                        # silence allowed before the first line (a JVM, a node, a big compile)
+
+
+def binary(build_dir: Path) -> Path:
+    return build_dir / "benches" / "regex_probe"
+
+
+FLOOR_MS = 0.05                       # growth read from faster matches is the timer's and the machine's noise
+
+
+def lengths(variant: Variant) -> list[int]:
+    """Three or four of the variant's own escalation lengths, so the triage's points and the
+    escalation's meet at common lengths: an exponential attack's first four (it is over any budget
+    long before the others), else a short, a middle and a long one (32, 2,048 and 32,768 pumped
+    bytes of the default ladder)."""
+    own = variant.lengths
+    if variant.pattern.expect == "exponential" and not variant.is_safe:
+        return own[:4]
+    return sorted({own[1], own[len(own) // 2], own[-2]}) if len(own) >= 4 else own
+
+
+def blown_up(rows: list[Row], variants: list[Variant]) -> set[tuple[str, str]]:
+    """The (variant, engine) pairs that blew up in the triage (grew faster than its input above the
+    noise floor, ran out of time, fired its guard, crashed): those the full escalation measures. An
+    engine that stayed linear on a variant keeps the triage's verdict."""
+    found = curves(rows, {v.name: v.pattern.fixed for v in variants})
+    return {key for key, c in found.items()
+            if c.stop and c.stop.status in ("timeout", "guarded", "crashed")
+            or c.verdict in BLOWS_UP and max((t for _, t in c.points), default=0) >= FLOOR_MS}
+
+
+@dataclass
+class _EngineProbe:
+    """One engine's probe process and what it said: rows, restarts after a stuck match."""
+    engine: str
+    request: dict
+    variants: list[Variant]
+    rows: list[Row] = field(default_factory=list)
+    first: int = 0
+    proc: subprocess.Popen | None = None
+    buffer: bytes = b""
+    current: tuple[int, int | None] | None = None  # (regex, input) announced and not answered
+    heard: float = 0.0
+    said_anything: bool = False
+
+    def start(self, binary_path: Path) -> None:
+        self.proc = children.start([str(binary_path)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                   stderr=subprocess.DEVNULL)
+        self.proc.stdin.write(json.dumps({**self.request, "first": self.first}).encode())
+        self.proc.stdin.close()
+        self.buffer, self.current, self.said_anything = b"", None, False
+        self.heard = time.monotonic()
+
+    def _row(self, index: int, k: int, metric: str, value, status: str, detail: str) -> Row:
+        v = self.variants[index]
+        params = f"engine={self.engine};length={lengths(v)[k]};pattern={v.name}"
+        return Row("", "regex", "match", params, 0, metric, value, "ms" if metric == "match_ms" else "count",
+                   status, detail)
+
+    def _event(self, event: dict) -> bool:
+        """Records one line; True when the probe said it is done."""
+        if event.get("done"):
+            return True
+        i, k = event["regex"], event.get("input", 0)
+        if event.get("start"):
+            self.current = (i, k)
+        elif "rejected" in event:
+            self.rows.append(self._row(i, 0, "match_ms", None, "rejected", event["rejected"]))
+        elif "guarded" in event or "error" in event:
+            status = "guarded" if "guarded" in event else "error"
+            self.rows.append(self._row(i, k, "match_ms", None, status, event[status]))
+            self.current = None
+        else:
+            self.rows.append(self._row(i, k, "match_ms", event["ms"], "ok", ""))
+            self.rows.append(self._row(i, k, "matched", float(event["matched"]), "ok", ""))
+            self.current = None
+        return False
+
+    def read(self) -> str:
+        """Reads what the process wrote: `running`, `finished` (it said done, or nothing is left to
+        probe) or `restart` (it died in a match: start it again from the next regex)."""
+        chunk = os.read(self.proc.stdout.fileno(), 1 << 16)
+        self.heard, self.said_anything = time.monotonic(), True
+        if not chunk:
+            return self._ended("crashed", f"the probe died (exit status {self.proc.wait()})")
+        self.buffer += chunk
+        *lines, self.buffer = self.buffer.split(b"\n")
+        if not any([self._event(json.loads(line)) for line in lines if line]):
+            return "running"
+        self.proc.stdout.close()
+        self.proc.wait()
+        children.forget(self.proc)
+        return "finished"
+
+    def overdue(self, now: float) -> bool:
+        return now - self.heard > (HANG_S if self.said_anything else START_S)
+
+    def _ended(self, status: str, detail: str) -> str:
+        """The process is gone before `done`: the match it was in gets `status`, the probe goes on from
+        the next regex (`restart`), when there is one (else `finished`)."""
+        children.kill(self.proc)
+        self.proc.stdout.close()
+        if self.current is not None:
+            i, k = self.current
+            self.rows.append(self._row(i, k, "match_ms", None, status, detail))
+            self.first = i + 1
+        else:
+            self.first = len(self.variants)  # it failed outside any match: nothing more to learn from it
+        return "finished" if self.first >= len(self.variants) else "restart"
+
+    def hang(self) -> str:
+        return self._ended("timeout", f"triage: one match over {HANG_S:g} s")
+
+
+def probe(binary_path: Path, engines: list[str], variants: list[Variant], nodes: dict[str, str] | None = None,
+          workers: int | None = None) -> list[Row]:
+    """Match rows (benchmark `match`, run id empty) of every engine x variant x triage length."""
+    regexes = [{"regex": v.regex, "flags": v.pattern.flags, "inputs": [v.pattern.attack_input(n) for n in lengths(v)]}
+               for v in variants]
+    waiting = [_EngineProbe(e, {"engine": e, "nodes": nodes or {}, "slow_ms": SLOW_MS, "regexes": regexes}, variants)
+               for e in engines]
+    running: dict[int, _EngineProbe] = {}
+    rows: list[Row] = []
+    selector = selectors.DefaultSelector()
+    workers = workers or os.cpu_count() or 1
+
+    def launch():
+        while waiting and len(running) < workers:
+            p = waiting.pop(0)
+            p.start(binary_path)
+            running[p.proc.stdout.fileno()] = p
+            selector.register(p.proc.stdout, selectors.EVENT_READ)
+
+    def settle(fd: int, state: str):
+        p = running.pop(fd)
+        if state == "restart":
+            waiting.insert(0, p)  # from the regex after the stuck one
+        else:
+            rows.extend(p.rows)
+
+    try:
+        launch()
+        while running:
+            for key, _ in selector.select(timeout=0.25):
+                state = running[key.fd].read()
+                if state != "running":
+                    selector.unregister(key.fileobj)
+                    settle(key.fd, state)
+            now = time.monotonic()
+            for fd, p in [(fd, p) for fd, p in running.items() if p.overdue(now)]:
+                selector.unregister(p.proc.stdout)
+                settle(fd, p.hang())
+            launch()
+    finally:
+        for p in running.values():
+            children.kill(p.proc)
+        selector.close()
+    return rows

@@ -1,0 +1,3 @@
+module stallbench/regexserver
+
+go 1.19

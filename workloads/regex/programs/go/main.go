@@ -1,0 +1,123 @@
+// Go's regexp in stallbench's line protocol (../README.md). Go matches UTF-8 text: without u the
+// pattern and inputs are bytes turned into the Latin-1 characters they are (one rune per byte), so
+// `.` and classes see one character per byte; with u they are UTF-8 text. The flags become an
+// inline group: (?i), (?m), (?s).
+package main
+
+import (
+	"bufio"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+type compiled struct {
+	regex   *regexp.Regexp
+	unicode bool
+}
+
+type server struct {
+	regexes []compiled
+	inputs  []string
+	decoded map[bool][]string
+}
+
+func text(encoded string, unicode bool) (string, error) {
+	if encoded == "-" {
+		return "", nil
+	}
+	data, err := hex.DecodeString(encoded)
+	if err != nil || unicode {
+		return string(data), err
+	}
+	var latin1 strings.Builder
+	for _, b := range data {
+		latin1.WriteRune(rune(b))
+	}
+	return latin1.String(), nil
+}
+
+func (s *server) compile(letters, anchoring, pattern string) string {
+	unicode := strings.Contains(letters, "u")
+	source, err := text(pattern, unicode)
+	if err != nil {
+		return "error " + err.Error()
+	}
+	if anchoring == "full" {
+		source = `\A(?:` + source + `)\z`
+	}
+	if inline := strings.Trim(strings.ReplaceAll(letters, "u", ""), "-"); inline != "" {
+		source = "(?" + inline + ")" + source
+	}
+	regex, err := regexp.Compile(source)
+	if err != nil {
+		return "rejected " + err.Error()
+	}
+	s.regexes = append(s.regexes, compiled{regex, unicode})
+	return fmt.Sprintf("ok %d", len(s.regexes)-1)
+}
+
+func (s *server) batch(id, repeat string) string {
+	index, err1 := strconv.Atoi(id)
+	times, err2 := strconv.Atoi(repeat)
+	if err1 != nil || err2 != nil || index < 0 || index >= len(s.regexes) {
+		return "error bad batch request"
+	}
+	c := s.regexes[index]
+	strs, ok := s.decoded[c.unicode]
+	if !ok {
+		for _, h := range s.inputs {
+			t, err := text(h, c.unicode)
+			if err != nil {
+				return "error " + err.Error()
+			}
+			strs = append(strs, t)
+		}
+		s.decoded[c.unicode] = strs
+	}
+	matched := 0
+	started := time.Now()
+	for r := 0; r < times; r++ {
+		for _, str := range strs {
+			if c.regex.MatchString(str) {
+				matched++
+			}
+		}
+	}
+	return fmt.Sprintf("ok %d %g", matched, float64(time.Since(started).Nanoseconds())/1e6)
+}
+
+func (s *server) handle(words []string) string {
+	switch {
+	case words[0] == "compile" && len(words) == 4:
+		return s.compile(words[1], words[2], words[3])
+	case words[0] == "inputs":
+		s.inputs = words[1:]
+		s.decoded = map[bool][]string{}
+		return "ok"
+	case words[0] == "batch" && len(words) == 3:
+		return s.batch(words[1], words[2])
+	case words[0] == "free":
+		return "ok"
+	}
+	return "error unknown request " + words[0]
+}
+
+func main() {
+	s := &server{decoded: map[bool][]string{}}
+	in := bufio.NewReaderSize(os.Stdin, 1<<16)
+	out := bufio.NewWriter(os.Stdout)
+	for {
+		line, err := in.ReadString('\n')
+		if err != nil {
+			return
+		}
+		reply := s.handle(strings.Split(strings.TrimSuffix(line, "\n"), " "))
+		out.WriteString(strings.NewReplacer("\n", " ", "\r", " ").Replace(reply) + "\n")
+		out.Flush()
+	}
+}

@@ -1,0 +1,71 @@
+"""Python's re in stallbench's line protocol (../README.md). re.ASCII always: \\w and \\d are
+ASCII, as JavaScript's (with or without u). Without u the pattern and inputs are bytes read as
+Latin-1 text (one character per byte); with u, UTF-8 text. Python's `$` also matches before a final
+newline (re has no option to stop it): docs/regex.md lists it."""
+import re
+import sys
+import time
+
+FLAGS = {"i": re.IGNORECASE, "m": re.MULTILINE, "s": re.DOTALL, "u": 0}
+
+
+def text(hex_bytes: str, unicode: bool) -> str:
+    data = b"" if hex_bytes == "-" else bytes.fromhex(hex_bytes)
+    return data.decode("utf-8", "replace") if unicode else data.decode("latin-1")
+
+
+regexes: dict[int, tuple] = {}
+inputs: list[str] = []
+decoded: dict[bool, list[str]] = {}
+
+
+def compile_regex(flags: str, anchoring: str, pattern: str) -> str:
+    unicode = "u" in flags
+    options = re.ASCII
+    for letter in flags.replace("-", ""):
+        options |= FLAGS[letter]
+    try:
+        compiled = re.compile(text(pattern, unicode), options)
+    except re.error as e:
+        return f"rejected {e}"
+    except (OverflowError, RecursionError) as e:
+        return f"rejected {type(e).__name__}: {e}"
+    regexes[len(regexes)] = (compiled.fullmatch if anchoring == "full" else compiled.search, unicode)
+    return f"ok {len(regexes) - 1}"
+
+
+def batch(regex_id: str, repeat: str) -> str:
+    match, unicode = regexes[int(regex_id)]
+    if unicode not in decoded:
+        decoded[unicode] = [text(h, unicode) for h in inputs]
+    strings = decoded[unicode]
+    matched = 0
+    started = time.perf_counter()
+    for _ in range(int(repeat)):
+        for s in strings:
+            if match(s) is not None:
+                matched += 1
+    return f"ok {matched} {(time.perf_counter() - started) * 1000}"
+
+
+def handle(words: list[str]) -> str:
+    if words[0] == "compile":
+        return compile_regex(*words[1:4])
+    if words[0] == "inputs":
+        inputs[:] = words[1:]
+        decoded.clear()
+        return "ok"
+    if words[0] == "batch":
+        return batch(*words[1:3])
+    if words[0] == "free":
+        return "ok"  # ids are not reused; the compiled pattern stays in re's cache anyway
+    return f"error unknown request {words[0]}"
+
+
+for line in sys.stdin:
+    try:
+        reply = handle(line.rstrip("\n").split(" "))
+    except Exception as e:  # a broken request: say so and go on
+        reply = f"error {type(e).__name__}: {e}"
+    sys.stdout.write(reply.replace("\n", " ") + "\n")
+    sys.stdout.flush()

@@ -1,0 +1,67 @@
+# Ruby's Onigmo in stallbench's line protocol (../README.md). Without u the pattern and inputs are
+# ISO-8859-1 text (one character per byte), with u UTF-8. JavaScript's s (dotAll) is Ruby's
+# Regexp::MULTILINE; JavaScript's m needs nothing: Ruby's ^ and $ always match at line breaks,
+# with or without it (docs/regex.md lists the difference). Ruby 3.1 has no match timeout.
+$stdout.sync = true
+
+def text(hex, unicode)
+  data = hex == '-' ? +'' : [hex].pack('H*')
+  unicode ? data.force_encoding(Encoding::UTF_8).scrub : data.force_encoding(Encoding::ISO_8859_1)
+end
+
+regexes = []
+inputs = []
+decoded = {}
+
+handle = lambda do |words|
+  case words[0]
+  when 'compile'
+    flags = words[1] == '-' ? '' : words[1]
+    unicode = flags.include?('u')
+    options = 0
+    options |= Regexp::IGNORECASE if flags.include?('i')
+    options |= Regexp::MULTILINE if flags.include?('s')
+    source = text(words[3], unicode)
+    source = "\\A(?:#{source})\\z" if words[2] == 'full'
+    begin
+      regex = Regexp.new(source, options)
+      # A \u escape fixes a regexp to UTF-8, which raises on any ISO-8859-1 string with a byte above
+      # 127: without u such a pattern cannot be matched against bytes.
+      if !unicode && regex.fixed_encoding? && regex.encoding != Encoding::ISO_8859_1
+        next "rejected Ruby makes it a #{regex.encoding} regexp (a \\u escape), which cannot match bytes without the u flag"
+      end
+      regexes << [regex, unicode]
+      "ok #{regexes.size - 1}"
+    rescue RegexpError, ArgumentError, EncodingError => e
+      "rejected #{e.class}: #{e.message}"
+    end
+  when 'inputs'
+    inputs = words[1..]
+    decoded = {}
+    'ok'
+  when 'batch'
+    regex, unicode = regexes[Integer(words[1])]
+    strings = (decoded[unicode] ||= inputs.map { |hex| text(hex, unicode) })
+    matched = 0
+    begin
+      started = Process.clock_gettime(Process::CLOCK_MONOTONIC, :float_millisecond)
+      Integer(words[2]).times { strings.each { |s| matched += 1 if regex.match?(s) } }
+      "ok #{matched} #{Process.clock_gettime(Process::CLOCK_MONOTONIC, :float_millisecond) - started}"
+    rescue RegexpError => e # Onigmo's own limits (its match stack)
+      "guarded #{e.class}: #{e.message}"
+    end
+  when 'free'
+    'ok'
+  else
+    "error unknown request #{words[0]}"
+  end
+end
+
+$stdin.each_line do |line|
+  reply = begin
+    handle.call(line.chomp.split(' ', -1))
+  rescue StandardError => e # a broken request: say so and go on
+    "error #{e.class}: #{e.message.lines.first.to_s.chomp}"
+  end
+  $stdout.write(reply.gsub(/[\r\n]/, ' ') + "\n")
+end

@@ -1,0 +1,101 @@
+// Rust's regex crate in stallbench's line protocol (../../README.md). The bytes API: without u,
+// Unicode mode off, so the pattern matches bytes (`.` is any byte but \n, \w and \d are ASCII), as
+// the C++ byte engines do; with u, Unicode mode on over UTF-8 input (\w and \d are then Unicode
+// classes: docs/regex.md lists the difference).
+use regex::bytes::{Regex, RegexBuilder};
+use std::collections::HashMap;
+use std::io::{self, BufRead, Write};
+use std::time::Instant;
+
+fn bytes(hex: &str) -> Result<Vec<u8>, String> {
+    if hex == "-" {
+        return Ok(Vec::new());
+    }
+    let digits = hex.as_bytes();
+    if digits.len() % 2 != 0 {
+        return Err("odd hex length".into());
+    }
+    digits
+        .chunks(2)
+        .map(|pair| u8::from_str_radix(std::str::from_utf8(pair).unwrap_or("zz"), 16).map_err(|e| e.to_string()))
+        .collect()
+}
+
+struct Server {
+    regexes: HashMap<usize, Regex>,
+    next: usize,
+    inputs: Vec<Vec<u8>>,
+}
+
+impl Server {
+    fn compile(&mut self, flags: &str, anchoring: &str, pattern: &str) -> String {
+        let source = match bytes(pattern) {
+            Ok(b) => String::from_utf8_lossy(&b).into_owned(),
+            Err(e) => return format!("error {}", e),
+        };
+        let source = if anchoring == "full" { format!(r"\A(?:{})\z", source) } else { source };
+        let built = RegexBuilder::new(&source)
+            .unicode(flags.contains('u'))
+            .case_insensitive(flags.contains('i'))
+            .multi_line(flags.contains('m'))
+            .dot_matches_new_line(flags.contains('s'))
+            .build();
+        match built {
+            Ok(regex) => {
+                self.regexes.insert(self.next, regex);
+                self.next += 1;
+                format!("ok {}", self.next - 1)
+            }
+            Err(e) => format!("rejected {}", e),
+        }
+    }
+
+    fn batch(&self, id: &str, repeat: &str) -> String {
+        let (regex, times) = match (id.parse().ok().and_then(|i: usize| self.regexes.get(&i)), repeat.parse::<usize>()) {
+            (Some(regex), Ok(times)) => (regex, times),
+            _ => return "error bad batch request".into(),
+        };
+        let mut matched = 0usize;
+        let started = Instant::now();
+        for _ in 0..times {
+            for input in &self.inputs {
+                if regex.is_match(input) {
+                    matched += 1;
+                }
+            }
+        }
+        format!("ok {} {}", matched, started.elapsed().as_secs_f64() * 1e3)
+    }
+
+    fn handle(&mut self, words: &[&str]) -> String {
+        match words {
+            ["compile", flags, anchoring, pattern] => self.compile(flags, anchoring, pattern),
+            ["inputs", rest @ ..] => match rest.iter().map(|h| bytes(h)).collect::<Result<Vec<_>, _>>() {
+                Ok(inputs) => {
+                    self.inputs = inputs;
+                    "ok".into()
+                }
+                Err(e) => format!("error {}", e),
+            },
+            ["batch", id, repeat] => self.batch(id, repeat),
+            ["free", id] => {
+                id.parse().ok().and_then(|i: usize| self.regexes.remove(&i));
+                "ok".into()
+            }
+            _ => format!("error unknown request {}", words.first().unwrap_or(&"")),
+        }
+    }
+}
+
+fn main() {
+    let mut server = Server { regexes: HashMap::new(), next: 0, inputs: Vec::new() };
+    let stdin = io::stdin();
+    let mut out = io::stdout().lock();
+    for line in stdin.lock().lines().map_while(Result::ok) {
+        let words: Vec<&str> = line.split(' ').collect();
+        let reply = server.handle(&words).replace(['\n', '\r'], " ");
+        if writeln!(out, "{}", reply).and_then(|_| out.flush()).is_err() {
+            return;
+        }
+    }
+}
