@@ -323,6 +323,21 @@ Benchmark random_parity() {
   };
 }
 
+// Every Node line stallbench knows (node_line.h), one row each: what the pins file and the docs
+// table are generated from and checked against (tests/python/test_node_line_table.py).
+Table node_lines_table() {
+  Table table{.name = "node_lines",
+              .doc = "every Node line: the pinned npm release, the libuv it bundles, what the model does on it"};
+  for (int line : modelled_lines()) {
+    const NodeLineModel& model = node_line_model(line);
+    std::map<std::string, TableField> row = {
+        {"line", std::to_string(line)}, {"release", model.release}, {"libuv", model.libuv}};
+    for (const auto& [aspect, sentence] : model.semantics()) row[aspect] = sentence;
+    table.rows.push_back(std::move(row));
+  }
+  return table;
+}
+
 // What meta.json records: the libuv the model drives and the line it models. Node's versions are
 // the orchestrator's (meta.json "nodes").
 std::vector<std::pair<std::string, std::string>> versions() {
@@ -343,5 +358,6 @@ int main(int argc, char** argv) {
                   {.name = "starvation",
                    .doc = "Node's queues and the starvation they allow, on stallbench's runtime and on Node",
                    .benchmarks = {reschedule(), busy_timer(), async_pbkdf2(), parity(), random_parity()},
+                   .tables = {node_lines_table()},
                    .versions = versions()});
 }
