@@ -15,7 +15,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import children, paths
+from . import children, paths, runtimes
 from .errors import UsageError
 
 LINES_FILE = paths.ROOT / "scripts" / "packages" / "npm" / "node-lines.txt"
@@ -35,7 +35,7 @@ class Node:
     @property
     def runtime(self) -> str:
         """The value that names this Node in results: node@26, node@system."""
-        return f"node@{self.line}"
+        return runtimes.of_line(self.line)
 
     def meta(self) -> dict:
         return {"runtime": self.runtime, "line": self.line, "path": self.path, "version": self.version,
