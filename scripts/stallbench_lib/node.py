@@ -1,5 +1,6 @@
 """The Node binaries a command measures: pinned Node lines from the npm registry
-(scripts/packages/npm/node-lines.txt, installed on demand into .deps/ by scripts/bootstrap --node) and
+(scripts/packages/npm/node-lines.txt, written from the C++ table of the lines by scripts/pin-npm:
+node_line_table.py; installed on demand into .deps/ by scripts/bootstrap --node) and
 `system`, the `node` on PATH. Chosen with --node LINES (`26`, `24,26`, `all`, `system`, `none`), else
 $STALLBENCH_NODE (the same words, or a path to one Node binary, which then stands for `system`), else
 the default: the newest pinned line plus `system` when there is one (every pinned line for the
