@@ -10,14 +10,14 @@ import subprocess
 import pytest
 
 from conftest import BUILD, ROOT
-from stallbench_lib import catalogue, node, node_line_table
+from stallbench_lib import node, node_line_table
 
 ADDING = ROOT / "docs" / "adding-a-node-line.md"
 
 
 @pytest.fixture(scope="module")
 def rows():
-    return node_line_table.declared([catalogue.describe(BUILD / "benches" / "bench_starvation")])
+    return node_line_table.load(BUILD)
 
 
 def test_every_pinned_line_has_a_model_and_every_model_a_pin(rows):
