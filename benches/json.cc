@@ -27,6 +27,7 @@
 #include "../workloads/json/parse_trial.h"
 #include "../workloads/json/steady_state.h"
 #include "harness/harness.h"
+#include "harness/runtime_param.h"
 #include "session_metrics.h"
 
 using namespace stallbench;
@@ -187,9 +188,8 @@ Param min_time_param(const std::string& what) {
 }
 
 // One cell per chosen Node line: node@26, node@system.
-Param runtime_param() {
-  return {.name = "runtime", .values = {"node"}, .smoke = {"node"}, .doc = "the Node line (stallbench --node LINES)",
-          .node_values = {"node"}};
+Param node_line_param() {
+  return runtime_param({.values = {"node"}, .smoke = {"node"}}, "the Node line (stallbench --node LINES)");
 }
 
 Repetition make_parse(const Cell& cell) {
@@ -355,7 +355,7 @@ Repetition make_input_node(const std::string& path, const Cell& cell) {
     double min_ms;
   };
   JsonText json = read_input(path);
-  auto state = std::make_shared<NodeInputCell>(NodeInputCell{node_binary(cell.text("runtime")), cell.text("runtime"),
+  auto state = std::make_shared<NodeInputCell>(NodeInputCell{runtime_node_binary(cell), cell.text("runtime"),
                                                              path, json.size(), dom_walk_of(json),
                                                              static_cast<double>(cell.integer("min_time_ms"))});
   return [state](Counters& out) {
@@ -376,7 +376,7 @@ Benchmark input_node_benchmark(const std::string& path) {
       .name = "input-node",
       .doc = "Your own JSON file through Node's JSON.parse plus the same walk, per chosen Node line, first parse and "
              "steady state apart, in a node child process.",
-      .params = {runtime_param(), min_time_param("JSON.parse + walk")},
+      .params = {node_line_param(), min_time_param("JSON.parse + walk")},
       .metrics = {{.name = "node_parse_ms", .unit = "ms", .doc = "steady state: the median JSON.parse + walk"},
                   {.name = "node_first_parse_ms", .unit = "ms", .tracked = false, .doc = "the first one in a fresh node"},
                   {.name = "node_parse_mb_s", .unit = "MB/s", .better = Better::higher, .doc = "file bytes / node_parse_ms"},
@@ -400,7 +400,7 @@ Repetition make_node(const Cell& cell) {
     RecordTask task;
   };
   auto state = std::make_shared<NodeCell>(payload.json.view(), payload.expected, shape.task,
-                                          node_binary(cell.text("runtime")));
+                                          runtime_node_binary(cell));
   return [state](Counters& out) {
     NodeParse r = run_node_parse(state->node, state->file.path(), state->task);
     if (r.answer != state->expected)
@@ -417,7 +417,7 @@ Benchmark node_benchmark() {
       .name = "node-parse",
       .doc = "Node's JSON.parse (plus the same record task) on the identical payload file, in a node child process, "
              "per chosen Node line; the report divides it by each C++ parser's time.",
-      .params = {record_shape_param(), count_param(), runtime_param()},
+      .params = {record_shape_param(), count_param(), node_line_param()},
       .metrics = {{.name = "node_parse_ms", .unit = "ms", .doc = "second JSON.parse + task in one node process"},
                   {.name = "node_first_parse_ms", .unit = "ms", .tracked = false, .doc = "the first one (heap growth)"},
                   {.name = "node_parse_mb_s", .unit = "MB/s", .better = Better::higher, .doc = "payload bytes / node_parse_ms"}},

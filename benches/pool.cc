@@ -33,6 +33,7 @@
 #include "../workloads/pool/warm_pool.h"
 #include "../workloads/probe/canary_addon_path.h"
 #include "harness/harness.h"
+#include "harness/runtime_param.h"
 
 using namespace stallbench;
 using namespace stallbench::bench;
@@ -101,8 +102,6 @@ struct NodeSaturationCell {
   }
 };
 
-bool runs_in_node(const Cell& cell) { return cell.text("runtime") != "stallbench"; }
-
 SaturationConfig saturation_config(const Cell& cell) {
   SaturationConfig config;
   config.jobs = static_cast<int>(cell.integer("jobs"));
@@ -117,7 +116,7 @@ Repetition make_saturation(const Cell& cell) {
     auto state = std::make_shared<NodeSaturationCell>();
     state->config = saturation_config(cell);
     state->config.file_path = state->file.path();
-    state->node = node_binary(cell.text("runtime"));
+    state->node = runtime_node_binary(cell);
     state->client = cell.text("client");
     state->expected = pbkdf2(state->config.pbkdf2);
     state->canary = canary_addon_path();
@@ -152,11 +151,10 @@ Benchmark saturation() {
                .doc = "pbkdf2 digest"},
               // A Node cell costs as much as a C++ one and there is one per chosen line: the default
               // profile keeps to C++ (a few minutes); smoke, nightly and full add Node.
-              {.name = "runtime", .values = {"stallbench"}, .smoke = {"stallbench", "node"},
-               .full = {"stallbench", "node"}, .nightly = {"stallbench", "node"}, .choices = {"stallbench", "node"},
-               .doc = "stallbench: the C++ loop; node: the same script in each chosen Node line (node@26, ...), "
-                      "at most four jobs (seed 000's experiment)",
-               .node_values = {"node"}},
+              runtime_param({.values = {"stallbench"}, .smoke = {"stallbench", "node"},
+                             .nightly = {"stallbench", "node"}, .full = {"stallbench", "node"}},
+                            "stallbench: the C++ loop; node: the same script in each chosen Node line (node@26, ...), "
+                            "at most four jobs (seed 000's experiment)"),
               {.name = "client", .values = {"uv", "fetch"}, .smoke = {"uv", "fetch"},
                .full = {"uv", "fetch", "http.get"}, .nightly = {"uv", "fetch"},
                .choices = {"uv", "fetch", "http.get"},

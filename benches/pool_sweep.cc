@@ -28,6 +28,7 @@
 #include "../workloads/pool_sweep/slow_dns_burst.h"
 #include "../workloads/pool_sweep/sweep_run.h"
 #include "harness/harness.h"
+#include "harness/runtime_param.h"
 
 using namespace stallbench;
 using namespace stallbench::bench;
@@ -90,10 +91,10 @@ Repetition make_open_loop(const Cell& cell) {
   warm_pool(loop->get(), threads);
   Mix mix = parse_mix(cell.text("mix"));
   double duration = static_cast<double>(cell.integer("duration"));
-  if (cell.text("runtime") == "stallbench")
+  if (!runs_in_node(cell))
     return open_loop_repetitions(loop, std::make_shared<MixRunner>(loop->get(), mix, threads), duration);
   try {
-    auto runner = std::make_shared<NodeMixRunner>(loop->get(), mix, threads, node_binary(cell.text("runtime")));
+    auto runner = std::make_shared<NodeMixRunner>(loop->get(), mix, threads, runtime_node_binary(cell));
     if (!runner->has_canary())  // the orchestrator's notice names the missing headers; the cell log says what it costs
       std::fprintf(stderr, "pool-sweep: no pool canary addon in this build: this Node cell reports latency only\n");
     return open_loop_repetitions(loop, runner, duration);
@@ -159,10 +160,8 @@ Benchmark open_loop() {
               // Each Node line costs as much as the C++ sweep (the nightly profile's nine rounds of six
               // sizes would take half an hour for five lines), so the default and nightly profiles keep
               // to the C++ runtime; `sweep-pool` (by default the newest line and system) and `full` run both.
-              {.name = "runtime", .values = {"stallbench"}, .full = {"stallbench", "node"},
-               .choices = {"stallbench", "node"},
-               .doc = "stallbench: the C++ runner; node: the same arrivals in each chosen Node line (node@26, ...)",
-               .node_values = {"node"}},
+              runtime_param({.values = {"stallbench"}, .full = {"stallbench", "node"}},
+                            "stallbench: the C++ runner; node: the same arrivals in each chosen Node line (node@26, ...)"),
               {.name = "pool", .values = {"1", "2", "4", "8", "16", "32"}, .smoke = {"2"},
                .full = {"1", "2", "4", "8", "16", "32", "64"}, .range = {{1, 1024}}, .per_process = true,
                .env = "UV_THREADPOOL_SIZE",

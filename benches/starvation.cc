@@ -28,6 +28,7 @@
 #include "../workloads/starvation/starvation_node.h"
 #include "../workloads/loop/temporary_folder.h"
 #include "harness/harness.h"
+#include "harness/runtime_param.h"
 
 using namespace stallbench;
 using namespace stallbench::bench;
@@ -37,14 +38,13 @@ namespace {
 
 // Node cells are one per Node line the orchestrator chose (runtime node@26, node@system); the
 // model's cells model the newest line (node_line.h).
-bool on_node(const Cell& cell) { return cell.text("runtime") != "stallbench"; }
-
-Param runtime_param() {
-  return {.name = "runtime", .values = {"stallbench", "node"}, .smoke = {"stallbench", "node"},
-          .choices = {"stallbench", "node"},
-          .doc = "stallbench: the model on libuv; node: the same experiment under each chosen Node line (node@26 ...)",
-          .node_values = {"node"}};
+Param model_and_node_param() {
+  return runtime_param({.values = {"stallbench", "node"}, .smoke = {"stallbench", "node"}},
+                       "stallbench: the model on libuv; node: the same experiment under each chosen Node line (node@26 ...)");
 }
+
+// The cell's Node binary, or "" for the model.
+std::string node_or_model(const Cell& cell) { return runs_in_node(cell) ? runtime_node_binary(cell) : ""; }
 
 void require(bool ok, const std::string& problem) {
   if (!ok) throw std::runtime_error(problem);
@@ -54,7 +54,7 @@ Repetition make_reschedule(const Cell& cell) {
   auto file = std::make_shared<TempFile>(patterned_bytes(64 * 1024), "stallbench-starvation");
   Scheduler scheduler = parse_scheduler(cell.text("scheduler"));
   std::int64_t n = cell.integer("n");
-  std::string node = on_node(cell) ? node_binary(cell.text("runtime")) : "";  // "": the model
+  std::string node = node_or_model(cell);
   return [=](Counters& out) {
     RescheduleResult r = !node.empty() ? node_peer::run_reschedule(node, scheduler, n, file->path())
                               : run_reschedule(scheduler, n, file->path());
@@ -83,7 +83,7 @@ Benchmark reschedule() {
               {.name = "n", .values = {"1000", "10000", "100000"}, .smoke = {"1000"},
                .full = {"1000", "10000", "100000", "1000000"}, .range = {{1, 10'000'000}},
                .doc = "calls in the chain (timeout: at most 1000, each call waits for a 1 ms timer)"},
-              runtime_param(),
+              model_and_node_param(),
           },
       .metrics =
           {
@@ -105,7 +105,7 @@ Benchmark reschedule() {
 Repetition make_busy_timer(const Cell& cell) {
   double busy_ms = static_cast<double>(cell.integer("busy_ms"));
   double timer_ms = static_cast<double>(cell.integer("timer_ms"));
-  std::string node = on_node(cell) ? node_binary(cell.text("runtime")) : "";  // "": the model
+  std::string node = node_or_model(cell);
   return [=](Counters& out) {
     BusyTimerResult r = !node.empty() ? node_peer::run_busy_timer(node, busy_ms, timer_ms) : run_busy_timer(busy_ms, timer_ms);
     require(r.timer_fired_ms >= 0, "the timer never ran");
@@ -126,7 +126,7 @@ Benchmark busy_timer() {
                .range = {{1, 10'000}}, .doc = "synchronous work after arming the timer (seed: 500)"},
               {.name = "timer_ms", .values = {"50"}, .smoke = {"5"}, .range = {{1, 10'000}},
                .doc = "the timer's delay (seed: 50); must be below busy_ms"},
-              runtime_param(),
+              model_and_node_param(),
           },
       .metrics =
           {
@@ -146,7 +146,7 @@ Repetition make_async_pbkdf2(const Cell& cell) {
   int iterations = static_cast<int>(cell.integer("pbkdf2_iters"));
   double interval_ms = static_cast<double>(cell.integer("interval_ms"));
   std::string expected_key = to_hex(pbkdf2(async_pbkdf2_params(calls - 1, iterations)));
-  std::string node = on_node(cell) ? node_binary(cell.text("runtime")) : "";  // "": the model
+  std::string node = node_or_model(cell);
   return [=](Counters& out) {
     AsyncHashResult r = !node.empty() ? node_peer::run_async_pbkdf2(node, calls, iterations, interval_ms)
                              : run_async_pbkdf2(calls, iterations, interval_ms);
@@ -170,7 +170,7 @@ Benchmark async_pbkdf2() {
               {.name = "pbkdf2_iters", .values = {"600000"}, .smoke = {"20000"}, .full = {"100000", "600000"},
                .range = {{1, 10'000'000}}, .doc = "pbkdf2 iterations per call, sha256 (seed: 600,000)"},
               {.name = "interval_ms", .values = {"10"}, .range = {{1, 1000}}, .doc = "the interval's period (seed: 10)"},
-              runtime_param(),
+              model_and_node_param(),
           },
       .metrics =
           {
@@ -189,8 +189,7 @@ Benchmark async_pbkdf2() {
 // many runs, so a repetition runs each race `race_runs` times on both sides.
 // The parity benchmarks' cells are one per chosen Node line, each beside the model of that line.
 Param compared_line_param() {
-  return {.name = "runtime", .values = {"node"}, .choices = {"node"},
-          .doc = "the Node line compared (node@26 ...), one cell per chosen line", .node_values = {"node"}};
+  return runtime_param({.values = {"node"}}, "the Node line compared (node@26 ...), one cell per chosen line");
 }
 
 // The line the model stands for beside the cell's Node (`system`: that binary's major version).
@@ -200,7 +199,7 @@ int model_line_of(const Cell& cell, const std::string& node) {
 }
 
 Repetition make_parity(const Cell& cell) {
-  std::string node = node_binary(cell.text("runtime"));
+  std::string node = runtime_node_binary(cell);
   int line = model_line_of(cell, node);
   int race_runs = static_cast<int>(cell.integer("race_runs"));
   auto scenarios = std::make_shared<std::vector<Scenario>>();
@@ -268,7 +267,7 @@ std::uint64_t series_of(const std::string& value) {
 }
 
 Repetition make_random_parity(const Cell& cell) {
-  std::string node = node_binary(cell.text("runtime"));
+  std::string node = runtime_node_binary(cell);
   int line = model_line_of(cell, node);
   auto programs = static_cast<std::uint64_t>(cell.integer("programs"));
   std::string series = cell.text("series");
@@ -324,6 +323,21 @@ Benchmark random_parity() {
   };
 }
 
+// Every Node line stallbench knows (node_line.h), one row each: what the pins file and the docs
+// table are generated from and checked against (tests/python/test_node_line_table.py).
+Table node_lines_table() {
+  Table table{.name = "node_lines",
+              .doc = "every Node line: the pinned npm release, the libuv it bundles, what the model does on it"};
+  for (int line : modelled_lines()) {
+    const NodeLineModel& model = node_line_model(line);
+    std::map<std::string, TableField> row = {
+        {"line", std::to_string(line)}, {"release", model.release}, {"libuv", model.libuv}};
+    for (const auto& [aspect, sentence] : model.semantics()) row[aspect] = sentence;
+    table.rows.push_back(std::move(row));
+  }
+  return table;
+}
+
 // What meta.json records: the libuv the model drives and the line it models. Node's versions are
 // the orchestrator's (meta.json "nodes").
 std::vector<std::pair<std::string, std::string>> versions() {
@@ -344,5 +358,6 @@ int main(int argc, char** argv) {
                   {.name = "starvation",
                    .doc = "Node's queues and the starvation they allow, on stallbench's runtime and on Node",
                    .benchmarks = {reschedule(), busy_timer(), async_pbkdf2(), parity(), random_parity()},
+                   .tables = {node_lines_table()},
                    .versions = versions()});
 }

@@ -1,5 +1,6 @@
 """The Node binaries a command measures: pinned Node lines from the npm registry
-(scripts/packages/npm/node-lines.txt, installed on demand into .deps/ by scripts/bootstrap --node) and
+(scripts/packages/npm/node-lines.txt, written from the C++ table of the lines by scripts/pin-npm:
+node_line_table.py; installed on demand into .deps/ by scripts/bootstrap --node) and
 `system`, the `node` on PATH. Chosen with --node LINES (`26`, `24,26`, `all`, `system`, `none`), else
 $STALLBENCH_NODE (the same words, or a path to one Node binary, which then stands for `system`), else
 the default: the newest pinned line plus `system` when there is one (every pinned line for the
@@ -15,7 +16,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import children, paths
+from . import children, paths, runtimes
 from .errors import UsageError
 
 LINES_FILE = paths.ROOT / "scripts" / "packages" / "npm" / "node-lines.txt"
@@ -35,7 +36,7 @@ class Node:
     @property
     def runtime(self) -> str:
         """The value that names this Node in results: node@26, node@system."""
-        return f"node@{self.line}"
+        return runtimes.of_line(self.line)
 
     def meta(self) -> dict:
         return {"runtime": self.runtime, "line": self.line, "path": self.path, "version": self.version,

@@ -10,7 +10,7 @@ import subprocess
 import sys
 from dataclasses import dataclass, field
 
-from . import children
+from . import children, runtimes
 from .catalogue import DESCRIBE_TIMEOUT_S, Benchmark, Family, all_benchmarks, input_args
 from .errors import UsageError
 from .node import Node
@@ -37,7 +37,7 @@ class Cell:
     @property
     def runs_node(self) -> bool:
         """A Node cell (a value VALUE@LINE of a parameter's node_values): its work runs in a Node child."""
-        return any("@" in (value := self.params.get(p.name, "")) and value.partition("@")[0] in p.node_values
+        return any(runtimes.line(value := self.params.get(p.name, "")) and runtimes.base(value) in p.node_values
                    for p in self.benchmark.params)
 
     def grid_args(self) -> list[str]:

@@ -9,6 +9,7 @@
 #include "benches/harness/grid.h"
 #include "benches/harness/node_lines.h"
 #include "benches/harness/records.h"
+#include "benches/harness/runtime_param.h"
 
 using namespace stallbench::bench;
 
@@ -173,8 +174,7 @@ TEST(Describe, ListsGridsAndMetrics) {
 
 TEST(NodeValues, OneCellPerChosenLine) {
   Benchmark b{.name = "peer",
-              .params = {{.name = "runtime", .values = {"stallbench", "node"}, .choices = {"stallbench", "node"},
-                          .node_values = {"node"}}},
+              .params = {runtime_param({.values = {"stallbench", "node"}}, "where it runs")},
               .metrics = {{.name = "x_ms", .unit = "ms"}}};
   set_node_lines({});
   auto none = expand_grid(b, {}, {});
@@ -190,7 +190,24 @@ TEST(NodeValues, OneCellPerChosenLine) {
   EXPECT_NE(check_value(b.params[0], "node@26").find("was not chosen (chosen: 24, system"), std::string::npos);
   EXPECT_NE(check_value(b.params[0], "stallbench@24"), "");
   EXPECT_THROW(node_binary("node@26"), std::invalid_argument);
+  EXPECT_FALSE(runs_in_node(Cell(cells[0])));
+  EXPECT_TRUE(runs_in_node(Cell(cells[2])));
+  EXPECT_EQ(runtime_node_binary(Cell(cells[2])), "/usr/bin/node");
   set_node_lines({});
+}
+
+// A family's `runtime` accepts the runtimes its profiles run, so one that only runs Node refuses
+// `stallbench` before anything runs; each profile keeps its own grid.
+TEST(NodeValues, RuntimeChoicesAreTheRuntimesItsGridsName) {
+  Param both = runtime_param({.values = {"stallbench"}, .full = {"stallbench", "node"}}, "d");
+  EXPECT_EQ(both.choices, (std::vector<std::string>{"stallbench", "node"}));
+  EXPECT_EQ(both.values, (std::vector<std::string>{"stallbench"}));
+  EXPECT_EQ(both.full, (std::vector<std::string>{"stallbench", "node"}));
+  EXPECT_TRUE(both.smoke.empty() && both.nightly.empty());
+  Param node_only = runtime_param({.values = {"node"}, .smoke = {"node"}}, "d");
+  EXPECT_EQ(node_only.choices, (std::vector<std::string>{"node"}));
+  EXPECT_EQ(node_only.node_values, (std::vector<std::string>{"node"}));
+  EXPECT_NE(check_value(node_only, "stallbench").find("valid values are node"), std::string::npos);
 }
 
 TEST(Describe, SaysWhatABenchmarkNeedsFromTheMachine) {

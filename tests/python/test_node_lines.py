@@ -1,5 +1,6 @@
 """Choosing Node lines: the pinned list, its lock files, and the --node words."""
 import json
+import re
 
 import pytest
 
@@ -26,7 +27,7 @@ def test_words():
 
 @pytest.mark.parametrize("text", ["19", "node26", "26,", "none,26", "latest", "٢٦"])
 def test_unknown_words_are_refused_naming_the_valid_ones(text):
-    with pytest.raises(UsageError, match="valid: 18, 20, 22, 24, 26, system, all, none"):
+    with pytest.raises(UsageError, match=re.escape(f"valid: {', '.join(node.pinned())}, system, all, none")):
         node.parse_lines(text)
 
 

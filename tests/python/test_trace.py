@@ -82,7 +82,7 @@ def test_bad_scenario_is_one_line_naming_file_and_path(tmp_path, case, text, wor
     (["--runs", "0"], "--runs 0 is out of range: valid values are 1-1000"),
     (["--runs", "x"], "is not an integer"),
     (["/no/such/scenario.json"], "/no/such/scenario.json: no such file"),
-    (["--model-node", "19"], "--model-node 19: not a modelled Node line (valid: 18, 20, 22, 24, 26)"),
+    (["--model-node", "19"], f"--model-node 19: not a modelled Node line (valid: {', '.join(nodejs.pinned())})"),
 ])
 def test_bad_arguments(args, words):
     result = stallbench("trace", "--no-build", *args)

@@ -1,23 +1,16 @@
-// The Node line the runtime models. What changed between the pinned lines and shows in the order
-// callbacks run, each checked against the real binaries (docs/starvation.md, "Per line"):
-//
-//   line  libuv  timers phase               ES module entry              fs.readFile / writeFile
-//   18    1.44   start of each iteration    read on the pool: the body   open, fstat, read..., close /
-//                                           runs from a poll completion  open, write..., close
-//   20    1.46   after poll and check, and  as 18                        as 18
-//                once before the first
-//   22    1.51   as 20                      evaluated before the loop    as 18
-//   24    1.52   as 20                      as 22                        as 18
-//   26    1.52   as 20                      as 22                        one pool request (open, fstat,
-//                                                                        read, close together) for files
-//                                                                        up to 512 KiB and for size-0 ones;
-//                                                                        one writeFile request
+// The Node lines stallbench knows, one row each in node_line.cc: the release pinned from the npm
+// registry and what changed between the lines that shows in the order callbacks run, each checked
+// against the real binaries. This table is the one declaration of a Node line: the pins file
+// (scripts/packages/npm/node-lines.txt) and the table in docs/starvation.md ("Per line") are
+// generated from it (bench_starvation's `node_lines` table, --stallbench-describe), and
+// tests/python/test_node_line_table.py fails while they differ (docs/adding-a-node-line.md).
 //
 // fs.readFile's reads: at most 512 KiB each; a file whose fstat size is 0 (empty, /proc) is read in
 // 64 KiB requests until a read returns 0 bytes (lib/internal/fs/read/context.js).
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace stallbench::loop {
@@ -34,17 +27,22 @@ enum class FsRequests {
 
 struct NodeLineModel {
   int line;                 // 18, 20, ...
+  std::string release;      // the release pinned from the npm registry: the newest of the line when pinned
   std::string libuv;        // the libuv the line bundles, major.minor
   bool timers_after_poll;   // libuv 1.45 and later
   EsmEntry esm_entry;
   FsRequests fs_requests;
 
-  // One line each, for the trace header and meta.json.
+  // What the model does on this line, one sentence per aspect: {timers_phase, ...}, {esm_entry,
+  // ...}, {fs_requests, ...}. The docs table's columns.
+  std::vector<std::pair<std::string, std::string>> semantics() const;
+  // The same sentences alone, for the trace header and meta.json.
   std::vector<std::string> describe() const;
 };
 
 const std::vector<int>& modelled_lines();  // oldest first
 int newest_modelled_line();
+std::string modelled_lines_text();  // "18, 20, ...", for messages naming what is valid
 // Throws std::invalid_argument naming the modelled lines when `line` is not one of them.
 const NodeLineModel& node_line_model(int line);
 

@@ -193,9 +193,7 @@ class Loader {
         if (used != key.size()) throw std::invalid_argument(key);
         node_line_model(line);
       } catch (const std::exception&) {
-        std::string valid;
-        for (int l : modelled_lines()) valid += (valid.empty() ? "" : ", ") + std::to_string(l);
-        fail(where, "'" + key + "' is not a modelled Node line (valid: " + valid + ")");
+        fail(where, "'" + key + "' is not a modelled Node line (valid: " + modelled_lines_text() + ")");
       }
       out[line] = orders(orders_of_line, where);
     }

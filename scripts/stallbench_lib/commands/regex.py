@@ -10,7 +10,7 @@ import tempfile
 from dataclasses import asdict
 from pathlib import Path
 
-from .. import build, catalogue, node as nodejs, numbers, optional, os_packages, paths
+from .. import build, catalogue, node as nodejs, numbers, optional, os_packages, paths, runtimes
 from ..atomic import atomic_write
 from ..errors import UsageError
 from ..execute import execute, run_meta
@@ -108,7 +108,7 @@ def _engines(text: str | None, available: list[str], per_line: list[str], nodes:
              node_option: str | None) -> list[str]:
     """The engines to run: the bench's by name, those that run per Node line once per line (node@26)."""
     expanded = [e for e in available if e not in per_line]
-    expanded += [f"{e}@{n.line}" for n in nodes for e in per_line if e in available]
+    expanded += [runtimes.of_line(n.line, e) for n in nodes for e in per_line if e in available]
     no_node = "" if nodes else " (no Node line chosen: see --node)"
     chosen = _list(text, "--engines")
     if chosen is None:
@@ -117,7 +117,7 @@ def _engines(text: str | None, available: list[str], per_line: list[str], nodes:
         return expanded
     found = []
     for engine in chosen:
-        matching = [e for e in expanded if e == engine or (engine in per_line and e.split("@")[0] == engine)]
+        matching = [e for e in expanded if e == engine or (engine in per_line and runtimes.base(e) == engine)]
         if not matching:
             raise UsageError(f"--engines: {engine!r} is not available (valid: {', '.join(expanded)}){no_node}")
         found += matching

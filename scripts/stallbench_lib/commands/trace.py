@@ -84,7 +84,7 @@ class Comparison:
 
     @property
     def title(self) -> str:
-        return self.node.runtime.removeprefix("node@") if self.node else f"model {self.line}"
+        return self.node.line if self.node else f"model {self.line}"
 
     def verdict(self, i: int) -> str:
         if self.node_errors[i]:

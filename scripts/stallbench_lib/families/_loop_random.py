@@ -1,7 +1,7 @@
 """Report section of the `starvation/random_parity` benchmark: random programs from the generator
 (workloads/loop/random_program.h) on each Node line and on the model of that line, how many gave the
 same order, and how to run again any that did not."""
-from ..numbers import natural_order
+from .. import runtimes
 from ..tidy import parse_params
 
 METRICS = ("programs", "agreeing_programs", "agree_pct", "series", "disagreeing_program")
@@ -30,16 +30,16 @@ def section(context) -> str:
     repetitions = _by_repetition(context.rows)
     if not repetitions:
         return ""
-    runtimes = sorted({rt for rt, _ in repetitions}, key=lambda rt: natural_order(rt.removeprefix("node@")))
+    found = runtimes.runtimes(rt for rt, _ in repetitions)
     lines = ["### Random programs: the model beside each Node line\n", READING,
              "| Node line | programs | agree | share |", "|---|---|---|---|"]
     again = []
-    for rt in runtimes:
+    for rt in found:
         mine = [m for (r, _), m in repetitions.items() if r == rt]
         programs = sum(int(m["programs"][0]) for m in mine)
         agree = sum(int(m["agreeing_programs"][0]) for m in mine)
         lines.append(f"| {rt} | {programs} | {agree} | {100 * agree / programs:.1f}% |")
-        line = rt.removeprefix("node@")
+        line = runtimes.line(rt)
         again += [f"- {rt}: `scripts/stallbench trace --random 1 --seed {int(m['series'][0])} --first {int(i)} --node {line}`"
                   for m in mine for i in m.get("disagreeing_program", [])]
     if again:

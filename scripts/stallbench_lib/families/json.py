@@ -4,6 +4,7 @@ them; per document shape, each parser's steady-state walk beside its library's r
 (adapter_overhead_ratio); and a user's own file (`stallbench json --input`)."""
 from collections import defaultdict
 
+from .. import runtimes
 from ..report import stats
 from ..report.markup import collapsed
 from ..report.figures import corner_legend, figure, save, shared_legend
@@ -78,12 +79,7 @@ def _node_params(rows, shape, count):
         p = parse_params(params)
         if p["shape"] == shape and int(p["count"]) == count:
             found[p["runtime"]] = params
-    return dict(sorted(found.items(), key=lambda kv: _line_order(kv[0])))
-
-
-def _line_order(runtime):
-    line = runtime.partition("@")[2]
-    return (0, int(line), "") if line.isdigit() else (1, 0, line)
+    return dict(sorted(found.items(), key=lambda kv: runtimes.order(kv[0])))
 
 
 def _inline_cells(cells):

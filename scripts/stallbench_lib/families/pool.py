@@ -4,6 +4,7 @@ queue wait), and the medians behind them."""
 from collections import defaultdict
 
 from ..report import stats
+from ..runtimes import order as runtime_order
 from ..report.markup import collapsed
 from ..report.figures import CLASS_COLOURS, figure, mark_cores, save, shared_legend
 from ..tidy import parse_params
@@ -62,10 +63,9 @@ def _runtime_label(p: dict) -> str:
 
 
 def _runtime_order(label: str):
-    """stallbench first, then Node lines oldest first, system last, each client in turn."""
+    """The runtimes in their one order (runtimes.order), each client in turn."""
     runtime, _, client = label.partition(" ")
-    line = runtime.partition("@")[2]
-    return (runtime != "stallbench", not line.isdigit(), int(line) if line.isdigit() else 0, line, client)
+    return (runtime_order(runtime), client)
 
 
 def _scenarios(rows):

@@ -4,6 +4,7 @@ each Node line measured in the same run, the seeds' blocked-timer and async-func
 and the model's parity with each Node line on the ordering scenarios (_loop_parity) and on random
 programs (_loop_random)."""
 from ..report import stats
+from ..runtimes import STALLBENCH, line as node_line, runtimes as ordered_runtimes
 from ..report.markup import collapsed
 from ..report.figures import figure, save
 from ..tidy import parse_params
@@ -25,7 +26,7 @@ CONSUMES = {
 # Runs made before random programs were compared (issue 24) have no random_parity: their report
 # leaves that part out.
 ADDED_LATER = ("random_parity",)
-MODEL = "stallbench"
+MODEL = STALLBENCH
 NODE_MARKERS = ["s", "^", "D", "v", "P", "X"]
 # What the runtime should manage beside Node for chains of TARGET_N calls: the nextTick chain in at
 # least 10x less time, the setImmediate chain at least 2x less per loop iteration.
@@ -70,9 +71,8 @@ def _by_key(rows):
 
 
 def _runtimes(grouped) -> list[str]:
-    """stallbench first, then the Node lines (node@18 ... node@system) as the run ordered them."""
-    nodes = list(dict.fromkeys(who for _, who in grouped if who != MODEL))
-    return [MODEL] + nodes
+    """stallbench first, then the Node lines (node@18 ... node@system): runtimes.runtimes."""
+    return ordered_runtimes([MODEL, *(who for _, who in grouped)])
 
 
 def _style(who: str, runtimes: list[str]) -> dict:
@@ -145,7 +145,7 @@ def _cost_plot(context, grouped):
             if who == MODEL:
                 model = median
             elif model:
-                ax.annotate(f"{who.removeprefix('node@')}\n×{median / model:.1f}", (x, median), xytext=(0, 4),
+                ax.annotate(f"{node_line(who)}\n×{median / model:.1f}", (x, median), xytext=(0, 4),
                             textcoords="offset points", ha="center", fontsize=7)
         positions.append(i)
         labels.append(f"{LABELS[scheduler]}\nn={n:,}")

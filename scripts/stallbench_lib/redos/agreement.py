@@ -12,6 +12,7 @@ import io
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
+from .. import runtimes
 from ..tidy import Row
 from .checker import EngineAnswers
 from .engines import Engines
@@ -121,7 +122,7 @@ def reference_answer(answers: dict[str, bool], reference: str | None, engines: E
     """The right answer and who says so: the reference engine when it answered, else the majority
     of implementations (each voting with its own engines' majority); None when there is none."""
     if reference is not None:
-        said = [a for e, a in answers.items() if e.split("@")[0] == reference]
+        said = [a for e, a in answers.items() if runtimes.base(e) == reference]
         if said and _most_common(said) is not None:
             return _most_common(said), reference
     by_family = defaultdict(list)

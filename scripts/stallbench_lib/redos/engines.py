@@ -5,6 +5,7 @@ pcre2, every V8 engine and line), which engine speaks for a language (the refere
 found in JavaScript), which run in the bench's own process. Python names no engine."""
 from dataclasses import dataclass
 
+from .. import runtimes
 from ..errors import UsageError
 
 TABLE = "engines"
@@ -25,7 +26,7 @@ class Engines:
         return cls(tuple(meta.get("tables", {}).get(f"{family}/{TABLE}", [])))
 
     def _row(self, engine: str) -> dict:
-        base = engine.split("@")[0]  # node@26 -> node
+        base = runtimes.base(engine)  # node@26 -> node
         return next((r for r in self.rows if r["name"] == base), {"name": base})
 
     def names(self) -> list[str]:
@@ -37,7 +38,7 @@ class Engines:
 
     def implementation(self, engine: str) -> str:
         """pcre2-jit -> pcre2, node-linear@26 -> node: engines that vote once."""
-        return self._row(engine).get("implementation") or engine.split("@")[0]
+        return self._row(engine).get("implementation") or runtimes.base(engine)
 
     def in_process(self, engine: str) -> bool:
         """An adapter in the bench's own process (no program to start)."""
@@ -58,7 +59,7 @@ class Engines:
         found = {}
         for engine in engines:
             row = self._row(engine)
-            line = engine.partition("@")[2]
+            line = runtimes.line(engine)
             found[engine] = by_line.get(line, "") if row.get("per_node_line") else declared.get(row.get("library", ""), "")
         return found
 

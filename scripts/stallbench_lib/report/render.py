@@ -21,7 +21,7 @@ from pathlib import Path
 
 import markdown
 
-from .. import paths, rundir
+from .. import paths, rundir, runtimes
 from ..atomic import atomic_write
 from ..errors import ReportError
 from ..tidy import Row
@@ -64,7 +64,7 @@ class Context:
         lines = [n.get("line") for n in self.run.meta.get("nodes") or []]
         expanded = []
         for choice in declared.get("choices", []):
-            expanded += [f"{choice}@{line}" for line in lines] if choice in declared.get("node_values", []) else [choice]
+            expanded += [runtimes.of_line(line, choice) for line in lines] if choice in declared.get("node_values", []) else [choice]
         return expanded
 
 
