@@ -69,7 +69,8 @@ def perform(profile, repetitions: int, pattern: str | None, sets: dict, out: Pat
     if count_instructions:
         instructions.declare(meta["metrics"], cells)
     seed = random.SystemRandom().randrange(2**31) if profile.interleave else None
-    return execute(cells, repetitions, out, meta, interleave_seed=seed, notices=left_out)
+    return execute(cells, repetitions, out, meta, interleave_seed=seed, notices=left_out,
+                   final_pass=instructions.stage(repetitions) if count_instructions else None)
 
 
 def check_repetitions(repetitions: int) -> None:
