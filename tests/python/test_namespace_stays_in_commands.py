@@ -4,7 +4,6 @@ needs and can be called without a command line. A lint over commands/*.py follow
 each command's `run(args)` through the helpers of commands/ (aliases, keyword arguments, helpers of
 another command module included) and names every call that hands it to anything else."""
 import ast
-from pathlib import Path
 
 from conftest import ROOT
 
@@ -51,8 +50,7 @@ def leaks(sources: dict[str, str]) -> list[str]:
     "module.function: callee(...) at line N". `sources` maps module name -> source of commands/."""
     modules = {name: _Module(name, text) for name, text in sources.items()}
     found: list[str] = []
-    todo = [(name, "run", "args" if "run" not in m.functions else _parameter(m.functions["run"], 0, None))
-            for name, m in modules.items() if "run" in m.functions]
+    todo = [(name, "run", _parameter(m.functions["run"], 0, None)) for name, m in modules.items() if "run" in m.functions]
     seen = set()
     while todo:
         module_name, function_name, param = todo.pop()
@@ -94,7 +92,7 @@ def _callee(func: ast.expr, module: _Module, modules: dict) -> tuple[str, str] |
             return module.name, func.id
         target = _command_module(module.imported.get(func.id, ("", None)), modules)
         if target and target[1] in modules[target[0]].functions:
-            return target  # type: ignore[return-value]
+            return target[0], target[1]
     if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
         target = _command_module(module.imported.get(func.value.id, ("", None)), modules)
         if target and target[1] is None and func.attr in modules[target[0]].functions:
