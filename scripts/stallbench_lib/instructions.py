@@ -4,8 +4,8 @@ Wall time on a shared machine moves by several percent from run to run; the numb
 instructions a CPU-bound repetition executes does not, so a 1% change in the code's cost shows.
 After the normal (wall-time) pass, a stage of its own (`stage`, which `run` hands to execute.py as
 its final pass) runs every cell of a benchmark that declares itself CPU-bound (`instructions = true`
-in its bench file) again under `valgrind --tool=callgrind`. The
-harness zeroes callgrind's counts just before each repetition's closure and dumps them just after
+in its bench file) again under `valgrind --tool=callgrind`. The harness zeroes callgrind's counts
+just before each repetition's closure and dumps them just after
 (CALLGRIND_ZERO_STATS / CALLGRIND_DUMP_STATS_AT), so a dump holds one repetition, all threads
 included, and nothing of process start-up or the cell's setup. Each dump's `totals:` line becomes
 an `instructions` row; the same cell's repetition times from the normal pass become `wall_ms`

@@ -50,7 +50,8 @@ def leaks(sources: dict[str, str]) -> list[str]:
     "module.function: callee(...) at line N". `sources` maps module name -> source of commands/."""
     modules = {name: _Module(name, text) for name, text in sources.items()}
     found: list[str] = []
-    todo = [(name, "run", _parameter(m.functions["run"], 0, None)) for name, m in modules.items() if "run" in m.functions]
+    todo = [(name, "run", _parameter(m.functions["run"], 0, None))
+            for name, m in modules.items() if "run" in m.functions]
     seen = set()
     while todo:
         module_name, function_name, param = todo.pop()
