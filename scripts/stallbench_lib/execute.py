@@ -2,11 +2,13 @@
 process, the CSV rewritten after every cell, meta completed at the end. SIGINT and SIGTERM
 (interrupts.py) stop the current cell, keep what finished, and leave the run marked incomplete.
 
-With an interleave seed the repetitions run in shuffled rounds (schedule.py); with
-`instructions`, the cells of CPU-bound benchmarks are run again under callgrind afterwards
-(instructions.py). meta.json keeps every metric's declaration (unit, direction, tracked), so
-compare and history read old runs without the binaries that made them, and each benchmark's
-parameter choices and constants, which its report section reads.
+With an interleave seed the repetitions run in shuffled rounds (schedule.py). A caller may add
+`final_pass(run, cells, steps)`, a stage over the finished cells that runs before the run is
+complete, under the same interrupt and disk handling (`run --instructions` passes the callgrind
+stage of instructions.py); what it does is the caller's choice, made once. meta.json keeps every
+metric's declaration (unit, direction, tracked), so compare and history read old runs without the
+binaries that made them, and each benchmark's parameter choices and constants, which its report
+section reads.
 
 A plan may adapt as it goes (the regex family stops escalating an engine's input length after its
 first failed cell): `skip(cell)` is asked before each step and returns why not to run it, or None;
@@ -23,7 +25,6 @@ from typing import NoReturn
 from pathlib import Path
 
 from . import children, interrupts
-from . import instructions as instruction_counts
 from . import meta as metadata
 from . import numbers, schedule
 from .catalogue import Family, all_benchmarks, benchmark_declarations, metric_declarations, table_declarations
@@ -33,6 +34,10 @@ from .plan import Cell
 from .progress import Progress
 from .rundir import RunDir
 from .runner import CellResult, run_cell
+
+# A stage over the finished cells: the run, its cells and the steps that ran them (schedule.step_slug
+# names each step's files in raw/).
+FinalPass = Callable[[RunDir, list[Cell], list[schedule.Step]], None]
 
 
 def end_interrupted(runs: list[RunDir], stop: KeyboardInterrupt, kept: str) -> NoReturn:
@@ -86,14 +91,10 @@ def _step_result(run: RunDir, cells: list[Cell], step: schedule.Step, failed: di
         status, detail = failed[step.cell]
         return CellResult(failure_rows(run.run_id, cell.benchmark, cell.params, step.round, status,
                                        f"not run again after: {detail}"), status, "not run again", 0.0)
-    name = schedule.cell_slug(step.cell, cell) + ("" if step.round is None else f"-round{step.round:03d}")
-    result = run_cell(cell, run.run_id, run.raw, name, step.repetitions, progress)
-    rows = result.rows
-    if step.round is not None:
-        rows = [dataclasses.replace(r, repetition=step.round) for r in rows]
-    if run.meta.get("instructions") and cell.benchmark.instructions:
-        rows += instruction_counts.wall_rows(run.raw / f"{name}.json", run.run_id, cell, step.round)
-    return dataclasses.replace(result, rows=rows)
+    result = run_cell(cell, run.run_id, run.raw, schedule.step_slug(step, cell), step.repetitions, progress)
+    if step.round is None:
+        return result
+    return dataclasses.replace(result, rows=[dataclasses.replace(r, repetition=step.round) for r in result.rows])
 
 
 def _tally(counts: dict, cells: list[Cell], failed: dict, skipped: set, steps_left: dict) -> None:
@@ -110,7 +111,8 @@ def execute(cells: list[Cell], repetitions: int, out_parent: Path, meta: dict,
             skip: Callable[[Cell], str | None] | None = None,
             finished: Callable[[Cell, CellResult], None] | None = None,
             notices: list[str] = (),
-            more: Callable[[], list[tuple[Cell, int | None]]] | None = None) -> RunDir:
+            more: Callable[[], list[tuple[Cell, int | None]]] | None = None,
+            final_pass: FinalPass | None = None) -> RunDir:
     """Runs every cell's repetitions into a new run directory under `out_parent`. `notices` (what
     this build leaves out) are printed once the run directory exists: every input has been accepted
     by then, so a notice never stands beside a refusal."""
@@ -124,7 +126,7 @@ def execute(cells: list[Cell], repetitions: int, out_parent: Path, meta: dict,
         print(f"stallbench: {line}", file=sys.stderr, flush=True)
     with children.removed_if_killed(run.reserve):
         try:
-            _run_steps(run, list(cells), steps, repetitions, interleave_seed, skip, finished, more)
+            _run_steps(run, list(cells), steps, repetitions, interleave_seed, skip, finished, more, final_pass)
         except OSError as e:
             if is_disk_error(e):
                 _stop_for_disk(run, e)
@@ -159,7 +161,8 @@ def _added_steps(cells: list[Cell], steps: list, more, run: RunDir, progress: Pr
 
 def _run_steps(run: RunDir, cells: list[Cell], steps: list, repetitions: int, interleave_seed: int | None,
                skip: Callable[[Cell], str | None] | None, finished: Callable[[Cell, CellResult], None] | None,
-               more: Callable[[], list[tuple[Cell, int | None]]] | None = None) -> None:
+               more: Callable[[], list[tuple[Cell, int | None]]] | None = None,
+               final_pass: FinalPass | None = None) -> None:
     run.meta["cells"] = {"planned": len(cells), "ok": 0, "failed": 0, "findings": 0}
     if skip:
         run.meta["cells"]["skipped"] = 0
@@ -198,8 +201,8 @@ def _run_steps(run: RunDir, cells: list[Cell], steps: list, repetitions: int, in
                               finding=result.status in cell.benchmark.outcomes)
             if finished:
                 finished(cell, result)
-        if run.meta.get("instructions"):
-            instruction_counts.count(run, cells, repetitions)
+        if final_pass:
+            final_pass(run, cells, steps)
     except KeyboardInterrupt as stop:
         end_interrupted([run], stop, f"{run.path} keeps the finished cells and is marked incomplete")
     run.meta.update(ended_at=metadata.now_iso(), complete=True)

@@ -2,25 +2,28 @@
 
 Wall time on a shared machine moves by several percent from run to run; the number of
 instructions a CPU-bound repetition executes does not, so a 1% change in the code's cost shows.
-After the normal (wall-time) pass, every cell of a benchmark that declares itself CPU-bound
-(`instructions = true` in its bench file) runs again under `valgrind --tool=callgrind`. The
-harness zeroes callgrind's counts just before each repetition's closure and dumps them just after
+After the normal (wall-time) pass, a stage of its own (`stage`, which `run` hands to execute.py as
+its final pass) runs every cell of a benchmark that declares itself CPU-bound (`instructions = true`
+in its bench file) again under `valgrind --tool=callgrind`. The harness zeroes callgrind's counts
+just before each repetition's closure and dumps them just after
 (CALLGRIND_ZERO_STATS / CALLGRIND_DUMP_STATS_AT), so a dump holds one repetition, all threads
 included, and nothing of process start-up or the cell's setup. Each dump's `totals:` line becomes
 an `instructions` row; the same cell's repetition times from the normal pass become `wall_ms`
-rows, so compare can say when the two disagree. The dumps stay in raw/ for callgrind_annotate."""
+rows (`wall_rows`, read from what each step of that pass left in raw/), so compare can say when the
+two disagree. The dumps stay in raw/ for callgrind_annotate."""
 import dataclasses
 import json
 import re
 import shutil
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from .errors import UsageError
 from .plan import Cell
 from .progress import Progress
 from .rundir import RunDir
-from .schedule import cell_slug
+from .schedule import Step, cell_slug, step_slug
 from .runner import run_cell
 from .tidy import Row, canonical_params
 
@@ -67,6 +70,17 @@ def wall_rows(gbench_json: Path, run_id: str, cell: Cell, round_index: int | Non
     return rows
 
 
+def _wall_pass_rows(run: RunDir, cells: list[Cell], steps: list[Step]) -> list[Row]:
+    """The wall_ms rows of every CPU-bound cell, step by step as the wall-time pass ran them (a step
+    that did not run left no JSON and gives none)."""
+    rows = []
+    for step in steps:
+        cell = cells[step.cell]
+        if cell.benchmark.instructions:
+            rows += wall_rows(run.raw / f"{step_slug(step, cell)}.json", run.run_id, cell, step.round)
+    return rows
+
+
 def _row(run_id: str, cell: Cell, repetition: int, metric: str, value: float) -> Row:
     b = cell.benchmark
     return Row(run_id, b.family, b.name, canonical_params(cell.params), repetition, metric, value,
@@ -105,8 +119,15 @@ def count_cell(cell: Cell, run_id: str, raw: Path, name: str, repetitions: int, 
     return rows, status, detail, result.seconds
 
 
-def count(run: RunDir, cells: list[Cell], repetitions: int) -> None:
-    """The callgrind pass over the CPU-bound cells of a finished wall-time pass."""
+def stage(repetitions: int) -> Callable[[RunDir, list[Cell], list[Step]], None]:
+    """The counting stage for execute.py's final pass, each cell counted over `repetitions`."""
+    return lambda run, cells, steps: count(run, cells, steps, repetitions)
+
+
+def count(run: RunDir, cells: list[Cell], steps: list[Step], repetitions: int) -> None:
+    """After the wall-time pass that ran `steps`: its CPU-bound cells' wall_ms rows, then the
+    callgrind pass over them."""
+    run.add(_wall_pass_rows(run, cells, steps))
     # A Node cell's work runs in a Node child, which callgrind does not follow: nothing to count.
     chosen = [(i, c) for i, c in enumerate(cells) if c.benchmark.instructions and not c.runs_node]
     if not chosen:

@@ -42,3 +42,9 @@ def cell_slug(index: int, cell: Cell) -> str:
     """The stem of a cell's files in raw/: its place in the plan, benchmark and parameters."""
     return slug(f"{index + 1:04d}-{cell.benchmark.family}-{cell.benchmark.name}-" +
                 "-".join(f"{k}={v}" for k, v in cell.params.items()))
+
+
+def step_slug(step: Step, cell: Cell) -> str:
+    """The stem of one step's files in raw/ (Google Benchmark's JSON, the log): its cell's, and its
+    round when the cells run in rounds."""
+    return cell_slug(step.cell, cell) + ("" if step.round is None else f"-round{step.round:03d}")

@@ -43,6 +43,34 @@ def test_instructions_same_count_twice(tmp_path):
     assert more[0].value > counts[0][0] * 1.5
 
 
+@pytest.mark.skipif(shutil.which("valgrind") is None, reason="valgrind is installed by scripts/bootstrap")
+@pytest.mark.parametrize("profile", ["quick", "nightly"])
+def test_run_instructions_adds_counts_and_wall_times_of_each_repetition(tmp_path, monkeypatch, profile):
+    """`run --instructions` on the tiny family, in one process per cell (quick) and in shuffled
+    rounds (nightly): every repetition gets its instruction count and its wall time, the wall time
+    being the one its own wall-time process measured (the closure returns the sum's time)."""
+    build = tmp_path / "build"
+    (build / "benches").mkdir(parents=True)
+    (build / "benches" / "bench_tiny").symlink_to(TINY)
+    monkeypatch.setenv("STALLBENCH_BUILD_DIR", str(build))
+    code = cli.main(["run", "--profile", profile, "--filter", "^tiny/", "--set", "n=20000", "--repetitions", "2",
+                     "--node", "none", "--no-build", "--no-report", "--instructions", "--out", str(tmp_path / "runs")])
+    assert code == 0
+    run = next((tmp_path / "runs").iterdir())
+    meta = json.loads((run / "meta.json").read_text())
+    assert meta["complete"] and meta["instruction_cells"] == {"planned": 1, "ok": 1, "failed": 0}
+    assert {"instructions", "wall_ms", "sum_ms"} <= set(meta["metrics"]["tiny/sum"])
+    values: dict[str, dict[int, float]] = {}
+    for line in (run / "results.csv").read_text().splitlines()[1:]:
+        fields = line.split(",")
+        assert fields[8] == "ok", line
+        values.setdefault(fields[5], {})[int(fields[4])] = float(fields[6])
+    assert sorted(values["instructions"]) == sorted(values["wall_ms"]) == sorted(values["sum_ms"]) == [0, 1]
+    assert all(n > 20000 for n in values["instructions"].values())
+    for rep, wall in values["wall_ms"].items():
+        assert wall == pytest.approx(values["sum_ms"][rep], rel=1e-9)
+
+
 def test_interleaved_rounds_cover_every_cell_once_per_round():
     steps = schedule.interleaved(4, 3, seed=7)
     assert [s.round for s in steps] == [0] * 4 + [1] * 4 + [2] * 4

@@ -5,6 +5,7 @@ Exit 0 when every order is one the scenario expects, 1 otherwise, 2 for bad inpu
 import json
 import subprocess
 from collections import Counter
+from pathlib import Path
 
 from .. import children, scenario_text
 from ..errors import UsageError
@@ -68,21 +69,20 @@ def _print_scenario(s: dict, outcome: dict) -> bool:
     return False
 
 
-def run(args) -> int:
-    if args.node is not None or args.model_node is not None:
-        raise UsageError("--browser cannot be combined with --node or --model-node: page scenarios run in Chromium, "
-                         "Node's under Node")
-    if args.runs is not None and not 1 <= args.runs <= 1000:
-        raise UsageError(f"--runs {args.runs} is out of range: valid values are 1-1000")
-    files = args.files or sorted(SCENARIOS.glob("*.json"))
+def run(files: list[Path], runs: int | None) -> int:
+    """Runs the page scenarios in `files` (none: the shipped ones), each `runs` times (None: as
+    each scenario says)."""
+    if runs is not None and not 1 <= runs <= 1000:
+        raise UsageError(f"--runs {runs} is out of range: valid values are 1-1000")
+    files = files or sorted(SCENARIOS.glob("*.json"))
     if not files:
         raise UsageError(f"no scenario files given and none in {SCENARIOS}")
     for f in files:
         if not f.is_file():
             raise UsageError(f"{f}: no such file (a page scenario is a JSON file; shipped ones are in {SCENARIOS})")
     loaded = [scenarios.load(f) for f in files]
-    if args.runs is not None:
-        loaded = [{**s, "runs": args.runs} for s in loaded]
+    if runs is not None:
+        loaded = [{**s, "runs": runs} for s in loaded]
     result = _drive(loaded)
     print(f"browser: Chromium {result['chromium']} (headless), driven over the DevTools protocol from Node "
           f"{result['node_version']}")

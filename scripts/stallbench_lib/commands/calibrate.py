@@ -10,7 +10,7 @@ from ..errors import UsageError
 from ..plan import parse_sets
 from ..profiles import PROFILES
 from ..tracking import calibration, comparison, samples, trials
-from .run import check_repetitions, perform, provide
+from .run import RunOptions, check_repetitions, perform, provide
 
 NAME = "calibrate"
 ORDER = 12
@@ -64,8 +64,8 @@ def _run(role: str, args, profile, repetitions, sets, out, build_dir, pattern=No
     if inject:
         os.environ[calibration.INJECT_VARIABLE] = inject
     try:
-        result = perform(profile, repetitions, pattern or args.filter, sets, out, build_dir, args.instructions,
-                         {"calibration": {"role": role, "inject": inject}})
+        options = RunOptions(profile, repetitions, pattern or args.filter, sets, args.instructions)
+        result = perform(options, out, build_dir, {"calibration": {"role": role, "inject": inject}})
     finally:
         os.environ.pop(calibration.INJECT_VARIABLE, None)
     return samples.load(result.path)

@@ -181,7 +181,7 @@ def run(args) -> int:
         return 0
     if (args.cache or args.no_cache) and args.scan is None:
         raise UsageError("--cache and --no-cache apply to --scan (a catalogue is a study: every regex is measured)")
-    store = scan_steps.cache_of(args)
+    store = None if args.scan is None or args.no_cache else scan_steps.cache_of(args.cache, args.out)
     catalogue_patterns, origin, found_scan = _catalogue(args)
     _lengths(args.lengths)
     if not BUDGET_RANGE[0] <= args.budget_ms <= BUDGET_RANGE[1]:
@@ -261,7 +261,8 @@ def run(args) -> int:
         store.save()
     atomic_write(result.path / "catalogue.toml", resolved_text)
 
-    outcome.printed(args, result, resolved, found_curves, engines, correctness, checked.per_pattern,
+    shown = outcome.Shown(throughput=not args.no_throughput, budget_ms=args.budget_ms, report=not args.no_report)
+    outcome.printed(shown, result, resolved, found_curves, engines, correctness, checked.per_pattern,
                     found_scan is not None, cached, seen)
     errors = any(r.status == "error" for r in result.rows)
     return 1 if correctness["unresolved"] or errors else 0

@@ -1,13 +1,14 @@
 """stallbench run: the main job."""
 import os
 import random
+from dataclasses import dataclass
 from pathlib import Path
 
 from .. import build, catalogue, instructions, node as nodejs, npm_sets, numbers, optional, os_packages, paths
 from ..errors import UsageError
 from ..execute import execute, run_meta
 from ..plan import make_plan, parse_sets, select
-from ..profiles import DEFAULT, PROFILES
+from ..profiles import DEFAULT, PROFILES, Profile
 from ..report.render import render
 from ..tracking import store
 
@@ -34,6 +35,18 @@ def add_arguments(p):
     store.add_option(p)
 
 
+@dataclass(frozen=True)
+class RunOptions:
+    """A run as the command line asks for it (run's, and each of calibrate's runs)."""
+    profile: Profile
+    repetitions: int
+    pattern: str | None             # --filter
+    sets: dict[str, list[str]]      # --set KEY=V1,V2
+    count_instructions: bool = False
+    nodes: tuple = ()               # the Node lines (node.choose)
+    no_build: bool = False
+
+
 def provide(pattern: str | None, count_instructions: bool, no_build: bool) -> Path:
     """Installs the OS packages of the families the run selects, builds, and returns the build. The
     families are known from their binaries, which build from core.txt alone: with a --filter the
@@ -52,24 +65,27 @@ def provide(pattern: str | None, count_instructions: bool, no_build: bool) -> Pa
     return build_dir
 
 
-def perform(profile, repetitions: int, pattern: str | None, sets: dict, out: Path, build_dir: Path,
-            count_instructions: bool = False, extra_meta: dict | None = None, nodes: tuple = (),
-            no_build: bool = False):
+def perform(options: RunOptions, out: Path, build_dir: Path, extra_meta: dict | None = None):
     """Plans and executes one run into a new directory under `out`; returns its RunDir. Also what
-    `calibrate` runs, with `extra_meta` saying which calibration run it is."""
+    `calibrate` runs, with `extra_meta` saying which calibration run it is. With instructions to
+    count, their stage is chosen here, once: execute runs it over the finished cells."""
     families = catalogue.load(build.bench_binaries(build_dir))
-    selected = select(families, pattern)
+    selected = select(families, options.pattern)
     npm_sets.provide(families, selected)
-    cells = make_plan(families, profile, pattern, sets, nodes, narrow_with="--filter or --set {family}.KEY=...")
-    left_out = optional.notices(build_dir, {b.family for b in selected} | ({os_packages.TRACKING} if count_instructions else set()),
-                                no_build)
-    settings = {"profile": profile.name, "filter": pattern, "sets": sets, "repetitions": repetitions,
-                "instructions": count_instructions, "nodes": [n.meta() for n in nodes], **(extra_meta or {})}
+    cells = make_plan(families, options.profile, options.pattern, options.sets, options.nodes,
+                      narrow_with="--filter or --set {family}.KEY=...")
+    tools = {os_packages.TRACKING} if options.count_instructions else set()
+    left_out = optional.notices(build_dir, {b.family for b in selected} | tools, options.no_build)
+    settings = {"profile": options.profile.name, "filter": options.pattern, "sets": options.sets,
+                "repetitions": options.repetitions, "instructions": options.count_instructions,
+                "nodes": [n.meta() for n in options.nodes], **(extra_meta or {})}
     meta = run_meta(families, build_dir, settings)
-    if count_instructions:
+    counting = None
+    if options.count_instructions:
         instructions.declare(meta["metrics"], cells)
-    seed = random.SystemRandom().randrange(2**31) if profile.interleave else None
-    return execute(cells, repetitions, out, meta, interleave_seed=seed, notices=left_out)
+        counting = instructions.stage(options.repetitions)
+    seed = random.SystemRandom().randrange(2**31) if options.profile.interleave else None
+    return execute(cells, options.repetitions, out, meta, interleave_seed=seed, notices=left_out, final_pass=counting)
 
 
 def check_repetitions(repetitions: int) -> None:
@@ -81,13 +97,13 @@ def run(args) -> int:
     profile = PROFILES[args.profile]
     repetitions = args.repetitions if args.repetitions is not None else profile.repetitions
     check_repetitions(repetitions)
-    sets = parse_sets(args.set)
-    nodes = tuple(nodejs.choose(args.node, every_line=profile.tier in ("nightly", "full")))
-    build_dir = provide(args.filter, args.instructions, args.no_build)
-    if args.instructions:
+    options = RunOptions(profile, repetitions, args.filter, parse_sets(args.set), args.instructions,
+                         tuple(nodejs.choose(args.node, every_line=profile.tier in ("nightly", "full"))),
+                         args.no_build)
+    build_dir = provide(options.pattern, options.count_instructions, options.no_build)
+    if options.count_instructions:
         instructions.require_valgrind()
-    result = perform(profile, repetitions, args.filter, sets, args.out if args.out else paths.RUNS, build_dir,
-                     args.instructions, nodes=nodes, no_build=args.no_build)
+    result = perform(options, args.out if args.out else paths.RUNS, build_dir)
     print(f"results: {result.path / 'results.csv'}")
     if args.out is None or args.store or os.environ.get(store.ENVIRONMENT):  # --out alone: leave no trace
         print(store.append_run(result.path, args.store))

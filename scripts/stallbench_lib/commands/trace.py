@@ -166,7 +166,10 @@ def _files(args) -> list[Path]:
 
 def run(args) -> int:
     if args.browser:
-        return browser_trace.run(args)
+        if args.node is not None or args.model_node is not None:
+            raise UsageError("--browser cannot be combined with --node or --model-node: page scenarios run in "
+                             "Chromium, Node's under Node")
+        return browser_trace.run(args.files, args.runs)
     if args.runs is not None and not 1 <= args.runs <= 1000:
         raise UsageError(f"--runs {args.runs} is out of range: valid values are 1-1000")
     if args.random is not None and not 1 <= args.random <= 1000:

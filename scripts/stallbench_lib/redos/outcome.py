@@ -3,6 +3,7 @@ regexes its cache answered included), the matrix, the throughput table, the find
 pattern x engine that answered wrongly, the rewrites' counterexamples), the budget check and where it
 wrote."""
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..report.render import render
@@ -10,6 +11,14 @@ from . import agreement, summary
 from .patterns import Pattern, variants
 
 DISAGREEMENTS = "disagreements.csv"  # every input on which engines disagreed, in the run directory
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What the command line asked to see: the throughput table, the budget checked, the report."""
+    throughput: bool
+    budget_ms: int
+    report: bool
 
 
 def described(resolved: list[Pattern], cached: dict[str, list[dict]], seen: list[Pattern]) -> dict:
@@ -36,7 +45,7 @@ def findings(correctness: dict, samples: dict, run_dir: Path) -> None:
               f"rewrite {c['safe']} ({', '.join(c['engines'])})", file=sys.stderr)
 
 
-def printed(args, result, resolved, found_curves, engines, correctness, samples, scanned: bool,
+def printed(shown: Shown, result, resolved, found_curves, engines, correctness, samples, scanned: bool,
             cached: dict[str, list[dict]], seen: list[Pattern]) -> None:
     """What the run found, on stdout (findings on stderr), and where it wrote."""
     names = [v.name for v in variants(resolved)]
@@ -44,12 +53,12 @@ def printed(args, result, resolved, found_curves, engines, correctness, samples,
         print(summary.risk_text(summary.risk_rows(found_curves, names, engines, cached),
                                 described(resolved, cached, seen)))
     print(summary.matrix_text(found_curves, names, engines))
-    if not args.no_throughput:
+    if shown.throughput:
         print(summary.throughput_text(result.rows, engines))
     findings(correctness, samples, result.path)
     over = result.meta["regex"]["overrun"]
     if over["max_ratio"] is not None:
-        print(f"budget {args.budget_ms} ms: slowest match cell took {over['max_ratio']:.2f}x the budget "
+        print(f"budget {shown.budget_ms} ms: slowest match cell took {over['max_ratio']:.2f}x the budget "
               f"({over['worst_cell']}, {over['worst_status']}); {over['cells_over_1_2']} of {over['cells']} over 1.2x")
     load = ", ".join(f"{x:.1f}" for x in result.meta["machine"]["load_average_start"])
     print(f"load average at the start: {load} on {result.meta['machine']['cores']} cores: times are noisy when "
@@ -57,6 +66,6 @@ def printed(args, result, resolved, found_curves, engines, correctness, samples,
     print(f"results: {result.path / 'results.csv'}")
     print(f"classification: {result.path / 'classification.csv'}")
     print(f"catalogue: {result.path / 'catalogue.toml'}  (every attack filled in: edit it and run again with --patterns)")
-    if not args.no_report:
+    if shown.report:
         report = render(result.path)
         print(f"report:  {report / 'index.html'}  ({report / 'report.md'})")

@@ -9,10 +9,9 @@ from . import cache, triage
 from .patterns import Pattern, Variant
 
 
-def cache_of(args) -> cache.Cache | None:
-    if args.scan is None or args.no_cache:
-        return None
-    return cache.Cache.load(args.cache or (args.out or paths.RUNS.parent) / cache.FILE)
+def cache_of(given: Path | None, out: Path | None) -> cache.Cache:
+    """The scan cache: `given` (--cache), else beside the run directories (under --out when given)."""
+    return cache.Cache.load(given or (out or paths.RUNS.parent) / cache.FILE)
 
 
 def answered(store: cache.Cache | None, scanned: list[Pattern], versions: dict[str, str]):
