@@ -23,6 +23,8 @@ import pytest
 
 from conftest import BUILD, DATA, ROOT
 from stallbench_lib import children, node as nodejs
+from stallbench_lib.catalogue import describe
+from stallbench_lib.redos.engines import Engines
 
 NODE, _ = nodejs.find()
 TAG = "STALLBENCH_TEST_TAG"
@@ -109,13 +111,22 @@ def test_sigkill_during_regex_check_leaves_neither_it_nor_its_node(tmp_path):
         """), "regex_server.js", tmp_path)
 
 
-def test_sigkill_during_regex_check_leaves_no_engine_program(tmp_path):
-    """An engine of another language runs in a program of its own (Python's re here, backtracking)."""
+def _program_engines() -> list[str]:
+    """The engines of other languages this build has, each run in a program of its own."""
+    table = Engines.from_family(describe(BUILD / "benches" / "bench_regex"))
+    return [r["name"] for r in table.rows if r["runs_in"] == "program" and not r["per_node_line"] and r["available"]]
+
+
+@pytest.mark.parametrize("engine", _program_engines())
+def test_sigkill_during_regex_check_leaves_no_engine_program(engine, tmp_path):
+    """An engine of another language runs in a program of its own, from its folder programs/<engine>/
+    (its command line names it). A backtracking one is still on the first regex when the kill comes;
+    an automaton answers it at once, and has thousands more to answer (seconds of round trips)."""
     checker = BUILD / "benches" / "regex_check"
     sigkill_during(_library_orchestrator(f"""
         from stallbench_lib.redos import checker
-        checker.run({str(checker)!r}, ["python"], [("^(a+)+$", "")], ["a" * 40 + "!"])
-        """), "regex_server.py", tmp_path)
+        checker.run({str(checker)!r}, [{engine!r}], [("^(a+)+$", "")] * 3000, ["a" * 40 + "!"] * 20)
+        """), f"programs/{engine}/", tmp_path)
 
 
 def test_sigkill_during_stallbench_trace_leaves_no_tool(tmp_path):

@@ -163,6 +163,7 @@ def test_node_is_optional(tmp_path):
     (entry("x", "a", "a"), ["--budget-ms", "5"], "valid values are 10-600000"),
     (entry("x", "a", "a"), ["--node", "17"], "'17' is not a pinned Node line"),
     (entry("x", "a", "a"), ["--flags", "i"], "--flags applies to --pattern regexes"),
+    ("format = 3\n" + entry("x", "a", "a"), [], "format 3 is not one this stallbench reads (valid: 1, 2"),
 ])
 def test_bad_input_is_one_line_and_writes_nothing(tmp_path, text, args, words):
     patterns = catalogue(tmp_path, text)
@@ -174,6 +175,24 @@ def test_bad_input_is_one_line_and_writes_nothing(tmp_path, text, args, words):
     if not args:
         assert str(patterns) in lines[0]
     assert not out.exists()
+
+
+def test_a_catalogue_written_before_the_escapes_runs_as_it_was_written(tmp_path):
+    # No `format`: the pump's backslashes are backslashes, for the orchestrator and the bench alike
+    # (format 2 would refuse \[ as an unknown escape); the attack input (whole pumps: 5 and 10
+    # characters) is what the regex matches.
+    patterns = catalogue(tmp_path, r"""[[pattern]]
+name = "brackets"
+regex = '^(\\\[\\\]\()+$'
+pump = '\[\]('
+lengths = [5, 10]
+source = "test"
+""")
+    result, run_dir = regex_run(tmp_path, patterns, "--engines", "std,re2")
+    assert result.returncode == 0, result.stderr
+    matched = {(r.param_dict()["engine"], r.param_dict()["length"]): r.value
+               for r in read_csv(run_dir / "results.csv") if r.metric == "matched"}
+    assert matched == {(e, n): 1 for e in ("std", "re2") for n in ("5", "10")}, matched
 
 
 def test_bench_binary_refuses_a_bad_catalogue_itself(tmp_path):

@@ -19,8 +19,11 @@ from .patterns import Pattern
 
 MAX_RANDOM_LENGTH = 16   # short, so a backtracking engine's worst case stays small
 # Generated strings nearly match, the worst case of a backtracking engine without a guard
-# (std::regex): 2^16 steps is a millisecond, 2^30 is minutes. Polynomial patterns allow longer ones.
-MAX_GENERATED_LENGTH = {"exponential": 16, None: 48}
+# (std::regex, Python's re): 2^16 steps is a millisecond, 2^30 is minutes (Python's re took 76 s on
+# ^(a+)+$ against 29 a's and a '!'). Longer ones only for an entry that says it is not exponential:
+# one that says nothing may be.
+MAX_GENERATED_LENGTH = {"polynomial": 48, "linear": 48}
+SHORT_GENERATED_LENGTH = 16
 RANDOM_COUNT = 400
 MUTATED_COUNT = 400
 ATTACK_LENGTHS = 16      # the attack recipe at its 16 shortest lengths
@@ -52,12 +55,16 @@ def alphabet(pattern: Pattern) -> list[str]:
     return sorted(c for c in chars if c)
 
 
+def _longest(pattern: Pattern) -> int:
+    return MAX_GENERATED_LENGTH.get(pattern.expect, SHORT_GENERATED_LENGTH)
+
+
 def attack_inputs(pattern: Pattern) -> list[str]:
     """The attack at its shortest lengths, none longer than the generated strings may be: an exact
     attack's fixed part can be catastrophic alone (recheck's for ^(?:a{2,40})+$ starts with 40 a's)."""
     if not pattern.pumps:
         return []
-    longest = MAX_GENERATED_LENGTH.get(pattern.expect, MAX_GENERATED_LENGTH[None])
+    longest = _longest(pattern)
     return [pattern.attack_input(n) for n in range(pattern.fixed, pattern.fixed + ATTACK_LENGTHS) if n <= longest]
 
 
@@ -81,7 +88,7 @@ def sample_inputs(pattern: Pattern, generated: list[str] = ()) -> list[str]:
     rng = random.Random(zlib.crc32(pattern.name.encode()))
     letters = alphabet(pattern)
     attacks = [as_text(a, pattern.unicode) for a in attack_inputs(pattern)]
-    longest = MAX_GENERATED_LENGTH.get(pattern.expect, MAX_GENERATED_LENGTH[None])
+    longest = _longest(pattern)
     made = [g for g in generated if len(g) <= longest]
     texts = dict.fromkeys(attacks + made)
     for _ in range(RANDOM_COUNT):
