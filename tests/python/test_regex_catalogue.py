@@ -187,3 +187,14 @@ def test_disagreement_between_engines_is_found_and_rejections_ignored():
                "hyperscan": EngineAnswers("unsupported", "")}
     (found,) = agreement.sample_disagreements("p", inputs, answers)
     assert found.input == "'ab'" and found.answers == {"re2": False, "std": True}
+
+
+@pytest.mark.parametrize("regex, nested", [
+    ("^(a+)+$", True), ("(?:\\d*x)*", True), ("(a|b+){2,}", True), ("((a)+)+", True),
+    ("^\\d+$", False), ("(a)+", False), ("[(a+)]+", False), ("(a+?)", False), ("(ab)*c+", False),
+    ("\\(a+\\)+", False), ("(?:,\\s*(\\d+)\\s*)?", False),
+])
+def test_an_entry_that_says_nothing_gets_short_samples_only_with_a_repeat_inside_a_repeat(regex, nested):
+    # The sample check's generated strings: short where an engine without a guard could take minutes
+    # (a repeat inside a repeat), long enough elsewhere for a polynomial pattern's counterexample.
+    assert samples.has_nested_repeat(regex) == nested

@@ -20,10 +20,11 @@ from .patterns import Pattern
 MAX_RANDOM_LENGTH = 16   # short, so a backtracking engine's worst case stays small
 # Generated strings nearly match, the worst case of a backtracking engine without a guard
 # (std::regex, Python's re): 2^16 steps is a millisecond, 2^30 is minutes (Python's re took 76 s on
-# ^(a+)+$ against 29 a's and a '!'). Longer ones only for an entry that says it is not exponential:
-# one that says nothing may be.
-MAX_GENERATED_LENGTH = {"polynomial": 48, "linear": 48}
+# ^(a+)+$ against 29 a's and a '!'). Longer ones only for an entry that says it is not exponential,
+# or says nothing and has no repeat inside a repeat.
 SHORT_GENERATED_LENGTH = 16
+LONG_GENERATED_LENGTH = 48
+MAX_GENERATED_LENGTH = {"polynomial": LONG_GENERATED_LENGTH, "linear": LONG_GENERATED_LENGTH}
 RANDOM_COUNT = 400
 MUTATED_COUNT = 400
 ATTACK_LENGTHS = 16      # the attack recipe at its 16 shortest lengths
@@ -56,7 +57,44 @@ def alphabet(pattern: Pattern) -> list[str]:
 
 
 def _longest(pattern: Pattern) -> int:
+    """An entry that says nothing gets long strings unless a repeat of its has a repeat inside (the
+    shape of every exponential case): a counterexample of a polynomial one can need 20 characters."""
+    if pattern.expect is None and not has_nested_repeat(pattern.regex):
+        return LONG_GENERATED_LENGTH
     return MAX_GENERATED_LENGTH.get(pattern.expect, SHORT_GENERATED_LENGTH)
+
+
+def has_nested_repeat(regex: str) -> bool:
+    """Whether a group holding a repeat is itself repeated: (a+)+, (?:\\d*x)*, (a|b+){2,}; an optional
+    group, (x+)?, is not a repeat."""
+    inner: list[bool] = []   # per open group: whether it holds a quantifier so far
+    closed_with_repeat = False
+    i, in_class = 0, False
+    while i < len(regex):
+        c = regex[i]
+        repeat = c in "*+" or c == "{" and regex[i + 1:i + 2].isdigit()   # `?` repeats nothing
+        if c == "\\":
+            i += 2
+            closed_with_repeat = False
+            continue
+        if in_class:
+            in_class = c != "]"
+        elif c == "[":
+            in_class = True
+        elif c == "(":
+            inner.append(False)
+        elif c == ")" and inner:
+            closed_with_repeat = inner.pop()
+            i += 1
+            continue
+        elif repeat:
+            if closed_with_repeat:
+                return True
+            if inner:
+                inner[-1] = True
+        closed_with_repeat = False
+        i += 1
+    return False
 
 
 def attack_inputs(pattern: Pattern) -> list[str]:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import children
+from ..medians import middle
 from ..tidy import Row
 from .curves import curves
 from .patterns import Variant
@@ -42,7 +43,7 @@ def lengths(variant: Variant) -> list[int]:
     own = variant.lengths
     if variant.pattern.expect == "exponential" and not variant.is_safe:
         return own[:4]
-    return sorted({own[1], own[len(own) // 2], own[-2]}) if len(own) >= 4 else own
+    return sorted({own[1], middle(own), own[-2]}) if len(own) >= 4 else own
 
 
 def blown_up(rows: list[Row], variants: list[Variant]) -> set[tuple[str, str]]:
