@@ -75,8 +75,8 @@ def sections(context, found) -> list[str]:
         parts.append(table.markdown(ERROR_COLUMNS, pool_waits.error_rows(group)))
         parts.append("First wait for a thread, p50, ms: measured (model).\n")
         parts.append(table.markdown(_waits_columns(names), pool_waits.rows(group, "p50", fmt)))
-        parts.append(collapsed("First wait for a thread, p99, every runtime",
-                               "Measured (model), ms.\n\n" + table.markdown(_waits_columns(names), pool_waits.rows(group, "p99", fmt))))
+        p99 = table.markdown(_waits_columns(names), pool_waits.rows(group, "p99", fmt))
+        parts.append(collapsed("First wait for a thread, p99, every runtime", "Measured (model), ms.\n\n" + p99))
     if without:
         parts.append(f"\nNo pool wait for {', '.join(dict.fromkeys(without))}: the Node cells ran without the pool "
                      "canary addon (it was not in this build: it needs a pinned Node line's Node-API headers), latency only.\n")

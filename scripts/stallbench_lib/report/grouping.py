@@ -31,7 +31,7 @@ def values(rows: Iterable[Row], key: Key, *, benchmark: str | None = None, metri
     wanted = None if metrics is None else set(metrics)
     found: dict = {}
     for r in rows:
-        if r.status != "ok" or (benchmark is not None and r.benchmark != benchmark) or (wanted is not None and r.metric not in wanted):
+        if r.status != "ok" or benchmark not in (None, r.benchmark) or (wanted is not None and r.metric not in wanted):
             continue
         k = key(parse_params(r.params))
         if k is None:
