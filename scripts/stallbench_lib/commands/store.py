@@ -4,6 +4,7 @@ from pathlib import Path
 
 from .. import rundir
 from ..errors import UsageError
+from ..report import table
 from ..tracking import store
 
 NAME = "store"
@@ -35,9 +36,9 @@ def run(args) -> int:
             raise UsageError("store list takes no directories (did you mean store import?)")
         with store.Store(where) as db:
             runs = db.listing(args.fingerprint)
-        print("| run | machine | started | kind | complete |\n|---|---|---|---|---|")
-        for r in runs:
-            print(f"| {r.run_id} | {r.fingerprint} | {r.started_at} | {r.kind} | {'yes' if r.complete else 'no'} |")
+        print(table.markdown(["run", "machine", "started", "kind", "complete"],
+                             [[r.run_id, r.fingerprint, r.started_at, r.kind, "yes" if r.complete else "no"] for r in runs]),
+              end="")
         print(f"store: {len(runs)} runs in {store.shown(where)}")
         return 0
     if not args.dirs:

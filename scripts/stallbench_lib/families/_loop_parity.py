@@ -1,6 +1,6 @@
 """Report section of the `starvation/parity` benchmark: the model beside each Node line on the
 shipped ordering scenarios (the parity matrix) and the main-module race's odds, model vs Node."""
-from ..report import stats
+from ..report import grouping, stats, table
 from ..report.figures import corner_legend, figure, save
 from ..tidy import parse_params
 
@@ -20,13 +20,8 @@ scenario; the others run the races only.
 
 def _cells(rows):
     """(runtime, scenario) -> {metric: mean over repetitions}; runtimes in first-seen order."""
-    values: dict = {}
-    for r in rows:
-        if r.benchmark != "parity" or r.status != "ok" or r.metric not in METRICS:
-            continue
-        p = parse_params(r.params)
-        if "scenario" in p:
-            values.setdefault((p["runtime"], p["scenario"]), {}).setdefault(r.metric, []).append(r.value)
+    values = grouping.values(rows, lambda p: (p["runtime"], p["scenario"]) if "scenario" in p else None,
+                             benchmark="parity", metrics=METRICS)
     return {key: {m: sum(v) / len(v) for m, v in by_metric.items()} for key, by_metric in values.items()}
 
 
@@ -41,10 +36,8 @@ def _verdict(m: dict) -> str:
 
 
 def _matrix(cells, runtimes, scenarios) -> str:
-    lines = ["| scenario | " + " | ".join(runtimes) + " |", "|---" * (1 + len(runtimes)) + "|"]
-    for scenario in scenarios:
-        row = [_verdict(cells[(rt, scenario)]) if (rt, scenario) in cells else "–" for rt in runtimes]
-        lines.append(f"| {scenario} | " + " | ".join(row) + " |")
+    rows = [[scenario, *(_verdict(cells[(rt, scenario)]) if (rt, scenario) in cells else None for rt in runtimes)]
+            for scenario in scenarios]
     summary = []
     for rt in runtimes:
         deterministic = [cells[(rt, s)] for s in scenarios if (rt, s) in cells and cells[(rt, s)]["expected_orders"] <= 1]
@@ -52,7 +45,7 @@ def _matrix(cells, runtimes, scenarios) -> str:
             agree = sum(_verdict(m) == "agree" for m in deterministic)
             summary.append(f"{rt}: {agree} of {len(deterministic)} deterministic scenarios agree "
                            f"({100 * agree / len(deterministic):.0f}%)")
-    return "\n".join(lines) + "\n\n" + ("; ".join(summary) + ".\n" if summary else "")
+    return table.markdown(["scenario", *runtimes], rows) + "\n" + ("; ".join(summary) + ".\n" if summary else "")
 
 
 def _odds_plot(context, cells, runtimes, races):

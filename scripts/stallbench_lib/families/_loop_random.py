@@ -2,9 +2,10 @@
 (workloads/loop/random_program.h) on each Node line and on the model of that line, how many gave the
 same order, and how to run again any that did not."""
 from .. import runtimes
-from ..tidy import parse_params
+from ..report import grouping, table
 
 METRICS = ("programs", "agreeing_programs", "agree_pct", "series", "disagreeing_program")
+COLUMNS = ["Node line", table.number("programs"), table.number("agree"), table.number("share")]
 
 READING = """\
 Each repetition draws random programs (ops, nesting and delays from the scenario grammar; only
@@ -18,12 +19,7 @@ disagrees is named by its series and index, and `scripts/stallbench trace --rand
 
 def _by_repetition(rows) -> dict:
     """(runtime, repetition) -> {metric: [values]}."""
-    found: dict = {}
-    for r in rows:
-        if r.benchmark == "random_parity" and r.status == "ok" and r.metric in METRICS:
-            key = (parse_params(r.params)["runtime"], r.repetition)
-            found.setdefault(key, {}).setdefault(r.metric, []).append(r.value)
-    return found
+    return grouping.values(rows, lambda p: p["runtime"], benchmark="random_parity", metrics=METRICS, per_repetition=True)
 
 
 def section(context) -> str:
@@ -31,17 +27,16 @@ def section(context) -> str:
     if not repetitions:
         return ""
     found = runtimes.runtimes(rt for rt, _ in repetitions)
-    lines = ["### Random programs: the model beside each Node line\n", READING,
-             "| Node line | programs | agree | share |", "|---|---|---|---|"]
-    again = []
+    shown, again = [], []
     for rt in found:
         mine = [m for (r, _), m in repetitions.items() if r == rt]
         programs = sum(int(m["programs"][0]) for m in mine)
         agree = sum(int(m["agreeing_programs"][0]) for m in mine)
-        lines.append(f"| {rt} | {programs} | {agree} | {100 * agree / programs:.1f}% |")
+        shown.append([rt, programs, agree, f"{100 * agree / programs:.1f}%"])
         line = runtimes.line(rt)
         again += [f"- {rt}: `scripts/stallbench trace --random 1 --seed {int(m['series'][0])} --first {int(i)} --node {line}`"
                   for m in mine for i in m.get("disagreeing_program", [])]
+    text = "### Random programs: the model beside each Node line\n\n" + READING + "\n" + table.markdown(COLUMNS, shown)
     if again:
-        lines += ["", "Programs that disagreed, each with the command that runs it again:", "", *again]
-    return "\n".join(lines) + "\n"
+        text += "\nPrograms that disagreed, each with the command that runs it again:\n\n" + "\n".join(again) + "\n"
+    return text

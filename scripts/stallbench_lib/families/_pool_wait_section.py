@@ -2,7 +2,7 @@
 wait for a thread in C++ and in each Node line beside the model's prediction of it (a figure and two
 tables), and the model's error of that wait per runtime beside its error of latency."""
 from ..pool_sweep import mixes, pool_waits
-from ..report import stats
+from ..report import stats, table
 from ..report.markup import collapsed
 from ..report.figures import figure, mark_cores, save, shared_legend
 
@@ -53,10 +53,12 @@ def _figure(context, group, index):
                 "a job's first wait for a thread against pool size, every runtime, measured and modelled")
 
 
-def _table(header: list[str], rows: list[list[str]]) -> str:
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(r) + " |" for r in rows]
-    return "\n".join(lines) + "\n"
+ERROR_COLUMNS = ["runtime", *map(table.number, ("pool wait p50 (where a job waited)", "latency p50 (same points)", "points",
+                                                "latency p50 (every point)", "points"))]
+
+
+def _waits_columns(names):
+    return ["class", table.number("pool"), *map(table.number, names)]
 
 
 def sections(context, found) -> list[str]:
@@ -70,12 +72,11 @@ def sections(context, found) -> list[str]:
         names = [s.runtime for s in group]
         parts.append(_figure(context, group, index))
         parts.append(f"Mix `{mixes.as_command_line(group[0].mix)}`. The model's median absolute error, per runtime:\n")
-        parts.append(_table(["runtime", "pool wait p50 (where a job waited)", "latency p50 (same points)", "points",
-                             "latency p50 (every point)", "points"], pool_waits.error_rows(group)))
+        parts.append(table.markdown(ERROR_COLUMNS, pool_waits.error_rows(group)))
         parts.append("First wait for a thread, p50, ms: measured (model).\n")
-        parts.append(_table(["class", "pool", *names], pool_waits.rows(group, "p50", fmt)))
-        parts.append(collapsed("First wait for a thread, p99, every runtime",
-                               "Measured (model), ms.\n\n" + _table(["class", "pool", *names], pool_waits.rows(group, "p99", fmt))))
+        parts.append(table.markdown(_waits_columns(names), pool_waits.rows(group, "p50", fmt)))
+        p99 = table.markdown(_waits_columns(names), pool_waits.rows(group, "p99", fmt))
+        parts.append(collapsed("First wait for a thread, p99, every runtime", "Measured (model), ms.\n\n" + p99))
     if without:
         parts.append(f"\nNo pool wait for {', '.join(dict.fromkeys(without))}: the Node cells ran without the pool "
                      "canary addon (it was not in this build: it needs a pinned Node line's Node-API headers), latency only.\n")

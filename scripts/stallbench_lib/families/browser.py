@@ -6,10 +6,9 @@ side by side, and the medians."""
 from collections import defaultdict
 
 from ..medians import middle
-from ..report import stats
+from ..report import grouping, stats, table
 from ..report.markup import collapsed
 from ..report.figures import corner_legend, figure, save, shared_legend
-from ..tidy import parse_params
 from ._stall_plots import median_repetition
 
 STRATEGIES = ["inline", "timeout", "message-channel", "idle-callback", "yield", "post-task", "worker"]
@@ -68,11 +67,9 @@ inline sits far right, the worker near zero delay at the price of starting a thr
 
 def _cells(rows):
     """(benchmark, size) -> (strategy, chunk) -> params."""
-    grouped = defaultdict(dict)
-    for params in dict.fromkeys(r.params for r in rows if r.benchmark in SIZE):
-        benchmark = next(r.benchmark for r in rows if r.params == params)
-        p = parse_params(params)
-        grouped[(benchmark, int(p[SIZE[benchmark]]))][(p["strategy"], int(p["chunk"]))] = params
+    grouped = {(benchmark, size): cells for benchmark, size_key in SIZE.items()
+               for size, cells in grouping.cells(rows, lambda p, key=size_key: int(p[key]),
+                                                 lambda p: (p["strategy"], int(p["chunk"])), benchmark=benchmark).items()}
     return dict(sorted(grouped.items()))
 
 
@@ -196,22 +193,26 @@ def _side_by_side(context, grouped):
     return save(fig, context.out, "browser-frames-and-delay", title)
 
 
+TABLE_COLUMNS = ["strategy", table.number("chunk"), table.number("finish", "ms"), table.number("frames (per s)"),
+                 table.number("frame gap max", "ms"), table.number("long tasks (max ms)"), table.number("LoAF max", "ms"),
+                 table.number("chunk max", "ms"), table.number("input delay p50 / max", "ms"),
+                 table.number("interaction max", "ms")]
+
+
 def _table(context, cells):
     metrics = ("total_ms", "frames", "frame_rate_hz", "frame_gap_max_ms", "longtasks", "longtask_max_ms",
                "loaf_max_ms", "chunk_max_ms", "input_delay_p50_ms", "input_delay_max_ms", "interaction_max_ms")
-    lines = ["| strategy | chunk | finish ms | frames (per s) | frame gap max ms | long tasks (max ms) | LoAF max ms "
-             "| chunk max ms | input delay p50 / max ms | interaction max ms |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
+    rows = []
     medians = stats.medians_by_cell(context.rows, cells.values(), metrics)
     for key in sorted(cells, key=_order):
         strategy, chunk = key
         m = medians[cells[key]]
-        lines.append(f"| {LABELS.get(strategy, strategy)} | {f'{chunk:,}' if chunk else '–'} | {stats.fmt(m['total_ms'])} | "
-                     f"{stats.fmt(m['frames'], 0)} ({stats.fmt(m['frame_rate_hz'], 0)}) | {stats.fmt(m['frame_gap_max_ms'])} | "
-                     f"{stats.fmt(m['longtasks'], 0)} ({stats.fmt(m['longtask_max_ms'])}) | {stats.fmt(m['loaf_max_ms'])} | "
-                     f"{stats.fmt(m['chunk_max_ms'])} | {stats.fmt(m['input_delay_p50_ms'])} / "
-                     f"{stats.fmt(m['input_delay_max_ms'])} | {stats.fmt(m['interaction_max_ms'])} |")
-    return "\n".join(lines) + "\n"
+        rows.append([LABELS.get(strategy, strategy), f"{chunk:,}" if chunk else None, stats.fmt(m["total_ms"]),
+                     f"{stats.fmt(m['frames'], 0)} ({stats.fmt(m['frame_rate_hz'], 0)})", stats.fmt(m["frame_gap_max_ms"]),
+                     f"{stats.fmt(m['longtasks'], 0)} ({stats.fmt(m['longtask_max_ms'])})", stats.fmt(m["loaf_max_ms"]),
+                     stats.fmt(m["chunk_max_ms"]), f"{stats.fmt(m['input_delay_p50_ms'])} / {stats.fmt(m['input_delay_max_ms'])}",
+                     stats.fmt(m["interaction_max_ms"])])
+    return table.markdown(TABLE_COLUMNS, rows)
 
 
 def sections(context) -> str:

@@ -5,6 +5,7 @@ program with and without the probe, round by round, and the ratios."""
 from ..doctor import cost, metrics, verdict as verdicts
 from ..probe import trace as probe_trace
 from ..probe.window import nearest_rank, own
+from ..report import table
 from ..report.figures import figure, save, shared_legend
 
 # The doctor's rows are declared in Python, by the commands that write them (doctor/metrics.py, and
@@ -74,16 +75,19 @@ without, per round; the table gives its median over the rounds and its range.
 """
 
 
+COST_COLUMNS = ["metric", table.number("without (median)"), table.number("with (median)"),
+                table.number("with − without (median)"), table.number("with / without, median (range)"),
+                table.number("rounds")]
+
+
 def _cost_section(context) -> str:
     rounds = cost.rounds_from_rows([r for r in context.rows if r.benchmark == "probe-cost"])
-    lines = ["| metric | without (median) | with (median) | with − without (median) | with / without, median (range) "
-             "| rounds |", "|---|---|---|---|---|---|"]
-    for metric, c in cost.summary(rounds).items():
-        ratio = f"×{c.ratio:.3f} ({c.ratio_low:.3f}–{c.ratio_high:.3f})" if c.ratio is not None else "–"
-        lines.append(f"| {metric} | {c.without:.2f} | {c.with_probe:.2f} | {c.difference:+.2f} | {ratio} | {c.rounds} |")
+    rows = [[metric, f"{c.without:.2f}", f"{c.with_probe:.2f}", f"{c.difference:+.2f}",
+             f"×{c.ratio:.3f} ({c.ratio_low:.3f}–{c.ratio_high:.3f})" if c.ratio is not None else None, c.rounds]
+            for metric, c in cost.summary(rounds).items()]
     meta = context.run.meta
     return (f"### What the pool probe costs\n\n`{meta.get('app')}` at {meta.get('rate')} requests/s, the probe at "
-            f"{meta.get('probe_rate_per_s')} canaries/s.\n\n" + COST_READING + "\n" + "\n".join(lines) + "\n")
+            f"{meta.get('probe_rate_per_s')} canaries/s.\n\n" + COST_READING + "\n" + table.markdown(COST_COLUMNS, rows))
 
 
 def sections(context) -> str:

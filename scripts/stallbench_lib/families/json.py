@@ -2,10 +2,8 @@
 JSON.parse per Node line, the stall timeline and /health latency CDF per mode, the medians behind
 them; per document shape, each parser's steady-state walk beside its library's reference walk
 (adapter_overhead_ratio); and a user's own file (`stallbench json --input`)."""
-from collections import defaultdict
-
 from .. import runtimes
-from ..report import stats
+from ..report import grouping, stats, table
 from ..report.markup import collapsed
 from ..report.figures import corner_legend, figure, save, shared_legend
 from ..tidy import parse_params
@@ -57,10 +55,8 @@ sum of quantity × unitPrice, text bytes) is checked against the generator's.
 
 def _scenarios(rows):
     """(shape, count) -> {(parser, mode, per_turn): params} for the `parse` benchmark."""
-    grouped = defaultdict(dict)
-    for params in dict.fromkeys(r.params for r in rows if r.benchmark == "parse"):
-        p = parse_params(params)
-        grouped[(p["shape"], int(p["count"]))][(p["parser"], p["mode"], int(p["per_turn"]))] = params
+    grouped = grouping.cells(rows, lambda p: (p["shape"], int(p["count"])),
+                             lambda p: (p["parser"], p["mode"], int(p["per_turn"])), benchmark="parse")
     return dict(sorted(grouped.items()))
 
 
@@ -144,25 +140,24 @@ def _mode_panels(cells, parser):
 
 def _table(context, cells, node):
     node_ms = {runtime: plots.median_of(context.rows, params, "node_parse_ms") for runtime, params in node.items()}
-    node_heads = "".join(f" {runtime} ÷ this |" for runtime in node_ms)
-    lines = ["| parser | numbers | mode | parse ms | MB/s | first parse ms | RSS growth MiB | × memcpy |" + node_heads +
-             " stall max ms | loop delay p99 / max ms | /health p99 / max ms | ELU |",
-             "|---|---|---|---|---|---|---|---|" + "---|" * len(node_ms) + "---|---|---|---|"]
+    columns = ["parser", "numbers", "mode", table.number("parse", "ms"), table.number("MB/s"),
+               table.number("first parse", "ms"), table.number("RSS growth", "MiB"), table.number("× memcpy"),
+               *(table.number(f"{runtime} ÷ this") for runtime in node_ms), table.number("stall max", "ms"),
+               table.number("loop delay p99 / max", "ms"), table.number("/health p99 / max", "ms"), table.number("ELU")]
+    rows = []
     medians = stats.medians_by_cell(context.rows, cells.values(),
                                     ("parse_ms", "parse_mb_s", "first_parse_ms", "rss_growth_mb", "memcpy_gap_ratio",
                                      "stall_max_ms", "loop_delay_p99_ms", "loop_delay_max_ms", "health_p99_ms",
                                      "health_max_ms", "elu_overall"))
     for (parser, mode, per_turn), params in sorted(_sorted_cells(cells), key=lambda kv: kv[0][0]):
         m = medians[params]
-        versus = "".join(f" {plots.ratio_text(ms, m['parse_ms']) if mode == 'inline' else '–'} |" for ms in node_ms.values())
-        lines.append(
-            f"| {parser} | {parse_params(params).get('numbers', '')} | {_mode_label(mode, per_turn)} | "
-            f"{stats.fmt(m['parse_ms'])} | {stats.fmt(m['parse_mb_s'], 0)} | "
-            f"{stats.fmt(m['first_parse_ms'])} | {stats.fmt(m['rss_growth_mb'])} | {stats.fmt(m['memcpy_gap_ratio'])} |"
-            f"{versus} {stats.fmt(m['stall_max_ms'])} | "
-            f"{stats.fmt(m['loop_delay_p99_ms'])} / {stats.fmt(m['loop_delay_max_ms'])} | "
-            f"{stats.fmt(m['health_p99_ms'])} / {stats.fmt(m['health_max_ms'])} | {stats.fmt(m['elu_overall'], 2)} |")
-    return "\n".join(lines) + "\n"
+        versus = [plots.ratio_text(ms, m["parse_ms"]) if mode == "inline" else None for ms in node_ms.values()]
+        rows.append([parser, parse_params(params).get("numbers", ""), _mode_label(mode, per_turn), stats.fmt(m["parse_ms"]),
+                     stats.fmt(m["parse_mb_s"], 0), stats.fmt(m["first_parse_ms"]), stats.fmt(m["rss_growth_mb"]),
+                     stats.fmt(m["memcpy_gap_ratio"]), *versus, stats.fmt(m["stall_max_ms"]),
+                     f"{stats.fmt(m['loop_delay_p99_ms'])} / {stats.fmt(m['loop_delay_max_ms'])}",
+                     f"{stats.fmt(m['health_p99_ms'])} / {stats.fmt(m['health_max_ms'])}", stats.fmt(m["elu_overall"], 2)])
+    return table.markdown(columns, rows)
 
 
 def _headline(context, scenario, cells, node):
@@ -207,11 +202,7 @@ of numbers) is checked against the generator's.
 
 def _walk_cells(rows):
     """(kb, shape) -> parser -> params of the `walk` benchmark, shapes in shapes.json's order."""
-    grouped = defaultdict(dict)
-    for params in dict.fromkeys(r.params for r in rows if r.benchmark == "walk"):
-        p = parse_params(params)
-        grouped[(int(p["kb"]), p["shape"])][p["parser"]] = params
-    return grouped
+    return grouping.cells(rows, lambda p: (int(p["kb"]), p["shape"]), lambda p: p["parser"], benchmark="walk")
 
 
 def _walk_figure(context, kb, shapes, cells, medians):
@@ -236,6 +227,10 @@ def _walk_figure(context, kb, shapes, cells, medians):
     return save(fig, context.out, f"json-walk-{kb}", f"MB/s per parser and shape, {kb} KiB documents")
 
 
+WALK_COLUMNS = ["shape", "parser", "numbers", table.number("MB/s"), table.number("reference MB/s"), table.number("overhead"),
+                table.number("first walk", "ms")]
+
+
 def _walk_section(context):
     cells = _walk_cells(context.rows)
     if not cells:
@@ -247,15 +242,11 @@ def _walk_section(context):
         shapes = [shape for k, shape in cells if k == kb]
         parts.append(_walk_figure(context, kb, shapes, cells, medians))
         parts.append(_ondemand_versus_dom(kb, cells, medians))
-        lines = ["| shape | parser | numbers | MB/s | reference MB/s | overhead | first walk ms |",
-                 "|---|---|---|---|---|---|---|"]
-        for shape in shapes:
-            for parser, params in cells[(kb, shape)].items():
-                m = medians[params]
-                lines.append(f"| {shape} | {parser} | {parse_params(params)['numbers']} | {stats.fmt(m['walk_mb_s'], 0)} | "
-                             f"{stats.fmt(m['reference_mb_s'], 0)} | {stats.fmt(m['adapter_overhead_ratio'], 2)} | "
-                             f"{stats.fmt(m['first_walk_ms'], 2)} |")
-        parts.append(collapsed(f"Medians per cell, {kb:,} KiB documents", "\n".join(lines)))
+        rows = [[shape, parser, parse_params(params)["numbers"], stats.fmt(medians[params]["walk_mb_s"], 0),
+                 stats.fmt(medians[params]["reference_mb_s"], 0), stats.fmt(medians[params]["adapter_overhead_ratio"], 2),
+                 stats.fmt(medians[params]["first_walk_ms"], 2)]
+                for shape in shapes for parser, params in cells[(kb, shape)].items()]
+        parts.append(collapsed(f"Medians per cell, {kb:,} KiB documents", table.markdown(WALK_COLUMNS, rows)))
     return "\n".join(p for p in parts if p)
 
 
@@ -271,6 +262,11 @@ def _ondemand_versus_dom(kb, cells, medians):
             f"{ratio} through the adapters, {reference} between the reference walks.\n")
 
 
+INPUT_COLUMNS = ["parser", "numbers", "mode", "status", table.number("values"), table.number("parse", "ms"),
+                 table.number("MB/s"), table.number("first parse", "ms"), table.number("overhead"),
+                 table.number("RSS growth", "MiB"), table.number("stall max", "ms"), table.number("/health max", "ms")]
+
+
 def _input_section(context):
     rows = [r for r in context.rows if r.benchmark in ("input", "input-node")]
     if not rows:
@@ -281,10 +277,8 @@ def _input_section(context):
              "the thread's CPU clock), *first parse* a fresh parser's first walk, *overhead* the adapter against "
              "its library's reference walk. A parser that refused the file gives its own message and the byte "
              "offset where it stopped (simdjson's DOM and its stage 1 give no offset; an unclosed string is found "
-             "at the end of the input). Answers are compared with simdjson's DOM where both parse.\n", NUMBERS_NOTE,
-             "| parser | numbers | mode | status | values | parse ms | MB/s | first parse ms | overhead | RSS growth MiB "
-             "| stall max ms | /health max ms |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "at the end of the input). Answers are compared with simdjson's DOM where both parse.\n", NUMBERS_NOTE]
+    shown = []
     cells = list(dict.fromkeys(r.params for r in rows))
     medians = stats.medians_by_cell(rows, cells, ("values", "parse_ms", "parse_mb_s", "first_parse_ms",
                                                   "adapter_overhead_ratio", "rss_growth_mb", "stall_max_ms",
@@ -294,18 +288,17 @@ def _input_section(context):
         p = parse_params(params)
         failed = sorted({f"{r.status}: {r.detail}" for r in rows if r.params == params and r.status != "ok"})
         med = medians[params]
-        status = "; ".join(failed).replace("|", "\\|") if failed else "ok"
+        status = "; ".join(failed) if failed else "ok"
         if "runtime" in p:  # JSON.parse on a Node line
-            lines.append(f"| {p['runtime']} JSON.parse | exact | – | {status} | {stats.fmt(med['values'], 0)} | "
-                         f"{stats.fmt(med['node_parse_ms'], 2)} | {stats.fmt(med['node_parse_mb_s'], 0)} | "
-                         f"{stats.fmt(med['node_first_parse_ms'], 2)} | – | – | – | – |")
+            shown.append([f"{p['runtime']} JSON.parse", "exact", None, status, stats.fmt(med["values"], 0),
+                          stats.fmt(med["node_parse_ms"], 2), stats.fmt(med["node_parse_mb_s"], 0),
+                          stats.fmt(med["node_first_parse_ms"], 2), None, None, None, None])
             continue
-        lines.append(f"| {p['parser']} | {p.get('numbers', '')} | {p['mode']} | {status} | {stats.fmt(med['values'], 0)} | "
-                     f"{stats.fmt(med['parse_ms'], 2)} | {stats.fmt(med['parse_mb_s'], 0)} | "
-                     f"{stats.fmt(med['first_parse_ms'], 2)} | {stats.fmt(med['adapter_overhead_ratio'], 2)} | "
-                     f"{stats.fmt(med['rss_growth_mb'])} | {stats.fmt(med['stall_max_ms'])} | "
-                     f"{stats.fmt(med['health_max_ms'])} |")
-    return "\n".join(lines) + "\n"
+        shown.append([p["parser"], p.get("numbers", ""), p["mode"], status, stats.fmt(med["values"], 0),
+                      stats.fmt(med["parse_ms"], 2), stats.fmt(med["parse_mb_s"], 0), stats.fmt(med["first_parse_ms"], 2),
+                      stats.fmt(med["adapter_overhead_ratio"], 2), stats.fmt(med["rss_growth_mb"]),
+                      stats.fmt(med["stall_max_ms"]), stats.fmt(med["health_max_ms"])])
+    return "\n".join(lines) + "\n" + table.markdown(INPUT_COLUMNS, shown)
 
 
 def sections(context) -> str:

@@ -1,13 +1,10 @@
 """Report section for family `pool`: completion timelines per pool size, latency against pool
 size with the core count marked, C++ and each Node line side by side (latency and the canaries'
 queue wait), and the medians behind them."""
-from collections import defaultdict
-
-from ..report import stats
+from ..report import grouping, stats, table
 from ..runtimes import order as runtime_order
 from ..report.markup import collapsed
 from ..report.figures import CLASS_COLOURS, figure, mark_cores, save, shared_legend
-from ..tidy import parse_params
 
 BENCHMARK = "saturation"
 PROBES = [("fs", "fs_latency_ms", "file read"), ("dns", "dns_latency_ms", "dns lookup"),
@@ -70,10 +67,8 @@ def _runtime_order(label: str):
 
 def _scenarios(rows):
     """(digest, iters, jobs) -> {runtime label: {pool: params}}, runtimes in _runtime_order."""
-    grouped = defaultdict(lambda: defaultdict(dict))
-    for params in dict.fromkeys(r.params for r in rows):
-        p = parse_params(params)
-        grouped[(p["digest"], int(p["iters"]), int(p["jobs"]))][_runtime_label(p)][int(p["pool"])] = params
+    grouped = grouping.cells(rows, lambda p: (p["digest"], int(p["iters"]), int(p["jobs"])), _runtime_label,
+                             lambda p: int(p["pool"]))
     return {k: dict(sorted(v.items(), key=lambda kv: _runtime_order(kv[0]))) for k, v in sorted(grouped.items())}
 
 
@@ -194,10 +189,15 @@ def _runtimes_figure(context, scenarios):
     return save(fig, context.out, "pool-runtimes", "C++ and each Node line side by side against pool size")
 
 
+TABLE_COLUMNS = ["jobs × iters", "runtime", table.number("pool"), table.number("fs", "ms"), table.number("dns", "ms"),
+                 table.number("HTTP", "ms"), table.number("HTTP alone", "ms"), table.number("resolve4", "ms"),
+                 table.number("first pbkdf2", "ms"), table.number("last pbkdf2", "ms"),
+                 table.number("one job alone", "ms"), table.number("fs wait in jobs"), table.number("efficiency"),
+                 table.number("fs after 1st job"), table.number("HTTP before 1st job")]
+
+
 def _table(context, scenarios):
-    lines = ["| jobs × iters | runtime | pool | fs ms | dns ms | HTTP ms | HTTP alone ms | resolve4 ms | first pbkdf2 ms "
-             "| last pbkdf2 ms | one job alone ms | fs wait in jobs | efficiency | fs after 1st job | HTTP before 1st job |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    rows = []
     for (digest, iters, jobs), runtimes in scenarios.items():
         for label, pools in runtimes.items():
             for pool, params in sorted(pools.items()):
@@ -206,23 +206,25 @@ def _table(context, scenarios):
                 first = stats.median([r[0] for r in ranked if r])
                 last = stats.median([r[-1] for r in ranked if r])
                 in_jobs = med["fs_latency_ms"] / med["pbkdf2_alone_ms"] if med["fs_latency_ms"] and med["pbkdf2_alone_ms"] else None
-                lines.append(
-                    f"| {jobs} × {iters:,} {digest} | {label} | {pool} | {stats.fmt(med['fs_latency_ms'])} | "
-                    f"{stats.fmt(med['dns_latency_ms'])} | {stats.fmt(med['tcp_latency_ms'])} | "
-                    f"{stats.fmt(med['tcp_alone_ms'], 2)} | {stats.fmt(med['resolve4_latency_ms'])} | {stats.fmt(first)} | "
-                    f"{stats.fmt(last)} | {stats.fmt(med['pbkdf2_alone_ms'])} | {stats.fmt(in_jobs, 2)} | "
-                    f"{stats.fmt(med['pool_efficiency'], 2)} | "
-                    f"{_share(context.rows, params, lambda first, fs, dns, tcp: fs >= first)} | "
-                    f"{_share(context.rows, params, lambda first, fs, dns, tcp: tcp < first)} |")
-    return "\n".join(lines) + "\n"
+                rows.append([f"{jobs} × {iters:,} {digest}", label, pool, stats.fmt(med["fs_latency_ms"]),
+                             stats.fmt(med["dns_latency_ms"]), stats.fmt(med["tcp_latency_ms"]),
+                             stats.fmt(med["tcp_alone_ms"], 2), stats.fmt(med["resolve4_latency_ms"]), stats.fmt(first),
+                             stats.fmt(last), stats.fmt(med["pbkdf2_alone_ms"]), stats.fmt(in_jobs, 2),
+                             stats.fmt(med["pool_efficiency"], 2),
+                             _share(context.rows, params, lambda first, fs, dns, tcp: fs >= first),
+                             _share(context.rows, params, lambda first, fs, dns, tcp: tcp < first)])
+    return table.markdown(TABLE_COLUMNS, rows)
+
+
+WAIT_COLUMNS = ["jobs × iters", "runtime", table.number("pool"), table.number("fs wait", "ms"),
+                table.number("dns wait", "ms"), table.number("fs latency", "ms"), table.number("first pbkdf2", "ms"),
+                table.number("fs wait / first pbkdf2"), table.number("fs wait in jobs")]
 
 
 def _wait_table(context, scenarios):
     """The queue waits of every runtime side by side per pool size, read against the first pbkdf2's
     completion (what a request behind the jobs waits for) and one job's alone time."""
-    lines = ["| jobs × iters | runtime | pool | fs wait ms | dns wait ms | fs latency ms | first pbkdf2 ms "
-             "| fs wait / first pbkdf2 | fs wait in jobs |", "|---|---|---|---|---|---|---|---|---|"]
-    missing = []
+    rows, missing = [], []
     for (digest, iters, jobs), runtimes in scenarios.items():
         for label, pools in runtimes.items():
             for pool, params in sorted(pools.items()):
@@ -232,17 +234,16 @@ def _wait_table(context, scenarios):
                     continue
                 first = _first_pbkdf2(context.rows, params)
                 ratio = lambda a, b: stats.fmt(a / b, 2) if a is not None and b else "–"  # noqa: E731
-                lines.append(f"| {jobs} × {iters:,} {digest} | {label} | {pool} | {stats.fmt(med['fs_queue_wait_ms'], 2)} | "
-                             f"{stats.fmt(med['dns_queue_wait_ms'], 2)} | {stats.fmt(med['fs_latency_ms'])} | "
-                             f"{stats.fmt(first)} | {ratio(med['fs_queue_wait_ms'], first)} | "
-                             f"{ratio(med['fs_queue_wait_ms'], med['pbkdf2_alone_ms'])} |")
-    if len(lines) == 2:
+                rows.append([f"{jobs} × {iters:,} {digest}", label, pool, stats.fmt(med["fs_queue_wait_ms"], 2),
+                             stats.fmt(med["dns_queue_wait_ms"], 2), stats.fmt(med["fs_latency_ms"]), stats.fmt(first),
+                             ratio(med["fs_queue_wait_ms"], first), ratio(med["fs_queue_wait_ms"], med["pbkdf2_alone_ms"])])
+    if not rows:
         return ""
     text = ("**Queue wait, every runtime.** The file read's and the lookup's wait for a pool thread (their canaries', "
             "medians over repetitions), beside the file read's latency and the first pbkdf2's completion: with no more "
             "threads than jobs the wait is the time until the first job frees a thread, whatever the runtime; with "
             "threads to spare it is a thread's wake-up (on fewer cores than busy threads, up to a time slice).\n\n"
-            + "\n".join(lines) + "\n")
+            + table.markdown(WAIT_COLUMNS, rows))
     if missing:
         text += ("\nNo queue wait for " + ", ".join(missing) + ": those cells ran without the pool canary addon "
                  "(it was not in this build: it needs a pinned Node line's Node-API headers).\n")

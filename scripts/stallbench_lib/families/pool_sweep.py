@@ -5,10 +5,9 @@ from . import _pool_wait_section
 from ..pool_sweep import mixes, targets, wait_choice
 from ..pool_sweep.recommend import recommend
 from ..pool_sweep.summary import app_sweeps, model_error, sweeps
-from ..report import stats
+from ..report import grouping, stats, table
 from ..report.markup import collapsed
 from ..report.figures import corner_legend, figure, mark_cores, save, shared_legend
-from ..tidy import parse_params
 
 # What this section (with pool_sweep/summary.py and recommend.py) reads of benches/pool_sweep.cc,
 # checked against the run's declarations (render.py). The `app` benchmark of `sweep-pool --app` is
@@ -110,10 +109,19 @@ def _throughput_plot(context, sweep, rec, index):
     return save(fig, context.out, f"pool-sweep-throughput-{index}", "throughput and CPU utilisation against pool size")
 
 
+TABLE_COLUMNS = ["class", *map(table.number, ("pool", "p50", "p95", "p99", "max", "wait p50 / p99", "service p50 / p99",
+                                                "alone", "done/s (offered)", "unfinished", "model p50 / p99", "p50 error")),
+                 "target"]
+APP_COLUMNS = [*map(table.number, ("pool", "p50", "p99", "max", "alone", "pool wait: typical second (95% interval)", "mean",
+                                   "p99", "loop delay p99", "loop use", "done/s (offered)", "unfinished"))]
+RUNTIMES_COLUMNS = ["runtime", table.number("recommended pool"), table.number("model p50 error (median)"),
+                    table.number("points")]
+SLOW_DNS_COLUMNS = ["kind", table.number("pool"), table.number("read", "ms"), table.number("last lookup", "ms"),
+                    table.number("lookups at once"), table.number("cap (pool+1)/2"), table.number("read first")]
+
+
 def _table(sweep, rec):
-    lines = ["| class | pool | p50 | p95 | p99 | max | wait p50 / p99 | service p50 / p99 | alone | done/s (offered) "
-             "| unfinished | model p50 / p99 | p50 error | target |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    rows = []
     for cls in sweep.classes:
         for pool in sweep.sizes:
             c = sweep.at(pool, cls)
@@ -124,13 +132,12 @@ def _table(sweep, rec):
             error = f"{(predicted - measured) / measured:+.0%}" if measured and predicted is not None else "–"
             verdict = next(v for v in rec.verdicts if v.pool == pool)
             met = "met" if not any(k == cls for k, _ in verdict.problems) else "**missed**"
-            lines.append(f"| {cls} | {pool} | {g('latency_p50_ms')} | {g('latency_p95_ms')} | {g('latency_p99_ms')} | "
-                         f"{g('latency_max_ms')} | {g('queue_wait_p50_ms')} / {g('queue_wait_p99_ms')} | "
-                         f"{g('service_p50_ms')} / {g('service_p99_ms')} | {g('service_alone_ms')} | "
-                         f"{stats.fmt(c.get('throughput_per_s'))} ({stats.fmt(c.get('offered_per_s'))}) | "
-                         f"{stats.fmt(c.get('unfinished'), 0)} | {g('predicted_p50_ms')} / {g('predicted_p99_ms')} | "
-                         f"{error} | {met} |")
-    return "\n".join(lines) + "\n"
+            rows.append([cls, pool, g("latency_p50_ms"), g("latency_p95_ms"), g("latency_p99_ms"), g("latency_max_ms"),
+                         f"{g('queue_wait_p50_ms')} / {g('queue_wait_p99_ms')}",
+                         f"{g('service_p50_ms')} / {g('service_p99_ms')}", g("service_alone_ms"),
+                         f"{stats.fmt(c.get('throughput_per_s'))} ({stats.fmt(c.get('offered_per_s'))})",
+                         stats.fmt(c.get("unfinished"), 0), f"{g('predicted_p50_ms')} / {g('predicted_p99_ms')}", error, met])
+    return table.markdown(TABLE_COLUMNS, rows)
 
 
 def _in_flight_paragraph(sweep, cores):
@@ -223,8 +230,7 @@ def _app_wait_plot(context, sweep, rec, index):
 
 
 def _app_table(sweep):
-    lines = ["| pool | p50 | p99 | max | alone | pool wait: typical second (95% interval) | mean | p99 | loop delay "
-             "p99 | loop use | done/s (offered) | unfinished |", "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    rows = []
     waits = {w.pool: w for w in wait_choice.measured(sweep) or []}
     for pool in sweep.sizes:
         c, per = sweep.at(pool, "requests"), sweep.per_size.get(pool, {})
@@ -234,12 +240,12 @@ def _app_table(sweep):
         w = waits.get(pool)
         typical = f"{stats.fmt(w.interval.value, 2)} ({stats.fmt(w.interval.low, 2)}–{stats.fmt(w.interval.high, 2)})" if w else "–"
         use = per.get("loop_utilization")
-        lines.append(f"| {pool} | {g('latency_p50_ms')} | {g('latency_p99_ms')} | {g('latency_max_ms')} | "
-                     f"{g('service_alone_ms')} | {typical} | {g('queue_wait_mean_ms')} | {g('queue_wait_p99_ms')} | "
-                     f"{stats.fmt(per.get('loop_delay_p99_ms'), 2)} | {'–' if use is None else f'{use:.0%}'} | "
-                     f"{stats.fmt(c.get('throughput_per_s'))} ({stats.fmt(c.get('offered_per_s'))}) | "
-                     f"{stats.fmt(c.get('unfinished'), 0)} |")
-    return "\n".join(lines) + "\n"
+        rows.append([pool, g("latency_p50_ms"), g("latency_p99_ms"), g("latency_max_ms"), g("service_alone_ms"), typical,
+                     g("queue_wait_mean_ms"), g("queue_wait_p99_ms"), stats.fmt(per.get("loop_delay_p99_ms"), 2),
+                     None if use is None else f"{use:.0%}",
+                     f"{stats.fmt(c.get('throughput_per_s'))} ({stats.fmt(c.get('offered_per_s'))})",
+                     stats.fmt(c.get("unfinished"), 0)])
+    return table.markdown(APP_COLUMNS, rows)
 
 
 def _model_error_text(sweep, error):
@@ -293,13 +299,13 @@ def _runtimes_summary(found, given, cores):
     for mix, group in by_mix.items():
         if len(group) < 2:
             continue
-        lines += [f"Mix `{mixes.as_command_line(mix)}` in every runtime (same arrivals, same seeds):\n",
-                  "| runtime | recommended pool | model p50 error (median) | points |", "|---|---|---|---|"]
+        rows = []
         for sweep in group:
             rec, error = recommend(sweep, given, cores), model_error(sweep)
-            median = f"{error.median_abs:.0%}" if error.median_abs is not None else "–"
-            lines.append(f"| {sweep.runtime} | {rec.size or 'none'} | {median} | {len(error.points)} |")
-        lines.append("")
+            median = f"{error.median_abs:.0%}" if error.median_abs is not None else None
+            rows.append([sweep.runtime, rec.size or "none", median, len(error.points)])
+        lines += [f"Mix `{mixes.as_command_line(mix)}` in every runtime (same arrivals, same seeds):\n",
+                  table.markdown(RUNTIMES_COLUMNS, rows)]
     return lines
 
 
@@ -326,10 +332,7 @@ def _slow_dns_section(context):
     rows = [r for r in context.rows if r.benchmark == "slow-dns" and r.status == "ok"]
     if not rows:
         return []
-    by = {}
-    for r in rows:
-        p = parse_params(r.params)
-        by.setdefault((p["lookup_kind"], int(p["pool"])), {}).setdefault(r.metric, []).append(r.value)
+    by = grouping.values(rows, lambda p: (p["lookup_kind"], int(p["pool"])))
     kinds = sorted({k for k, _ in by})
     pools = sorted({p for _, p in by})
     fig, ax = figure(1, 1, figsize=(6.5, 3.8))
@@ -344,17 +347,12 @@ def _slow_dns_section(context):
     ax.set_xlabel("UV_THREADPOOL_SIZE")
     corner_legend(ax)
     parts = ["### Slow DNS (nodejs/node#8436)\n", SLOW_DNS_READING,
-             save(fig, context.out, "pool-sweep-slow-dns", "file read behind slow lookups against pool size"),
-             "| kind | pool | read ms | last lookup ms | lookups at once | cap (pool+1)/2 | read first |",
-             "|---|---|---|---|---|---|---|"]
-    for kind in kinds:
-        for pool in pools:
-            m = by.get((kind, pool))
-            if m:
-                parts.append(f"| {kind} | {pool} | {stats.fmt(stats.median(m['read_latency_ms']))} | "
-                             f"{stats.fmt(stats.median(m['lookups_drained_ms']))} | "
-                             f"{stats.fmt(max(m['max_concurrent_lookups']), 0)} | {(pool + 1) // 2 if kind == 'getaddrinfo' else '–'} | "
-                             f"{sum(m['read_before_drain']):.0f}/{len(m['read_before_drain'])} |")
+             save(fig, context.out, "pool-sweep-slow-dns", "file read behind slow lookups against pool size")]
+    shown = [[kind, pool, stats.fmt(stats.median(m["read_latency_ms"])), stats.fmt(stats.median(m["lookups_drained_ms"])),
+              stats.fmt(max(m["max_concurrent_lookups"]), 0), (pool + 1) // 2 if kind == "getaddrinfo" else None,
+              f"{sum(m['read_before_drain']):.0f}/{len(m['read_before_drain'])}"]
+             for kind in kinds for pool in pools for m in [by.get((kind, pool))] if m]
+    parts += table.lines(SLOW_DNS_COLUMNS, shown)
     if "getaddrinfo" not in kinds:
         parts.append("\nThe real-lookup half did not run here: it needs root to create a private network and mount "
                      "namespace (unshare).")

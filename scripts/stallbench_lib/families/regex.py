@@ -10,7 +10,7 @@ from ..redos import agreement, summary, verify
 from ..redos.curves import curves
 from ..redos.engines import Engines
 from ..redos.patterns import SAFE_SUFFIX
-from ..report import stats
+from ..report import stats, table
 from ..report.figures import colours_for, corner_legend, figure, save
 from ..tidy import read_csv
 
@@ -68,15 +68,13 @@ def _variants(rows):
 
 
 def _matrix(found, variants, engines, patterns_meta) -> str:
-    lines = ["| pattern | expect | attack | at length | " + " | ".join(engines) + " |",
-             "|---|---|---|---|" + "---|" * len(engines)]
+    rows = []
     for variant, common, cells in summary.matrix_rows(found, variants, engines):
         entry = patterns_meta.get(variant.removesuffix(SAFE_SUFFIX), {})
-        expect = "linear (rewrite)" if variant.endswith(SAFE_SUFFIX) else entry.get("expect") or "–"
+        expect = "linear (rewrite)" if variant.endswith(SAFE_SUFFIX) else entry.get("expect") or None
         shown = [f"{text}<br>{summary.fmt_time(ms)}" if ms is not None else text for _, text, ms in cells]
-        lines.append(f"| `{variant}` | {expect} | {entry.get('attack') or '–'} | {f'{common:,}' if common else '–'} | "
-                     + " | ".join(shown) + " |")
-    return "\n".join(lines) + "\n"
+        rows.append([f"`{variant}`", expect, entry.get("attack") or None, f"{common:,}" if common else None, *shown])
+    return table.markdown(["pattern", "expect", "attack", table.number("at length"), *engines], rows)
 
 
 def _risky_first(found, variants, engines, regex_meta) -> str:
@@ -86,19 +84,20 @@ def _risky_first(found, variants, engines, regex_meta) -> str:
         return ""
     patterns_meta = regex_meta.get("patterns", {})
     lines = ["### Regexes found in the source tree, risky first\n",
-             "\n".join(f"- {html.escape(line, quote=False)}" for line in scanned["lines"]) + "\n",
-             f"| pattern | found at | regex | attack | engines that blow up (input length past {summary.SLOW_MS:g} ms) "
-             "| linear | wrong answers |", "|---|---|---|---|---|---|---|"]
+             "\n".join(f"- {html.escape(line, quote=False)}" for line in scanned["lines"]) + "\n"]
+    columns = ["pattern", "found at", "regex", "attack",
+               f"engines that blow up (input length past {summary.SLOW_MS:g} ms)", "linear", "wrong answers"]
+    rows = []
     originals = [v for v in variants if not v.endswith(SAFE_SUFFIX)]
     for row in summary.risk_rows(found, originals, engines):
         entry = patterns_meta.get(row["variant"], {})
         blown = "; ".join(f"{b['engine']} {b['verdict']}" + (f" ({b['over_100ms']:,})" if b["over_100ms"] else "")
                           for b in row["blow_up"]) or "none"
-        regex = html.escape(entry.get("regex", ""), quote=False).replace("|", "\\|")
-        lines.append(f"| `{row['variant']}` | {html.escape(entry.get('source', ''), quote=False)} | `/{regex}/"
-                     f"{entry.get('flags', '')}` | {entry.get('attack', '')} | {blown} | {', '.join(row['linear']) or '–'} "
-                     f"| {', '.join(row['wrong']) or '–'} |")
-    return "\n".join(lines) + "\n"
+        regex = html.escape(entry.get("regex", ""), quote=False)
+        rows.append([f"`{row['variant']}`", html.escape(entry.get("source", ""), quote=False),
+                     f"`/{regex}/{entry.get('flags', '')}`", entry.get("attack", ""), blown,
+                     ", ".join(row["linear"]) or None, ", ".join(row["wrong"]) or None])
+    return "\n".join(lines) + "\n" + table.markdown(columns, rows)
 
 
 def _draw_variant(ax, curve, colour, dashed, budget_ms):
@@ -199,17 +198,17 @@ def _row_checks(context) -> dict:
 
 
 def _throughput(context, engines) -> str:
-    table = summary.throughput_cells(context.rows)
-    if not table:
+    found = summary.throughput_cells(context.rows)
+    if not found:
         return ""
     lines = ["### Throughput on ordinary text\n",
              "Every line of a generated prose corpus searched, as `grep -c` does; megabytes of text per second "
-             "(median pass). Every engine's count of matching lines is checked against a plain string scan.\n",
-             "| pattern | " + " | ".join(engines) + " |", "|---|" + "---|" * len(engines)]
+             "(median pass). Every engine's count of matching lines is checked against a plain string scan.\n"]
+    rows = []
     fig, ax = figure(figsize=(8, 3.6))
     colours = colours_for(_declared_engines(context) + engines)
     width = 0.8 / max(1, len(engines))
-    for i, (name, by_engine) in enumerate(table.items()):
+    for i, (name, by_engine) in enumerate(found.items()):
         shown = []
         for j, engine in enumerate(engines):
             value = by_engine.get(engine, "–")
@@ -218,13 +217,14 @@ def _throughput(context, engines) -> str:
                        label=engine if i == 0 else None)
                 value = stats.fmt(value, 0)
             shown.append(value)
-        lines.append(f"| {name} | " + " | ".join(shown) + " |")
-    ax.set_xticks(range(len(table)), list(table))
+        rows.append([name, *shown])
+    ax.set_xticks(range(len(found)), list(found))
     ax.set_yscale("log")
     ax.set_ylabel("MB/s (log)")
     ax.set_title("Throughput on ordinary text (higher is better)", fontsize=10)
     corner_legend(ax, fontsize=7, ncol=2)
-    return "\n".join(lines) + "\n\n" + save(fig, context.out, "regex-throughput", "throughput per engine")
+    return ("\n".join(lines) + "\n" + table.markdown(["pattern", *map(table.number, engines)], rows) + "\n"
+            + save(fig, context.out, "regex-throughput", "throughput per engine"))
 
 
 def _triaged(context) -> list:

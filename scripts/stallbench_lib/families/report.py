@@ -4,9 +4,7 @@ size against (total time, worst /health), the medians, and the instruments' cali
 
 (The family is called `report`; this module is families/report.py, unrelated to the report
 renderer package stallbench_lib.report.)"""
-from collections import defaultdict
-
-from ..report import stats
+from ..report import grouping, stats, table
 from ..report.markup import collapsed
 from ..report.figures import corner_legend, figure, legend_entries, save
 from ..tidy import parse_params
@@ -42,10 +40,8 @@ where the whole report is one slice; dotted: worker, where the loop never comput
 
 def _cells(rows):
     """rows -> {(mode, chunk, concurrent): params} for the price-report benchmark."""
-    grouped = defaultdict(dict)
-    for params in dict.fromkeys(r.params for r in rows if r.benchmark == "price-report"):
-        p = parse_params(params)
-        grouped[int(p["rows"])][(p["mode"], int(p["chunk"]), int(p["concurrent"]))] = params
+    grouped = grouping.cells(rows, lambda p: int(p["rows"]), lambda p: (p["mode"], int(p["chunk"]), int(p["concurrent"])),
+                             benchmark="price-report")
     return dict(sorted(grouped.items()))
 
 
@@ -106,20 +102,27 @@ def _revenue_check(context, cells):
     return f"**Revenues differ between cells: {sorted(revenues)}**\n"
 
 
+TABLE_COLUMNS = ["mode", table.number("chunk"), table.number("concurrent"), table.number("total", "ms"),
+                 table.number("/health p99 / max", "ms"), table.number("loop delay p99 / max", "ms"),
+                 table.number("stall max", "ms"), table.number("slice max", "ms"), table.number("ELU")]
+METERS_COLUMNS = [table.number("stall asked", "ms"), table.number("injected ms (median)"),
+                  table.number("sized ms (median)"), table.number("worst error", "ms"),
+                  table.number("monitor p50 / max", "ms"), table.number("CPU", "%")]
+
+
 def _table(context, cells):
-    lines = ["| mode | chunk | concurrent | total ms | /health p99 / max ms | loop delay p99 / max ms | stall max ms "
-             "| slice max ms | ELU |", "|---|---|---|---|---|---|---|---|---|"]
+    rows = []
     medians = stats.medians_by_cell(context.rows, cells.values(),
                                     ("total_ms", "health_p99_ms", "health_max_ms", "loop_delay_p99_ms",
                                      "loop_delay_max_ms", "stall_max_ms", "slice_max_ms", "elu_overall"))
     for key in sorted(cells, key=_order):
         mode, chunk, concurrent = key
         m = medians[cells[key]]
-        lines.append(f"| {mode} | {f'{chunk:,}' if chunk else '–'} | {concurrent} | {stats.fmt(m['total_ms'])} | "
-                     f"{stats.fmt(m['health_p99_ms'])} / {stats.fmt(m['health_max_ms'])} | "
-                     f"{stats.fmt(m['loop_delay_p99_ms'])} / {stats.fmt(m['loop_delay_max_ms'])} | "
-                     f"{stats.fmt(m['stall_max_ms'])} | {stats.fmt(m['slice_max_ms'])} | {stats.fmt(m['elu_overall'], 2)} |")
-    return "\n".join(lines) + "\n"
+        rows.append([mode, f"{chunk:,}" if chunk else None, concurrent, stats.fmt(m["total_ms"]),
+                     f"{stats.fmt(m['health_p99_ms'])} / {stats.fmt(m['health_max_ms'])}",
+                     f"{stats.fmt(m['loop_delay_p99_ms'])} / {stats.fmt(m['loop_delay_max_ms'])}",
+                     stats.fmt(m["stall_max_ms"]), stats.fmt(m["slice_max_ms"]), stats.fmt(m["elu_overall"], 2)])
+    return table.markdown(TABLE_COLUMNS, rows)
 
 
 METERS_READING = """\
@@ -140,20 +143,17 @@ def _meters(context):
     rows = [r for r in context.rows if r.benchmark == "meters"]
     if not rows:
         return ""
-    lines = [METERS_READING, "| stall asked ms | injected ms (median) | sized ms (median) | worst error ms | monitor p50 / max ms | CPU % |",
-             "|---|---|---|---|---|---|"]
     cells = sorted(dict.fromkeys(r.params for r in rows), key=lambda p: int(parse_params(p)["stall"]))
     medians = stats.medians_by_cell(rows, cells, ("stall_injected_ms", "stall_sized_ms", "loop_delay_p50_ms",
                                                   "loop_delay_max_ms", "instrument_cpu_pct"))
-    error_values = stats.values_by_cell(rows, "stall_error_ms")
-    for params in cells:
-        m = medians[params]
-        errors = error_values.get(params, [])
-        worst = max(errors, key=abs) if errors else None
-        lines.append(f"| {parse_params(params)['stall']} | {stats.fmt(m['stall_injected_ms'], 3)} | "
-                     f"{stats.fmt(m['stall_sized_ms'], 3)} | {stats.fmt(worst, 3)} | {stats.fmt(m['loop_delay_p50_ms'])} / "
-                     f"{stats.fmt(m['loop_delay_max_ms'])} | {stats.fmt(m['instrument_cpu_pct'], 2)} |")
-    return "\n".join(lines) + "\n"
+    errors = stats.values_by_cell(rows, "stall_error_ms")
+
+    def row(params):
+        m, worst = medians[params], max(errors.get(params, []), key=abs, default=None)
+        return [parse_params(params)["stall"], stats.fmt(m["stall_injected_ms"], 3), stats.fmt(m["stall_sized_ms"], 3),
+                stats.fmt(worst, 3), f"{stats.fmt(m['loop_delay_p50_ms'])} / {stats.fmt(m['loop_delay_max_ms'])}",
+                stats.fmt(m["instrument_cpu_pct"], 2)]
+    return METERS_READING + "\n" + table.markdown(METERS_COLUMNS, [row(params) for params in cells])
 
 
 def sections(context) -> str:

@@ -3,7 +3,7 @@ before the timer and before the file read, against n), what a call costs on the 
 each Node line measured in the same run, the seeds' blocked-timer and async-function experiments,
 and the model's parity with each Node line on the ordering scenarios (_loop_parity) and on random
 programs (_loop_random)."""
-from ..report import stats
+from ..report import grouping, stats, table
 from ..runtimes import STALLBENCH, line as node_line, runtimes as ordered_runtimes
 from ..report.markup import collapsed
 from ..report.figures import figure, save
@@ -64,10 +64,7 @@ def _cells(rows, benchmark):
 
 def _by_key(rows):
     """(scheduler, runtime) -> {n: params} for the reschedule benchmark."""
-    grouped = {}
-    for params, p in _cells(rows, "reschedule").items():
-        grouped.setdefault((p["scheduler"], p["runtime"]), {})[int(p["n"])] = params
-    return grouped
+    return grouping.cells(rows, lambda p: (p["scheduler"], p["runtime"]), lambda p: int(p["n"]), benchmark="reschedule")
 
 
 def _runtimes(grouped) -> list[str]:
@@ -157,8 +154,14 @@ def _cost_plot(context, grouped):
     return save(fig, context.out, "starvation-cost", "time per call per scheduler, runtime and each Node line")
 
 
+COST_COLUMNS = ["chain", table.number("n"), "runtime", table.number("total", "ms"), table.number("per call", "µs"),
+                table.number("/ stallbench"), "aim"]
+WAITS_COLUMNS = ["chain", "runtime", table.number("n"), table.number("calls before timer"),
+                 table.number("calls before file read"), table.number("total", "ms"), table.number("µs per call")]
+
+
 def _cost_table(context, grouped):
-    lines = ["| chain | n | runtime | total ms | per call µs | / stallbench | aim |", "|---|---|---|---|---|---|---|"]
+    rows = []
     total_ms = stats.values_by_cell(context.rows, "total_ms")
     for scheduler in SCHEDULERS:
         n = _largest_common_n(grouped, scheduler)
@@ -175,38 +178,35 @@ def _cost_table(context, grouped):
             ratio = median / model if who != MODEL and model else None
             aim = TARGETS.get(scheduler) if n == TARGET_N and who != MODEL else None
             verdict = "–" if aim is None else (f"≥ {aim:g}×: " + ("–" if ratio is None else ("met" if ratio >= aim else "**not met**")))
-            lines.append(f"| {LABELS[scheduler]} | {n:,} | {who} | {stats.fmt(median, 2)} ({stats.fmt(min(values), 2)}–"
-                         f"{stats.fmt(max(values), 2)}) | {stats.fmt(median * 1000 / n, 3)} | {stats.fmt(ratio, 1)} | {verdict} |")
-    return "\n".join(lines) + "\n"
+            rows.append([LABELS[scheduler], f"{n:,}", who,
+                         f"{stats.fmt(median, 2)} ({stats.fmt(min(values), 2)}–{stats.fmt(max(values), 2)})",
+                         stats.fmt(median * 1000 / n, 3), stats.fmt(ratio, 1), verdict])
+    return table.markdown(COST_COLUMNS, rows)
 
 
 def _waits_table(context, grouped):
-    lines = ["| chain | runtime | n | calls before timer | calls before file read | total ms | µs per call |",
-             "|---|---|---|---|---|---|---|"]
+    rows = []
     medians = stats.medians_by_cell(context.rows, [p for cells in grouped.values() for p in cells.values()],
                                     ("calls_before_timer", "calls_before_io", "total_ms", "per_call_us"))
     runtimes = _runtimes(grouped)
     for (scheduler, who), cells in sorted(grouped.items(), key=lambda kv: (SCHEDULERS.index(kv[0][0]), runtimes.index(kv[0][1]))):
         for n, params in sorted(cells.items()):
             m = medians[params]
-            lines.append(f"| {LABELS[scheduler]} | {who} | {n:,} | {stats.fmt(m['calls_before_timer'], 0)} | "
-                         f"{stats.fmt(m['calls_before_io'], 0)} | {stats.fmt(m['total_ms'], 2)} | {stats.fmt(m['per_call_us'], 3)} |")
-    return "\n".join(lines) + "\n"
+            rows.append([LABELS[scheduler], who, f"{n:,}", stats.fmt(m["calls_before_timer"], 0),
+                         stats.fmt(m["calls_before_io"], 0), stats.fmt(m["total_ms"], 2), stats.fmt(m["per_call_us"], 3)])
+    return table.markdown(WAITS_COLUMNS, rows)
 
 
 def _simple_table(context, benchmark, columns):
-    """One row per cell: its parameters, then the median of each (metric, title, digits)."""
+    """One row per cell: its parameters, then the median of each (metric, column, digits)."""
     cells = _cells(context.rows, benchmark)
     if not cells:
         return ""
     keys = [k for k in next(iter(cells.values())) if k != "runtime"]
-    lines = ["| runtime | " + " | ".join(keys) + " | " + " | ".join(title for _, title, _ in columns) + " |",
-             "|---" * (1 + len(keys) + len(columns)) + "|"]
     medians = stats.medians_by_cell(context.rows, cells, [metric for metric, _, _ in columns])
-    for params, p in cells.items():
-        values = [stats.fmt(medians[params][metric], digits) for metric, _, digits in columns]
-        lines.append(f"| {p['runtime']} | " + " | ".join(p[k] for k in keys) + " | " + " | ".join(values) + " |")
-    return "\n".join(lines) + "\n"
+    rows = [[p["runtime"], *(p[k] for k in keys), *(stats.fmt(medians[params][metric], digits) for metric, _, digits in columns)]
+            for params, p in cells.items()]
+    return table.markdown(["runtime", *keys, *(column for _, column, _ in columns)], rows)
 
 
 def sections(context) -> str:
@@ -221,15 +221,16 @@ def sections(context) -> str:
                   "mostly measure Node's JIT warming up. On a shared machine take the ratio, not the absolute "
                   "times.\n",
                   _cost_table(context, grouped), collapsed("Every cell (medians)", _waits_table(context, grouped))]
-    busy = _simple_table(context, "busy_timer", [("timer_fired_ms", "timer fired ms", 1), ("timer_late_ms", "late by ms", 1)])
+    busy = _simple_table(context, "busy_timer", [("timer_fired_ms", table.number("timer fired", "ms"), 1),
+                                                     ("timer_late_ms", table.number("late by", "ms"), 1)])
     if busy:
         parts += ["### A timer behind synchronous work (seed 002)\n",
                   "A timer is armed, then the loop thread works synchronously for `busy_ms`. The timer cannot run "
                   "until the work ends, so it fires about `busy_ms` after it was armed whatever its own delay: "
                   "late by about `busy_ms - timer_ms` (seed: a 50 ms timer behind 500 ms of work).\n", busy]
-    hashing = _simple_table(context, "async_pbkdf2", [("returned_ms", "promise returned after ms", 1),
-                                                      ("interval_ticks", "interval ticks", 0),
-                                                      ("ticks_expected", "ticks a free loop would make", 0)])
+    hashing = _simple_table(context, "async_pbkdf2", [("returned_ms", table.number("promise returned after", "ms"), 1),
+                                                      ("interval_ticks", table.number("interval ticks"), 0),
+                                                      ("ticks_expected", table.number("ticks a free loop would make"), 0)])
     if hashing:
         parts += ["### An async function is not a thread (seed 000)\n",
                   "An `async` function with `calls` synchronous pbkdf2 derivations and no `await` inside runs to the "

@@ -5,6 +5,7 @@ as well as from latencies, which each runtime's own overheads (Node's main threa
 from dataclasses import dataclass
 
 from . import mixes
+from ..report import table
 from .summary import ModelError, Sweep, model_error
 
 # Below this, measured and predicted alike, a job found a thread free: what it waited is a thread's
@@ -82,8 +83,7 @@ def text(found: list[Sweep], fmt) -> list[str]:
         names = [s.runtime for s in group]
         lines.append(f"\npool wait (a job's first wait for a thread, p50 ms, model in brackets): "
                      f"mix {mixes.as_command_line(group[0].mix)}")
-        lines.append(f"{'class':<8} {'pool':>5} " + " ".join(f"{n:>19}" for n in names))
-        lines += [f"{r[0]:<8} {r[1]:>5} " + " ".join(f"{v:>19}" for v in r[2:]) for r in rows(group, "p50", fmt)]
+        lines += table.text(["class", *map(table.number, ["pool", *names])], rows(group, "p50", fmt)).splitlines()
         lines.append(f"model error (median absolute, p50) where a job waited at least {QUEUE_FLOOR_MS:g} ms: "
                      "pool wait / latency at the same points / latency everywhere")
         lines += [f"  {r[0]}: {r[1]} / {r[2]} over {r[3]} points / {r[4]} over {r[5]}" for r in error_rows(group)]

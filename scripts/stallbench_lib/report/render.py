@@ -25,7 +25,7 @@ from .. import paths, rundir, runtimes
 from ..atomic import atomic_write
 from ..errors import ReportError
 from ..tidy import Row
-from . import stats
+from . import stats, table
 from .markup import collapsed
 
 
@@ -132,13 +132,15 @@ def _values_csv(rows: list[Row]) -> str:
     return out.getvalue()
 
 
+GENERIC_COLUMNS = ["benchmark", "params", "metric", table.number("median"), table.number("min – max"), table.number("n"),
+                   "status"]
+
+
 def _generic_table(rows: list[Row]) -> str:
-    lines = ["| benchmark | params | metric | median | min – max | n | status |", "|---|---|---|---|---|---|---|"]
-    for s in _summaries(rows):
-        span = f"{stats.fmt(min(s.ok), 2)} – {stats.fmt(max(s.ok), 2)}" if s.ok else "–"
-        lines.append(f"| {s.benchmark} | `{s.params}` | {s.metric} ({s.unit}) | {stats.fmt(stats.median(s.ok), 2)} | "
-                     f"{span} | {len(s.ok)} | {html.escape(s.status)} |")
-    return "\n".join(lines) + "\n"
+    return table.markdown(GENERIC_COLUMNS, [
+        [s.benchmark, f"`{s.params}`", f"{s.metric} ({s.unit})", stats.fmt(stats.median(s.ok), 2),
+         f"{stats.fmt(min(s.ok), 2)} – {stats.fmt(max(s.ok), 2)}" if s.ok else None, len(s.ok), html.escape(s.status)]
+        for s in _summaries(rows)])
 
 
 def _family_sections(context: Context) -> str | None:
@@ -196,12 +198,13 @@ def _is_number(text: str) -> bool:
 
 
 def _align_numbers(page: str) -> str:
-    """Numbers right-aligned, text left-aligned: cells that hold a number get class="num"."""
+    """Numbers right-aligned, text left-aligned: cells of a column declared right-aligned
+    (report/table.py's `number`), and cells elsewhere that hold a number, get class="num"."""
     def mark(match: re.Match) -> str:
-        inner = match.group(1)
+        declared, inner = match.group(1), match.group(2)
         plain = re.sub(r"<[^>]+>", "", inner).strip()
-        return f'<td class="num">{inner}</td>' if _is_number(plain) else match.group(0)
-    return re.sub(r"<td>(.*?)</td>", mark, page, flags=re.S)
+        return f'<td class="num">{inner}</td>' if declared or _is_number(plain) else match.group(0)
+    return re.sub(r'<td(?P<right> style="text-align: right;")?>(.*?)</td>', mark, page, flags=re.S)
 
 
 HTML_PAGE = """<!doctype html>

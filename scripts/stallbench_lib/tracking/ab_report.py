@@ -1,24 +1,15 @@
 """ab.md, ab.csv and ab.json: what a paired A/B run found, worst first."""
-import csv
-import io
 import json
 
+from . import comparison, verdict_table
 from .comparison import CSV_COLUMNS, Outcome, busy_note
 from .samples import describe_machine
 
 
-def _num(value: float | None) -> str:
-    return "–" if value is None else f"{value:.4g}"
-
-
-def _pct(value: float | None) -> str:
-    return "–" if value is None else f"{value:+.2f}%"
-
-
-def _interval(c) -> str:
-    if getattr(c, "ci_low_pct", None) is None:  # instruction counts: no interval, see `n`
-        return "–"
-    return f"[{c.ci_low_pct:+.2f}%, {c.ci_high_pct:+.2f}%]"
+# The verdict table's columns for paired rounds: the change's interval, and rounds for repetitions.
+COLUMNS = ["verdict", "benchmark", "params", "metric", "base", "current", "change", "interval", "p", "q", "spread",
+           "detectable", "min effect", "rounds", "note"]
+SPREAD_DIGITS = 2
 
 
 def markdown(outcome: Outcome, summary: dict, runs: dict) -> str:
@@ -44,37 +35,16 @@ def markdown(outcome: Outcome, summary: dict, runs: dict) -> str:
         note = busy_note(run)
         if note:
             lines += [f"- {note}", ""]
-    lines += ["| verdict | benchmark | params | metric | base | current | change | 95% interval | p | q | spread | "
-              "detectable | min effect | rounds | note |", "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
-    for c in outcome.comparisons:
-        family, bench, params, metric = c.key
-        verdict = f"**{c.verdict}**" if c.verdict == "regressed" else c.verdict
-        note = "; ".join(x for x in (c.kind, c.note) if x).replace("|", "/")
-        lines.append(f"| {verdict} | {family}/{bench} | `{params}` | {metric} ({c.unit}, {c.better} is better) | "
-                     f"{_num(c.base_median)} | {_num(c.current_median)} | {_pct(c.change_pct)} | {_interval(c)} | "
-                     f"{'–' if c.p_value is None else f'{c.p_value:.2g}'} | "
-                     f"{'–' if c.q_value is None else f'{c.q_value:.2g}'} | "
-                     f"{'–' if c.cv_pct is None else f'{c.cv_pct:.2f}%'} | "
-                     f"{'–' if c.detectable_pct is None else f'{c.detectable_pct:.2f}%'} | {c.min_effect_pct:g}% | "
-                     f"{c.base_n} | {note} |")
-    if not outcome.comparisons:
-        lines.append("| – | no cell and metric in common | | | | | | | | | | | | | |")
-    return "\n".join(lines) + "\n"
+    lines.append(verdict_table.markdown(outcome.comparisons, COLUMNS, SPREAD_DIGITS))
+    return "\n".join(lines)
 
 
-AB_CSV_COLUMNS = CSV_COLUMNS + ["ci_low_pct", "ci_high_pct"]
+INTERVAL_CSV_COLUMNS = ("ci_low_pct", "ci_high_pct")
+AB_CSV_COLUMNS = CSV_COLUMNS + list(INTERVAL_CSV_COLUMNS)
 
 
 def to_csv(outcome: Outcome) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(AB_CSV_COLUMNS)
-    for c in outcome.comparisons:
-        row = [*c.key, c.unit, c.better, c.base_n, c.current_n, c.base_median, c.current_median, c.ratio,
-               c.change_pct, c.p_value, c.q_value, c.cv_pct, c.detectable_pct, c.min_effect_pct, c.verdict, c.kind,
-               c.note, getattr(c, "ci_low_pct", None), getattr(c, "ci_high_pct", None)]
-        writer.writerow(["" if v is None else v for v in row])
-    return out.getvalue()
+    return comparison.to_csv(outcome, INTERVAL_CSV_COLUMNS)
 
 
 def to_json(outcome: Outcome, summary: dict) -> str:

@@ -16,6 +16,7 @@ from .. import paths
 from ..atomic import atomic_write
 from .comparison import Outcome
 from ..medians import median
+from ..report import table
 
 STEPS = (1, 2, 5, 10)  # the injected sizes tried: PCT divided by these
 INJECT_VARIABLE = "STALLBENCH_INJECT_WORK"  # the A/B knob, read by the harness (benches/harness/inject.h)
@@ -117,6 +118,13 @@ def _fmt(value: float | None, digits: int = 1) -> str:
     return f"<{10 ** -digits:g}%" if 0 < value < 10 ** -digits else f"{value:.{digits}f}%"
 
 
+NOISE_COLUMNS = ["metric", "unit", table.number("cells"), table.number("detectable (median)"),
+                 table.number("detectable (worst cell)"), table.number("largest A/A change")]
+INJECTION_COLUMNS = [table.number("injected"),
+                     "caught (regressed by about that much; how many stay significant after correction)",
+                     "regressed far more (noise)", "false improvements", "median change per metric"]
+
+
 def markdown(cal: Calibration) -> str:
     lines = [f"# stallbench calibration: machine {cal.fingerprint}", "",
              f"{cal.machine}. Profile `{cal.profile}`, {cal.repetitions} repetitions per cell, alpha {cal.alpha:g}, "
@@ -124,10 +132,10 @@ def markdown(cal: Calibration) -> str:
              "Measured on this machine as it was at the time: when other work shares it, the spread (and so the "
              "detectable effect) is larger than on a quiet machine, and a change in that other work between two "
              "runs looks like a change in the code. The 1-minute load average at the start and end of each run "
-             "says how busy it was:", "",
-             "| run | directory | load average (start → end) |", "|---|---|---|"]
-    lines += [f"| {role} | `{path}` | {' → '.join(f'{x:.1f}' for x in cal.loads.get(role, []))} |"
-              for role, path in cal.runs.items()]
+             "says how busy it was:", ""]
+    lines += table.lines(["run", "directory", "load average (start → end)"],
+                         [[role, f"`{path}`", " → ".join(f"{x:.1f}" for x in cal.loads.get(role, []))]
+                          for role, path in cal.runs.items()])
     lines += ["", "## A/A: the same build twice", "",
               f"**{len(cal.false_regressions)} false regressions** (goal: 0) and {len(cal.false_improvements)} false "
               f"improvements over {cal.aa_compared} compared cell × metric pairs; "
@@ -137,26 +145,20 @@ def markdown(cal: Calibration) -> str:
     lines += [f"- false improvement: {x}" for x in cal.false_improvements]
     lines += ["", "Detectable effect: the smallest change the test finds 80% of the time at these repetitions, from "
               "each cell's spread (median and worst over the metric's cells); beside it the largest change A/A "
-              "showed with no change in the code.", "",
-              "| metric | unit | cells | detectable (median) | detectable (worst cell) | largest A/A change |",
-              "|---|---|---|---|---|---|"]
-    for n in cal.noise:
-        lines.append(f"| {n.metric} | {n.unit} | {n.cells} | {_fmt(n.detectable_median_pct, 2)} | "
-                     f"{_fmt(n.detectable_max_pct, 2)} | {_fmt(n.largest_aa_change_pct, 2)} |")
+              "showed with no change in the code.", ""]
+    lines += table.lines(NOISE_COLUMNS, [[n.metric, n.unit, n.cells, _fmt(n.detectable_median_pct, 2),
+                                          _fmt(n.detectable_max_pct, 2), _fmt(n.largest_aa_change_pct, 2)]
+                                         for n in cal.noise])
     if cal.benchmark:
         smallest = cal.smallest_flagged_pct
         lines += ["", f"## A/B: `{cal.benchmark}` made to do more work", "",
                   (f"Compare flagged the injected slowdown down to **{smallest:g}%**." if smallest is not None else
-                   "**Compare did not flag the injected slowdown at any size tried.**"), "",
-                  "| injected | caught (regressed by about that much; how many stay significant after correction) | "
-                  "regressed far more (noise) | "
-                  "false improvements | median change per metric |", "|---|---|---|---|---|"]
-        for i in cal.injections:
-            changes = ", ".join(f"{m} {v:+.2f}%" for m, v in i.changes.items())
-            lines.append(f"| {i.pct:g}% | {len(i.flagged)} ({i.flagged_after_correction} after correction): "
-                         f"{'; '.join(i.flagged) or '–'} | "
-                         f"{len(i.implausible)}: {'; '.join(i.implausible) or '–'} | "
-                         f"{'; '.join(i.false_improvements) or '–'} | {changes} |")
+                   "**Compare did not flag the injected slowdown at any size tried.**"), ""]
+        lines += table.lines(INJECTION_COLUMNS, [
+            [f"{i.pct:g}%", f"{len(i.flagged)} ({i.flagged_after_correction} after correction): "
+             f"{'; '.join(i.flagged) or '–'}", f"{len(i.implausible)}: {'; '.join(i.implausible) or '–'}",
+             "; ".join(i.false_improvements) or None, ", ".join(f"{m} {v:+.2f}%" for m, v in i.changes.items())]
+            for i in cal.injections])
         lines += ["", f"*Caught* counts a regression of at most {PLAUSIBLE_FACTOR:g} times the injected size: more "
                   "work cannot slow a metric by much more than its own size, so a larger regression is the machine "
                   "(other work), not the knob, and is listed apart. A metric whose work the knob does not scale (a "

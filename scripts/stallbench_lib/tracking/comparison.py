@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from .. import instructions
 from ..errors import UsageError
 from .ranktest import benjamini_hochberg
+from . import verdict_table
 from .samples import Run, describe_machine
 from .verdict import DEFAULT_ALPHA, DEFAULT_MIN_EFFECT_PCT, Comparison, judge, worst_first
 
@@ -136,15 +137,13 @@ def disagreements(comparisons: list[Comparison]) -> list[str]:
 
 
 def _signed(pct: float | None) -> str:
-    return "–" if pct is None else f"{pct:+.2f}%"
+    return verdict_table.signed_pct(pct) or "–"
 
 
-def _num(value: float | None) -> str:
-    if value is None:
-        return "–"
-    if abs(value) >= 1e6:
-        return f"{value:.4g}"
-    return f"{value:.4g}" if abs(value) < 1000 else f"{value:,.0f}"
+# The verdict table's columns for a Mann-Whitney comparison of two runs' repetitions.
+COLUMNS = ["verdict", "benchmark", "params", "metric", "base", "current", "ratio", "change", "p", "q", "cv", "detectable",
+           "min effect", "n", "note"]
+SPREAD_DIGITS = 1  # as the verdicts' notes quote the detectable effect
 
 
 def markdown(outcome: Outcome, base: Run, current: Run, thresholds: Thresholds, warning: str | None) -> str:
@@ -171,22 +170,8 @@ def markdown(outcome: Outcome, base: Run, current: Run, thresholds: Thresholds, 
         lines += ["**Instructions and wall time disagree** (instruction counts are deterministic; wall time also "
                   "moves with the machine's load, caches and scheduling):", ""]
         lines += [f"- {d}" for d in disagree] + [""]
-    lines += ["| verdict | benchmark | params | metric | base | current | ratio | change | p | q | cv | detectable | "
-              "min effect | n | note |", "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
-    for c in outcome.comparisons:
-        family, bench, params, metric = c.key
-        verdict = f"**{c.verdict}**" if c.verdict == "regressed" else c.verdict
-        note = "; ".join(x for x in (c.kind, c.note) if x)
-        lines.append(f"| {verdict} | {family}/{bench} | `{params}` | {metric} ({c.unit}, {c.better} is better) | "
-                     f"{_num(c.base_median)} | {_num(c.current_median)} | {_num(c.ratio)} | {_signed(c.change_pct)} | "
-                     f"{'–' if c.p_value is None else f'{c.p_value:.2g}'} | "
-                     f"{'–' if c.q_value is None else f'{c.q_value:.2g}'} | "
-                     f"{'–' if c.cv_pct is None else f'{c.cv_pct:.1f}%'} | "
-                     f"{'–' if c.detectable_pct is None else f'{c.detectable_pct:.1f}%'} | {c.min_effect_pct:g}% | "
-                     f"{c.base_n}/{c.current_n} | {note.replace('|', '/')} |")
-    if not outcome.comparisons:
-        lines.append("| – | no cell and metric in common | | | | | | | | | | | | | |")
-    return "\n".join(lines) + "\n"
+    lines.append(verdict_table.markdown(outcome.comparisons, COLUMNS, SPREAD_DIGITS))
+    return "\n".join(lines)
 
 
 CSV_COLUMNS = ["family", "benchmark", "params", "metric", "unit", "better", "base_n", "current_n", "base_median",
@@ -194,12 +179,14 @@ CSV_COLUMNS = ["family", "benchmark", "params", "metric", "unit", "better", "bas
                "verdict", "kind", "note"]
 
 
-def to_csv(outcome: Outcome) -> str:
+def to_csv(outcome: Outcome, extra: tuple[str, ...] = ()) -> str:
+    """CSV_COLUMNS of every comparison, then the `extra` attributes (empty where a comparison has none)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
+    writer.writerow(CSV_COLUMNS + list(extra))
     for c in outcome.comparisons:
         row = [*c.key, c.unit, c.better, c.base_n, c.current_n, c.base_median, c.current_median, c.ratio,
-               c.change_pct, c.p_value, c.q_value, c.cv_pct, c.detectable_pct, c.min_effect_pct, c.verdict, c.kind, c.note]
+               c.change_pct, c.p_value, c.q_value, c.cv_pct, c.detectable_pct, c.min_effect_pct, c.verdict, c.kind, c.note,
+               *(getattr(c, name, None) for name in extra)]
         writer.writerow(["" if v is None else v for v in row])
     return out.getvalue()

@@ -9,7 +9,7 @@ import markdown
 
 from ..atomic import atomic_write
 from ..medians import median
-from ..report import figures, stats
+from ..report import figures, stats, table
 from ..report.render import HTML_PAGE
 from ..rundir import slug
 from .samples import describe_machine
@@ -23,18 +23,19 @@ def regressions(series: list[Series]) -> list[tuple[Series, object]]:
     return sorted(found, key=lambda sc: -abs(sc[1].change_pct or 0))
 
 
+REGRESSION_COLUMNS = ["benchmark", "params", "metric", *map(table.number, ("before", "after", "change", "p")),
+                      "first run after", "commit range"]
+STEADY_COLUMNS = ["benchmark", "params", "metric", *map(table.number, ("nights", "last median", "median of the nights"))]
+
+
 def regressions_table(series: list[Series]) -> str:
-    rows = regressions(series)
-    lines = ["| benchmark | params | metric | before | after | change | p | first run after | commit range |",
-             "|---|---|---|---|---|---|---|---|---|"]
-    for s, cp in rows:
+    rows = []
+    for s, cp in regressions(series):
         before, after = s.points[cp.index - 1].run, s.points[cp.index].run
-        lines.append(f"| {s.key[0]}/{s.key[1]} | `{s.key[2]}` | {s.key[3]} ({s.unit}) | {cp.before:.4g} | "
-                     f"{cp.after:.4g} | {cp.change_pct:+.1f}% | {cp.p_value:.3f} | {after.run_id} | "
-                     f"{commit_range(before, after)} |")
-    if not rows:
-        lines.append("| – | no regression found | | | | | | | |")
-    return "\n".join(lines) + "\n"
+        rows.append([f"{s.key[0]}/{s.key[1]}", f"`{s.key[2]}`", f"{s.key[3]} ({s.unit})", f"{cp.before:.4g}",
+                     f"{cp.after:.4g}", f"{cp.change_pct:+.1f}%", f"{cp.p_value:.3f}", after.run_id,
+                     commit_range(before, after)])
+    return table.markdown(REGRESSION_COLUMNS, rows, empty="no regression found")
 
 
 def _colour(s: Series, cp) -> str:
@@ -70,12 +71,9 @@ def _plot_cell(cell: tuple, metrics: list[Series], out: Path) -> str:
 
 
 def _steady_table(cells: list[tuple], by_cell: dict) -> str:
-    lines = ["| benchmark | params | metric | nights | last median | median of the nights |", "|---|---|---|---|---|---|"]
-    for cell in cells:
-        for s in by_cell[cell]:
-            lines.append(f"| {cell[0]}/{cell[1]} | `{cell[2]}` | {s.key[3]} ({s.unit}) | {len(s.points)} | "
-                         f"{s.points[-1].median:.4g} | {median(p.median for p in s.points):.4g} |")
-    return "\n".join(lines) + "\n"
+    return table.markdown(STEADY_COLUMNS, [
+        [f"{cell[0]}/{cell[1]}", f"`{cell[2]}`", f"{s.key[3]} ({s.unit})", len(s.points), f"{s.points[-1].median:.4g}",
+         f"{median(p.median for p in s.points):.4g}"] for cell in cells for s in by_cell[cell]])
 
 
 def write(series: list[Series], runs: list, fingerprint: str, alpha: float, out: Path, plot_all: bool = False) -> str:

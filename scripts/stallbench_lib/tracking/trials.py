@@ -23,6 +23,7 @@ from pathlib import Path
 
 from .. import children, paths
 from ..medians import median
+from ..report import table
 from .calibration import INJECT_VARIABLE, PLAUSIBLE_FACTOR
 
 TRIAL_TIMEOUT_S = 30 * 60
@@ -143,24 +144,27 @@ def _share(verdicts: list[Verdict], test) -> str:
     return f"{sum(1 for v in verdicts if test(v))} of {len(verdicts)}"
 
 
+METHOD_COLUMNS = ["method", *map(table.number, ("A/A: exit 0 (right)", "A/B: caught (right)", "A/B: exit 1 for any reason",
+                                                 "minutes per trial (median)"))]
+
+
 def markdown(trials: Trials) -> str:
     named = {"paired": "paired rounds (`ab`)", "duet": "`ab --duet`", "sequential": "run-then-compare"}
     lines = ["# stallbench calibration: " + ", ".join(named[m] for m in trials.methods), "",
              f"`{' '.join(trials.command)}`: {len(trials.verdicts) // (2 * len(trials.methods))} trials of each kind; A/B injects "
              f"{trials.pct:g}% more work into `{trials.benchmark}`. 1-minute load average at the trials' starts: "
-             f"{_load_range(trials.verdicts)} (other work on the machine went on throughout).", "",
-             "| method | A/A: exit 0 (right) | A/B: caught (right) | A/B: exit 1 for any reason | minutes per trial "
-             "(median) |", "|---|---|---|---|---|"]
+             f"{_load_range(trials.verdicts)} (other work on the machine went on throughout).", ""]
+    rows = []
     for method in trials.methods:
         aa = [v for v in trials.verdicts if v.method == method and v.kind == "A/A"]
         ab = [v for v in trials.verdicts if v.method == method and v.kind == "A/B"]
         minutes = median(v.seconds for v in aa + ab) / 60 if aa + ab else 0
-        lines.append(f"| {method} | {_share(aa, lambda v: v.exit == 0)} | {_share(ab, lambda v: v.caught)} | "
-                     f"{_share(ab, lambda v: v.exit == 1)} | {minutes:.1f} |")
+        rows.append([method, _share(aa, lambda v: v.exit == 0), _share(ab, lambda v: v.caught),
+                     _share(ab, lambda v: v.exit == 1), f"{minutes:.1f}"])
+    lines += table.lines(METHOD_COLUMNS, rows)
     lines += ["", "Detectable effect per metric (median over the trials; the change each method finds 80% of the "
-              "time at its own repetitions or rounds), and the median change the A/B trials measured:", "",
-              "| metric | " + " | ".join(f"{m} detectable" for m in trials.methods) + " | " +
-              " | ".join(f"{m} A/B change" for m in trials.methods) + " |", "|---" * (1 + 2 * len(trials.methods)) + "|"]
+              "time at its own repetitions or rounds), and the median change the A/B trials measured:", ""]
+    rows = []
     metrics = sorted({m for v in trials.verdicts for m in v.detectable})
     for metric in metrics:
         cells = []
@@ -168,8 +172,10 @@ def markdown(trials: Trials) -> str:
             for method in trials.methods:
                 values = [getattr(v, field_name)[metric] for v in trials.verdicts
                           if v.method == method and v.kind in kinds and metric in getattr(v, field_name)]
-                cells.append(f"{median(values):.2f}%" if values else "–")
-        lines.append(f"| {metric} | {' | '.join(cells)} |")
+                cells.append(f"{median(values):.2f}%" if values else None)
+        rows.append([metric, *cells])
+    lines += table.lines(["metric", *(table.number(f"{m} detectable") for m in trials.methods),
+                          *(table.number(f"{m} A/B change") for m in trials.methods)], rows)
     lines += ["", "False alarms (A/A trials that exited 1) and what regressed:", ""]
     for v in trials.verdicts:
         if v.kind == "A/A" and v.exit == 1:
