@@ -15,6 +15,7 @@ from pathlib import Path
 from . import build, catalogue, node, paths
 from .atomic import atomic_write
 from .errors import UsageError
+from .report import table
 
 TABLE = "node_lines"
 SOURCE = paths.ROOT / "workloads" / "loop" / "node_line.cc"  # the one hand-written declaration
@@ -58,8 +59,7 @@ def pins_text(rows: list[dict]) -> str:
 
 def docs_table(rows: list[dict]) -> str:
     columns = [*_LEADING, *(key for key in rows[0] if key not in _LEADING)]
-    lines = ["| " + " | ".join(c.replace("_", " ") for c in columns) + " |", "|" + "---|" * len(columns)]
-    lines += ["| " + " | ".join(str(row[c]) for c in columns) + " |" for row in rows]
+    lines = table.lines([c.replace("_", " ") for c in columns], [[row[c] for c in columns] for row in rows])
     return "\n".join([_BEGIN, "", *lines, "", _END])
 
 
