@@ -5,15 +5,15 @@ of its own (--stallbench-records-fd); `read_record` is the one reader of that co
 repetition's values become rows in the order the harness wrote them (a series in index order), a
 value's sub-case ({"class": "read"}) joining the row's params. A failed repetition becomes one row
 per declared metric with its status. Repetitions with no record (the process died or was stopped)
-are filled in by the caller with `failure_rows`. Google Benchmark's own JSON is kept as the raw
-artefact and not read here."""
+are filled in by the caller with `failure_rows`. A record also carries the repetition's own time
+(`wall_ms`) and the label of its callgrind dump, so nothing reads Google Benchmark's JSON: it is
+kept as the raw artefact only."""
 import json
 from dataclasses import dataclass, field
 
 from .catalogue import Benchmark
+from .contract import PROTOCOL
 from .tidy import STATUSES, Row, canonical_params
-
-RECORD_VERSION = 1
 
 
 @dataclass(frozen=True)
@@ -31,6 +31,8 @@ class Record:
     status: str = "ok"
     detail: str = ""
     values: tuple[Value, ...] = ()
+    wall_ms: float | None = None  # what the repetition returned; None when it failed
+    callgrind_dump: str = ""      # the label of the dump it made under callgrind
 
 
 def _value(v: dict) -> Value:
@@ -50,8 +52,8 @@ def read_record(line: str) -> Record:
         data = json.loads(line)
         if not isinstance(data, dict):
             raise ValueError("not a JSON object")
-        if data.get("version") != RECORD_VERSION:
-            raise ValueError(f"record version {data.get('version')!r}, expected {RECORD_VERSION}")
+        if data.get("protocol") != PROTOCOL:
+            raise ValueError(f"protocol {data.get('protocol')!r}, expected {PROTOCOL} (rebuild the bench binaries)")
         event, rep = data["event"], data["rep"]
         if event not in ("start", "end") or not isinstance(rep, int) or rep < 0:
             raise ValueError(f"event {event!r} of repetition {rep!r}")
@@ -60,7 +62,11 @@ def read_record(line: str) -> Record:
         status, detail = data["status"], data["detail"]
         if status not in STATUSES or not isinstance(detail, str):
             raise ValueError(f"status {status!r} is not one of {', '.join(STATUSES)}")
-        return Record(event, rep, status, detail, tuple(_value(v) for v in data["values"]))
+        wall_ms, dump = data["wall_ms"], data["callgrind_dump"]
+        if (wall_ms is None) != (status != "ok") or not isinstance(dump, str):
+            raise ValueError(f"wall_ms {wall_ms!r} with status {status!r}")
+        return Record(event, rep, status, detail, tuple(_value(v) for v in data["values"]),
+                      None if wall_ms is None else float(wall_ms), dump)
     except (KeyError, TypeError) as e:
         raise ValueError(f"malformed repetition record ({type(e).__name__}: {e}): {line[:200]}") from None
     except ValueError as e:

@@ -92,7 +92,7 @@ def _step_result(run: RunDir, cells: list[Cell], step: schedule.Step, failed: di
     if step.round is not None:
         rows = [dataclasses.replace(r, repetition=step.round) for r in rows]
     if run.meta.get("instructions") and cell.benchmark.instructions:
-        rows += instruction_counts.wall_rows(run.raw / f"{name}.json", run.run_id, cell, step.round)
+        rows += instruction_counts.wall_rows(result.records, run.run_id, cell, step.round)
     return dataclasses.replace(result, rows=rows)
 
 
