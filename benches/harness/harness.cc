@@ -124,7 +124,8 @@ void run_repetition(benchmark::State& state, CellRun& run) {
       // exactly one repetition's instructions, all threads included; the label names it.
       CALLGRIND_ZERO_STATS;
       double ms = run.repetition(counters);
-      CALLGRIND_DUMP_STATS_AT(callgrind_dump_label(index).c_str());
+      std::string dump_label = callgrind_dump_label(index);  // named: the macro keeps the pointer past one expression
+      CALLGRIND_DUMP_STATS_AT(dump_label.c_str());
       state.SetIterationTime(ms / 1e3);
       auto values = counters.values();
       for (const auto& v : values) state.counters[counter_name(v)] = v.value;

@@ -42,6 +42,10 @@ def test_the_dataclasses_read_exactly_the_schemas_fields():
         set(contract.fields("benchmark"))
 
 
+def test_a_records_statuses_are_the_results_csvs():
+    assert tuple(contract.DEFINITIONS["end_record"]["properties"]["status"]["enum"]) == tidy.STATUSES
+
+
 def test_the_rows_separators_are_reserved_by_the_harness():
     described = catalogue.describe(BINARIES["pool"]).declared
     separators = described["reserved"]["separators"]

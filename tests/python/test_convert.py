@@ -61,15 +61,15 @@ def test_a_start_record_carries_only_its_repetition():
 
 @pytest.mark.parametrize("line, words", [
     ("not json", "malformed"),
-    (json.dumps([1]), "not a JSON object"),
-    (json.dumps({"protocol": 1, "event": "start", "rep": 0}), "protocol 1, expected"),
-    (json.dumps({"version": 1, "event": "start", "rep": 0}), "protocol None, expected"),
+    (json.dumps([1]), "start_record: expected object"),
+    (json.dumps({"protocol": 1, "event": "start", "rep": 0}), "speaks stallbench protocol 1"),
+    (json.dumps({"version": 1, "event": "start", "rep": 0}), "speaks stallbench protocol None"),
     (record(status="ok", wall_ms=None), "wall_ms None"),
-    (json.dumps({"protocol": PROTOCOL, "event": "stop", "rep": 0}), "event 'stop'"),
-    (record(status="okay"), "status 'okay'"),
-    (record(values=[("x", "0", {}, 1)]), "malformed value"),
-    (record(values=[("x", None, {"class": 1}, 1)]), "sub-case"),
-    (json.dumps({"protocol": PROTOCOL, "event": "end", "rep": 0}), "KeyError"),
+    (json.dumps({"protocol": PROTOCOL, "event": "stop", "rep": 0}), 'start_record.event: expected "start"'),
+    (record(status="okay"), "end_record.status: \"okay\" is not one of ok, timeout"),
+    (record(values=[("x", "0", {}, 1)]), "end_record.values[0].index: expected integer or null"),
+    (record(values=[("x", None, {"class": 1}, 1)]), "end_record.values[0].subcase.class: expected string"),
+    (json.dumps({"protocol": PROTOCOL, "event": "end", "rep": 0}), "end_record: missing status"),
 ])
 def test_what_is_not_a_record_is_refused_in_one_line(line, words):
     with pytest.raises(ValueError) as refused:

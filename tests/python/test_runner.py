@@ -90,7 +90,7 @@ def test_a_record_that_is_not_one_is_an_error_saying_so(tmp_path):
     result = run(tmp_path, cell, repetitions=2)
     by_rep = {r.repetition: r for r in result.rows}
     assert by_rep[0].status == "ok" and by_rep[1].status == "error"
-    assert "protocol 9, expected" in by_rep[1].detail
+    assert "speaks stallbench protocol 9" in by_rep[1].detail
 
 
 def test_memory_limit_is_below_physical_memory():
