@@ -1,6 +1,7 @@
 #include <nlohmann/json.hpp>
 
 #include "grid.h"
+#include "protocol.h"
 
 #ifndef STALLBENCH_BENCHMARK_VERSION
 #define STALLBENCH_BENCHMARK_VERSION "unknown"
@@ -14,7 +15,9 @@ std::vector<std::pair<std::string, std::string>> common_versions() {
 
 std::string describe(const Family& family, const std::vector<Input>& inputs) {
   using nlohmann::json;
-  json out = {{"family", family.name}, {"doc", family.doc}, {"inputs", json::array()}, {"benchmarks", json::array()}};
+  json out = {{"protocol", kProtocolVersion}, {"family", family.name}, {"doc", family.doc}, {"inputs", json::array()},
+              {"benchmarks", json::array()}};
+  out["reserved"] = {{"separators", kSeparators}, {"node_line", std::string(1, kNodeLineMark)}};
   for (const auto& i : inputs) out["inputs"].push_back({{"name", i.name}, {"doc", i.doc}, {"fallback", i.fallback}});
   json versions = json::object();
   for (const auto& [k, v] : common_versions()) versions[k] = v;
@@ -37,9 +40,9 @@ std::string describe(const Family& family, const std::vector<Input>& inputs) {
     for (const auto& p : b.params) {
       json param = {{"name", p.name},
                     {"values", p.values},
-                    {"smoke", p.smoke.empty() ? std::vector<std::string>{p.values.front()} : p.smoke},
-                    {"full", p.full.empty() ? p.values : p.full},
-                    {"nightly", p.nightly.empty() ? p.values : p.nightly},
+                    {"smoke", tier_grid(p, Tier::smoke)},
+                    {"full", tier_grid(p, Tier::full)},
+                    {"nightly", tier_grid(p, Tier::nightly)},
                     {"work", p.work},
                     {"choices", p.choices},
                     {"node_values", p.node_values},
@@ -68,6 +71,19 @@ std::string describe(const Family& family, const std::vector<Input>& inputs) {
                                  {"missing", b.missing ? b.missing() : ""},
                                  {"reserves_address_space", b.reserves_address_space},
                                  {"constants", constants}});
+  }
+  return out.dump(2);
+}
+
+std::string describe_cells(const Benchmark& b, const std::vector<Cell>& cells) {
+  // In declaration order (ordered_json): the orchestrator names a cell's files and shows its
+  // progress with its parameters in the order the benchmark declares them.
+  nlohmann::ordered_json out = {{"protocol", kProtocolVersion}, {"benchmark", b.name}};
+  out["cells"] = nlohmann::ordered_json::array();
+  for (const auto& cell : cells) {
+    nlohmann::ordered_json values = nlohmann::ordered_json::object();
+    for (const auto& p : b.params) values[p.name] = cell.text(p.name);
+    out["cells"].push_back(values);
   }
   return out.dump(2);
 }

@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "node_lines.h"
+#include "protocol.h"
 
 namespace stallbench::bench {
 
@@ -23,7 +24,7 @@ static std::string check_node_value(const Param& p, const std::string& value) {
 }
 
 std::string check_value(const Param& p, const std::string& value) {
-  if (!p.node_values.empty() && value.find('@') != std::string::npos) return check_node_value(p, value);
+  if (!p.node_values.empty() && value.find(kNodeLineMark) != std::string::npos) return check_node_value(p, value);
   if (p.range) {
     std::int64_t n = 0;
     auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
@@ -37,8 +38,8 @@ std::string check_value(const Param& p, const std::string& value) {
     for (const auto& c : p.choices) valid += (valid.empty() ? "" : ", ") + c;
     return p.name + "=" + value + " is not valid: valid values are " + valid;
   }
-  if (value.find_first_of("/:;=,# \t") != std::string::npos)
-    return p.name + "=" + value + " contains a separator character (/:;=,# or space)";
+  if (reserved_in(value, false) != std::string::npos)
+    return p.name + "=" + value + " contains a separator character (" + reserved_text(false) + ")";
   if (p.check) return p.check(value);
   return {};
 }
@@ -74,7 +75,7 @@ std::vector<std::map<std::string, std::string>> expand_grid(const Benchmark& b, 
         values.push_back(v);
         continue;
       }
-      for (const auto& [line, path] : node_lines()) values.push_back(v + "@" + line);
+      for (const auto& [line, path] : node_lines()) values.push_back(v + kNodeLineMark + line);
     }
     std::vector<std::map<std::string, std::string>> next;
     for (const auto& cell : cells) {
@@ -87,6 +88,24 @@ std::vector<std::map<std::string, std::string>> expand_grid(const Benchmark& b, 
     cells = std::move(next);
   }
   return cells;
+}
+
+std::vector<Cell> runnable_cells(const Benchmark& b, const GridOverrides& overrides,
+                                 const PerProcessValues& per_process) {
+  auto combinations = expand_grid(b, overrides, per_process);  // checks the values even when it cannot run here
+  if (b.missing && !b.missing().empty()) return {};
+  std::vector<Cell> cells;
+  for (auto& values : combinations) {
+    Cell cell(std::move(values));
+    if (!b.valid || b.valid(cell)) cells.push_back(std::move(cell));
+  }
+  return cells;
+}
+
+std::vector<std::string> tier_grid(const Param& p, Tier tier) {
+  const auto& given = tier == Tier::smoke ? p.smoke : tier == Tier::nightly ? p.nightly : p.full;
+  if (!given.empty()) return given;
+  return tier == Tier::smoke ? std::vector<std::string>{p.values.front()} : p.values;
 }
 
 std::string cell_name(const Benchmark& b, const Cell& cell) {

@@ -17,6 +17,7 @@ using PerProcessValues = std::map<std::string, std::string>;  // parameter -> th
 
 struct Options {
   bool describe = false;
+  std::string cells;                          // --stallbench-cells BENCHMARK: list its cells as JSON
   std::vector<std::string> grids;             // [BENCHMARK.]NAME=V1,V2 as given
   std::map<std::string, std::string> inputs;  // --stallbench-input NAME=VALUE, checked against the declared
   int records_fd = -1;                        // --stallbench-records-fd; -1: none
@@ -39,6 +40,16 @@ std::string check_value(const Param& param, const std::string& value);
 std::vector<std::map<std::string, std::string>> expand_grid(const Benchmark& b, const GridOverrides& overrides,
                                                             const PerProcessValues& per_process);
 
+// The cells this process runs: expand_grid's combinations that the benchmark finds valid; none when
+// the benchmark cannot run on this machine (Benchmark::missing). Throws like expand_grid.
+std::vector<Cell> runnable_cells(const Benchmark& b, const GridOverrides& overrides,
+                                 const PerProcessValues& per_process);
+
+// A profile tier's grid, its fallback applied: smoke defaults to the first value, nightly and full
+// to `values`. The one place the fallbacks are written (describe gives every tier in full).
+enum class Tier { smoke, nightly, full };
+std::vector<std::string> tier_grid(const Param& p, Tier tier);
+
 // "saturation/jobs:4/iters:300000/digest:sha256/pool:4": the benchmark, then every parameter.
 std::string cell_name(const Benchmark& b, const Cell& cell);
 
@@ -50,8 +61,10 @@ PerProcessValues apply_per_process(const Family& family, const GridOverrides& ov
 // What is wrong with the family's declarations (a benchmark author's mistake), empty when nothing.
 std::string declaration_problem(const Family& family);
 
-// The family as JSON for `stallbench list` and the orchestrator.
+// The family as JSON for `stallbench list` and the orchestrator (contract/protocol.schema.json's
+// `describe`), and the cells one process runs (its `cells`, for --stallbench-cells).
 std::string describe(const Family& family, const std::vector<Input>& inputs = {});
+std::string describe_cells(const Benchmark& b, const std::vector<Cell>& cells);
 
 // Versions every family reports: the compiler and Google Benchmark.
 std::vector<std::pair<std::string, std::string>> common_versions();

@@ -11,6 +11,7 @@
 
 #include "grid.h"
 #include "inject.h"
+#include "protocol.h"
 #include "records.h"
 
 #ifdef STALLBENCH_HAVE_CALLGRIND
@@ -63,7 +64,7 @@ void Counters::set(const std::string& metric, double value) { put({metric, {}, s
 void Counters::set(const std::string& metric, const Subcase& subcase, double value) {
   // The sub-case ends up in a row's params, "key=value;key=value": it must read as plain words there.
   for (const auto& [key, text] : subcase)
-    if (key.empty() || text.empty() || (key + text).find_first_of("@=#;/:, \t") != std::string::npos)
+    if (key.empty() || text.empty() || reserved_in(key + text, true) != std::string::npos)
       throw std::logic_error("sub-case " + key + "=" + text + " of metric '" + metric + "' is not a plain word");
   put({metric, subcase, std::nullopt}, value);
 }
@@ -103,7 +104,7 @@ struct CellRun {
 
 void fail_repetition(benchmark::State& state, const CellRun& run, int index, const std::string& status,
                      const std::string& detail) {
-  write_record(run.records_fd, end_record(index, {}, status, detail));
+  write_record(run.records_fd, failed_record(index, status, detail));
   state.SkipWithError((status + ": " + detail).c_str());
 }
 
@@ -123,12 +124,12 @@ void run_repetition(benchmark::State& state, CellRun& run) {
       // exactly one repetition's instructions, all threads included; the label names it.
       CALLGRIND_ZERO_STATS;
       double ms = run.repetition(counters);
-      std::string dump_label = "stallbench-rep " + std::to_string(index);
+      std::string dump_label = callgrind_dump_label(index);  // named: the macro keeps the pointer past one expression
       CALLGRIND_DUMP_STATS_AT(dump_label.c_str());
       state.SetIterationTime(ms / 1e3);
       auto values = counters.values();
       for (const auto& v : values) state.counters[counter_name(v)] = v.value;
-      write_record(run.records_fd, end_record(index, values));
+      write_record(run.records_fd, end_record(index, ms, values));
       continue;
     } catch (const CellFailure& e) {
       status = e.status, detail = e.what();
@@ -143,11 +144,7 @@ void run_repetition(benchmark::State& state, CellRun& run) {
 
 void register_cells(const Benchmark& b, const Options& options, const PerProcessValues& per_process,
                     std::optional<double> inject_pct) {
-  auto cells = expand_grid(b, options.overrides, per_process);  // checks the values even when it cannot run here
-  if (b.missing && !b.missing().empty()) return;
-  for (auto& values : cells) {
-    Cell cell(values);
-    if (b.valid && !b.valid(cell)) continue;
+  for (const auto& cell : runnable_cells(b, options.overrides, per_process)) {
     Cell work = inject_pct ? with_injected_work(b, cell, *inject_pct) : cell;
     auto run = std::make_shared<CellRun>(CellRun{&b, work, options.records_fd, {}, {}, {}, 0});
     benchmark::RegisterBenchmark(cell_name(b, cell).c_str(),
@@ -156,6 +153,20 @@ void register_cells(const Benchmark& b, const Options& options, const PerProcess
         ->UseManualTime()
         ->Unit(benchmark::kMillisecond);
   }
+}
+
+// --stallbench-cells: what the orchestrator plans from, instead of reading cell names back.
+int print_cells(const Family& family, const Options& options, const PerProcessValues& per_process) {
+  for (const auto& b : family.benchmarks) {
+    if (b.name != options.cells) continue;
+    std::puts(describe_cells(b, runnable_cells(b, options.overrides, per_process)).c_str());
+    return 0;
+  }
+  std::string valid;
+  for (const auto& b : family.benchmarks) valid += (valid.empty() ? "" : ", ") + b.name;
+  std::fprintf(stderr, "%s: --stallbench-cells %s: no such benchmark (valid: %s)\n", family.name.c_str(),
+               options.cells.c_str(), valid.c_str());
+  return 2;
 }
 
 // The family built from its inputs, or the exit code after saying why it could not be.
@@ -190,6 +201,7 @@ int run_main(int argc, char** argv, FamilyFromInputs maker) {
   }
   try {
     auto per_process = apply_per_process(family, options.overrides);
+    if (!options.cells.empty()) return print_cells(family, options, per_process);
     for (auto& [name, value] : per_process) benchmark::AddCustomContext(name, value);
     for (const auto& b : family.benchmarks) {
       auto inject_pct = injected_work_pct(family.name, b.name);

@@ -6,6 +6,8 @@
 //
 // Flags, besides every --benchmark_* flag of Google Benchmark:
 //   --stallbench-describe          print the family, its inputs, benchmarks, grids and metrics as JSON
+//   --stallbench-cells BENCH       print the cells of BENCH this process would run, as JSON
+// (their shapes, and the records', are contract/protocol.schema.json's: docs/contract.md)
 //   --stallbench-grid [BENCH.]NAME=V1,V2
 //                                  replace a parameter's grid (repeatable); a per-process
 //                                  parameter takes exactly one value

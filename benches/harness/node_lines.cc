@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "harness.h"
+#include "protocol.h"
 
 namespace stallbench::bench {
 
@@ -16,7 +17,7 @@ void set_node_lines(NodeLines lines) { chosen() = std::move(lines); }
 const NodeLines& node_lines() { return chosen(); }
 
 std::pair<std::string, std::string> split_node_value(const std::string& value) {
-  auto at = value.rfind('@');
+  auto at = value.rfind(kNodeLineMark);
   if (at == std::string::npos) return {value, ""};
   return {value.substr(0, at), value.substr(at + 1)};
 }

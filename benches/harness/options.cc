@@ -6,6 +6,7 @@
 
 #include "grid.h"
 #include "node_lines.h"
+#include "protocol.h"
 
 namespace stallbench::bench {
 
@@ -39,6 +40,7 @@ int parse_options(int argc, char** argv, const FamilyFromInputs& family, Options
   CLI::App app{"stallbench " + family.name + " benchmarks (Google Benchmark flags are passed through)"};
   app.allow_extras();
   app.add_flag("--stallbench-describe", options.describe, "print the family's benchmarks, grids and metrics as JSON");
+  app.add_option("--stallbench-cells", options.cells, "BENCHMARK: print the cells this process would run as JSON");
   app.add_option("--stallbench-grid", options.grids, "[BENCHMARK.]NAME=V1,V2: replace a parameter's grid (repeatable)");
   std::vector<std::string> nodes, inputs;
   app.add_option("--stallbench-node", nodes, "LINE=PATH: a Node line to measure (repeatable, in order)");
@@ -57,7 +59,7 @@ int parse_options(int argc, char** argv, const FamilyFromInputs& family, Options
   for (const auto& node : nodes) {
     auto eq = node.find('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 == node.size() ||
-        node.substr(0, eq).find_first_of("@/:;=,# \t") != std::string::npos)
+        reserved_in(node.substr(0, eq), true) != std::string::npos)
       return refuse("--stallbench-node " + node + ": expected LINE=PATH (e.g. 26=/path/to/node)");
     lines.emplace_back(node.substr(0, eq), node.substr(eq + 1));
   }

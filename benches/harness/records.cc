@@ -7,14 +7,16 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "protocol.h"
+
 namespace stallbench::bench {
 
 std::string start_record(int repetition) {
-  return nlohmann::json{{"version", kRecordVersion}, {"event", "start"}, {"rep", repetition}}.dump();
+  return nlohmann::json{{"protocol", kProtocolVersion}, {"event", "start"}, {"rep", repetition}}.dump();
 }
 
-std::string end_record(int repetition, const std::vector<Value>& values, const std::string& status,
-                       const std::string& detail) {
+static std::string ended(int repetition, const nlohmann::json& wall_ms, const std::vector<Value>& values,
+                         const std::string& status, const std::string& detail) {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& v : values)
     out.push_back({{"metric", v.metric},
@@ -22,9 +24,18 @@ std::string end_record(int repetition, const std::vector<Value>& values, const s
                    {"subcase", v.subcase},
                    {"value", v.value}});
   // Invalid UTF-8 in a detail (an engine's message quoting input bytes) is replaced, not thrown on.
-  return nlohmann::json{{"version", kRecordVersion}, {"event", "end"}, {"rep", repetition}, {"status", status},
-                        {"detail", detail}, {"values", out}}
+  return nlohmann::json{{"protocol", kProtocolVersion}, {"event", "end"}, {"rep", repetition}, {"status", status},
+                        {"detail", detail}, {"wall_ms", wall_ms}, {"callgrind_dump", callgrind_dump_label(repetition)},
+                        {"values", out}}
       .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::string end_record(int repetition, double wall_ms, const std::vector<Value>& values) {
+  return ended(repetition, wall_ms, values, "ok", "");
+}
+
+std::string failed_record(int repetition, const std::string& status, const std::string& detail) {
+  return ended(repetition, nullptr, {}, status, detail);
 }
 
 void write_record(int fd, const std::string& line) {

@@ -2,16 +2,19 @@
 // One JSON object per line on the descriptor given as --stallbench-records-fd (none: no records,
 // as when a bench binary is run by hand), flushed as each repetition starts and ends:
 //
-//   {"version": 1, "event": "start", "rep": 0}
-//   {"version": 1, "event": "end", "rep": 0, "status": "ok", "detail": "",
+//   {"protocol": 2, "event": "start", "rep": 0}
+//   {"protocol": 2, "event": "end", "rep": 0, "status": "ok", "detail": "", "wall_ms": 812.9,
+//    "callgrind_dump": "stallbench-rep 0",
 //    "values": [{"metric": "pbkdf2_done_ms", "index": 3, "subcase": {}, "value": 812.5}, ...]}
 //
 // `start` restarts the orchestrator's per-repetition watchdog; `end` is the repetition's record:
 // `status` ok or a failure status of the results CSV (`timeout`, `rejected`, `guarded`, `error`)
-// with `detail` saying why and no values; `index` is a value's place in a series (null for a single
-// value); `subcase` the extra parameters its row carries. A record written survives the process
-// dying later (Google Benchmark writes its own JSON, the raw artefact, only at the end). Reader:
-// scripts/stallbench_lib/convert.py (read_record). A change of shape is a new version.
+// with `detail` saying why and no values; `wall_ms` the time the repetition returned (null when it
+// failed); `callgrind_dump` the label of the dump it made when run under callgrind; `index` is a
+// value's place in a series (null for a single value); `subcase` the extra parameters its row
+// carries. A record written survives the process dying later (Google Benchmark writes its own JSON,
+// the raw artefact, only at the end). The shape is contract/protocol.schema.json's start_record and
+// end_record; reader: scripts/stallbench_lib/convert.py (read_record).
 #pragma once
 
 #include <string>
@@ -21,11 +24,11 @@
 
 namespace stallbench::bench {
 
-inline constexpr int kRecordVersion = 1;
-
 std::string start_record(int repetition);
-std::string end_record(int repetition, const std::vector<Value>& values, const std::string& status = "ok",
-                       const std::string& detail = "");
+// A repetition that returned `wall_ms` with these values.
+std::string end_record(int repetition, double wall_ms, const std::vector<Value>& values);
+// A repetition that failed with `status` (not ok) and `detail`.
+std::string failed_record(int repetition, const std::string& status, const std::string& detail);
 
 // Writes one record line to `fd` (nothing when fd < 0); throws std::runtime_error when it cannot.
 void write_record(int fd, const std::string& line);

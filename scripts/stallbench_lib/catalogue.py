@@ -1,12 +1,11 @@
 """What the bench binaries declare (--stallbench-describe): families and their inputs, benchmarks,
 parameter grids per profile tier (and which parameters take one value per process), metrics with
 units and directions. The orchestrator knows no family or parameter by name."""
-import json
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import children
+from . import children, contract
 from .errors import UsageError
 
 DESCRIBE_TIMEOUT_S = 60  # a bench binary answering --stallbench-describe or listing its cells
@@ -22,14 +21,15 @@ class Param:
     range: list[int] | None
     env: str    # the environment variable the harness exports a per-process value to ("": none)
     doc: str
-    nightly: list[str] | None = None  # the nightly profile's grid; None: `values`
+    nightly: list[str] | None = None  # the nightly profile's grid (a binary always gives it)
     work: bool = False                # the work is proportional to it (calibrate's A/B knob scales it)
     node_values: list[str] = field(default_factory=list)  # values naming Node: one cell per chosen line, VALUE@LINE
     per_process: bool = False         # one value per process: the plan starts one process per value
 
     def grid(self, tier: str) -> list[str]:
-        return {"smoke": self.smoke, "values": self.values, "nightly": self.nightly or self.values,
-                "full": self.full}[tier]
+        """The grid of a profile tier (smoke, values, nightly, full), as the binary declared it: the
+        harness resolves every fallback (describe.cc)."""
+        return getattr(self, tier)
 
     def valid_text(self) -> str:
         if self.range:
@@ -97,11 +97,26 @@ class Family:
     # What the family declares for its own command and report besides benchmarks (the regex
     # family's `engines`): table name -> rows of named fields.
     tables: dict[str, list[dict]] = field(default_factory=dict)
+    declared: dict = field(default_factory=dict)  # the description as the binary wrote it (list --json)
 
 
 def input_args(inputs: dict[str, str]) -> list[str]:
     """Values for a family's declared inputs as the bench binaries take them."""
     return [f"--stallbench-input={name}={value}" for name, value in inputs.items()]
+
+
+def _family(data: dict, binary: Path) -> Family:
+    """A checked description (contract.py's `describe`) as dataclasses: its fields by name, as the
+    schema spells them."""
+    family = Family(data["family"], data["doc"], binary, data["versions"], npm_sets=data["npm_sets"],
+                    os_packages=data["os_packages"], inputs=[Input(**i) for i in data["inputs"]],
+                    tables={name: table["rows"] for name, table in data["tables"].items()}, declared=data)
+    for b in data["benchmarks"]:
+        family.benchmarks.append(Benchmark(**{
+            **b, "family": family.name, "binary": binary, "outcomes": tuple(b["outcomes"]),
+            "params": [Param(**p) for p in b["params"]], "metrics": [Metric(**m) for m in b["metrics"]],
+            "constants": {c["name"]: c["value"] for c in b["constants"]}}))
+    return family
 
 
 def describe(binary: Path, inputs: dict[str, str] | None = None) -> Family:
@@ -117,22 +132,10 @@ def describe(binary: Path, inputs: dict[str, str] | None = None) -> Family:
         raise UsageError(f"{binary} --stallbench-describe did not answer within {DESCRIBE_TIMEOUT_S} s")
     if result.returncode != 0:
         raise UsageError(f"{binary} --stallbench-describe failed: {result.stderr.strip() or result.returncode}")
-    data = json.loads(result.stdout)
-    family = Family(data["family"], data["doc"], binary, data["versions"], npm_sets=data.get("npm_sets", []),
-                    os_packages=data.get("os_packages", []),
-                    inputs=[Input(i["name"], i["doc"], i["fallback"]) for i in data.get("inputs", [])],
-                    tables={name: table["rows"] for name, table in data.get("tables", {}).items()})
-    for b in data["benchmarks"]:
-        params = [Param(p["name"], p["values"], p["smoke"], p["full"], p["choices"], p["range"], p["env"], p["doc"],
-                        p.get("nightly"), p.get("work", False), p.get("node_values", []), p["per_process"])
-                  for p in b["params"]]
-        metrics = [Metric(m["name"], m["unit"], m["better"], m["tracked"], m["doc"], m.get("min_effect_pct", 0.0))
-                   for m in b["metrics"]]
-        family.benchmarks.append(Benchmark(family.name, b["name"], b["doc"], params, metrics, b["timeout_s"], binary,
-                                           b.get("instructions", False), tuple(b.get("outcomes", [])),
-                                           b.get("missing", ""), b.get("reserves_address_space", False),
-                                           {c["name"]: c["value"] for c in b.get("constants", [])}))
-    return family
+    try:
+        return _family(contract.parse(result.stdout, "describe", binary.name), binary)
+    except contract.ProtocolError as e:
+        raise UsageError(str(e)) from None
 
 
 def load(binaries: dict[str, Path]) -> list[Family]:

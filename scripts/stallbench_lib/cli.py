@@ -41,14 +41,38 @@ def _commands(argv: list[str]):
     return sorted(found, key=lambda m: getattr(m, "ORDER", 100))
 
 
-def main(argv: list[str] | None = None) -> int:
+class _Version(argparse.Action):
+    """--version: asks the build, so it is computed when given, not when the parser is made."""
+
+    def __init__(self, option_strings, dest, **kwargs):
+        super().__init__(option_strings, dest, nargs=0, help="print the version, commit and the build's libraries")
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from . import about
+
+        try:
+            print(about.text())
+        except UsageError as e:
+            print(f"stallbench: {e}", file=sys.stderr)
+            parser.exit(2)
+        parser.exit(0)
+
+
+def make_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The command's parser, with the subcommand `argv` names (all of them when it names none)."""
     parser = _Parser(prog="stallbench", description="Reproduce, measure and plot event-loop stalls.")
+    parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    given = sys.argv[1:] if argv is None else argv
-    for module in _commands(given):
+    for module in _commands(argv or []):
         command = sub.add_parser(module.NAME, help=module.HELP, description=module.HELP)
         module.add_arguments(command)
         command.set_defaults(handler=module.run)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    given = sys.argv[1:] if argv is None else argv
+    parser = make_parser(given)
     undecodable = _undecodable(given)
     if undecodable:
         print(f"stallbench: {undecodable}", file=sys.stderr)

@@ -5,15 +5,15 @@ of its own (--stallbench-records-fd); `read_record` is the one reader of that co
 repetition's values become rows in the order the harness wrote them (a series in index order), a
 value's sub-case ({"class": "read"}) joining the row's params. A failed repetition becomes one row
 per declared metric with its status. Repetitions with no record (the process died or was stopped)
-are filled in by the caller with `failure_rows`. Google Benchmark's own JSON is kept as the raw
-artefact and not read here."""
+are filled in by the caller with `failure_rows`. A record also carries the repetition's own time
+(`wall_ms`) and the label of its callgrind dump, so nothing reads Google Benchmark's JSON: it is
+kept as the raw artefact only."""
 import json
 from dataclasses import dataclass, field
 
+from . import contract
 from .catalogue import Benchmark
-from .tidy import STATUSES, Row, canonical_params
-
-RECORD_VERSION = 1
+from .tidy import Row, canonical_params
 
 
 @dataclass(frozen=True)
@@ -31,40 +31,26 @@ class Record:
     status: str = "ok"
     detail: str = ""
     values: tuple[Value, ...] = ()
-
-
-def _value(v: dict) -> Value:
-    index = v["index"]
-    if not isinstance(v["metric"], str) or (index is not None and not isinstance(index, int)):
-        raise ValueError(f"malformed value {v!r}")
-    subcase = v["subcase"]
-    if not isinstance(subcase, dict) or not all(isinstance(x, str) for kv in subcase.items() for x in kv):
-        raise ValueError(f"malformed sub-case in {v!r}")
-    return Value(v["metric"], float(v["value"]), index, subcase)
+    wall_ms: float | None = None  # what the repetition returned; None when it failed
+    callgrind_dump: str = ""      # the label of the dump it made under callgrind
 
 
 def read_record(line: str) -> Record:
-    """One record line -> a Record. ValueError says what is wrong with a line that is not one of
-    this version's records."""
+    """One record line -> a Record. ValueError says in one line what is wrong with a line that is
+    not one of this protocol's records (contract/protocol.schema.json: start_record, end_record)."""
     try:
         data = json.loads(line)
-        if not isinstance(data, dict):
-            raise ValueError("not a JSON object")
-        if data.get("version") != RECORD_VERSION:
-            raise ValueError(f"record version {data.get('version')!r}, expected {RECORD_VERSION}")
-        event, rep = data["event"], data["rep"]
-        if event not in ("start", "end") or not isinstance(rep, int) or rep < 0:
-            raise ValueError(f"event {event!r} of repetition {rep!r}")
+        event = data.get("event") if isinstance(data, dict) else None
+        contract.check(data, "end_record" if event == "end" else "start_record", "the bench")
         if event == "start":
-            return Record(event, rep)
-        status, detail = data["status"], data["detail"]
-        if status not in STATUSES or not isinstance(detail, str):
-            raise ValueError(f"status {status!r} is not one of {', '.join(STATUSES)}")
-        return Record(event, rep, status, detail, tuple(_value(v) for v in data["values"]))
-    except (KeyError, TypeError) as e:
-        raise ValueError(f"malformed repetition record ({type(e).__name__}: {e}): {line[:200]}") from None
-    except ValueError as e:
+            return Record(event, data["rep"])
+        if (data["wall_ms"] is None) != (data["status"] != "ok"):
+            raise ValueError(f"wall_ms {data['wall_ms']!r} with status {data['status']!r}")
+    except ValueError as e:  # contract.ProtocolError and json.JSONDecodeError are ValueErrors
         raise ValueError(f"malformed repetition record ({e}): {line[:200]}") from None
+    values = tuple(Value(v["metric"], float(v["value"]), v["index"], v["subcase"]) for v in data["values"])
+    return Record(event, data["rep"], data["status"], data["detail"], values,
+                  None if data["wall_ms"] is None else float(data["wall_ms"]), data["callgrind_dump"])
 
 
 def failure_rows(run_id: str, benchmark: Benchmark, params: dict[str, str], repetition: int,

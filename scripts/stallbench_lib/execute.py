@@ -3,7 +3,7 @@ process, the CSV rewritten after every cell, meta completed at the end. SIGINT a
 (interrupts.py) stop the current cell, keep what finished, and leave the run marked incomplete.
 
 With an interleave seed the repetitions run in shuffled rounds (schedule.py). A caller may add
-`final_pass(run, cells, steps)`, a stage over the finished cells that runs before the run is
+`final_pass(run, cells, done)`, a stage over the finished cells (each step run, with its result) that runs before the run is
 complete, under the same interrupt and disk handling (`run --instructions` passes the callgrind
 stage of instructions.py); what it does is the caller's choice, made once. meta.json keeps every
 metric's declaration (unit, direction, tracked), so compare and history read old runs without the
@@ -37,7 +37,7 @@ from .runner import CellResult, run_cell
 
 # A stage over the finished cells: the run, its cells and the steps that ran them (schedule.step_slug
 # names each step's files in raw/).
-FinalPass = Callable[[RunDir, list[Cell], list[schedule.Step]], None]
+FinalPass = Callable[[RunDir, list[Cell], list[tuple[schedule.Step, CellResult]]], None]
 
 
 def end_interrupted(runs: list[RunDir], stop: KeyboardInterrupt, kept: str) -> NoReturn:
@@ -174,6 +174,7 @@ def _run_steps(run: RunDir, cells: list[Cell], steps: list, repetitions: int, in
     steps_left = {i: 0 for i in range(len(cells))}
     for step in steps:
         steps_left[step.cell] += 1
+    done: list[tuple[schedule.Step, CellResult]] = []
     try:
         k = 0
         while k < len(steps) or _added_steps(cells, steps, more, run, progress, steps_left):
@@ -192,6 +193,7 @@ def _run_steps(run: RunDir, cells: list[Cell], steps: list, repetitions: int, in
                 rounds = f" · again (repetition {step.round})" if step.round else ""
             progress.start_cell(k, cell.label() + rounds)
             result = _step_result(run, cells, step, failed, progress)
+            done.append((step, result))
             run.add(result.rows)
             if result.status != "ok" and step.cell not in failed:
                 failed[step.cell] = (result.status, result.detail)
@@ -202,7 +204,7 @@ def _run_steps(run: RunDir, cells: list[Cell], steps: list, repetitions: int, in
             if finished:
                 finished(cell, result)
         if final_pass:
-            final_pass(run, cells, steps)
+            final_pass(run, cells, done)
     except KeyboardInterrupt as stop:
         end_interrupted([run], stop, f"{run.path} keeps the finished cells and is marked incomplete")
     run.meta.update(ended_at=metadata.now_iso(), complete=True)

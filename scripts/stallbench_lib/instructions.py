@@ -8,23 +8,23 @@ in its bench file) again under `valgrind --tool=callgrind`. The harness zeroes c
 just before each repetition's closure and dumps them just after
 (CALLGRIND_ZERO_STATS / CALLGRIND_DUMP_STATS_AT), so a dump holds one repetition, all threads
 included, and nothing of process start-up or the cell's setup. Each dump's `totals:` line becomes
-an `instructions` row; the same cell's repetition times from the normal pass become `wall_ms`
-rows (`wall_rows`, read from what each step of that pass left in raw/), so compare can say when the
-two disagree. The dumps stay in raw/ for callgrind_annotate."""
+an `instructions` row (the repetition's record names its dump); the same cell's repetition times
+from the normal pass's records become `wall_ms` rows, so compare can say when the two disagree. The
+dumps stay in raw/ for callgrind_annotate."""
 import dataclasses
-import json
 import re
 import shutil
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from .convert import Record
 from .errors import UsageError
 from .plan import Cell
 from .progress import Progress
 from .rundir import RunDir
-from .schedule import Step, cell_slug, step_slug
-from .runner import run_cell
+from .schedule import Step, cell_slug
+from .runner import CellResult, run_cell
 from .tidy import Row, canonical_params
 
 INSTRUCTIONS = "instructions"
@@ -36,7 +36,7 @@ DECLARATIONS = {
 }
 # Callgrind runs code 20-100x slower than natively; a repetition's limit grows by this much.
 SLOWDOWN = 50
-_TRIGGER = re.compile(r"^desc: Trigger: Client Request: stallbench-rep (\d+)$", re.M)
+_TRIGGER = re.compile(r"^desc: Trigger: Client Request: (.*)$", re.M)
 _TOTALS = re.compile(r"^summary: (\d+)", re.M)
 
 
@@ -54,30 +54,20 @@ def declare(meta_metrics: dict, cells: list[Cell]) -> None:
             meta_metrics.setdefault(cell.benchmark.full_name, {}).update(DECLARATIONS)
 
 
-def wall_rows(gbench_json: Path, run_id: str, cell: Cell, round_index: int | None) -> list[Row]:
-    """The repetitions' own times (what the closure returned) from the normal pass's JSON."""
-    if not gbench_json.exists():
-        return []
-    doc = json.loads(gbench_json.read_text())
-    rows = []
-    for entry in doc.get("benchmarks", []):
-        if entry.get("run_type") != "iteration" or entry.get("error_occurred"):
-            continue
-        if entry.get("time_unit") != "ms":
-            raise ValueError(f"{gbench_json}: expected times in ms, found {entry.get('time_unit')}")
-        rep = round_index if round_index is not None else int(entry.get("repetition_index", 0))
-        rows.append(_row(run_id, cell, rep, WALL, float(entry["real_time"])))
-    return rows
+def wall_rows(records: dict[int, Record], run_id: str, cell: Cell, round_index: int | None) -> list[Row]:
+    """The repetitions' own times (what the closure returned), from the normal pass's records."""
+    return [_row(run_id, cell, round_index if round_index is not None else rep, WALL, record.wall_ms)
+            for rep, record in sorted(records.items()) if record.wall_ms is not None]
 
 
-def _wall_pass_rows(run: RunDir, cells: list[Cell], steps: list[Step]) -> list[Row]:
-    """The wall_ms rows of every CPU-bound cell, step by step as the wall-time pass ran them (a step
-    that did not run left no JSON and gives none)."""
+def _wall_pass_rows(run: RunDir, cells: list[Cell], done: list[tuple[Step, CellResult]]) -> list[Row]:
+    """The wall_ms rows of every CPU-bound cell, step by step as the wall-time pass ran them (a
+    repetition that wrote no end record gives none)."""
     rows = []
-    for step in steps:
+    for step, result in done:
         cell = cells[step.cell]
         if cell.benchmark.instructions:
-            rows += wall_rows(run.raw / f"{step_slug(step, cell)}.json", run.run_id, cell, step.round)
+            rows += wall_rows(result.records, run.run_id, cell, step.round)
     return rows
 
 
@@ -87,14 +77,16 @@ def _row(run_id: str, cell: Cell, repetition: int, metric: str, value: float) ->
                DECLARATIONS[metric]["unit"], "ok", "")
 
 
-def read_dumps(prefix: Path) -> dict[int, int]:
-    """repetition -> instructions, from the callgrind dumps named <prefix>.<pid>.<n>."""
+def read_dumps(prefix: Path, records: dict[int, Record]) -> dict[int, int]:
+    """repetition -> instructions, from the callgrind dumps named <prefix>.<pid>.<n>: a dump belongs
+    to the repetition whose record names its label."""
+    reps = {record.callgrind_dump: rep for rep, record in records.items()}
     counts = {}
     for dump in sorted(prefix.parent.glob(prefix.name + ".*")):
         text = dump.read_text(errors="replace")
         trigger, totals = _TRIGGER.search(text), _TOTALS.search(text)
-        if trigger and totals:
-            counts[int(trigger.group(1))] = int(totals.group(1))
+        if trigger and totals and trigger.group(1) in reps:
+            counts[reps[trigger.group(1)]] = int(totals.group(1))
     return counts
 
 
@@ -106,7 +98,7 @@ def count_cell(cell: Cell, run_id: str, raw: Path, name: str, repetitions: int, 
     slowed = dataclasses.replace(cell, benchmark=dataclasses.replace(cell.benchmark,
                                                                      timeout_s=cell.benchmark.timeout_s * SLOWDOWN))
     result = run_cell(slowed, run_id, raw, f"{name}.callgrind", repetitions, progress, wrapper=wrapper)
-    counts = read_dumps(prefix)
+    counts = read_dumps(prefix, result.records)
     rows = [_row(run_id, cell, r, INSTRUCTIONS, float(n)) for r, n in sorted(counts.items())]
     missing = [r for r in range(repetitions) if r not in counts]
     if not missing:
@@ -119,15 +111,15 @@ def count_cell(cell: Cell, run_id: str, raw: Path, name: str, repetitions: int, 
     return rows, status, detail, result.seconds
 
 
-def stage(repetitions: int) -> Callable[[RunDir, list[Cell], list[Step]], None]:
+def stage(repetitions: int) -> Callable[[RunDir, list[Cell], list[tuple[Step, CellResult]]], None]:
     """The counting stage for execute.py's final pass, each cell counted over `repetitions`."""
-    return lambda run, cells, steps: count(run, cells, steps, repetitions)
+    return lambda run, cells, done: count(run, cells, done, repetitions)
 
 
-def count(run: RunDir, cells: list[Cell], steps: list[Step], repetitions: int) -> None:
-    """After the wall-time pass that ran `steps`: its CPU-bound cells' wall_ms rows, then the
+def count(run: RunDir, cells: list[Cell], done: list[tuple[Step, CellResult]], repetitions: int) -> None:
+    """After the wall-time pass (`done`: each step with its result): its CPU-bound cells' wall_ms rows, then the
     callgrind pass over them."""
-    run.add(_wall_pass_rows(run, cells, steps))
+    run.add(_wall_pass_rows(run, cells, done))
     # A Node cell's work runs in a Node child, which callgrind does not follow: nothing to count.
     chosen = [(i, c) for i, c in enumerate(cells) if c.benchmark.instructions and not c.runs_node]
     if not chosen:

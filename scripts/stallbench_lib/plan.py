@@ -1,16 +1,16 @@
 """From a profile, a filter and --set overrides to the list of cells to run, one process each.
 
 The grid product and which combinations are valid are the bench binary's business: it is asked
-with --benchmark_list_tests, once per combination of its per-process parameters' values (each
-process takes one), so a grid is declared once, in C++. Values are validated by the binary too;
-its one-line complaint becomes ours."""
+for its cells (--stallbench-cells, a JSON document of the protocol, contract.py), once per
+combination of its per-process parameters' values (each process takes one), so a grid is declared
+once, in C++. Values are validated by the binary too; its one-line complaint becomes ours."""
 import itertools
 import re
 import subprocess
 import sys
 from dataclasses import dataclass, field
 
-from . import children, runtimes
+from . import children, contract, runtimes
 from .catalogue import DESCRIBE_TIMEOUT_S, Benchmark, Family, all_benchmarks, input_args
 from .errors import UsageError
 from .node import Node
@@ -70,10 +70,10 @@ def select(families: list[Family], pattern: str | None) -> list[Benchmark]:
     return chosen
 
 
-def _list_tests(benchmark: Benchmark, grids: dict[str, list[str]], nodes: tuple[Node, ...],
-                inputs: dict[str, str]) -> list[str]:
-    args = [str(benchmark.binary), f"--benchmark_filter=^{benchmark.name}/", "--benchmark_list_tests=true",
-            *node_args(nodes), *input_args(inputs)]
+def _cells(benchmark: Benchmark, grids: dict[str, list[str]], nodes: tuple[Node, ...],
+           inputs: dict[str, str]) -> list[dict[str, str]]:
+    """The parameter values of every cell the binary would run with these grids."""
+    args = [str(benchmark.binary), f"--stallbench-cells={benchmark.name}", *node_args(nodes), *input_args(inputs)]
     args += [f"--stallbench-grid={benchmark.name}.{k}={','.join(v)}" for k, v in grids.items()]
     try:
         result = children.run(args, text=True, timeout_s=DESCRIBE_TIMEOUT_S)
@@ -82,18 +82,10 @@ def _list_tests(benchmark: Benchmark, grids: dict[str, list[str]], nodes: tuple[
     if result.returncode != 0:
         complaint = result.stderr.strip().splitlines()
         raise UsageError(complaint[-1] if complaint else f"{benchmark.binary} refused the grid")
-    return [line.strip() for line in result.stdout.splitlines() if line.strip()]
-
-
-def parse_cell_name(benchmark: Benchmark, name: str) -> dict[str, str]:
-    """'saturation/jobs:4/pool:8/iterations:1/manual_time' -> {'jobs': '4', 'pool': '8'}: only declared
-    parameters are read, so Google Benchmark's own suffixes fall away."""
-    values = {}
-    for token in name.split("/")[1:]:
-        key, colon, value = token.partition(":")
-        if colon and benchmark.param(key) is not None:
-            values[key] = value
-    return values
+    try:
+        return contract.parse(result.stdout, "cells", benchmark.binary.name)["cells"]
+    except contract.ProtocolError as e:
+        raise UsageError(str(e)) from None
 
 
 def _scope_of(key: str) -> tuple[str, str]:
@@ -150,12 +142,12 @@ def make_plan(families: list[Family], profile: Profile, pattern: str | None, set
         for combo in itertools.product(*(grids[name] for name in per_process)):
             one_process = {name: [value] for name, value in zip(per_process, combo)}
             try:
-                tests = _list_tests(b, {**in_process, **one_process}, nodes, inputs or {})
+                listed = _cells(b, {**in_process, **one_process}, nodes, inputs or {})
             except UsageError as refused:
                 hint = (f" (for {b.full_name}; narrow it with {narrow_with.format(family=b.family)})"
                         if sets and narrow_with else "")
                 raise UsageError(f"{refused}{hint}") from None
-            cells += [Cell(b, parse_cell_name(b, test), nodes, dict(inputs or {})) for test in tests]
+            cells += [Cell(b, params, nodes, dict(inputs or {})) for params in listed]
     if not cells:
         raise UsageError("nothing to run: every combination of the grid was ruled out by the benchmarks' "
                          "own rules (a value that only pairs with another, or a runtime such as node that "

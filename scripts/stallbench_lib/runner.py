@@ -4,8 +4,9 @@ it did not finish.
 
 The harness writes its repetition records (convert.read_record) to a pipe of their own; they drive
 the progress display and the per-repetition watchdog (the benchmark's declared timeout_s), give the
-cell's rows, and each finished repetition's record survives the process dying later. Google
-Benchmark's JSON goes to raw/<slug>.json (the raw artefact), stdout and stderr to raw/<slug>.log."""
+cell's rows and its repetitions' own times, and each finished repetition's record survives the
+process dying later. Google Benchmark's JSON goes to raw/<slug>.json (the raw artefact, not read),
+stdout and stderr to raw/<slug>.log."""
 import json
 import os
 import queue
@@ -13,7 +14,7 @@ import signal
 import subprocess
 import time
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import children
@@ -30,6 +31,7 @@ class CellResult:
     status: str  # ok, or the first failure's status
     detail: str
     seconds: float
+    records: dict[int, Record] = field(default_factory=dict)  # repetition -> its end record, when it wrote one
 
 
 def _signal_name(returncode: int) -> str:
@@ -170,4 +172,4 @@ def run_cell(cell: Cell, run_id: str, raw_dir: Path, slug: str, repetitions: int
             rows += failure_rows(run_id, b, cell.params, r, status, detail)
     failed = next((r for r in rows if r.status != "ok"), None)
     return CellResult(rows, failed.status if failed else "ok", failed.detail if failed else "",
-                      time.monotonic() - started)
+                      time.monotonic() - started, dict(watch.finished))

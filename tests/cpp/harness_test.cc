@@ -4,10 +4,13 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "benches/harness/grid.h"
 #include "benches/harness/node_lines.h"
+#include "benches/harness/protocol.h"
 #include "benches/harness/records.h"
 #include "benches/harness/runtime_param.h"
 
@@ -128,20 +131,23 @@ TEST(Counters, OnlyDeclaredFiniteMetricsInMetricSubcaseIndexOrder) {
 
 TEST(Records, OneVersionedJsonObjectPerLine) {
   auto start = nlohmann::json::parse(start_record(2));
-  EXPECT_EQ(start, (nlohmann::json{{"version", 1}, {"event", "start"}, {"rep", 2}}));
+  EXPECT_EQ(start, (nlohmann::json{{"protocol", kProtocolVersion}, {"event", "start"}, {"rep", 2}}));
   std::vector<Value> values{{.metric = "x_ms", .index = 3, .subcase = {{"class", "read"}}, .value = 1.5},
                             {.metric = "x_ms", .value = 2}};
-  auto end = nlohmann::json::parse(end_record(2, values));
+  auto end = nlohmann::json::parse(end_record(2, 7.25, values));
   EXPECT_EQ(end["status"], "ok");
   EXPECT_EQ(end["detail"], "");
+  EXPECT_EQ(end["wall_ms"], 7.25);
+  EXPECT_EQ(end["callgrind_dump"], callgrind_dump_label(2));
   EXPECT_EQ(end["values"][0], (nlohmann::json{{"metric", "x_ms"}, {"index", 3}, {"subcase", {{"class", "read"}}},
                                                {"value", 1.5}}));
   EXPECT_TRUE(end["values"][1]["index"].is_null());
   EXPECT_TRUE(end["values"][1]["subcase"].empty());
-  auto failed = nlohmann::json::parse(end_record(0, {}, "rejected", "bad \xff byte"));
+  auto failed = nlohmann::json::parse(failed_record(0, "rejected", "bad \xff byte"));
   EXPECT_EQ(failed["status"], "rejected");
+  EXPECT_TRUE(failed["wall_ms"].is_null());
   EXPECT_TRUE(failed["values"].empty());
-  EXPECT_EQ(end_record(0, {}).find('\n'), std::string::npos);
+  EXPECT_EQ(end_record(0, 1, {}).find('\n'), std::string::npos);
 }
 
 TEST(Inputs, GivenElseFallbackAndOnlyDeclared) {
@@ -220,4 +226,73 @@ TEST(Describe, SaysWhatABenchmarkNeedsFromTheMachine) {
   EXPECT_EQ(described["benchmarks"][0]["missing"], "no Chromium");
   EXPECT_EQ(described["benchmarks"][0]["reserves_address_space"], true);
   EXPECT_EQ(described["benchmarks"][1]["missing"], "");
+}
+
+// The describe and cells documents against contract/protocol.schema.json, the one source both sides
+// read: every object has exactly the fields its definition lists (the Python side checks types too,
+// on what the real binaries write: tests/python/test_contract.py).
+static const nlohmann::json& schema() {
+  static const nlohmann::json parsed = nlohmann::json::parse(std::ifstream(STALLBENCH_PROTOCOL_SCHEMA));
+  return parsed;
+}
+
+static void expect_shape(const nlohmann::json& value, const nlohmann::json& rule, const std::string& where) {
+  if (rule.contains("$ref")) {
+    std::string ref = rule["$ref"];
+    return expect_shape(value, schema()["$defs"][ref.substr(ref.rfind('/') + 1)], where);
+  }
+  if (rule.contains("const")) {
+    EXPECT_EQ(value, rule["const"]) << where;
+  }
+  if (value.is_object() && rule.contains("properties")) {
+    std::set<std::string> declared, given;
+    for (const auto& [key, _] : rule["properties"].items()) declared.insert(key);
+    for (const auto& [key, item] : value.items()) {
+      given.insert(key);
+      if (declared.count(key)) expect_shape(item, rule["properties"][key], where + "." + key);
+    }
+    EXPECT_EQ(given, declared) << where;
+  }
+  if (value.is_array() && rule.contains("items"))
+    for (const auto& item : value) expect_shape(item, rule["items"], where + "[]");
+}
+
+TEST(Protocol, DescribeAndCellsHaveTheSchemasFields) {
+  Benchmark b = example();
+  b.constants = {{.name = "budget_ms", .value = 5}};
+  Table table{.name = "engines", .doc = "d", .rows = {{{"name", std::string("re2")}, {"linear", true}}}};
+  Family family{.name = "f", .doc = "d", .benchmarks = {b}, .tables = {table}, .versions = {{"libuv", "1.44.2"}}};
+  auto described = nlohmann::json::parse(describe(family, {{.name = "file", .doc = "a file", .fallback = "x"}}));
+  EXPECT_EQ(schema()["$defs"]["protocol"]["const"], kProtocolVersion);
+  expect_shape(described, schema()["$defs"]["describe"], "describe");
+  EXPECT_EQ(described["reserved"]["node_line"], std::string(1, kNodeLineMark));
+  auto text = describe_cells(b, runnable_cells(b, {}, {{"pool", "8"}}));
+  auto cells = nlohmann::json::parse(text);
+  expect_shape(cells, schema()["$defs"]["cells"], "cells");
+  ASSERT_EQ(cells["cells"].size(), 4u);
+  auto in_order = nlohmann::ordered_json::parse(text);
+  std::vector<std::string> order;
+  for (const auto& [key, _] : in_order["cells"][0].items()) order.push_back(key);
+  EXPECT_EQ(order, (std::vector<std::string>{"n", "mode", "pool"}));  // declaration order, not sorted
+}
+
+TEST(Protocol, ReservedCharactersAreRefusedInValuesAndWords) {
+  auto b = example();
+  for (char c : kSeparators) EXPECT_NE(check_value(b.params[1], std::string("a") + c), "") << c;
+  EXPECT_EQ(reserved_in("plain", true), std::string::npos);
+  EXPECT_NE(reserved_in("a@b", true), std::string::npos);
+  EXPECT_EQ(reserved_in("a@b", false), std::string::npos);
+  Counters counters(b.metrics);
+  EXPECT_THROW(counters.set("x_ms", {{"class", std::string("a") + kNodeLineMark}}, 1), std::logic_error);
+}
+
+TEST(Grid, TierFallbacksAreWrittenOnce) {
+  Param p{.name = "n", .values = {"1", "2"}};
+  EXPECT_EQ(tier_grid(p, Tier::smoke), (std::vector<std::string>{"1"}));
+  EXPECT_EQ(tier_grid(p, Tier::nightly), p.values);
+  EXPECT_EQ(tier_grid(p, Tier::full), p.values);
+  p.smoke = {"2"};
+  p.full = {"1", "2", "3"};
+  EXPECT_EQ(tier_grid(p, Tier::smoke), p.smoke);
+  EXPECT_EQ(tier_grid(p, Tier::full), p.full);
 }

@@ -7,7 +7,9 @@ import pytest
 
 from conftest import BUILD
 from stallbench_lib.catalogue import Benchmark, Metric
-from stallbench_lib.convert import RECORD_VERSION, failure_rows, read_record, rows_from_record
+from stallbench_lib import contract
+from stallbench_lib.contract import PROTOCOL
+from stallbench_lib.convert import failure_rows, read_record, rows_from_record
 
 METRICS = [Metric(n, "ms", "lower", True, "") for n in
            ("pbkdf2_done_ms", "fs_latency_ms", "dns_latency_ms", "tcp_latency_ms", "pbkdf2_alone_ms")]
@@ -17,7 +19,8 @@ PARAMS = {"jobs": "2", "iters": "1000", "digest": "sha256", "pool": "2"}
 
 
 def record(rep=0, status="ok", detail="", values=(), **extra) -> str:
-    return json.dumps({"version": RECORD_VERSION, "event": "end", "rep": rep, "status": status, "detail": detail,
+    return json.dumps({"protocol": PROTOCOL, "event": "end", "rep": rep, "status": status, "detail": detail,
+                       "wall_ms": 1.0 if status == "ok" else None, "callgrind_dump": f"rep {rep}",
                        "values": [{"metric": m, "index": i, "subcase": s, "value": v} for m, i, s, v in values],
                        **extra})
 
@@ -52,19 +55,21 @@ def test_a_failed_repetition_is_one_row_per_declared_metric_with_its_status():
 
 
 def test_a_start_record_carries_only_its_repetition():
-    started = read_record(json.dumps({"version": RECORD_VERSION, "event": "start", "rep": 4}))
+    started = read_record(json.dumps({"protocol": PROTOCOL, "event": "start", "rep": 4}))
     assert (started.event, started.rep, started.values) == ("start", 4, ())
 
 
 @pytest.mark.parametrize("line, words", [
     ("not json", "malformed"),
-    (json.dumps([1]), "not a JSON object"),
-    (json.dumps({"version": 2, "event": "start", "rep": 0}), "record version 2"),
-    (json.dumps({"version": RECORD_VERSION, "event": "stop", "rep": 0}), "event 'stop'"),
-    (record(status="okay"), "status 'okay'"),
-    (record(values=[("x", "0", {}, 1)]), "malformed value"),
-    (record(values=[("x", None, {"class": 1}, 1)]), "sub-case"),
-    (json.dumps({"version": RECORD_VERSION, "event": "end", "rep": 0}), "KeyError"),
+    (json.dumps([1]), "start_record: expected object"),
+    (json.dumps({"protocol": 1, "event": "start", "rep": 0}), "speaks stallbench protocol 1"),
+    (json.dumps({"version": 1, "event": "start", "rep": 0}), "speaks stallbench protocol None"),
+    (record(status="ok", wall_ms=None), "wall_ms None"),
+    (json.dumps({"protocol": PROTOCOL, "event": "stop", "rep": 0}), 'start_record.event: expected "start"'),
+    (record(status="okay"), "end_record.status: \"okay\" is not one of ok, timeout"),
+    (record(values=[("x", "0", {}, 1)]), "end_record.values[0].index: expected integer or null"),
+    (record(values=[("x", None, {"class": 1}, 1)]), "end_record.values[0].subcase.class: expected string"),
+    (json.dumps({"protocol": PROTOCOL, "event": "end", "rep": 0}), "end_record: missing status"),
 ])
 def test_what_is_not_a_record_is_refused_in_one_line(line, words):
     with pytest.raises(ValueError) as refused:
@@ -86,8 +91,12 @@ def test_what_a_bench_binary_writes_is_what_the_reader_reads(tmp_path):
                                f"--stallbench-records-fd={f.fileno()}"], pass_fds=(f.fileno(),),
                               capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
-    records = [read_record(line) for line in path.read_text().splitlines()]
+    lines = path.read_text().splitlines()
+    records = [read_record(line) for line in lines]
     assert [(r.event, r.rep) for r in records] == [("start", 0), ("end", 0), ("start", 1), ("end", 1)]
+    for line, r in zip(lines, records):  # and every line is what contract/protocol.schema.json declares
+        contract.check(json.loads(line), f"{r.event}_record", "tiny_pool_bench")
     ended = records[1]
+    assert ended.wall_ms > 0 and ended.callgrind_dump and ended.callgrind_dump != records[3].callgrind_dump
     assert ended.status == "ok" and [v.index for v in ended.values if v.metric == "job_done_ms"] == [0, 1, 2]
     assert [(v.metric, v.index, v.subcase) for v in ended.values][-1] == ("most_running", None, {})

@@ -1,11 +1,13 @@
 """Planning: which --set applies to which benchmark, and an empty plan is refused."""
+import json
 import stat
 
 import pytest
 
 from stallbench_lib.catalogue import Benchmark, Family, Param
 from stallbench_lib.errors import UsageError
-from stallbench_lib.plan import make_plan, parse_cell_name, sets_for
+from stallbench_lib.contract import PROTOCOL
+from stallbench_lib.plan import make_plan, sets_for
 from stallbench_lib.profiles import PROFILES
 
 
@@ -32,24 +34,48 @@ def test_scoped_unknown_parameter_is_refused():
         make_plan(families, PROFILES["smoke"], None, {"json.mode": ["x"]})
 
 
-def test_an_empty_plan_is_refused(tmp_path):
+def fake_binary(tmp_path, text: str):
+    """A bench binary that answers every question with `text`."""
     script = tmp_path / "bench_fake"
-    script.write_text("#!/bin/sh\nexit 0\n")  # lists no test: every combination ruled out
+    script.write_text(f"#!/bin/sh\ncat <<'EOF'\n{text}\nEOF\n")
     script.chmod(script.stat().st_mode | stat.S_IEXEC)
+    return script
+
+
+def cells_text(*cells, protocol=PROTOCOL) -> str:
+    return json.dumps({"protocol": protocol, "benchmark": "demo", "cells": list(cells)})
+
+
+def test_an_empty_plan_is_refused(tmp_path):
+    script = fake_binary(tmp_path, cells_text())  # lists no cell: every combination ruled out
     families = [Family("fake", "", script, {}, [bench("fake", "demo", ["n"], script)])]
     with pytest.raises(UsageError, match="nothing to run"):
         make_plan(families, PROFILES["smoke"], None, {})
 
 
-def test_cell_names_read_only_declared_parameters():
-    b = bench("pool", "saturation", ["jobs", "iters"])
-    assert parse_cell_name(b, "saturation/jobs:4/iters:300000/iterations:1/manual_time") == {"jobs": "4", "iters": "300000"}
+def test_the_cells_are_the_ones_the_binary_lists_in_its_order(tmp_path):
+    script = fake_binary(tmp_path, cells_text({"n": "2", "m": "x"}, {"n": "1", "m": "y"}))
+    families = [Family("fake", "", script, {}, [bench("fake", "demo", ["m", "n"], script)])]
+    cells = make_plan(families, PROFILES["smoke"], None, {})
+    assert [c.params for c in cells] == [{"n": "2", "m": "x"}, {"n": "1", "m": "y"}]
+    assert [list(c.params) for c in cells] == [["n", "m"], ["n", "m"]]
+
+
+@pytest.mark.parametrize("text, words", [
+    (cells_text({"n": "1"}, protocol=PROTOCOL + 1), f"speaks stallbench protocol {PROTOCOL + 1}, this orchestrator"),
+    ("demo/n:1/iterations:1/manual_time", "wrote no JSON cells"),
+    (json.dumps({"protocol": PROTOCOL, "benchmark": "demo", "cells": [{"n": 1}]}), "cells.cells[0].n: expected string"),
+])
+def test_a_cell_list_of_another_protocol_is_refused_in_one_line(tmp_path, text, words):
+    script = fake_binary(tmp_path, text)
+    families = [Family("fake", "", script, {}, [bench("fake", "demo", ["n"], script)])]
+    with pytest.raises(UsageError) as refused:
+        make_plan(families, PROFILES["smoke"], None, {})
+    assert words in str(refused.value) and "\n" not in str(refused.value)
 
 
 def test_a_benchmark_missing_here_is_skipped_in_one_line(tmp_path, capsys):
-    script = tmp_path / "bench_fake"
-    script.write_text("#!/bin/sh\necho 'demo/n:1/iterations:1/manual_time'\n")
-    script.chmod(script.stat().st_mode | stat.S_IEXEC)
+    script = fake_binary(tmp_path, cells_text({"n": "1"}))
     gone = bench("fake", "gone", ["n"], script)
     gone.missing = "no Chromium (install it)"
     families = [Family("fake", "", script, {}, [bench("fake", "demo", ["n"], script), gone])]

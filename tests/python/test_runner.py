@@ -7,6 +7,7 @@ import subprocess
 
 from stallbench_lib import children, runner
 from stallbench_lib.catalogue import Benchmark, Metric
+from stallbench_lib.contract import PROTOCOL
 from stallbench_lib.plan import Cell
 
 
@@ -24,13 +25,15 @@ FIND_RECORDS_FD = 'for a; do case $a in --stallbench-records-fd=*) fd=${a#*=};; 
 
 def started(rep: int) -> str:
     """A shell line writing the record of repetition `rep` starting."""
-    return f"echo '{json.dumps({'version': 1, 'event': 'start', 'rep': rep})}' >&$fd"
+    return f"echo '{json.dumps({'protocol': PROTOCOL, 'event': 'start', 'rep': rep})}' >&$fd"
 
 
 def ended(rep: int, x_ms: float) -> str:
     """A shell line writing the record of repetition `rep` ending with x_ms."""
     values = [{"metric": "x_ms", "index": None, "subcase": {}, "value": x_ms}]
-    return f"echo '{json.dumps({'version': 1, 'event': 'end', 'rep': rep, 'status': 'ok', 'detail': '', 'values': values})}' >&$fd"
+    record = {'protocol': PROTOCOL, 'event': 'end', 'rep': rep, 'status': 'ok', 'detail': '', 'wall_ms': x_ms,
+              'callgrind_dump': f'rep {rep}', 'values': values}
+    return f"echo '{json.dumps(record)}' >&$fd"
 
 
 def fake_bench(tmp_path, body: str, timeout_s: float = 30) -> Cell:
@@ -83,11 +86,11 @@ def test_exit_without_results_is_an_error_with_the_last_words(tmp_path):
 
 
 def test_a_record_that_is_not_one_is_an_error_saying_so(tmp_path):
-    cell = fake_bench(tmp_path, "\n".join([started(0), ended(0, 1.0), "echo '{\"version\": 9}' >&$fd"]))
+    cell = fake_bench(tmp_path, "\n".join([started(0), ended(0, 1.0), "echo '{\"protocol\": 9}' >&$fd"]))
     result = run(tmp_path, cell, repetitions=2)
     by_rep = {r.repetition: r for r in result.rows}
     assert by_rep[0].status == "ok" and by_rep[1].status == "error"
-    assert "record version 9" in by_rep[1].detail
+    assert "speaks stallbench protocol 9" in by_rep[1].detail
 
 
 def test_memory_limit_is_below_physical_memory():

@@ -1,5 +1,9 @@
-"""stallbench list: what can be run, with every parameter's grid per profile."""
-from .. import build, catalogue, node as nodejs, optional, paths
+"""stallbench list: what can be run, with every parameter's grid per profile; --json gives the
+declarations themselves, as the bench binaries wrote them (contract/protocol.schema.json's `list`)."""
+import dataclasses
+import json
+
+from .. import build, catalogue, contract, node as nodejs, optional, paths
 from ..profiles import PROFILES
 
 NAME = "list"
@@ -9,6 +13,8 @@ HELP = "list families, benchmarks, parameters (with their grids per profile) and
 
 def add_arguments(p):
     p.add_argument("--no-build", action="store_true", help="use the existing build")
+    p.add_argument("--json", action="store_true",
+                   help="print the declarations as JSON (protocol-versioned; see docs/contract.md), for scripts")
 
 
 def _values(values: list[str]) -> str:
@@ -18,6 +24,11 @@ def _values(values: list[str]) -> str:
 def run(args) -> int:
     build_dir = paths.build_dir() if args.no_build else build.ensure_built()
     families = catalogue.load(build.bench_binaries(build_dir))
+    if args.json:
+        profiles = {p.name: {k: v for k, v in dataclasses.asdict(p).items() if k != "name"} for p in PROFILES.values()}
+        print(json.dumps({"protocol": contract.PROTOCOL, "profiles": profiles,
+                          "families": [f.declared for f in families]}, indent=2))
+        return 0
     optional.say(build_dir, no_build=args.no_build)
     print("profiles: " + "; ".join(f"{p.name} ({p.doc})" for p in PROFILES.values()))
     print(f"\nnode lines (--node LINES or $STALLBENCH_NODE; nightly and full run every pinned line; pinned in "

@@ -1,0 +1,48 @@
+// The C++ side of the seam with the orchestrator (contract/protocol.schema.json, docs/contract.md):
+// the protocol version every document carries and the characters the documents' words may not
+// contain. The version is read from the schema file by CMake (STALLBENCH_PROTOCOL), so the schema
+// is the one place it is written; a change of shape there is a new version.
+#pragma once
+
+#include <algorithm>
+#include <string>
+#include <string_view>
+
+#ifndef STALLBENCH_PROTOCOL
+#error "STALLBENCH_PROTOCOL comes from contract/protocol.schema.json (benches/CMakeLists.txt)"
+#endif
+
+namespace stallbench::bench {
+
+inline constexpr int kProtocolVersion = STALLBENCH_PROTOCOL;
+
+// What separates words where the harness joins them: cell names (bench/name:value), rows' params
+// (key=value;key=value), grid lists (v1,v2), Google Benchmark counters (metric#index) and command
+// lines (whitespace). No parameter value may contain one.
+inline constexpr std::string_view kSeparators = "/:;=,# \t";
+// VALUE@LINE: a value naming Node measured on one Node line (node@26). A value takes it only in
+// that form; a word that names something else (a sub-case, a Node line) never does.
+inline constexpr char kNodeLineMark = '@';
+
+// Where `word` has a separator (or, for a plain word, the Node-line mark): npos when it has none.
+inline std::size_t reserved_in(std::string_view word, bool plain) {
+  std::size_t at = word.find_first_of(kSeparators);
+  std::size_t mark = plain ? word.find(kNodeLineMark) : std::string_view::npos;
+  return std::min(at, mark);
+}
+
+// The characters as a message names them: "@ / : ; = , # space tab".
+inline std::string reserved_text(bool plain) {
+  std::string text = plain ? std::string(1, kNodeLineMark) : "";
+  for (char c : kSeparators) {
+    if (!text.empty()) text += ' ';
+    text += c == ' ' ? "space" : c == '\t' ? "tab" : std::string(1, c);
+  }
+  return text;
+}
+
+// The label of the callgrind dump a repetition makes (`run --instructions`); its record carries it
+// so the orchestrator matches a dump to its repetition without spelling the label.
+inline std::string callgrind_dump_label(int repetition) { return "stallbench-rep " + std::to_string(repetition); }
+
+}  // namespace stallbench::bench
