@@ -86,3 +86,12 @@ def bench_binaries(build: Path) -> dict[str, Path]:
     if not found:
         raise UsageError(f"no benchmarks are built in {build}: run without --no-build, or run scripts/stallbench run")
     return found
+
+
+def helper_binary(build: Path, name: str) -> Path:
+    """A helper the build makes beside the benches (regex_check, regex_probe), or one line saying it
+    is missing: a build made for fewer targets (a preset's list, an older checkout) may lack it."""
+    path = build / "benches" / name
+    if not path.exists():
+        raise UsageError(f"{path} is not built: run without --no-build, or build its target ({name}) in {build}")
+    return path

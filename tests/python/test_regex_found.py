@@ -208,3 +208,19 @@ def test_a_cache_that_is_not_one_is_refused_in_one_line(tmp_path, regex_tools):
     assert result.returncode == 2 and run_dir is None
     (line,) = result.stderr.strip().splitlines()
     assert line.startswith(f"stallbench: {bad}: not a stallbench regex cache") and "--no-cache" in line
+
+
+def test_a_build_without_the_triage_helper_is_one_line_before_anything_is_measured(tmp_path, regex_tools):
+    # A build made for fewer targets (a preset's list) lacked regex_probe: the scan ran recheck and
+    # the sample check, then stopped on a traceback.
+    build = tmp_path / "build"
+    (build / "benches").mkdir(parents=True)
+    for name in ("bench_regex", "regex_check"):
+        (build / "benches" / name).symlink_to(BUILD / "benches" / name)
+    result = stallbench("regex", "--no-build", "--scan", str(DATA / "regex_scan"), "--engines", "std,re2", "--node",
+                        "none", "--out", str(tmp_path / "out"), env={"STALLBENCH_BUILD_DIR": str(build)})
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.strip().splitlines()[-1].endswith(f"{build / 'benches' / 'regex_probe'} is not built: run "
+                                                          f"without --no-build, or build its target (regex_probe) in {build}")
+    assert "Traceback" not in result.stderr and "finding attacks" not in result.stderr
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())

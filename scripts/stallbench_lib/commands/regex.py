@@ -16,7 +16,7 @@ from ..errors import UsageError
 from ..execute import execute, run_meta
 from ..plan import Cell
 from ..redos import (agreement, attacks, cache, catalogue_file, checker, outcome, patterns, scan, scan_steps, summary,
-                     upgrade, verify)
+                     triage, upgrade, verify)
 from ..redos.curves import curves
 from ..redos.engines import Engines
 from ..redos.escalation import Escalation
@@ -192,6 +192,9 @@ def run(args) -> int:
         os_packages.ensure(["regex"])  # the engines: this family's package list
     build_dir = paths.build_dir() if args.no_build else build.ensure_built()
     declared, declared_match, _ = _describe(build_dir)  # the engines do not depend on the catalogue
+    # The helpers a study needs, checked before anything is measured: a build for fewer targets lacks them.
+    check_binary = checker.binary(build_dir)
+    probe_binary = triage.binary(build_dir) if found_scan is not None and not args.no_triage else None
     table = Engines.from_family(declared)
     engines = _engines(args.engines, declared_match.param("engine").choices, table.per_node_line(), nodes, args.node)
     versions = table.versions(engines, declared.versions, nodes)
@@ -219,14 +222,13 @@ def run(args) -> int:
         inputs = {"patterns": str(resolved_file), "budget_ms": str(args.budget_ms)}
         family, match, throughput = _describe(build_dir, inputs)
         node_paths = {n.line: n.path for n in nodes}
-        check_binary = checker.binary(build_dir)
         checker.require_some_engine_accepts(check_binary, engines, resolved, Path(origin), node_paths, table)
 
         print("stallbench: checking engine answers and safe rewrites on sample inputs ...", file=sys.stderr, flush=True)
         checked = verify.check_all(check_binary, engines, resolved, analysis.generated, node_paths)
         only, triaged = None, []
         if found_scan is not None and not args.no_triage:
-            only, triaged = scan_steps.triaged(build_dir, engines, patterns.variants(resolved), node_paths)
+            only, triaged = scan_steps.triaged(probe_binary, engines, patterns.variants(resolved), node_paths)
         escalation = Escalation(match, patterns.variants(resolved), engines, lengths, tuple(nodes), inputs, only)
         cells = list(escalation.cells)
         if not args.no_throughput:

@@ -6,7 +6,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import children
+from .. import build, children
 from ..errors import UsageError
 from .engines import Engines
 from .patterns import Pattern
@@ -26,7 +26,7 @@ class CheckFailed(Exception):
 
 
 def binary(build_dir: Path) -> Path:
-    return build_dir / "benches" / "regex_check"
+    return build.helper_binary(build_dir, "regex_check")
 
 
 def run(check_binary: Path, engines: list[str], regexes: list[tuple[str, str]], inputs: list[str],

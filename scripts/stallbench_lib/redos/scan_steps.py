@@ -22,13 +22,13 @@ def answered(store: cache.Cache | None, scanned: list[Pattern], versions: dict[s
     return found, [p for p in scanned if p.name in found]
 
 
-def triaged(build_dir: Path, engines: list[str], variants: list[Variant],
+def triaged(probe_binary: Path, engines: list[str], variants: list[Variant],
             node_paths: dict[str, str]) -> tuple[set[tuple[str, str]], list]:
     """The (variant, engine) pairs to escalate (those that blew up in the triage) and the triage's
     rows of the others, which give their verdicts."""
     print(f"stallbench: triage: {len(variants)} regexes x {len(engines)} engines at 3 lengths, one process per "
           f"engine, {parallel.cores()} at a time ...", file=sys.stderr, flush=True)
-    rows = triage.probe(triage.binary(build_dir), engines, variants, node_paths)
+    rows = triage.probe(probe_binary, engines, variants, node_paths)
     escalate = triage.blown_up(rows, variants)
     print(f"stallbench: triage: {len({v for v, _ in escalate})} of {len(variants)} regexes grew on some engine "
           f"({len(escalate)} regex x engine pairs): the escalation measures those", file=sys.stderr, flush=True)

@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .. import children
+from .. import build, children
 from ..medians import middle
 from ..tidy import Row
 from .curves import curves
@@ -29,7 +29,7 @@ START_S = 30.0                        # silence allowed before the first line (a
 
 
 def binary(build_dir: Path) -> Path:
-    return build_dir / "benches" / "regex_probe"
+    return build.helper_binary(build_dir, "regex_probe")
 
 
 FLOOR_MS = 0.05                       # growth read from faster matches is the timer's and the machine's noise
