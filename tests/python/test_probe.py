@@ -122,13 +122,30 @@ def test_samples_survive_an_uncaught_exception(newest, probe, tmp_path):
 
 
 def test_a_canary_still_waiting_at_the_end_counts_as_a_lower_bound(newest, probe, tmp_path):
-    out = tmp_path / "probe.jsonl"
-    code = ("const c = require('crypto'); setTimeout(() => { c.pbkdf2('p', 's', 3000000, 32, 'sha256', () => {}); "
+    # The one pool thread blocks opening a FIFO that has no writer until the probe has written its
+    # end record, so canaries are queued behind it at exit however fast this machine is (a pbkdf2
+    # job of fixed size could end first on a fast one). Exit then waits for the thread: the FIFO is
+    # opened for writing once the end record is there.
+    out, fifo = tmp_path / "probe.jsonl", tmp_path / "blocks-the-pool"
+    os.mkfifo(fifo)
+    code = (f"setTimeout(() => {{ require('fs').open({json.dumps(str(fifo))}, 'r', () => {{}}); "
             "setTimeout(() => process.exit(0), 400); }, 300)")
-    result = _run(newest.path, probe, out, code, {"UV_THREADPOOL_SIZE": "1"})
-    assert result.returncode == 0, result.stderr
+    proc = subprocess.Popen([newest.path, "-e", code], env={**preload.environment(probe, out, 200),
+                            "UV_THREADPOOL_SIZE": "1"}, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while '"type":"end"' not in (out.read_text() if out.exists() else "") and proc.poll() is None \
+                and time.monotonic() < deadline:
+            time.sleep(0.05)
+        writer = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)  # a reader is waiting: this lets it go
+        os.close(writer)
+        assert proc.wait(timeout=60) == 0, proc.stderr.read()
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
     (t,) = probe_trace.read(out).values()
-    assert t.pending()  # the one thread was busy with the job when the program exited
+    assert t.pending()  # the one thread was blocked when the program exited
     w = window(t, t.start["t"], t.end["t"])
     assert w.censored == len(t.pending()) and w.wait.max >= max(t.end["t"] - s for s in t.pending()) - 1e-6
 
