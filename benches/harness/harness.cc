@@ -111,6 +111,15 @@ void fail_repetition(benchmark::State& state, const CellRun& run, int index, con
 void run_repetition(benchmark::State& state, CellRun& run) {
   for (auto _ : state) {
     int index = run.repetitions_started++;
+    if (index == 0 && run.benchmark->prepare) {
+      try {
+        run.benchmark->prepare(run.cell);
+      } catch (const CellFailure& e) {
+        run.build_failure_status = e.status, run.build_failure_detail = e.what();
+      } catch (const std::exception& e) {
+        run.build_failure_status = "error", run.build_failure_detail = e.what();
+      }
+    }
     write_record(run.records_fd, start_record(index));
     if (!run.build_failure_status.empty()) {  // the scenario could not be built: every repetition says why
       fail_repetition(state, run, index, run.build_failure_status, run.build_failure_detail);

@@ -148,6 +148,10 @@ struct Benchmark {
   double timeout_s = 60;  // per repetition, enforced by the orchestrator
   // Called once per cell, before its first repetition; state lives in the returned closure.
   std::function<Repetition(const Cell&)> make;
+  // Optional: called once per cell before its first repetition starts, for what the cell needs that
+  // is not the work it measures (starting the language runtime an engine runs in). Its time counts
+  // against the orchestrator's start-up allowance, not against the repetition's timeout.
+  std::function<void(const Cell&)> prepare;
   // Optional: cells of the product that make no sense (a chunk size for an unchunked mode).
   std::function<bool(const Cell&)> valid;
   // CPU-bound and deterministic: `run --instructions` also counts its instructions under callgrind

@@ -32,6 +32,7 @@ class CellResult:
     detail: str
     seconds: float
     records: dict[int, Record] = field(default_factory=dict)  # repetition -> its end record, when it wrote one
+    startup_s: float = 0.0  # of `seconds`, what came before the first repetition started (a prepare step)
 
 
 def _signal_name(returncode: int) -> str:
@@ -56,6 +57,7 @@ class _Watch:
         self.timeout_s, self.progress, self.log = timeout_s, progress, log
         self.current = -1                   # the repetition running
         self.finished: dict[int, Record] = {}
+        self.first_start: float | None = None  # when repetition 0 started: what came before is start-up
         self.timed_out: int | None = None   # the repetition that overran
         self.unreadable = ""                # a record line that was not one
         self.tail: deque[str] = deque(maxlen=20)
@@ -67,6 +69,7 @@ class _Watch:
             self.unreadable = str(e)
             return
         if record.event == "start":
+            self.first_start = self.first_start or time.monotonic()
             self.current = record.rep
             self.deadline = time.monotonic() + self.timeout_s
             self.progress.repetition(record.rep)
@@ -172,4 +175,5 @@ def run_cell(cell: Cell, run_id: str, raw_dir: Path, slug: str, repetitions: int
             rows += failure_rows(run_id, b, cell.params, r, status, detail)
     failed = next((r for r in rows if r.status != "ok"), None)
     return CellResult(rows, failed.status if failed else "ok", failed.detail if failed else "",
-                      time.monotonic() - started, dict(watch.finished))
+                      time.monotonic() - started, dict(watch.finished),
+                      watch.first_start - started if watch.first_start else 0.0)

@@ -12,6 +12,16 @@ BUILD = Path(os.environ.get("STALLBENCH_BUILD_DIR", ROOT / "build" / "release"))
 DATA = Path(__file__).parent / "data"
 
 
+class Quiet:
+    """A progress display that shows nothing: what runner.run_cell is given in the tests."""
+
+    def repetition(self, _):
+        pass
+
+    def tick(self):
+        pass
+
+
 def stallbench(*args: str, timeout: float = 300, env: dict | None = None) -> subprocess.CompletedProcess:
     """The real launcher, as a user runs it, against the build under test."""
     full_env = {**os.environ, "STALLBENCH_BUILD_DIR": str(BUILD), **(env or {})}

@@ -87,12 +87,16 @@ def test_scan_runs_the_study_and_writes_an_editable_catalogue(tmp_path, regex_to
     again = patterns.load(run_dir / "catalogue.toml")  # the user's starting point: every attack filled in
     assert {p.regex for p in again} == {"^(a+)+$", "^\\d+$", "^\\w+$"} and all(p.pumps for p in again)
     # The triage measured every regex on every engine in one process per engine; only the engine
-    # that blew up on the regex that grew was escalated cell by cell, the others' verdicts come from
-    # the triage.
+    # that blew up on the regex that grew was escalated, in the probe through the given lengths; the
+    # others' verdicts come from the triage. No match cell ran.
     pair = lambda r: (r.param_dict()["pattern"], r.param_dict()["engine"])
-    escalated = {pair(r) for r in read_csv(run_dir / "results.csv") if r.benchmark == "match"}
+    results = run_dir / "results.csv"  # no cell at all here (--no-throughput): no results.csv
+    assert not results.exists() or not [r for r in read_csv(results) if r.benchmark == "match"]
+    escalation = read_csv(run_dir / "escalation.csv")
+    escalated = {pair(r) for r in escalation}
     triaged = {pair(r) for r in read_csv(run_dir / "triage.csv")}
     assert escalated == {("lib-parse-js-L4", "std")}
+    assert max(int(r.param_dict()["length"]) for r in escalation) <= 32
     assert triaged == {(p, e) for p in ("lib-parse-js-L7", "src-words-ts-L2", "lib-parse-js-L4") for e in ("std", "re2")
                        } - escalated
     assert set(verdicts(run_dir)) == escalated | triaged

@@ -210,3 +210,31 @@ def test_a_curve_stopped_before_it_could_be_read_gets_lengths_below_its_stop():
     assert refine.turn_lengths(first) == [42, 43, 45]  # geometric on the pumped bytes, 1 to 9
     rejected = curves(_rows("re2", [], (12, "rejected", "invalid escape")))[("p", "re2")]
     assert refine.turn_lengths(rejected) == []
+
+
+def test_a_scan_curve_past_its_stop_time_too_soon_gets_lengths_below_it():
+    from stallbench_lib.redos import refine
+
+    # A scan's escalation ends a curve at the first match past 100 ms: an exponential there after two
+    # lengths gets three between them, one there at its first length three above its shortest input.
+    two = curves(_rows("std", [(8, 0.001), (16, 250.0)]))[("p", "std")]
+    assert refine.below_slow(two, 100) == [10, 11, 13]
+    one = curves(_rows("std", [(49, 250.0)]), {"p": 40})[("p", "std")]
+    assert refine.below_slow(one, 100) == [42, 43, 45]
+    # Three points, or a last point under the stop time: nothing to add.
+    assert refine.below_slow(curves(_rows("std", [(8, 0.001), (16, 0.01), (32, 250.0)]))[("p", "std")], 100) == []
+    assert refine.below_slow(curves(_rows("std", [(8, 0.001), (16, 50.0)]))[("p", "std")], 100) == []
+
+
+def test_the_triage_escalates_a_curve_that_turns_up_steeply_at_its_end_whatever_its_fit_reads():
+    from types import SimpleNamespace
+    from stallbench_lib.redos import triage
+
+    variant = SimpleNamespace(name="p", pattern=SimpleNamespace(fixed=27))
+    # Boost on a quadratic regex of a real scan (27 fixed bytes): a fit over the three points reads it
+    # linear (median slope 1.49); its last segment, 1.8, does not.
+    turning = _rows("boost", [(59, 0.0012), (539, 0.022), (32795, 35.8)])
+    linear = _rows("re2", [(59, 0.001), (539, 0.009), (32795, 0.55)])
+    fast = _rows("std", [(59, 0.00001), (539, 0.00002), (32795, 0.0004)])  # steep, under the noise floor
+    assert curves(turning, {"p": 27})[("p", "boost")].verdict == "linear"
+    assert triage.blown_up(turning + linear + fast, [variant]) == {("p", "boost")}

@@ -5,18 +5,11 @@ import json
 import stat
 import subprocess
 
+from conftest import Quiet
 from stallbench_lib import children, runner
 from stallbench_lib.catalogue import Benchmark, Metric
 from stallbench_lib.contract import PROTOCOL
 from stallbench_lib.plan import Cell
-
-
-class Quiet:
-    def repetition(self, _):
-        pass
-
-    def tick(self):
-        pass
 
 
 # Every fake bench starts by finding its records descriptor, as the harness does.

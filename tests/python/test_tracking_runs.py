@@ -6,20 +6,12 @@ from collections import Counter
 
 import pytest
 
-from conftest import BUILD
+from conftest import BUILD, Quiet
 from stallbench_lib import catalogue, cli, instructions, schedule
 from stallbench_lib.plan import Cell
 from synthetic_runs import MACHINE, noisy, write_run
 
 TINY = BUILD / "tests" / "tiny_bench"
-
-
-class Quiet:
-    def repetition(self, _):
-        pass
-
-    def tick(self):
-        pass
 
 
 @pytest.mark.skipif(shutil.which("valgrind") is None, reason="valgrind is installed by scripts/bootstrap")

@@ -18,6 +18,7 @@ struct Entry {
   EngineInfo info;
   Compile compile;                        // null: this build does not have the engine
   std::function<std::string()> version;  // null: recorded by the orchestrator (the Node lines)
+  std::function<void(const Options&)> start;  // null: it runs in this process
 };
 
 // An engine that runs in a program of its own (programs/<name>/, built by CMake when its runtime
@@ -25,11 +26,11 @@ struct Entry {
 Entry program_entry(EngineInfo info) {
   info.runs_in = "program";
   const ProgramSpec* spec = find_program(info.name);
-  if (spec == nullptr) return {std::move(info), nullptr, nullptr};
+  if (spec == nullptr) return {std::move(info), nullptr, nullptr, nullptr};
   Compile compile = [spec](std::string_view p, const Options& o) { return compile_program(*spec, p, o); };
   std::function<std::string()> version;
   if (!spec->version.empty()) version = [spec] { return spec->version; };
-  return {std::move(info), compile, version};
+  return {std::move(info), compile, version, [spec](const Options& o) { start_program(*spec, o); }};
 }
 
 // An adapter's function when its library was found (STALLBENCH_HAVE_<ENGINE>), else null: the
@@ -199,6 +200,11 @@ std::unique_ptr<Regex> compile(std::string_view engine, std::string_view pattern
   for (auto& entry : entries())
     if (entry.info.name == engine && entry.compile) return entry.compile(pattern, options);
   throw std::invalid_argument("unknown or unavailable regex engine '" + std::string(engine) + "'");
+}
+
+void start_runtime(std::string_view engine, const Options& options) {
+  for (auto& entry : entries())
+    if (entry.info.name == engine && entry.compile && entry.start) return entry.start(options);
 }
 
 std::vector<EngineInfo> all_engines() {

@@ -10,6 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include "engine.h"
+
 namespace stallbench::regex {
 
 struct EngineInfo {
@@ -41,5 +43,10 @@ std::vector<std::pair<std::string, std::string>> engine_versions();
 
 // node and node-linear: engines that need Options::node.
 bool runs_in_node(std::string_view engine);
+
+// Starts the program an engine runs in (a JVM, a node, Python), when it runs in one, and returns
+// once it answers: what a cell's budget should not count, since starting a language's runtime is
+// not its engine's work. Nothing for an engine in this process. Throws as compile does.
+void start_runtime(std::string_view engine, const Options& options);
 
 }  // namespace stallbench::regex

@@ -143,4 +143,12 @@ std::unique_ptr<Regex> compile_program(const ProgramSpec& spec, std::string_view
   return std::make_unique<ProgramRegex>(spec, pattern, options);
 }
 
+void start_program(const ProgramSpec& spec, const Options& options) {
+  SharedProgram& program = shared_program(command_for(spec, options));
+  if (program.has_inputs) return;  // it has answered before
+  expect_ok(spec.engine, program.process.request("inputs"));  // an empty set: the cheapest request
+  program.inputs.clear();
+  program.has_inputs = true;
+}
+
 }  // namespace stallbench::regex

@@ -29,4 +29,8 @@ const ProgramSpec* find_program(std::string_view engine);
 // program cannot start or breaks the protocol.
 std::unique_ptr<Regex> compile_program(const ProgramSpec& spec, std::string_view pattern, const Options& options);
 
+// Starts the program `spec` runs in for these options (shared, as compile_program's) and returns
+// once it has answered a request; at once when it already has. Throws as compile_program does.
+void start_program(const ProgramSpec& spec, const Options& options);
+
 }  // namespace stallbench::regex

@@ -28,7 +28,6 @@ HELP = ("ReDoS study: engines x patterns (a catalogue, --pattern, or --scan of a
         "escalating until a cell overruns its budget; attacks found by recheck, answers checked, growth classified")
 BUDGET_RANGE = (10, 600_000)
 DEFAULT_BUDGET_MS = 1000
-TRIAGE = "triage.csv"  # the triage's rows of the regexes it did not escalate (their verdicts come from them)
 
 
 def add_arguments(p):
@@ -47,13 +46,15 @@ def add_arguments(p):
                    help="engines to run (default: every one this build has; node and node-linear once per Node line)")
     p.add_argument("--lengths", metavar="N1,N2", help="input lengths for every pattern, instead of each entry's own")
     p.add_argument("--budget-ms", metavar="N", type=numbers.integer_option, default=DEFAULT_BUDGET_MS,
-                   help=f"time budget of one cell, compile to exit (default {DEFAULT_BUDGET_MS})")
+                   help=f"time budget of one cell, compile to exit, once the engine's runtime has started "
+                        f"(default {DEFAULT_BUDGET_MS})")
     nodejs.add_option(p, "the V8 engines (node, node-linear)")
     p.add_argument("--out", metavar="DIR", type=Path,
                    help="put the run directory under DIR (and its report in it) instead of results/runs/")
     p.add_argument("--no-throughput", action="store_true", help="skip the throughput benchmark on ordinary text")
     p.add_argument("--no-triage", action="store_true",
-                   help="with --scan: escalate every regex, not only those the triage saw grow")
+                   help="with --scan: no triage; every regex escalated cell by cell, each cell its own process within "
+                        "the budget, as a catalogue study is")
     p.add_argument("--cache", metavar="FILE", type=Path,
                    help=f"with --scan: the verdicts of regexes measured before, by engine and version (default: "
                         f"{cache.FILE} beside the run directories); a regex every engine has measured is not measured "
@@ -226,9 +227,12 @@ def run(args) -> int:
 
         print("stallbench: checking engine answers and safe rewrites on sample inputs ...", file=sys.stderr, flush=True)
         checked = verify.check_all(check_binary, engines, resolved, analysis.generated, node_paths)
-        only, triaged = None, []
+        only, triaged, escalated = None, [], []
         if found_scan is not None and not args.no_triage:
-            only, triaged = scan_steps.triaged(probe_binary, engines, patterns.variants(resolved), node_paths)
+            # A scan measures in the probe, one process per engine: no match cell is left to run.
+            grew, triaged = scan_steps.triaged(probe_binary, engines, patterns.variants(resolved), node_paths)
+            escalated = scan_steps.escalated(probe_binary, grew, patterns.variants(resolved), node_paths, lengths)
+            only = set()
         escalation = Escalation(match, patterns.variants(resolved), engines, lengths, tuple(nodes), inputs, only)
         cells = list(escalation.cells)
         if not args.no_throughput:
@@ -240,10 +244,11 @@ def run(args) -> int:
         result = execute(cells, 1, args.out or paths.RUNS, meta, skip=escalation.skip, finished=escalation.finished,
                          notices=optional.notices(build_dir, {family.name}, args.no_build), more=escalation.more)
 
-    if triaged:
-        write_csv(result.path / TRIAGE, triaged)
-        result.meta["reported_families"] = ["regex"]  # its verdicts are in triage.csv, not only in results.csv
-    rows = result.rows + triaged
+    if triaged or escalated:
+        write_csv(result.path / triage.TRIAGE_FILE, triaged)
+        write_csv(result.path / triage.ESCALATION_FILE, escalated)
+        result.meta["reported_families"] = ["regex"]  # its verdicts are in these files, not in results.csv
+    rows = result.rows + triaged + escalated
     correctness = _correctness(result, rows, resolved, checked, table)
     offsets = {v.name: v.pattern.fixed for v in patterns.variants(resolved)}
     found_curves = curves(rows, offsets, correctness["wrong_answers"], verify.fallbacks(checked.per_pattern),
@@ -256,10 +261,11 @@ def run(args) -> int:
     result.save()
     atomic_write(result.path / "classification.csv", summary.classification_csv(found_curves))
     if store is not None:
-        escalated = {v for v, _ in only} if only is not None else {p.name for p in resolved}
+        measured = ({r.param_dict()["pattern"] for r in escalated} if only is not None
+                    else {p.name for p in resolved})
         for p in resolved:
             store.store(p, versions, summary.engine_verdicts(found_curves, p.name, engines), result.run_id,
-                        "escalation" if p.name in escalated else "triage")
+                        "escalation" if p.name in measured else "triage")
         store.save()
     atomic_write(result.path / "catalogue.toml", resolved_text)
 

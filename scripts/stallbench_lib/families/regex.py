@@ -6,7 +6,7 @@ import html
 
 from matplotlib.lines import Line2D
 
-from ..redos import agreement, summary, verify
+from ..redos import agreement, summary, triage, verify
 from ..redos.curves import curves
 from ..redos.engines import Engines
 from ..redos.patterns import SAFE_SUFFIX
@@ -228,9 +228,9 @@ def _throughput(context, engines) -> str:
 
 
 def _triaged(context) -> list:
-    """The triage's rows of the regexes a --scan did not escalate (triage.csv): their verdicts."""
-    path = context.run.path / "triage.csv"
-    return read_csv(path) if path.exists() else []
+    """A --scan's match rows, measured in the probe: the triage's and the escalation's."""
+    paths = (context.run.path / name for name in (triage.TRIAGE_FILE, triage.ESCALATION_FILE))
+    return [r for path in paths if path.exists() for r in read_csv(path)]
 
 
 def _refined(context) -> str:
@@ -255,7 +255,7 @@ def _overrun(context) -> str:
     if not over or over.get("max_ratio") is None:
         return ""
     return (f"Budget check: the slowest of {over['cells']} match cells took {over['max_ratio']:.2f}× the budget, "
-            f"process start to exit ({over['worst_cell']}, {over['worst_status']}); {over['cells_over_1_2']} took "
+            f"first repetition's start to exit ({over['worst_cell']}, {over['worst_status']}); {over['cells_over_1_2']} took "
             "more than 1.2×.\n")
 
 

@@ -27,7 +27,7 @@ class Censoring:
 @dataclass
 class CellTime:
     label: str
-    seconds: float   # the cell's wall time, process start to exit
+    seconds: float   # the cell's wall time, its first repetition's start (the runtime started) to exit
     status: str
 
 
@@ -60,7 +60,8 @@ class Escalation:
         return f"censored: {stop.status} at length {stop.at_length}"
 
     def finished(self, cell: Cell, result: CellResult) -> None:
-        self.times.append(CellTime(cell.label(), result.seconds, result.status))
+        # What the budget covers: from the first repetition's start (the engine's runtime started) to exit.
+        self.times.append(CellTime(cell.label(), result.seconds - result.startup_s, result.status))
         key = self._key(cell)
         if key is not None:
             self._rows += result.rows

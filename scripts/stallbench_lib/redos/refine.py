@@ -49,6 +49,17 @@ def turn_lengths(curve: Curve) -> list[int]:
     return sorted({m for m in found if m not in measured and m > low and (not curve.stop or m < curve.stop.length)})
 
 
+def below_slow(curve: Curve, slow_ms: float) -> list[int]:
+    """Lengths below the slowest point of a curve that passed `slow_ms` before three lengths finished
+    (a scan's escalation stops there, where a cell would have run out of budget): BETWEEN lengths
+    between the point before it (or the shortest input) and it."""
+    measured = [n for n, _ in curve.points]
+    if len(measured) >= 3 or not measured or curve.points[-1][1] < slow_ms:
+        return []
+    low = measured[-2] if len(measured) > 1 else curve.offset + 1
+    return [m for m in _between(low, measured[-1], curve.offset, BETWEEN) if m not in measured and m > low]
+
+
 def weak(curve: Curve) -> bool:
     """A growth verdict that noise could have made (see the module's docstring)."""
     growth = curve.growth

@@ -1,7 +1,9 @@
 """The steps a --scan adds to a study: its cache (read, and refused when it is not one, before
-anything else is done; what it already answers) and its triage (which engine x regex pairs the
-escalation measures). cache.py and triage.py do the work; these say what they did, on stderr."""
+anything else is done; what it already answers), its triage (which engine x regex pairs the
+escalation measures) and that escalation, in the probe. cache.py and triage.py do the work; these
+say what they did, on stderr."""
 import sys
+import time
 from pathlib import Path
 
 from .. import parallel, paths
@@ -28,9 +30,23 @@ def triaged(probe_binary: Path, engines: list[str], variants: list[Variant],
     rows of the others, which give their verdicts."""
     print(f"stallbench: triage: {len(variants)} regexes x {len(engines)} engines at 3 lengths, one process per "
           f"engine, {parallel.cores()} at a time ...", file=sys.stderr, flush=True)
-    rows = triage.probe(probe_binary, engines, variants, node_paths)
+    rows = triage.triage(probe_binary, engines, variants, node_paths)
     escalate = triage.blown_up(rows, variants)
     print(f"stallbench: triage: {len({v for v, _ in escalate})} of {len(variants)} regexes grew on some engine "
           f"({len(escalate)} regex x engine pairs): the escalation measures those", file=sys.stderr, flush=True)
     kept = [r for r in rows if (r.param_dict()["pattern"], r.param_dict()["engine"]) not in escalate]
     return escalate, kept
+
+
+def escalated(probe_binary: Path, pairs: set[tuple[str, str]], variants: list[Variant], node_paths: dict[str, str],
+              ladder: list[int] | None) -> list:
+    """The escalation's rows of the pairs the triage saw grow, measured in the probe."""
+    if not pairs:
+        return []
+    print(f"stallbench: escalation: {len(pairs)} regex x engine pairs through their lengths, each up to a match "
+          f"past {triage.ESCALATION_STOP_MS:g} ms, one process per engine ...", file=sys.stderr, flush=True)
+    start = time.monotonic()
+    rows = triage.escalate(probe_binary, pairs, variants, node_paths, ladder)
+    print(f"stallbench: escalation: {len(rows) // 2:,} matches timed in {time.monotonic() - start:.0f} s",
+          file=sys.stderr, flush=True)
+    return rows

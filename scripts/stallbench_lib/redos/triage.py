@@ -1,14 +1,20 @@
-"""--scan's triage: before any escalation, every regex's attack at a few lengths on every engine,
-timed by regex_probe (benches/regex_probe.cc) in one process per engine, as many engines at once as
-the machine has cores. Where an engine grows faster than its input, runs out of time, fires its guard
-or crashes, that engine on that regex gets the full escalation, cell by cell; everywhere else the
-verdict is read from these points. A dependency tree's hundreds of regexes cost one process per
-engine here, where the escalation costs one per engine, length and regex.
+"""--scan's measurements, timed by regex_probe (benches/regex_probe.cc) in one long-lived process per
+engine, as many engines at once as the machine has cores, so a dependency tree's hundreds of
+regexes cost one process per engine where a catalogue study costs one per engine, length and regex.
+
+- The triage: every regex's attack at a few lengths on every engine. Where an engine grows faster
+  than its input, runs out of time, fires its guard or crashes, that engine on that regex is
+  escalated; everywhere else the verdict is read from these points.
+- The escalation: each escalated pair through its whole ladder of lengths, up to the first match
+  past ESCALATION_STOP_MS (the point the risky-first listing ranks by), then once more where the
+  curve needs it before its verdict can stand (refine.py: lengths inside a turn, a noisy verdict's
+  lengths again; the fastest time of a length counts).
 
 A match cannot be interrupted inside the probe: a process silent for HANG_S after announcing a match
 is killed (its whole group, through children.py), that match recorded as `timeout`, and the probe
 started again from the next regex; one that dies is `crashed` the same way."""
 import json
+import math
 import os
 import selectors
 import subprocess
@@ -19,11 +25,16 @@ from pathlib import Path
 from .. import build, children
 from ..medians import middle
 from ..tidy import Row
+from . import refine
 from .curves import curves
 from .patterns import Variant
-from .summary import BLOWS_UP
+from .summary import BLOWS_UP, SLOW_MS as ESCALATION_STOP_MS
 
-SLOW_MS = 50                          # a match this slow ends its regex's probe on that engine
+# A scan's run directory: the triage's rows of the pairs it did not escalate (their verdicts come
+# from them) and the escalation's rows (the pairs that grew). results.csv holds no match row of a scan.
+TRIAGE_FILE = "triage.csv"
+ESCALATION_FILE = "escalation.csv"
+SLOW_MS = 50                          # in the triage, a match this slow ends its regex's probe on that engine
 HANG_S = 2.0                          # silence after announcing a match: it is stuck
 START_S = 30.0                        # silence allowed before the first line (a JVM, a node, a big compile)
 
@@ -33,6 +44,7 @@ def binary(build_dir: Path) -> Path:
 
 
 FLOOR_MS = 0.05                       # growth read from faster matches is the timer's and the machine's noise
+STEEP_END = 1.25                      # a last segment this steep (log-log) is escalated whatever the fit says
 
 
 def lengths(variant: Variant) -> list[int]:
@@ -46,14 +58,24 @@ def lengths(variant: Variant) -> list[int]:
     return sorted({own[1], middle(own), own[-2]}) if len(own) >= 4 else own
 
 
+def _steepest_end(curve) -> float:
+    """The log-log slope of a curve's last two points (pumped lengths): a turn from flat to
+    quadratic shows here before a fit over all three points reads it."""
+    if len(curve.points) < 2:
+        return 0.0
+    (n1, t1), (n2, t2) = [(n - curve.offset, max(t, 1e-9)) for n, t in curve.points[-2:]]
+    return math.log(t2 / t1) / math.log(n2 / n1) if n1 > 0 and n2 > n1 else 0.0
+
+
 def blown_up(rows: list[Row], variants: list[Variant]) -> set[tuple[str, str]]:
     """The (variant, engine) pairs that blew up in the triage (grew faster than its input above the
-    noise floor, ran out of time, fired its guard, crashed): those the full escalation measures. An
-    engine that stayed linear on a variant keeps the triage's verdict."""
+    noise floor, or turned up steeply at its end, ran out of time, fired its guard, crashed): those
+    the escalation measures. An engine that stayed linear on a variant keeps the triage's verdict."""
     found = curves(rows, {v.name: v.pattern.fixed for v in variants})
     return {key for key, c in found.items()
             if c.stop and c.stop.status in ("timeout", "guarded", "crashed")
-            or c.verdict in BLOWS_UP and max((t for _, t in c.points), default=0) >= FLOOR_MS}
+            or max((t for _, t in c.points), default=0) >= FLOOR_MS
+            and (c.verdict in BLOWS_UP or _steepest_end(c) >= STEEP_END)}
 
 
 @dataclass
@@ -61,7 +83,7 @@ class _EngineProbe:
     """One engine's probe process and what it said: rows, restarts after a stuck match."""
     engine: str
     request: dict
-    variants: list[Variant]
+    items: list[tuple[Variant, list[int]]]  # each regex with the lengths it is measured at
     rows: list[Row] = field(default_factory=list)
     first: int = 0
     proc: subprocess.Popen | None = None
@@ -79,8 +101,8 @@ class _EngineProbe:
         self.heard = time.monotonic()
 
     def _row(self, index: int, k: int, metric: str, value, status: str, detail: str) -> Row:
-        v = self.variants[index]
-        params = f"engine={self.engine};length={lengths(v)[k]};pattern={v.name}"
+        v, ns = self.items[index]
+        params = f"engine={self.engine};length={ns[k]};pattern={v.name}"
         return Row("", "regex", "match", params, 0, metric, value, "ms" if metric == "match_ms" else "count",
                    status, detail)
 
@@ -132,20 +154,23 @@ class _EngineProbe:
             self.rows.append(self._row(i, k, "match_ms", None, status, detail))
             self.first = i + 1
         else:
-            self.first = len(self.variants)  # it failed outside any match: nothing more to learn from it
-        return "finished" if self.first >= len(self.variants) else "restart"
+            self.first = len(self.items)  # it failed outside any match: nothing more to learn from it
+        return "finished" if self.first >= len(self.items) else "restart"
 
     def hang(self) -> str:
-        return self._ended("timeout", f"triage: one match over {HANG_S:g} s")
+        return self._ended("timeout", f"one match over {HANG_S:g} s in regex_probe")
 
 
-def probe(binary_path: Path, engines: list[str], variants: list[Variant], nodes: dict[str, str] | None = None,
-          workers: int | None = None) -> list[Row]:
-    """Match rows (benchmark `match`, run id empty) of every engine x variant x triage length."""
-    regexes = [{"regex": v.regex, "flags": v.pattern.flags, "inputs": [v.pattern.attack_input(n) for n in lengths(v)]}
-               for v in variants]
-    waiting = [_EngineProbe(e, {"engine": e, "nodes": nodes or {}, "slow_ms": SLOW_MS, "regexes": regexes}, variants)
-               for e in engines]
+def probe(binary_path: Path, plan: dict[str, list[tuple[Variant, list[int]]]], nodes: dict[str, str] | None = None,
+          slow_ms: float = SLOW_MS, workers: int | None = None) -> list[Row]:
+    """Match rows (benchmark `match`, run id empty) of every engine's regexes at their lengths (`plan`:
+    engine -> [(variant, lengths)]), a regex's longer lengths skipped once a match takes `slow_ms`."""
+    waiting = []
+    for engine, items in plan.items():
+        regexes = [{"regex": v.regex, "flags": v.pattern.flags, "inputs": [v.pattern.attack_input(n) for n in ns]}
+                   for v, ns in items]
+        request = {"engine": engine, "nodes": nodes or {}, "slow_ms": slow_ms, "regexes": regexes}
+        waiting.append(_EngineProbe(engine, request, items))
     running: dict[int, _EngineProbe] = {}
     rows: list[Row] = []
     selector = selectors.DefaultSelector()
@@ -183,3 +208,31 @@ def probe(binary_path: Path, engines: list[str], variants: list[Variant], nodes:
             children.kill(p.proc)
         selector.close()
     return rows
+
+
+def triage(binary_path: Path, engines: list[str], variants: list[Variant], nodes: dict[str, str] | None = None
+           ) -> list[Row]:
+    """Every engine x variant at the triage's lengths."""
+    return probe(binary_path, {e: [(v, lengths(v)) for v in variants] for e in engines}, nodes)
+
+
+def escalate(binary_path: Path, pairs: set[tuple[str, str]], variants: list[Variant], nodes: dict[str, str] | None = None,
+             ladder: list[int] | None = None) -> list[Row]:
+    """The escalation of the (variant, engine) pairs: each through its ladder (`ladder` for every
+    variant, else its own lengths) up to the first match past ESCALATION_STOP_MS, then once more
+    where its curve needs it (refine.py; lengths below a match that passed it too soon)."""
+    by_name = {v.name: v for v in variants}
+
+    def plan_of(wanted: dict[tuple[str, str], list[int]]) -> dict[str, list[tuple[Variant, list[int]]]]:
+        plan: dict[str, list[tuple[Variant, list[int]]]] = {}
+        for (name, engine), ns in sorted(wanted.items()):
+            if ns:
+                plan.setdefault(engine, []).append((by_name[name], sorted(set(ns))))
+        return plan
+
+    rows = probe(binary_path, plan_of({pair: ladder or by_name[pair[0]].lengths for pair in pairs}), nodes,
+                 ESCALATION_STOP_MS)
+    found = curves(rows, {v.name: v.pattern.fixed for v in variants})
+    again = {pair: refine.turn_lengths(c) + refine.below_slow(c, ESCALATION_STOP_MS)
+             + ([n for n, _ in c.points] if refine.weak(c) else []) for pair, c in found.items()}
+    return rows + probe(binary_path, plan_of(again), nodes, ESCALATION_STOP_MS)
