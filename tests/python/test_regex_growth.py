@@ -238,3 +238,20 @@ def test_the_triage_escalates_a_curve_that_turns_up_steeply_at_its_end_whatever_
     fast = _rows("std", [(59, 0.00001), (539, 0.00002), (32795, 0.0004)])  # steep, under the noise floor
     assert curves(turning, {"p": 27})[("p", "boost")].verdict == "linear"
     assert triage.blown_up(turning + linear + fast, [variant]) == {("p", "boost")}
+
+
+def test_a_tree_s_report_draws_the_riskiest_curves_only():
+    from stallbench_lib.families import regex as family
+
+    exp = [(n, 1e-3 * 2 ** (n - 12)) for n in EXP_LENGTHS]
+    flat = [(n, 1e-3) for n in EXP_LENGTHS]
+    rows = []
+    for k in range(family.MAX_PANELS + 8):  # every third regex blows up, later ones sooner
+        points = [(n, t * (k + 1)) for n, t in exp] if k % 3 == 0 else flat
+        rows += [Row("r", "regex", "match", f"engine=std;length={n};pattern=p{k}", 0, "match_ms", t, "ms", "ok", "")
+                 for n, t in points]
+    names = [f"p{k}" for k in range(family.MAX_PANELS + 8)]
+    drawn, note = family.panels(curves(rows), names, ["std"])
+    assert sorted(drawn) == sorted(f"p{k}" for k in range(0, family.MAX_PANELS + 8, 3))
+    assert "7 riskiest of the 20 regexes (7 blow up" in note
+    assert family.panels(curves(rows), names[:family.MAX_PANELS], ["std"]) == (names[:family.MAX_PANELS], "")

@@ -100,6 +100,21 @@ def _risky_first(found, variants, engines, regex_meta) -> str:
     return "\n".join(lines) + "\n" + table.markdown(columns, rows)
 
 
+MAX_PANELS = 12  # curves drawn at most: a scan's riskiest regexes
+
+
+def panels(found, names: list[str], engines: list[str]) -> tuple[list[str], str]:
+    """The patterns whose curves are drawn, and what the report says of the others: every one, up to
+    MAX_PANELS; past that (a dependency tree, where a panel per regex is a page tall) the riskiest
+    that blow up on some engine."""
+    if len(names) <= MAX_PANELS:
+        return names, ""
+    risky = [row["variant"] for row in summary.risk_rows(found, names, engines) if row["blow_up"]]
+    return risky[:MAX_PANELS], (f"Curves of the {min(len(risky), MAX_PANELS)} riskiest of the {len(names)} regexes "
+                                f"({len(risky)} blow up on some engine; the table above and `classification.csv` "
+                                "have every one).\n")
+
+
 def _draw_variant(ax, curve, colour, dashed, budget_ms):
     if curve.points:
         xs, ys = zip(*curve.points)
@@ -287,8 +302,10 @@ def sections(context) -> str:
                   "length every engine that compiled the pattern finished (`at length`).\n",
                   _matrix(found, variants, engines, regex_meta.get("patterns", {})), _overrun(context),
                   _censoring(context), _refined(context)]
-        names = list(dict.fromkeys(v.removesuffix(SAFE_SUFFIX) for v in variants))
-        parts.append(_plot_curves(context, names, found, engines, budget_ms))
+        names, note = panels(found, list(dict.fromkeys(v.removesuffix(SAFE_SUFFIX) for v in variants)), engines)
+        parts.append(note)
+        if names:
+            parts.append(_plot_curves(context, names, found, engines, budget_ms))
         parts.append(_correctness(context))
     parts.append(_throughput(context, engines))
     return "\n".join(p for p in parts if p)
