@@ -97,6 +97,13 @@ TEST(Scenarios, TheSeedsDeterministicOrdersAreDeclaredExactly) {
   EXPECT_EQ(expect_of("000-main-timeout-vs-immediate").size(), 2u);  // the race: both orders
 }
 
+TEST(Scenarios, ANumberPastADoublesRangeIsRefusedNotThrownThrough) {
+  // Found by the fuzzer: nlohmann's out_of_range (406), not a parse_error, escaped the loader.
+  auto message = refusal("{\"name\": \"x\", \"delay\": 224444e444}");
+  EXPECT_NE(message.find("not valid JSON"), std::string::npos) << message;
+  EXPECT_NE(message.find("number overflow"), std::string::npos) << message;
+}
+
 TEST(Scenarios, MalformedJson) {
   auto message = refusal("{\"name\": \"x\", \"module\": \"cjs\", \"program\": [}");
   EXPECT_NE(message.find("not valid JSON"), std::string::npos) << message;

@@ -11,7 +11,7 @@ constexpr double kReplyMarginS = 30;    // beyond the driver's own limit, before
 nlohmann::json parse_line(const std::string& line) {
   try {
     return nlohmann::json::parse(line);
-  } catch (const nlohmann::json::parse_error&) {
+  } catch (const nlohmann::json::exception&) {  // not JSON, or a number past a double's range
     throw std::runtime_error("the browser driver printed something other than JSON: " + line.substr(0, 200));
   }
 }

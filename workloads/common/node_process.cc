@@ -105,7 +105,7 @@ nlohmann::json run_node_json(const std::string& node, const std::vector<std::str
   }
   try {
     return nlohmann::json::parse(last_line(c.out));
-  } catch (const nlohmann::json::parse_error&) {
+  } catch (const nlohmann::json::exception&) {  // not JSON, or a number past a double's range
     throw std::runtime_error("node printed no JSON result (last line: '" + last_line(c.out) + "')");
   }
 }

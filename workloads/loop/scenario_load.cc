@@ -117,9 +117,10 @@ class Loader {
     if (!in) throw ScenarioError(name_ + ": cannot be read");
     try {
       return json::parse(bytes.str());
-    } catch (const json::parse_error& e) {
+    } catch (const json::exception& e) {
       // "[json.exception.parse_error.101] parse error at line 3, ...; last read: '<bytes>'": the
-      // bytes read last may be anything (not UTF-8, control characters), so they are left out.
+      // bytes read last may be anything (not UTF-8, control characters), so they are left out. A
+      // number past a double's range is refused the same way ("out_of_range.406 number overflow").
       std::string what = e.what();
       if (auto end = what.find("] "); end != std::string::npos) what = what.substr(end + 2);
       if (auto last = what.find("; last read"); last != std::string::npos) what = what.substr(0, last);
