@@ -18,6 +18,7 @@ import math
 import os
 import selectors
 import subprocess
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -189,7 +190,13 @@ def probe(binary_path: Path, plan: dict[str, list[tuple[Variant, list[int]]]], n
             waiting.insert(0, p)  # from the regex after the stuck one
         else:
             rows.extend(p.rows)
+            done.append(p.engine)
+            # Minutes of work on a tree: say each engine as it finishes.
+            matches = sum(r.metric == "match_ms" for r in p.rows)
+            print(f"stallbench:   {p.engine}: {len(p.items)} regexes, {matches} matches ({len(done)} of {len(plan)} "
+                  "engines done)", file=sys.stderr, flush=True)
 
+    done: list[str] = []
     try:
         launch()
         while running:
