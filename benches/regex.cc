@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "../workloads/regex/catalogue.h"
 #include "../workloads/regex/corpus.h"
@@ -41,10 +42,16 @@ auto engine_status(Work&& work) {
 }
 
 // The `engine` value names the engine, and for V8 the Node line too: node@26 runs in Node 26's binary.
-std::unique_ptr<rx::Regex> compile_timed(const std::string& value, const std::string& regex, rx::Flags flags,
-                                         double* ms) {
+// The engine's name and the options it runs with, from the `engine` value.
+std::pair<std::string, rx::Options> engine_options(const std::string& value, rx::Flags flags = {}) {
   std::string engine = value.substr(0, value.find('@'));
   rx::Options options{.flags = flags, .node = rx::runs_in_node(engine) ? node_binary(value) : ""};
+  return {engine, options};
+}
+
+std::unique_ptr<rx::Regex> compile_timed(const std::string& value, const std::string& regex, rx::Flags flags,
+                                         double* ms) {
+  auto [engine, options] = engine_options(value, flags);
   auto started = rx::Clock::now();
   auto compiled = engine_status([&] { return rx::compile(engine, regex, options); });
   *ms = std::chrono::duration<double, std::milli>(rx::Clock::now() - started).count();
@@ -55,9 +62,7 @@ std::unique_ptr<rx::Regex> compile_timed(const std::string& value, const std::st
 // starts, since a language's runtime start is not its engine's work and would take most of a
 // 1,000 ms budget on a busy machine (Java 0.8 s, Ruby 0.7 s, Node 0.6 s measured here).
 void start_runtime(const Cell& cell) {
-  const std::string& value = cell.text("engine");
-  std::string engine = value.substr(0, value.find('@'));
-  rx::Options options{.node = rx::runs_in_node(engine) ? node_binary(value) : ""};
+  auto [engine, options] = engine_options(cell.text("engine"));
   engine_status([&] { rx::start_runtime(engine, options); });
 }
 

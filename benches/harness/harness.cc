@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 #include <variant>
 
 #include "grid.h"
@@ -91,6 +92,24 @@ std::string counter_name(const Value& v) {
   return name;
 }
 
+// What a step of a cell threw: a CellFailure's status and message, or `error` and the message of
+// any other exception.
+struct Failure {
+  std::string status, detail;
+};
+
+template <class Work>
+std::optional<Failure> failure_of(Work&& work) {
+  try {
+    work();
+    return std::nullopt;
+  } catch (const CellFailure& e) {
+    return Failure{e.status, e.what()};
+  } catch (const std::exception& e) {
+    return Failure{"error", e.what()};
+  }
+}
+
 // State shared by the repetitions of one cell: the scenario is built once, on first use, so a
 // failure to build it is reported like any other failure of the cell.
 struct CellRun {
@@ -98,35 +117,25 @@ struct CellRun {
   Cell cell;  // what `make` sees: the declared values, or more work under STALLBENCH_INJECT_WORK
   int records_fd;
   Repetition repetition;
-  std::string build_failure_status, build_failure_detail;  // when make() failed
+  std::optional<Failure> build_failure;  // when prepare() or make() failed: every repetition says why
   int repetitions_started = 0;
 };
 
-void fail_repetition(benchmark::State& state, const CellRun& run, int index, const std::string& status,
-                     const std::string& detail) {
-  write_record(run.records_fd, failed_record(index, status, detail));
-  state.SkipWithError((status + ": " + detail).c_str());
+void fail_repetition(benchmark::State& state, const CellRun& run, int index, const Failure& failure) {
+  write_record(run.records_fd, failed_record(index, failure.status, failure.detail));
+  state.SkipWithError((failure.status + ": " + failure.detail).c_str());
 }
 
 void run_repetition(benchmark::State& state, CellRun& run) {
   for (auto _ : state) {
     int index = run.repetitions_started++;
-    if (index == 0 && run.benchmark->prepare) {
-      try {
-        run.benchmark->prepare(run.cell);
-      } catch (const CellFailure& e) {
-        run.build_failure_status = e.status, run.build_failure_detail = e.what();
-      } catch (const std::exception& e) {
-        run.build_failure_status = "error", run.build_failure_detail = e.what();
-      }
-    }
+    if (index == 0 && run.benchmark->prepare) run.build_failure = failure_of([&] { run.benchmark->prepare(run.cell); });
     write_record(run.records_fd, start_record(index));
-    if (!run.build_failure_status.empty()) {  // the scenario could not be built: every repetition says why
-      fail_repetition(state, run, index, run.build_failure_status, run.build_failure_detail);
+    if (run.build_failure) {
+      fail_repetition(state, run, index, *run.build_failure);
       break;
     }
-    std::string status, detail;
-    try {
+    auto failed = failure_of([&] {
       if (!run.repetition) run.repetition = run.benchmark->make(run.cell);
       Counters counters(run.benchmark->metrics);
       // No-ops unless run under callgrind (`run --instructions`), where they make each dump hold
@@ -139,14 +148,10 @@ void run_repetition(benchmark::State& state, CellRun& run) {
       auto values = counters.values();
       for (const auto& v : values) state.counters[counter_name(v)] = v.value;
       write_record(run.records_fd, end_record(index, ms, values));
-      continue;
-    } catch (const CellFailure& e) {
-      status = e.status, detail = e.what();
-    } catch (const std::exception& e) {
-      status = "error", detail = e.what();
-    }
-    if (!run.repetition) run.build_failure_status = status, run.build_failure_detail = detail;
-    fail_repetition(state, run, index, status, detail);
+    });
+    if (!failed) continue;
+    if (!run.repetition) run.build_failure = failed;
+    fail_repetition(state, run, index, *failed);
     break;
   }
 }
@@ -155,7 +160,7 @@ void register_cells(const Benchmark& b, const Options& options, const PerProcess
                     std::optional<double> inject_pct) {
   for (const auto& cell : runnable_cells(b, options.overrides, per_process)) {
     Cell work = inject_pct ? with_injected_work(b, cell, *inject_pct) : cell;
-    auto run = std::make_shared<CellRun>(CellRun{&b, work, options.records_fd, {}, {}, {}, 0});
+    auto run = std::make_shared<CellRun>(CellRun{&b, work, options.records_fd, {}, {}, 0});
     benchmark::RegisterBenchmark(cell_name(b, cell).c_str(),
                                  [run](benchmark::State& state) { run_repetition(state, *run); })
         ->Iterations(1)

@@ -63,6 +63,18 @@ SharedProgram& shared_program(const std::vector<std::string>& command) {
   return *slot;
 }
 
+// Sends `inputs` as the program's current set unless they are the set it already has.
+void send_inputs(const std::string& engine, SharedProgram& program, std::span<const std::string_view> inputs) {
+  auto& have = program.inputs;
+  if (program.has_inputs && std::equal(inputs.begin(), inputs.end(), have.begin(), have.end())) return;
+  std::string line = "inputs";
+  for (auto input : inputs) line.append(" ").append(hex(input));
+  program.has_inputs = false;  // a failed send leaves the program's set unknown: the next batch sends again
+  expect_ok(engine, program.process.request(line));
+  have.assign(inputs.begin(), inputs.end());
+  program.has_inputs = true;
+}
+
 std::vector<std::string> command_for(const ProgramSpec& spec, const Options& options) {
   std::vector<std::string> command = spec.command;
   for (auto& arg : command) {
@@ -100,7 +112,7 @@ class ProgramRegex : public Regex {
   }
 
   Batch run_batch(std::span<const std::string_view> inputs, int repeat) override {
-    use_inputs(inputs);
+    send_inputs(engine_, program_, inputs);
     Reply counts = parse(expect_ok(engine_, program_.process.request("batch " + id_ + " " + std::to_string(repeat))));
     try {
       return {std::stoul(counts.status), std::stod(counts.rest)};
@@ -113,18 +125,6 @@ class ProgramRegex : public Regex {
   std::string fallback() const override { return fallback_; }
 
  private:
-  // Sends `inputs` as the program's current set unless they are the set it already has.
-  void use_inputs(std::span<const std::string_view> inputs) {
-    auto& have = program_.inputs;
-    if (program_.has_inputs && std::equal(inputs.begin(), inputs.end(), have.begin(), have.end())) return;
-    std::string line = "inputs";
-    for (auto input : inputs) line.append(" ").append(hex(input));
-    program_.has_inputs = false;  // a failed send leaves the program's set unknown: the next batch sends again
-    expect_ok(engine_, program_.process.request(line));
-    have.assign(inputs.begin(), inputs.end());
-    program_.has_inputs = true;
-  }
-
   std::string engine_;
   SharedProgram& program_;
   std::string id_;
@@ -145,10 +145,7 @@ std::unique_ptr<Regex> compile_program(const ProgramSpec& spec, std::string_view
 
 void start_program(const ProgramSpec& spec, const Options& options) {
   SharedProgram& program = shared_program(command_for(spec, options));
-  if (program.has_inputs) return;  // it has answered before
-  expect_ok(spec.engine, program.process.request("inputs"));  // an empty set: the cheapest request
-  program.inputs.clear();
-  program.has_inputs = true;
+  if (!program.has_inputs) send_inputs(spec.engine, program, {});  // an empty set: the cheapest request
 }
 
 }  // namespace stallbench::regex

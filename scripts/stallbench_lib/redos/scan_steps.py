@@ -24,13 +24,23 @@ def answered(store: cache.Cache | None, scanned: list[Pattern], versions: dict[s
     return found, [p for p in scanned if p.name in found]
 
 
+def _matches(rows) -> int:
+    return sum(r.metric == "match_ms" for r in rows)
+
+
+def _engine_done(engine: str, regexes: int, rows, done: int, engines: int) -> None:
+    """Minutes of work on a tree: each engine said as it finishes."""
+    print(f"stallbench:   {engine}: {regexes} regexes, {_matches(rows)} matches ({done} of {engines} engines done)",
+          file=sys.stderr, flush=True)
+
+
 def triaged(probe_binary: Path, engines: list[str], variants: list[Variant],
             node_paths: dict[str, str]) -> tuple[set[tuple[str, str]], list]:
     """The (variant, engine) pairs to escalate (those that blew up in the triage) and the triage's
     rows of the others, which give their verdicts."""
     print(f"stallbench: triage: {len(variants)} regexes x {len(engines)} engines at 3 lengths, one process per "
           f"engine, {parallel.cores()} at a time ...", file=sys.stderr, flush=True)
-    rows = triage.triage(probe_binary, engines, variants, node_paths)
+    rows = triage.triage(probe_binary, engines, variants, node_paths, _engine_done)
     escalate = triage.blown_up(rows, variants)
     print(f"stallbench: triage: {len({v for v, _ in escalate})} of {len(variants)} regexes grew on some engine "
           f"({len(escalate)} regex x engine pairs): the escalation measures those", file=sys.stderr, flush=True)
@@ -46,7 +56,7 @@ def escalated(probe_binary: Path, pairs: set[tuple[str, str]], variants: list[Va
     print(f"stallbench: escalation: {len(pairs)} regex x engine pairs through their lengths, each up to a match "
           f"past {triage.ESCALATION_STOP_MS:g} ms, one process per engine ...", file=sys.stderr, flush=True)
     start = time.monotonic()
-    rows = triage.escalate(probe_binary, pairs, variants, node_paths, ladder)
-    print(f"stallbench: escalation: {len(rows) // 2:,} matches timed in {time.monotonic() - start:.0f} s",
+    rows = triage.escalate(probe_binary, pairs, variants, node_paths, ladder, _engine_done)
+    print(f"stallbench: escalation: {_matches(rows):,} matches timed in {time.monotonic() - start:.0f} s",
           file=sys.stderr, flush=True)
     return rows

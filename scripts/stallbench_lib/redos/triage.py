@@ -18,7 +18,6 @@ import math
 import os
 import selectors
 import subprocess
-import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -163,9 +162,10 @@ class _EngineProbe:
 
 
 def probe(binary_path: Path, plan: dict[str, list[tuple[Variant, list[int]]]], nodes: dict[str, str] | None = None,
-          slow_ms: float = SLOW_MS, workers: int | None = None) -> list[Row]:
+          slow_ms: float = SLOW_MS, workers: int | None = None, finished=None) -> list[Row]:
     """Match rows (benchmark `match`, run id empty) of every engine's regexes at their lengths (`plan`:
-    engine -> [(variant, lengths)]), a regex's longer lengths skipped once a match takes `slow_ms`."""
+    engine -> [(variant, lengths)]), a regex's longer lengths skipped once a match takes `slow_ms`.
+    `finished(engine, regexes, rows, engines done, engines)` is told of each engine as it ends."""
     waiting = []
     for engine, items in plan.items():
         regexes = [{"regex": v.regex, "flags": v.pattern.flags, "inputs": [v.pattern.attack_input(n) for n in ns]}
@@ -191,10 +191,8 @@ def probe(binary_path: Path, plan: dict[str, list[tuple[Variant, list[int]]]], n
         else:
             rows.extend(p.rows)
             done.append(p.engine)
-            # Minutes of work on a tree: say each engine as it finishes.
-            matches = sum(r.metric == "match_ms" for r in p.rows)
-            print(f"stallbench:   {p.engine}: {len(p.items)} regexes, {matches} matches ({len(done)} of {len(plan)} "
-                  "engines done)", file=sys.stderr, flush=True)
+            if finished:
+                finished(p.engine, len(p.items), p.rows, len(done), len(plan))
 
     done: list[str] = []
     try:
@@ -217,14 +215,14 @@ def probe(binary_path: Path, plan: dict[str, list[tuple[Variant, list[int]]]], n
     return rows
 
 
-def triage(binary_path: Path, engines: list[str], variants: list[Variant], nodes: dict[str, str] | None = None
-           ) -> list[Row]:
+def triage(binary_path: Path, engines: list[str], variants: list[Variant], nodes: dict[str, str] | None = None,
+           finished=None) -> list[Row]:
     """Every engine x variant at the triage's lengths."""
-    return probe(binary_path, {e: [(v, lengths(v)) for v in variants] for e in engines}, nodes)
+    return probe(binary_path, {e: [(v, lengths(v)) for v in variants] for e in engines}, nodes, finished=finished)
 
 
 def escalate(binary_path: Path, pairs: set[tuple[str, str]], variants: list[Variant], nodes: dict[str, str] | None = None,
-             ladder: list[int] | None = None) -> list[Row]:
+             ladder: list[int] | None = None, finished=None) -> list[Row]:
     """The escalation of the (variant, engine) pairs: each through its ladder (`ladder` for every
     variant, else its own lengths) up to the first match past ESCALATION_STOP_MS, then once more
     where its curve needs it (refine.py; lengths below a match that passed it too soon)."""
@@ -238,8 +236,8 @@ def escalate(binary_path: Path, pairs: set[tuple[str, str]], variants: list[Vari
         return plan
 
     rows = probe(binary_path, plan_of({pair: ladder or by_name[pair[0]].lengths for pair in pairs}), nodes,
-                 ESCALATION_STOP_MS)
+                 ESCALATION_STOP_MS, finished=finished)
     found = curves(rows, {v.name: v.pattern.fixed for v in variants})
     again = {pair: refine.turn_lengths(c) + refine.below_slow(c, ESCALATION_STOP_MS)
              + ([n for n, _ in c.points] if refine.weak(c) else []) for pair, c in found.items()}
-    return rows + probe(binary_path, plan_of(again), nodes, ESCALATION_STOP_MS)
+    return rows + probe(binary_path, plan_of(again), nodes, ESCALATION_STOP_MS, finished=finished)
