@@ -70,6 +70,16 @@ def make_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def share_dependency_folder() -> None:
+    """Every child learns where this checkout's dependencies (npm sets, Node lines, headers) are from
+    the command that installed them: a bench binary or a build made from another source folder (ab's
+    and bisect's worktrees under build/ab/) would otherwise look beside its own sources, where
+    nothing is installed."""
+    from .node import deps_dir
+
+    os.environ["STALLBENCH_DEPS"] = str(deps_dir().resolve())
+
+
 def main(argv: list[str] | None = None) -> int:
     given = sys.argv[1:] if argv is None else argv
     parser = make_parser(given)
@@ -81,6 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "handler", None):
         parser.print_help()
         return 2
+    share_dependency_folder()
     try:
         with interrupts.raised():
             return args.handler(args)

@@ -82,6 +82,15 @@ def _rows(values, metric="time_ms"):
     return [Row("r", "fam", "bench", "n=1", i, metric, v, "ms", "ok", "") for i, v in enumerate(values)]
 
 
+def test_a_cell_failing_on_both_sides_is_named_and_one_failing_on_one_side_is_not():
+    failed = [Row("r", "fam", "bench", "n=1", 0, "time_ms", None, "ms", "error", "playwright-core is not installed")]
+    both = ab_rounds.Pair(("fam", "bench", "n=1"), {}, 0, rows={"base": failed, "current": failed})
+    one = ab_rounds.Pair(("fam", "bench", "n=2"), {}, 1, rows={"base": _rows([1.0]), "current": failed})
+    fine = ab_rounds.Pair(("fam", "bench", "n=3"), {}, 2, rows={"base": _rows([1.0]), "current": _rows([1.0])})
+    assert ab_rounds.failed_on_both_sides([both, one, fine]) == [
+        "fam/bench n=1: error: playwright-core is not installed"]
+
+
 def test_a_cell_settles_once_its_interval_is_narrower_than_the_minimum_effect():
     settings = ab_rounds.Settings(min_rounds=5, max_rounds=30, budget_s=60, min_effect=lambda m, d: d or 5.0,
                                   declarations={"fam/bench": {"time_ms": {"tracked": True}}})

@@ -4,11 +4,11 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-from .. import build, catalogue, instructions, node as nodejs, numbers, os_packages, paths
+from .. import build, catalogue, instructions, node as nodejs, npm_sets, numbers, os_packages, paths
 from ..atomic import atomic_write
 from ..errors import UsageError
 from ..execute import end_interrupted
-from ..plan import make_plan, parse_sets
+from ..plan import make_plan, parse_sets, select
 from ..profiles import DEFAULT, PROFILES
 from ..tracking import ab_report, ab_rounds, ab_verdict, comparison, paired, revisions, store
 from ..tracking.samples import samples_from_rows
@@ -114,6 +114,8 @@ def run(args) -> int:
     nodes = tuple(nodejs.choose(args.node, every_line=profile.tier in ("nightly", "full")))
     sides = {role: revisions.resolve(role, given) for role, given in zip(ab_rounds.ROLES, (args.base, args.current))}
     families = {role: catalogue.load(build.bench_binaries(side.build)) for role, side in sides.items()}
+    for listed in families.values():  # as `run` does: the sets the selected families need, into the checkout's folder
+        npm_sets.provide(listed, select(listed, args.filter))
     notes: list[str] = []
     inject = None
     if args.inject:
@@ -149,6 +151,9 @@ def run(args) -> int:
     if spent:
         unsettled = sum(1 for p in pairs if not p.settled and not p.failed)
         notes.append(f"the {args.budget:g}-minute budget ended the rounds with {unsettled} cells not yet settled")
+    if unmeasured := ab_rounds.failed_on_both_sides(pairs):
+        notes.append(f"**{len(unmeasured)} cells failed on both sides**, so nothing about them is compared: "
+                     + "; ".join(unmeasured[:5]) + (" …" if len(unmeasured) > 5 else ""))
     outcome = _compare(pairs, declarations, limits, args.alpha, notes)
     code = 1 if outcome.regressed else 0
     summary = {

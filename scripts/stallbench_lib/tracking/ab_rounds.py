@@ -226,6 +226,18 @@ def count_instructions(pairs: list[Pair], runs: dict[str, RunDir], settings: Set
     return len(chosen)
 
 
+def failed_on_both_sides(pairs: list[Pair]) -> list[str]:
+    """"FAMILY/BENCH PARAMS: STATUS: DETAIL" for each cell neither side could measure: no verdict can
+    come from it (it is `unchanged`, still failing), so a report says so rather than lose it quietly."""
+    found = []
+    for pair in pairs:
+        failed = {role: [r for r in pair.rows[role] if r.status != "ok"] for role in ROLES}
+        if all(failed.values()):
+            row = failed["current"][0]
+            found.append(f"{pair.key[0]}/{pair.key[1]} {pair.key[2]}: {row.status}: {row.detail}")
+    return found
+
+
 def finish(runs: dict[str, RunDir], pairs: list[Pair], rounds: int, budget_spent: bool, settings: Settings) -> None:
     for run in runs.values():
         run.meta.update(ended_at=metadata.now_iso(), complete=True)
