@@ -163,6 +163,9 @@ def test_ab_between_tiny_builds_catches_the_one_doing_more_work(tmp_path):
     assert sorted(summary["regressed"]) == ["tiny/sum/n=20000000/" + m for m in ["instructions"] * bool(counting)
                                             + ["sum_ms"]]
     assert summary["rounds"] == 7
+    tiny = summary["geomean"]["families"]["tiny"]  # the one summary number says the same, with its interval
+    assert 0 < tiny["ci_low_pct"] <= tiny["change_pct"] <= tiny["ci_high_pct"]
+    assert summary["geomean"]["overall"] == tiny
     runs = {role: ROOT / summary[role]["run_dir"] for role in ("base", "current")}
     for role, run in runs.items():
         meta = json.loads((run / "meta.json").read_text())

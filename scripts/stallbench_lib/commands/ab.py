@@ -10,7 +10,7 @@ from ..errors import UsageError
 from ..execute import end_interrupted
 from ..plan import make_plan, parse_sets, select
 from ..profiles import DEFAULT, PROFILES
-from ..tracking import ab_report, ab_rounds, ab_verdict, comparison, paired, revisions, store
+from ..tracking import ab_report, ab_rounds, ab_verdict, comparison, geomean, paired, revisions, store
 from ..tracking.samples import samples_from_rows
 from ..tracking.verdict import judge, worst_first
 from .calibrate import parse_inject
@@ -80,11 +80,12 @@ def _plans(sides, families, profile, args, sets, nodes, notes) -> dict:
 def _compare(pairs, declarations, limits, alpha, notes):
     """Wall-time metrics by their paired rounds; instruction counts, measured apart and deterministic,
     by compare's rank test in their own family (so the exit code's false-alarm rate is at most
-    alpha per family)."""
-    measured, counted = [], []
+    alpha per family). Also returns every metric's (base, current) per round, for the geomean."""
+    measured, counted, rounds = [], [], {}
     for pair in pairs:
         base, current = (samples_from_rows(pair.rows[role]) for role in ab_rounds.ROLES)
         values = ab_rounds.paired_values(pair.rows["base"], pair.rows["current"])
+        rounds.update(values)
         for key in sorted(base.keys() & current.keys()):
             declared = {**instructions.DECLARATIONS, **declarations.get(f"{key[0]}/{key[1]}", {})}.get(key[3], {})
             if not declared.get("tracked", True):
@@ -100,7 +101,7 @@ def _compare(pairs, declarations, limits, alpha, notes):
         notes.append(f"instruction counts ({len(counted)} cells): compare's Mann–Whitney test on "
                      f"{ab_rounds.INSTRUCTION_REPETITIONS} counts a side, their own family of tests")
         outcome.comparisons = worst_first(outcome.comparisons + counted)
-    return outcome
+    return outcome, rounds
 
 
 def run(args) -> int:
@@ -154,7 +155,9 @@ def run(args) -> int:
     if unmeasured := ab_rounds.failed_on_both_sides(pairs):
         notes.append(f"**{len(unmeasured)} cells failed on both sides**, so nothing about them is compared: "
                      + "; ".join(unmeasured[:5]) + (" …" if len(unmeasured) > 5 else ""))
-    outcome = _compare(pairs, declarations, limits, args.alpha, notes)
+    outcome, per_round = _compare(pairs, declarations, limits, args.alpha, notes)
+    means = {"geomean": geomean.summarise_paired(outcome.comparisons, per_round, settings.seed),
+             "geomean_instructions": geomean.summarise(outcome.comparisons, instructions=True)}
     code = 1 if outcome.regressed else 0
     summary = {
         "exit": code, "alpha": args.alpha, "tested": sum(1 for c in outcome.comparisons if c.q_value is not None),
@@ -163,10 +166,10 @@ def run(args) -> int:
         "seed": settings.seed, "inject": inject, "duet": args.duet,
         **{role: {"given": sides[role].given, "commit": sides[role].git.get("commit"), "build": str(sides[role].build),
                   "run_id": runs[role].run_id, "run_dir": str(runs[role].path)} for role in ab_rounds.ROLES}}
-    text = ab_report.markdown(outcome, summary, runs)
+    text = ab_report.markdown(outcome, summary, runs, means)
     atomic_write(out / "ab.md", text)
     atomic_write(out / "ab.csv", ab_report.to_csv(outcome))
-    atomic_write(out / "ab.json", ab_report.to_json(outcome, summary))
+    atomic_write(out / "ab.json", ab_report.to_json(outcome, summary | {k: geomean.as_json(v) for k, v in means.items()}))
     print(text)
     print(f"ab: {out / 'ab.md'} (runs: {runs['base'].path}, {runs['current'].path})")
     if args.out is None or args.store or os.environ.get(store.ENVIRONMENT):

@@ -1,7 +1,7 @@
 """ab.md, ab.csv and ab.json: what a paired A/B run found, worst first."""
 import json
 
-from . import comparison, verdict_table
+from . import comparison, geomean, verdict_table
 from .comparison import CSV_COLUMNS, Outcome, busy_note
 from .samples import describe_machine
 
@@ -12,7 +12,8 @@ COLUMNS = ["verdict", "benchmark", "params", "metric", "base", "current", "chang
 SPREAD_DIGITS = 2
 
 
-def markdown(outcome: Outcome, summary: dict, runs: dict) -> str:
+def markdown(outcome: Outcome, summary: dict, runs: dict, means: dict) -> str:
+    """`means`: {"geomean": ..., "geomean_instructions": ...} as geomean.summarise_paired/summarise give them."""
     counts = outcome.counts()
     base, current = summary["base"], summary["current"]
     lines = [f"# stallbench ab: {base['given']} → {current['given']}", "",
@@ -30,6 +31,11 @@ def markdown(outcome: Outcome, summary: dict, runs: dict) -> str:
              f"{summary['tested']} metrics tested (Benjamini–Hochberg at {summary['alpha']:g}: the exit code's "
              "false-alarm rate on a night with no change is at most alpha), `spread` the robust spread of the "
              "per-round ratio, `detectable` the change these rounds find 80% of the time.", ""]
+    for key, what in (("geomean", "the measured metrics' changes (Hodges–Lehmann), 95% interval by a bootstrap "
+                                  "over rounds"),
+                      ("geomean_instructions", "the instruction counts' ratios of medians")):
+        if summary_table := geomean.markdown(means.get(key, {}), what):
+            lines += [summary_table]
     lines += [f"- {n}" for n in outcome.notes] + ([""] if outcome.notes else [])
     for run in runs.values():
         note = busy_note(run)

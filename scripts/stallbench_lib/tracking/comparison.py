@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from .. import instructions
 from ..errors import UsageError
 from .ranktest import benjamini_hochberg
-from . import verdict_table
+from . import geomean, verdict_table
 from .samples import Run, describe_machine
 from .verdict import DEFAULT_ALPHA, DEFAULT_MIN_EFFECT_PCT, Comparison, judge, worst_first
 
@@ -164,6 +164,10 @@ def markdown(outcome: Outcome, base: Run, current: Run, thresholds: Thresholds, 
                   "regression that does not stay significant is worth a second run before anyone acts on it.", ""]
     if warning:
         lines += [f"**Warning:** {warning}.", ""]
+    for instructions, what in ((False, "the measured metrics' ratios of medians"),
+                               (True, "the instruction counts' ratios of medians")):
+        if summary_table := geomean.markdown(geomean.summarise(outcome.comparisons, instructions), what):
+            lines += [summary_table]
     lines += [f"- {n}" for n in outcome.notes] + ([""] if outcome.notes else [])
     disagree = disagreements(outcome.comparisons)
     if disagree:

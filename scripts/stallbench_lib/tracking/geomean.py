@@ -1,0 +1,134 @@
+"""One number per family and one overall: the geometric mean of the tracked metrics' ratios, each
+turned so that above 1 means CURRENT is worse (CURRENT/BASE for lower-is-better metrics,
+BASE/CURRENT for higher-is-better ones), as google/benchmark's compare.py and rustc-perf summarise.
+
+A geometric mean, not an arithmetic one: a metric 2x slower and one 2x faster cancel (they do
+in log space), and no metric weighs more because its unit makes its ratio larger. Every tracked
+cell × metric with a ratio on both sides counts once; failures have no ratio and are left to the
+verdict table. Instruction counts are summarised apart from the measured metrics: a CPU-bound
+cell would otherwise count twice, once by its time and once by its count.
+
+For paired rounds (`ab`) the mean comes with a 95% interval from a bootstrap over rounds: each
+cell's rounds are drawn again with replacement (one draw for all of the cell's metrics, which move
+together within a round), each metric's Hodges–Lehmann estimate recomputed, and the mean taken;
+the 2.5th and 97.5th percentiles of BOOTSTRAP means are the interval."""
+import math
+from collections import defaultdict
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+from ..instructions import INSTRUCTIONS
+from ..report import table
+from .paired import log_ratios
+
+OVERALL = "overall"
+BOOTSTRAP = 1000
+CONFIDENCE = 0.95
+
+
+@dataclass
+class Geomean:
+    ratio: float                  # > 1: CURRENT is worse
+    change_pct: float             # (ratio - 1) * 100
+    ci_low_pct: float | None
+    ci_high_pct: float | None
+    metrics: int
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def _oriented(c) -> float | None:
+    """log of the ratio, turned so that > 0 is worse; None when the comparison has no ratio."""
+    if c.ratio is None or not c.ratio > 0 or c.kind:
+        return None
+    return math.log(c.ratio) * (1 if c.better == "lower" else -1)
+
+
+def _counted(c, instructions: bool) -> bool:
+    return (c.key[3] == INSTRUCTIONS) == instructions and _oriented(c) is not None
+
+
+def _scopes(comparisons) -> dict[str, list[int]]:
+    """"overall" and each family (in the order the families first appear) -> the positions of its
+    comparisons."""
+    scopes: dict[str, list[int]] = {OVERALL: list(range(len(comparisons)))}
+    for k, c in enumerate(comparisons):
+        scopes.setdefault(c.key[0], []).append(k)
+    return scopes
+
+
+def _from_logs(logs: list[float], interval: tuple[float, float] | None) -> Geomean:
+    mean = float(np.mean(logs))
+    low, high = (None, None) if interval is None else (math.expm1(interval[0]) * 100, math.expm1(interval[1]) * 100)
+    return Geomean(math.exp(mean), math.expm1(mean) * 100, low, high, len(logs))
+
+
+def summarise(comparisons, instructions: bool = False) -> dict:
+    """{"overall": Geomean, "families": {family: Geomean}} of independent samples (compare,
+    history): no interval. Empty dict when nothing has a ratio."""
+    chosen = [c for c in comparisons if _counted(c, instructions)]
+    if not chosen:
+        return {}
+    logs = [_oriented(c) for c in chosen]
+    scopes = {scope: _from_logs([logs[k] for k in ks], None) for scope, ks in _scopes(chosen).items()}
+    return {OVERALL: scopes.pop(OVERALL), "families": scopes}
+
+
+def _walsh_medians(d: np.ndarray) -> np.ndarray:
+    """Hodges–Lehmann estimates of each row of d (rows: bootstrap draws, columns: rounds)."""
+    i, j = np.triu_indices(d.shape[1])
+    return np.median((d[:, i] + d[:, j]) / 2, axis=1)
+
+
+def summarise_paired(comparisons, rounds: dict[tuple, list[tuple[float, float]]], seed: int) -> dict:
+    """The same, for paired rounds, with the bootstrap interval; `rounds`: key -> (base, current)
+    per round, as ab_rounds.paired_values gives them. The point estimate is the mean of the
+    comparisons' own estimates, so it matches the verdict table."""
+    chosen = [c for c in comparisons if _counted(c, False) and len(log_ratios(rounds.get(c.key, []))) >= 2]
+    if not chosen:
+        return {}
+    rng = np.random.default_rng(seed)
+    draws = np.zeros((BOOTSTRAP, len(chosen)))
+    by_cell: dict[tuple, list[int]] = defaultdict(list)
+    for column, c in enumerate(chosen):
+        by_cell[c.key[:3]].append(column)
+    for columns in by_cell.values():
+        longest = max(len(rounds[chosen[k].key]) for k in columns)
+        picked = rng.integers(0, longest, size=(BOOTSTRAP, longest))
+        for k in columns:
+            c = chosen[k]
+            d = log_ratios(rounds[c.key]) * (1 if c.better == "lower" else -1)
+            draws[:, k] = _walsh_medians(d[picked[:, :len(d)] % len(d)])
+    tail = (1 - CONFIDENCE) / 2 * 100
+    logs = [_oriented(c) for c in chosen]
+    result = {}
+    for scope, ks in _scopes(chosen).items():
+        means = draws[:, ks].mean(axis=1)
+        result[scope] = _from_logs([logs[k] for k in ks], tuple(np.percentile(means, [tail, 100 - tail])))
+    overall = result.pop(OVERALL)
+    return {OVERALL: overall, "families": result}
+
+
+def as_json(summary: dict) -> dict:
+    if not summary:
+        return {}
+    return {OVERALL: summary[OVERALL].as_dict(), "families": {f: g.as_dict() for f, g in summary["families"].items()}}
+
+
+def _interval(g: Geomean) -> str | None:
+    return None if g.ci_low_pct is None else f"[{g.ci_low_pct:+.2f}%, {g.ci_high_pct:+.2f}%]"
+
+
+def markdown(summary: dict, what: str) -> str:
+    """The summary as a table, overall first, under a line saying what it is a mean of; "" when
+    there is nothing to summarise."""
+    if not summary:
+        return ""
+    rows = [(OVERALL, summary[OVERALL])] + sorted(summary["families"].items())
+    shown = [[f"**{scope}**" if scope == OVERALL else scope, g.metrics, f"{g.ratio:.4f}", f"{g.change_pct:+.2f}%",
+              _interval(g)] for scope, g in rows]
+    return (f"Geometric mean of {what}, each turned so that above 1 (a positive change) means CURRENT is worse:\n\n"
+            + table.markdown(["scope", table.number("metrics"), table.number("ratio"), table.number("change"),
+                              table.number("95% interval")], shown))
