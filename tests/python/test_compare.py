@@ -120,7 +120,38 @@ def test_other_machine_refused_unless_allowed(tmp_path, capsys):
     assert "Other CPU" in result.stderr and "--allow-other-machine" in result.stderr
     assert tree(tmp_path) == before
     result, rows = compare(tmp_path, base, current, "--allow-other-machine", capsys=capsys)
-    assert result.returncode == 0 and "different machines" in result.stdout
+    assert result.returncode == 0 and "different conditions" in result.stdout and "- machine: BASE Test CPU" in result.stdout
+
+
+CONDITIONS = [
+    ("load", {"machine": {**MACHINE, "load_average_start": [0.1, 0, 0], "load_average_end": [0.2, 0, 0]}},
+     {"machine": {**MACHINE, "load_average_start": [1.9, 0, 0], "load_average_end": [0.3, 0, 0]}},
+     "- load: BASE 0.10, CURRENT 0.95 per core"),
+    ("build type", {"build_type": "Release"}, {"build_type": "Debug"}, "- build type: BASE Release, CURRENT Debug"),
+    ("node", {"nodes": [{"line": "22", "version": "v22.1.0"}]}, {"nodes": [{"line": "22", "version": "v22.2.0"}]},
+     "- Node: BASE 22 v22.1.0, CURRENT 22 v22.2.0"),
+    ("compiler", {"versions": {"compiler": "gcc 12.2.0", "stallbench": "git 1"}},
+     {"versions": {"compiler": "gcc 13.1.0", "stallbench": "git 2"}}, "- versions: compiler gcc 12.2.0 → gcc 13.1.0"),
+]
+
+
+@pytest.mark.parametrize("what, base_meta, current_meta, said", CONDITIONS, ids=[c[0] for c in CONDITIONS])
+def test_a_regression_between_runs_under_different_conditions_informs_unless_gated(
+        tmp_path, capsys, what, base_meta, current_meta, said):
+    """The same clear regression: exit 1 when the conditions match (test_clear_regression_exits_1),
+    exit 0 with the differences said above the table when they do not, exit 1 again with --gate."""
+    machine = lambda meta: meta.pop("machine", MACHINE)  # noqa: E731
+    base_meta, current_meta = dict(base_meta), dict(current_meta)
+    base = write_run(tmp_path / "base", {(CELL, "time_ms"): noisy(100, 9, 0.01, 1)}, machine=machine(base_meta),
+                     meta_extra=base_meta)
+    current = write_run(tmp_path / "cur", {(CELL, "time_ms"): noisy(120, 9, 0.01, 2)}, machine=machine(current_meta),
+                        meta_extra=current_meta)
+    result, rows = compare(tmp_path, base, current, capsys=capsys)
+    assert rows[(CELL, "time_ms")]["verdict"] == "regressed"
+    assert result.returncode == 0 and said in result.stdout and "0 whatever the verdicts" in result.stdout
+    assert "stallbench git" not in result.stdout  # the code under test is not a condition of the measurement
+    gated, _ = compare(tmp_path, base, current, "--gate", capsys=capsys)
+    assert gated.returncode == 1 and said in gated.stdout and "1 on a regression anyway" in gated.stdout
 
 
 @pytest.mark.parametrize("args, words", [

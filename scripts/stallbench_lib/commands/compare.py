@@ -5,12 +5,13 @@ from pathlib import Path
 from .. import numbers, paths, rundir
 from ..atomic import atomic_write
 from ..errors import UsageError
-from ..tracking import calibration, comparison, store
+from ..tracking import calibration, comparison, conditions, store
 
 NAME = "compare"
 ORDER = 10
 HELP = ("compare two runs (run directories or results.csv) cell by cell: medians, ratio, Mann-Whitney p, "
-        "verdict improved/regressed/unchanged/noisy; exit 1 when anything regressed")
+        "verdict improved/regressed/unchanged/noisy; exit 1 when anything regressed and the runs' conditions match "
+        "(or with --gate)")
 
 
 def add_arguments(p):
@@ -24,6 +25,10 @@ def add_arguments(p):
                    help=f"significance level of the Mann-Whitney U test (default {comparison.DEFAULT_ALPHA})")
     p.add_argument("--allow-other-machine", action="store_true",
                    help="compare runs whose machine fingerprints differ (timings then say little)")
+    p.add_argument("--gate", action="store_true",
+                   help="exit 1 on a regression even when the runs' conditions differ (load, machine, build type, Node, "
+                        "compilers): by default verdicts of runs measured under different conditions only inform; the "
+                        "gate for a code change is `ab`")
     p.add_argument("--out", type=Path, metavar="DIR",
                    help="where compare.md and compare.csv go (default reports/compare-BASE-vs-CURRENT/)")
     store.add_option(p)
@@ -66,13 +71,14 @@ def run(args) -> int:
     limits = thresholds(args)
     base = _whole_run(args.base, "BASE", args.store)
     current = _whole_run(args.current, "CURRENT", args.store)
-    warning = comparison.check_machines(base, current, args.allow_other_machine)
+    comparison.check_machines(base, current, args.allow_other_machine)
+    differ = conditions.differences(base, current)
     outcome = comparison.compare_runs(base, current, limits)
     outcome.notes.append(calibration.trust_note(calibration.latest_for(current.fingerprint)))
-    text = comparison.markdown(outcome, base, current, limits, warning)
+    text = comparison.markdown(outcome, base, current, limits, differ, args.gate)
     out = args.out or paths.REPORTS / f"compare-{base.run_id}-vs-{current.run_id}"
     atomic_write(out / "compare.md", text)
     atomic_write(out / "compare.csv", comparison.to_csv(outcome))
     print(text)
     print(f"compare: {out / 'compare.md'} and {out / 'compare.csv'}")
-    return 1 if outcome.regressed else 0
+    return 1 if outcome.regressed and (args.gate or not differ) else 0

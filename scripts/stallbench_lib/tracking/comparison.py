@@ -48,15 +48,13 @@ class Outcome:
                 for v in ("regressed", "noisy", "unchanged", "improved")}
 
 
-def check_machines(base: Run, current: Run, allow_other: bool) -> str | None:
-    """Refuses runs from different machines unless allowed; returns the warning to print then."""
-    if base.fingerprint and base.fingerprint == current.fingerprint:
-        return None
-    why = (f"BASE ran on {describe_machine(base.meta)}, CURRENT on {describe_machine(current.meta)}: "
-           "timings from different machines are not comparable")
-    if not allow_other:
-        raise UsageError(f"{why}; pass --allow-other-machine to compare anyway")
-    return why
+def check_machines(base: Run, current: Run, allow_other: bool) -> None:
+    """Refuses runs from different machines unless allowed (the report then lists the machines among
+    the conditions that differ)."""
+    if allow_other or (base.fingerprint and base.fingerprint == current.fingerprint):
+        return
+    raise UsageError(f"BASE ran on {describe_machine(base.meta)}, CURRENT on {describe_machine(current.meta)}: "
+                     "timings from different machines are not comparable; pass --allow-other-machine to compare anyway")
 
 
 def compare_runs(base: Run, current: Run, thresholds: Thresholds) -> Outcome:
@@ -146,7 +144,9 @@ COLUMNS = ["verdict", "benchmark", "params", "metric", "base", "current", "ratio
 SPREAD_DIGITS = 1  # as the verdicts' notes quote the detectable effect
 
 
-def markdown(outcome: Outcome, base: Run, current: Run, thresholds: Thresholds, warning: str | None) -> str:
+def markdown(outcome: Outcome, base: Run, current: Run, thresholds: Thresholds, differ: list[str], gate: bool) -> str:
+    """`differ`: the conditions that differ between the runs (conditions.differences); `gate`: whether
+    a regression fails the exit code anyway (--gate)."""
     counts = outcome.counts()
     lines = [f"# stallbench compare: {base.run_id} → {current.run_id}", "",
              f"{counts['regressed']} regressed, {counts['noisy']} noisy, {counts['unchanged']} unchanged, "
@@ -162,8 +162,12 @@ def markdown(outcome: Outcome, base: Run, current: Run, thresholds: Thresholds, 
                   f"significant** (q < {thresholds.alpha:g}) after correcting for the {tested} comparisons: testing "
                   f"that many metrics at p < {thresholds.alpha:g}, a few come out significant by chance alone. A "
                   "regression that does not stay significant is worth a second run before anyone acts on it.", ""]
-    if warning:
-        lines += [f"**Warning:** {warning}.", ""]
+    if differ:
+        lines += ["**The two runs were measured under different conditions**, so a change below may come from them "
+                  "rather than from the code:", ""] + [f"- {d}" for d in differ] + [""]
+        lines += [f"The exit code is {'**1 on a regression anyway** (--gate)' if gate else '0 whatever the verdicts'}: "
+                  "per-cell verdicts of runs measured apart under different conditions are not a gate; gate with "
+                  "`stallbench ab BASE CURRENT`, whose paired rounds share the conditions (docs/tracking.md).", ""]
     for instructions, what in ((False, "the measured metrics' ratios of medians"),
                                (True, "the instruction counts' ratios of medians")):
         if summary_table := geomean.markdown(geomean.summarise(outcome.comparisons, instructions), what):

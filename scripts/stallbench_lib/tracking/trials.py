@@ -110,7 +110,8 @@ def sequential_trial(kind: str, common: list[str], run_args: list[str], judge: l
     code = 2
     if max(codes) < 2:
         base, current = (next((out / side).iterdir()) for side in ("base", "current"))
-        code = _launch(["compare", str(base), str(current), *judge, "--out", str(out / "compare")])
+        # --gate: the trial measures run-then-compare used as a gate, whatever the load did between the runs
+        code = _launch(["compare", str(base), str(current), *judge, "--gate", "--out", str(out / "compare")])
     return _summarise("sequential", kind, code, out / "compare" / "compare.csv", benchmark, pct,
                       time.monotonic() - started, load)
 
