@@ -6,6 +6,8 @@ import numpy as np
 import pytest
 
 from stallbench_lib.tracking import ab_verdict, geomean
+from stallbench_lib.tracking.changepoint import ChangePoint
+from stallbench_lib.tracking.series import Point, Series
 from stallbench_lib.tracking.samples import Sample
 from stallbench_lib.tracking.verdict import Comparison
 from test_compare import CELL, compare
@@ -73,3 +75,23 @@ def test_compare_prints_the_geomean_of_its_metrics(tmp_path, capsys):
     expected = math.sqrt(ratios[0] * ratios[1])
     overall = next(line for line in result.stdout.splitlines() if line.startswith("| **overall**"))
     assert f"{expected:.4f}" in overall and f"{(expected - 1) * 100:+.2f}%" in overall
+
+
+def _series(family, metric, medians, better="lower", change_at=None):
+    s = Series((family, "bench", "n=1", metric), "ms", better, 5.0)
+    s.points = [Point(None, [m]) for m in medians]
+    if change_at is not None:
+        s.change_points = [ChangePoint(change_at, 0.001, medians[change_at - 1], medians[change_at])]
+    return s
+
+
+def test_historys_geomean_is_the_last_run_against_its_current_segment():
+    series = [
+        _series("a", "time_ms", [100, 101, 99, 110]),                    # 110 / median(100, 101, 99) = 1.1089
+        _series("a", "ops_per_s", [50, 50, 40, 40, 40, 32], "higher", change_at=2),  # against 40 (the new level)
+        _series("b", "time_ms", [7]),                                    # one night: nothing to compare with
+    ]
+    summary = geomean.of_last_run(series)
+    expected = [110 / 100, 40 / 32]
+    assert summary["overall"].ratio == pytest.approx(math.sqrt(expected[0] * expected[1]))
+    assert summary["overall"].metrics == 2 and list(summary["families"]) == ["a"]

@@ -71,9 +71,15 @@ def summarise(comparisons, instructions: bool = False) -> dict:
     chosen = [c for c in comparisons if _counted(c, instructions)]
     if not chosen:
         return {}
-    logs = [_oriented(c) for c in chosen]
-    scopes = {scope: _from_logs([logs[k] for k in ks], None) for scope, ks in _scopes(chosen).items()}
+    return _unpaired([_oriented(c) for c in chosen], chosen)
+
+
+def _shaped(scopes: dict[str, Geomean]) -> dict:
     return {OVERALL: scopes.pop(OVERALL), "families": scopes}
+
+
+def _unpaired(logs: list[float], keyed: list) -> dict:
+    return _shaped({scope: _from_logs([logs[k] for k in ks], None) for scope, ks in _scopes(keyed).items()})
 
 
 def _walsh_medians(d: np.ndarray) -> np.ndarray:
@@ -107,8 +113,29 @@ def summarise_paired(comparisons, rounds: dict[tuple, list[tuple[float, float]]]
     for scope, ks in _scopes(chosen).items():
         means = draws[:, ks].mean(axis=1)
         result[scope] = _from_logs([logs[k] for k in ks], tuple(np.percentile(means, [tail, 100 - tail])))
-    overall = result.pop(OVERALL)
-    return {OVERALL: overall, "families": result}
+    return _shaped(result)
+
+
+def _segment_before_last(s) -> list[float]:
+    """The run medians the last run of series `s` is measured against: those since the last change
+    point before it (the level the series settled at), or all before it when there is none."""
+    starts = [cp.index for cp in s.change_points if cp.index < len(s.points) - 1]
+    return [p.median for p in s.points[max(starts, default=0):-1]]
+
+
+def of_last_run(series) -> dict:
+    """`history`'s summary: each tracked series' last run against the median of the runs of its
+    current segment before it, as summarise gives it (no interval: nights are not paired)."""
+    chosen, logs = [], []
+    for s in series:
+        before = _segment_before_last(s) if len(s.points) >= 2 else []
+        if not before:
+            continue
+        reference, last = float(np.median(before)), s.points[-1].median
+        if reference > 0 and last > 0:
+            chosen.append(s)
+            logs.append(math.log(last / reference) * (1 if s.better == "lower" else -1))
+    return _unpaired(logs, chosen) if chosen else {}
 
 
 def as_json(summary: dict) -> dict:
@@ -121,7 +148,7 @@ def _interval(g: Geomean) -> str | None:
     return None if g.ci_low_pct is None else f"[{g.ci_low_pct:+.2f}%, {g.ci_high_pct:+.2f}%]"
 
 
-def markdown(summary: dict, what: str) -> str:
+def markdown(summary: dict, what: str, subject: str = "CURRENT") -> str:
     """The summary as a table, overall first, under a line saying what it is a mean of; "" when
     there is nothing to summarise."""
     if not summary:
@@ -129,6 +156,6 @@ def markdown(summary: dict, what: str) -> str:
     rows = [(OVERALL, summary[OVERALL])] + sorted(summary["families"].items())
     shown = [[f"**{scope}**" if scope == OVERALL else scope, g.metrics, f"{g.ratio:.4f}", f"{g.change_pct:+.2f}%",
               _interval(g)] for scope, g in rows]
-    return (f"Geometric mean of {what}, each turned so that above 1 (a positive change) means CURRENT is worse:\n\n"
+    return (f"Geometric mean of {what}, each turned so that above 1 (a positive change) means {subject} is worse:\n\n"
             + table.markdown(["scope", table.number("metrics"), table.number("ratio"), table.number("change"),
                               table.number("95% interval")], shown))
