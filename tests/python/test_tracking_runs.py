@@ -150,6 +150,7 @@ def test_history_finds_the_regression_and_its_commits(tmp_path, capsys):
     regression_rows = [line for line in printed.splitlines() if line.startswith("| fam/bench")]
     assert len(regression_rows) == 1 and "time_ms" in regression_rows[0]
     assert "07070707..08080808" in regression_rows[0] and "2026010" + "08" in regression_rows[0]
+    assert any(line.startswith("| **overall** | 3 |") for line in printed.splitlines())  # the summary over 3 series
     html = (out / "index.html").read_text()
     assert "<table>" in html and "trend-fam-bench" in html
     assert (out / "history.md").exists() and list(out.glob("trend-*.png"))

@@ -3,7 +3,7 @@ from pathlib import Path
 
 from .. import meta, numbers, paths
 from ..errors import UsageError
-from ..tracking import series as tracked, store
+from ..tracking import geomean, series as tracked, store
 from ..tracking.verdict import DEFAULT_MIN_EFFECT_PCT
 
 NAME = "history"
@@ -62,5 +62,7 @@ def run(args) -> int:
 
     history_page.write(series, mine, fingerprint, args.alpha, out, plot_all=args.plots == "all")
     print(history_page.regressions_table(series))
+    print(geomean.markdown(geomean.of_last_run(series), "each series' last run against the median of its current "
+                           "segment before it", subject="the last run"))
     print(f"history: {out / 'index.html'}  ({len(mine)} runs, {len(series)} series)")
     return 0
