@@ -54,7 +54,8 @@ def main(nights: int, series: int) -> None:
         marks.append((time.monotonic(), time.process_time()))
         tracked.detect_all(found, 0.01)
         marks.append((time.monotonic(), time.process_time()))
-        history_page.write(found, runs, FINGERPRINT, 0.01, Path(tmp) / "page")
+        history_page.write(found, runs, f"machine {FINGERPRINT}", 0.01, tracked.DEFAULT_MIN_SEGMENT,
+                           Path(tmp) / "page")
         marks.append((time.monotonic(), time.process_time()))
     stages = ("read the store", "build the series", "change points", "write the page (plots)")
     print(f"{nights} nights x {len(found)} series, {sum(len(s.change_points) for s in found)} change points found "

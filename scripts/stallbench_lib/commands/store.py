@@ -5,17 +5,19 @@ from pathlib import Path
 from .. import rundir
 from ..errors import UsageError
 from ..report import table
-from ..tracking import store
+from ..tracking import accepted, store
 
 NAME = "store"
 ORDER = 13
 HELP = ("the history store (SQLite by default, or PostgreSQL): `store import DIR...` loads run directories "
-        "(any depth; a run already stored is left alone), `store list` shows what it holds")
+        "(any depth; a run already stored is left alone) and each DIR's accepted.json (changes accepted with "
+        "`history --accept`), `store list` shows what it holds")
 
 
 def add_arguments(p):
     p.add_argument("action", choices=("import", "list"), help="import run directories, or list the stored runs")
-    p.add_argument("dirs", nargs="*", type=Path, metavar="DIR", help="for import: run directories or folders of them")
+    p.add_argument("dirs", nargs="*", type=Path, metavar="DIR",
+                   help="for import: run directories or folders of them (with accepted.json, if any, at the top)")
     p.add_argument("--fingerprint", metavar="FP", help="for list: only this machine's runs")
     store.add_option(p)
 
@@ -44,8 +46,14 @@ def run(args) -> int:
     if not args.dirs:
         raise UsageError("store import needs at least one DIR (a run directory, or a folder of them such as results/)")
     dirs = _run_dirs(args.dirs)
+    found = sorted((a for root in args.dirs for a in accepted.read_folder(root)), key=lambda a: a.accepted_at)
+    acceptances = list({a.key: a for a in found}.values())  # the newest of each range
     added = kept = 0
     with store.Store(where) as db:
+        newest = {a.key: a.accepted_at for a in db.acceptances()}
+        taken = [a for a in acceptances if a.accepted_at > newest.get(a.key, "")]
+        for acceptance in taken:  # a newer acceptance of the same range, already stored, stays
+            db.accept(acceptance)
         for path in dirs:
             try:
                 run_dir = rundir.load(path)
@@ -59,5 +67,6 @@ def run(args) -> int:
                 added += 1
             else:
                 kept += 1
-    print(f"store: {added} runs added, {kept} already there, in {store.shown(where)}")
+    taken_text = f", {len(taken)} accepted changes from {accepted.FILE_NAME}" if taken else ""
+    print(f"store: {added} runs added, {kept} already there{taken_text}, in {store.shown(where)}")
     return 0

@@ -16,7 +16,8 @@ package offers it (the R package ecp is not in Debian; Python's signal-processin
 ruptures are not either), so it is written here with numpy.
 
 The distance is |x - y| (E-divisive's alpha = 1). Splits leave at least `min_size` points on each
-side. After a significant split both halves are searched again (binary segmentation) until the
+side (`history --min-segment`; history keeps outliers, runs off their level for fewer than that,
+out of the series it gives here: outliers.py). After a significant split both halves are searched again (binary segmentation) until the
 best candidate left is not significant."""
 from dataclasses import dataclass
 from functools import lru_cache

@@ -17,6 +17,7 @@ from pathlib import Path
 from .. import paths
 from ..errors import UsageError
 from ..tidy import Row
+from .accepted import Acceptance
 from .samples import Run, from_parts
 from .store_waits import BUSY_SLICE_S, postgres_connect, sqlite_retrying
 
@@ -37,6 +38,10 @@ SCHEMA = (
          unit TEXT NOT NULL, status TEXT NOT NULL, detail TEXT NOT NULL)""",
     "CREATE INDEX IF NOT EXISTS rows_by_run ON rows (run_id)",
     "CREATE INDEX IF NOT EXISTS runs_by_machine ON runs (fingerprint, started_at)",
+    # Changes accepted as intended (accepted.py): commits is the range's commits as a JSON list.
+    """CREATE TABLE IF NOT EXISTS acceptances (
+         start_commit TEXT NOT NULL, end_commit TEXT NOT NULL, revisions TEXT NOT NULL, commits TEXT NOT NULL,
+         reason TEXT NOT NULL, accepted_at TEXT NOT NULL, PRIMARY KEY (start_commit, end_commit))""",
 )
 ROW_COLUMNS = "run_id, family, benchmark, params, repetition, metric, value, unit, status, detail"
 
@@ -143,6 +148,23 @@ class Store:
         """Every complete night of one machine (plain runs and the CURRENT side of `ab`), oldest first."""
         ids = [r.run_id for r in self.listing(fingerprint) if r.complete and r.kind in HISTORY_KINDS]
         return self.load(ids)
+
+    def accept(self, acceptance: Acceptance) -> None:
+        """Stores an acceptance, replacing one of the same range (its reason, its time)."""
+        with self._transaction() as cursor:
+            cursor.execute(self._sql("DELETE FROM acceptances WHERE start_commit = ? AND end_commit = ?"),
+                           acceptance.key)
+            cursor.execute(self._sql("INSERT INTO acceptances (start_commit, end_commit, revisions, commits, reason, "
+                                     "accepted_at) VALUES (?, ?, ?, ?, ?, ?)"),
+                           (acceptance.start, acceptance.end, acceptance.revisions, json.dumps(acceptance.commits),
+                            acceptance.reason, acceptance.accepted_at))
+
+    def acceptances(self) -> list[Acceptance]:
+        cursor = self._read("SELECT revisions, start_commit, end_commit, commits, reason, accepted_at FROM acceptances "
+                            "ORDER BY accepted_at, end_commit")
+        found = [Acceptance(r[0], r[1], r[2], tuple(json.loads(r[3])), r[4], r[5]) for r in cursor.fetchall()]
+        self._connection.commit()
+        return found
 
 
 class _Transaction:
