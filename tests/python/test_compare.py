@@ -124,9 +124,12 @@ def test_other_machine_refused_unless_allowed(tmp_path, capsys):
 
 
 CONDITIONS = [
-    ("load", {"machine": {**MACHINE, "load_average_start": [0.1, 0, 0], "load_average_end": [0.2, 0, 0]}},
-     {"machine": {**MACHINE, "load_average_start": [1.9, 0, 0], "load_average_end": [0.3, 0, 0]}},
-     "- load: BASE 0.10, CURRENT 0.95 per core"),
+    ("load apart", {"machine": {**MACHINE, "load_average_start": [0.1, 0, 0], "load_average_end": [0.2, 0, 0]}},
+     {"machine": {**MACHINE, "load_average_start": [1.9, 0, 0], "load_average_end": [1.8, 0, 0]}},
+     "- load: BASE 0.05 → 0.10, CURRENT 0.95 → 0.90 per core (1-minute load average at start → end; the two runs"),
+    ("load moved", {"machine": {**MACHINE, "load_average_start": [0.2, 0, 0], "load_average_end": [2.4, 0, 0]}},
+     {"machine": {**MACHINE, "load_average_start": [0.2, 0, 0], "load_average_end": [2.4, 0, 0]}},
+     "other work started or stopped during BASE and CURRENT"),
     ("build type", {"build_type": "Release"}, {"build_type": "Debug"}, "- build type: BASE Release, CURRENT Debug"),
     ("node", {"nodes": [{"line": "22", "version": "v22.1.0"}]}, {"nodes": [{"line": "22", "version": "v22.2.0"}]},
      "- Node: BASE 22 v22.1.0, CURRENT 22 v22.2.0"),

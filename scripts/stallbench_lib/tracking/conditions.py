@@ -8,18 +8,34 @@ exit code fail (unless --gate): the gate for code changes is `ab`, whose paired 
 conditions by design."""
 from .samples import Run, describe_machine
 
-# The 1-minute load average per core, the larger of a run's start and end: runs whose figures differ
-# by more than this shared the CPUs with different amounts of other work. A quarter of a core is
-# what one background process at a duty cycle of 25% adds, enough to move wall times by percents.
+# The 1-minute load average per core, at a run's start and at its end: runs whose figures differ by
+# more than this, or a run whose own figures moved by more than this, shared the CPUs with
+# different amounts of other work. A quarter of a core is what one background process busy a
+# quarter of the time adds, enough to move wall times by percents.
 LOAD_DIFFERENCE_PER_CORE = 0.25
 UNDER_TEST = "stallbench"  # meta.json's versions: the code being compared, not a condition
 
 
-def _load_per_core(meta: dict) -> float | None:
+def _loads_per_core(meta: dict) -> tuple[float, float] | None:
+    """(start, end) 1-minute load average per core, when the run recorded both."""
     machine = meta.get("machine", {})
     cores = machine.get("cores") or 0
-    loads = [values[0] for values in (machine.get("load_average_start"), machine.get("load_average_end")) if values]
-    return max(loads) / cores if cores and loads else None
+    start, end = machine.get("load_average_start"), machine.get("load_average_end")
+    return (start[0] / cores, end[0] / cores) if cores and start and end else None
+
+
+def _load(base: dict, current: dict) -> str | None:
+    loads = {"BASE": _loads_per_core(base), "CURRENT": _loads_per_core(current)}
+    if None in loads.values():
+        return None
+    moved = [side for side, (start, end) in loads.items() if abs(end - start) > LOAD_DIFFERENCE_PER_CORE]
+    apart = any(abs(a - b) > LOAD_DIFFERENCE_PER_CORE for a, b in zip(loads["BASE"], loads["CURRENT"]))
+    if not moved and not apart:
+        return None
+    said = ", ".join(f"{side} {start:.2f} → {end:.2f}" for side, (start, end) in loads.items())
+    why = (f"other work started or stopped during {' and '.join(moved)}" if moved else
+           "the two runs shared the machine with different amounts of other work")
+    return f"load: {said} per core (1-minute load average at start → end; {why})"
 
 
 def _nodes(meta: dict) -> str:
@@ -32,10 +48,8 @@ def differences(base: Run, current: Run) -> list[str]:
     found = []
     if base.fingerprint != current.fingerprint:
         found.append(f"machine: BASE {describe_machine(b)}, CURRENT {describe_machine(c)}")
-    loads = _load_per_core(b), _load_per_core(c)
-    if None not in loads and abs(loads[0] - loads[1]) > LOAD_DIFFERENCE_PER_CORE:
-        found.append(f"load: BASE {loads[0]:.2f}, CURRENT {loads[1]:.2f} per core (1-minute load average, the larger "
-                     f"of start and end; more than {LOAD_DIFFERENCE_PER_CORE:g} apart)")
+    if load := _load(b, c):
+        found.append(load)
     if b.get("build_type") != c.get("build_type"):
         found.append(f"build type: BASE {b.get('build_type')}, CURRENT {c.get('build_type')}")
     if _nodes(b) != _nodes(c):
