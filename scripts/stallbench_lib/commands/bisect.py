@@ -125,8 +125,7 @@ class _Steps:
 
 def _told(step: Step, found: Bisection) -> None:
     more = f", about {found.steps_left} more steps" if found.steps_left and step.verdict != bisection.NOISY else ""
-    _progress(f"step {step.number}: {step.commit.hash[:8]} {_described(step)}; the change is among {step.left} "
-              f"commits{more}")
+    _progress(f"step {step.number}: {step.commit.hash[:8]} {_described(step)}; commits left: {step.left}{more}")
 
 
 def _check(args) -> None:
