@@ -5,7 +5,7 @@ STALLBENCH_INJECT_WORK). Configuring it writes the wrapper and building it does 
 commit "builds" in about a second.
 
 Used by tests/python/test_bisect.py, and from the command line for the figure in docs/tracking.md:
-    PYTHONPATH=scripts /usr/bin/python3 tests/python/bisect_repository.py DIR COMMITS INJECTED [PCT]
+    /usr/bin/python3 tests/python/bisect_repository.py DIR COMMITS INJECTED [PCT]
 prints the commits, oldest first."""
 import json
 import os
@@ -30,7 +30,7 @@ def _wrapper(tiny: Path, inject: str | None) -> str:
     return "\n".join(lines + [f'exec "{tiny}" "$@"', ""])
 
 
-def _git(repository: Path, *args: str) -> str:
+def git(repository: Path, *args: str) -> str:
     return subprocess.run(["git", "-c", "user.name=bisect test", "-c", "user.email=bisect@test", *args],
                           cwd=repository, check=True, capture_output=True, text=True).stdout.strip()
 
@@ -38,7 +38,7 @@ def _git(repository: Path, *args: str) -> str:
 def make(repository: Path, tiny: Path, commits: int, injected: int, pct: float = 20) -> list[str]:
     """The commits, oldest first; commit `injected` (counted from 1) brings the extra work."""
     repository.mkdir(parents=True)
-    _git(repository, "init", "--quiet", "--initial-branch=main")
+    git(repository, "init", "--quiet", "--initial-branch=main")
     (repository / "CMakePresets.json").write_text(json.dumps(PRESETS, indent=2) + "\n")
     (repository / "CMakeLists.txt").write_text(CMAKE)
     made = []
@@ -46,10 +46,10 @@ def make(repository: Path, tiny: Path, commits: int, injected: int, pct: float =
         inject = f"tiny/sum:{pct:g}" if number >= injected else None
         (repository / "bench_tiny.sh").write_text(_wrapper(tiny, inject))
         (repository / "version.txt").write_text(f"{number}\n")
-        _git(repository, "add", "-A")
+        git(repository, "add", "-A")
         subject = f"commit {number}" + (f": tiny/sum does {pct:g}% more work" if number == injected else "")
-        _git(repository, "commit", "--quiet", "-m", subject)
-        made.append(_git(repository, "rev-parse", "HEAD"))
+        git(repository, "commit", "--quiet", "-m", subject)
+        made.append(git(repository, "rev-parse", "HEAD"))
     return made
 
 

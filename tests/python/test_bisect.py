@@ -2,7 +2,6 @@
 of a history with a merge, bad input, and a real bisection of a synthetic five-commit history
 whose third commit makes tiny/sum do 20% more work."""
 import json
-import subprocess
 
 import pytest
 
@@ -82,20 +81,15 @@ def test_a_step_is_clear_when_no_slowdown_of_the_minimum_effect_fits_its_interva
     assert bisection.step_verdict(_compared(change, low, high, verdict, better)) == step
 
 
-def _git(repo, *args):
-    return subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=repo, check=True,
-                          capture_output=True, text=True).stdout.strip()
-
-
 def test_the_line_follows_first_parents_and_refuses_a_good_commit_merged_in(tmp_path):
     repo = tmp_path / "repo"
     commits = bisect_repository.make(repo, TINY, 2, 3)
-    _git(repo, "checkout", "--quiet", "-b", "side", commits[0])
-    _git(repo, "commit", "--quiet", "--allow-empty", "-m", "on the side")
-    side = _git(repo, "rev-parse", "HEAD")
-    _git(repo, "checkout", "--quiet", "main")
-    _git(repo, "merge", "--quiet", "--no-ff", "-m", "merge side", "side")
-    merge = _git(repo, "rev-parse", "HEAD")
+    bisect_repository.git(repo, "checkout", "--quiet", "-b", "side", commits[0])
+    bisect_repository.git(repo, "commit", "--quiet", "--allow-empty", "-m", "on the side")
+    side = bisect_repository.git(repo, "rev-parse", "HEAD")
+    bisect_repository.git(repo, "checkout", "--quiet", "main")
+    bisect_repository.git(repo, "merge", "--quiet", "--no-ff", "-m", "merge side", "side")
+    merge = bisect_repository.git(repo, "rev-parse", "HEAD")
     line = revisions.first_parent_line(commits[0], "main", repo)
     assert [c.hash for c in line] == [commits[0], commits[1], merge]
     assert line[-1].subject == "merge side"
@@ -118,6 +112,17 @@ def test_bad_bisect_input_is_one_line(tmp_path, capsys, good, bad, words):
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and words in err
     assert not (tmp_path / "out").exists()
+
+
+def test_a_metric_no_cell_tracks_is_one_line_before_any_round(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(revisions, "AB_BUILDS", tmp_path / "ab")
+    repo, out = tmp_path / "repo", tmp_path / "bisect"
+    commits = bisect_repository.make(repo, TINY, 2, 2)
+    assert cli.main(["bisect", commits[0], commits[1], "--repository", str(repo), *TINY_ARGS, "--metric", "n_done",
+                     "--out", str(out)]) == 2
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert "no cell compared tracks the metric n_done (valid: sum_ms)" in last
+    assert not out.exists()
 
 
 def test_bisect_names_the_commit_that_injected_the_work(tmp_path, monkeypatch, capsys):
