@@ -1,18 +1,14 @@
 """stallbench ab BASE CURRENT: two revisions (or build directories) measured in paired rounds."""
 import os
-import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-from .. import build, catalogue, instructions, node as nodejs, npm_sets, numbers, os_packages, paths
+from .. import instructions, node as nodejs, numbers, os_packages, paths
 from ..atomic import atomic_write
 from ..errors import UsageError
-from ..execute import end_interrupted
-from ..plan import make_plan, parse_sets, select
+from ..plan import parse_sets
 from ..profiles import DEFAULT, PROFILES
-from ..tracking import ab_report, ab_rounds, ab_verdict, comparison, geomean, paired, revisions, store
-from ..tracking.samples import samples_from_rows
-from ..tracking.verdict import judge, worst_first
+from ..tracking import ab_report, ab_rounds, ab_session, comparison, geomean, revisions, store
 from .calibrate import parse_inject
 from .compare import thresholds
 
@@ -58,7 +54,7 @@ def add_arguments(p):
     store.add_option(p)
 
 
-def _check(args) -> None:
+def check_rounds(args) -> None:
     if args.min_rounds is not None and not 1 <= args.min_rounds <= 1000:
         raise UsageError(f"--min-rounds {args.min_rounds} is out of range: valid values are 1-1000")
     if not 1 <= args.max_rounds <= 1000:
@@ -67,45 +63,8 @@ def _check(args) -> None:
         raise UsageError(f"--budget {args.budget:g} is out of range: valid values are minutes in (0, 1440]")
 
 
-def _plans(sides, families, profile, args, sets, nodes, notes) -> dict:
-    plans = {"current": make_plan(families["current"], profile, args.filter, sets, nodes)}
-    try:
-        plans["base"] = make_plan(families["base"], profile, args.filter, sets, nodes)
-    except UsageError as e:  # a benchmark or parameter BASE predates: its cells are CURRENT's alone
-        plans["base"] = []
-        notes.append(f"BASE {sides['base'].given}: {e}")
-    return plans
-
-
-def _compare(pairs, declarations, limits, alpha, notes):
-    """Wall-time metrics by their paired rounds; instruction counts, measured apart and deterministic,
-    by compare's rank test in their own family (so the exit code's false-alarm rate is at most
-    alpha per family). Also returns every metric's (base, current) per round, for the geomean."""
-    measured, counted, rounds = [], [], {}
-    for pair in pairs:
-        base, current = (samples_from_rows(pair.rows[role]) for role in ab_rounds.ROLES)
-        values = ab_rounds.paired_values(pair.rows["base"], pair.rows["current"])
-        rounds.update(values)
-        for key in sorted(base.keys() & current.keys()):
-            declared = {**instructions.DECLARATIONS, **declarations.get(f"{key[0]}/{key[1]}", {})}.get(key[3], {})
-            if not declared.get("tracked", True):
-                continue
-            better, limit = declared.get("better", "lower"), limits.min_effect(key[3], declared.get("min_effect_pct", 0))
-            if key[3] == instructions.INSTRUCTIONS:
-                counted.append(judge(key, base[key], current[key], better, limit, alpha))
-            else:
-                measured.append(ab_verdict.measure(key, current[key].unit or base[key].unit, base[key], current[key],
-                                                   values.get(key, []), better, limit, alpha))
-    outcome = ab_verdict.decide(measured, alpha, notes)
-    if counted:
-        notes.append(f"instruction counts ({len(counted)} cells): compare's Mann–Whitney test on "
-                     f"{ab_rounds.INSTRUCTION_REPETITIONS} counts a side, their own family of tests")
-        outcome.comparisons = worst_first(outcome.comparisons + counted)
-    return outcome, rounds
-
-
 def run(args) -> int:
-    _check(args)
+    check_rounds(args)
     limits = thresholds(args)
     os_packages.ensure(os_packages.family_lists() + [os_packages.TRACKING])  # both sides build every family
     if args.instructions:
@@ -114,56 +73,30 @@ def run(args) -> int:
     sets = parse_sets(args.set)
     nodes = tuple(nodejs.choose(args.node, every_line=profile.tier in ("nightly", "full")))
     sides = {role: revisions.resolve(role, given) for role, given in zip(ab_rounds.ROLES, (args.base, args.current))}
-    families = {role: catalogue.load(build.bench_binaries(side.build)) for role, side in sides.items()}
-    for listed in families.values():  # as `run` does: the sets the selected families need, into the checkout's folder
-        npm_sets.provide(listed, select(listed, args.filter))
+    families = ab_session.families_of(sides)
     notes: list[str] = []
     inject = None
     if args.inject:
         bench, pct = parse_inject(args.inject, families["current"])
         inject = f"{bench}:{pct:g}"
         notes.append(f"CURRENT ran `{bench}` with {pct:g}% more work (--inject): a slowdown put there on purpose")
-    plans = _plans(sides, families, profile, args, sets, nodes, notes)
-    pairs, only = ab_rounds.pair_cells(plans)
-    if not pairs:
-        raise UsageError(f"BASE and CURRENT have no cell in common for this profile and filter "
-                         f"({only['base']} cells only in BASE, {only['current']} only in CURRENT)")
-    notes += [f"{n} cells only in {role.upper()}, not compared" for role, n in only.items() if n]
-    declarations = {**catalogue.metric_declarations(catalogue.all_benchmarks(families["base"])),
-                    **catalogue.metric_declarations(catalogue.all_benchmarks(families["current"]))}
-    tests = ab_rounds.tracked_metrics(pairs, declarations)
-    min_rounds = args.min_rounds or paired.rounds_needed(tests, args.alpha)
-    settings = ab_rounds.Settings(min(min_rounds, args.max_rounds), args.max_rounds, args.budget * 60,
-                                  limits.min_effect, declarations, inject, args.duet)
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
     out = args.out or paths.RESULTS / "ab" / f"{stamp}-{sides['base'].git['short'] or 'build'}-vs-" \
                                               f"{sides['current'].git['short'] or 'build'}"
-    runs = ab_rounds.create_runs(sides, families, out, {
-        "profile": profile.name, "filter": args.filter, "sets": sets, "nodes": [n.meta() for n in nodes],
-        "ab": {"base": args.base, "current": args.current, "inject": inject, "duet": args.duet}})
-    started = time.monotonic()
-    try:
-        rounds, spent = ab_rounds.measure(pairs, runs, settings)
-        if args.instructions:
-            ab_rounds.count_instructions(pairs, runs, settings)
-    except KeyboardInterrupt as stop:
-        end_interrupted(list(runs.values()), stop, f"{out} keeps the finished rounds; both runs are marked incomplete")
-    ab_rounds.finish(runs, pairs, rounds, spent, settings)
-    if spent:
-        unsettled = sum(1 for p in pairs if not p.settled and not p.failed)
-        notes.append(f"the {args.budget:g}-minute budget ended the rounds with {unsettled} cells not yet settled")
-    if unmeasured := ab_rounds.failed_on_both_sides(pairs):
-        notes.append(f"**{len(unmeasured)} cells failed on both sides**, so nothing about them is compared: "
-                     + "; ".join(unmeasured[:5]) + (" …" if len(unmeasured) > 5 else ""))
-    outcome, per_round = _compare(pairs, declarations, limits, args.alpha, notes)
-    means = {"geomean": geomean.summarise_paired(outcome.comparisons, per_round, settings.seed),
-             "geomean_instructions": geomean.summarise(outcome.comparisons, instructions=True)}
+    grid = ab_session.Grid(profile, args.filter, sets, nodes)
+    rules = ab_session.Rounds(limits, args.min_rounds, args.max_rounds, args.budget, inject, args.duet,
+                              args.instructions)
+    session = ab_session.run(sides, families, grid, rules, out, {
+        "ab": {"base": args.base, "current": args.current, "inject": inject, "duet": args.duet}}, notes)
+    outcome, runs, pairs = session.outcome, session.runs, session.pairs
     code = 1 if outcome.regressed else 0
+    means = {"geomean": geomean.summarise_paired(outcome.comparisons, session.per_round, session.settings.seed),
+             "geomean_instructions": geomean.summarise(outcome.comparisons, instructions=True)}
     summary = {
         "exit": code, "alpha": args.alpha, "tested": sum(1 for c in outcome.comparisons if c.q_value is not None),
-        "pairs": len(pairs), "rounds": rounds, "min_rounds": settings.min_rounds, "max_rounds": args.max_rounds,
-        "budget_minutes": args.budget, "budget_spent": spent, "minutes": (time.monotonic() - started) / 60,
-        "seed": settings.seed, "inject": inject, "duet": args.duet,
+        "pairs": len(pairs), "rounds": session.rounds, "min_rounds": session.settings.min_rounds,
+        "max_rounds": args.max_rounds, "budget_minutes": args.budget, "budget_spent": session.budget_spent,
+        "minutes": session.minutes, "seed": session.settings.seed, "inject": inject, "duet": args.duet,
         **{role: {"given": sides[role].given, "commit": sides[role].git.get("commit"), "build": str(sides[role].build),
                   "run_id": runs[role].run_id, "run_dir": str(runs[role].path)} for role in ab_rounds.ROLES}}
     text = ab_report.markdown(outcome, summary, runs, means)
