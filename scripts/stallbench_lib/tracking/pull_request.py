@@ -169,10 +169,11 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="scripts/pull-request", description=__doc__.split("\n\n")[0],
+    parser = _Parser(prog="scripts/pull-request", description=__doc__.split("\n\n")[0], allow_abbrev=False,
                      formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="step", required=True, parser_class=_Parser)
-    m = sub.add_parser("measure", help="the families the diff affects, then ab of them; exit: ab's")
+    m = sub.add_parser("measure", help="the families the diff affects, then ab of them; exit: ab's",
+                       allow_abbrev=False)  # every other option is ab's, passed on whole
     m.add_argument("run_id", metavar="RUN_ID")
     m.add_argument("base", metavar="BASE")
     m.add_argument("head", metavar="HEAD")
