@@ -217,6 +217,7 @@ def test_the_comment_shows_the_geomeans_the_changed_metrics_and_the_links(tmp_pa
     changed = [line for line in text.splitlines() if line.startswith("| ") and "tiny/sum" in line]
     assert [("regressed" in line, "improved" in line) for line in changed] == [(True, False), (False, True)]
     assert "[+21.20%, +28.90%]" in changed[0]  # the interval from ab.csv
+    assert "Instruction counts: 1 cell," in text
     assert "noisy" not in " ".join(changed) and "unchanged" not in " ".join(changed)
     assert "https://github.test/owner/stallbench/actions/runs/777" in text and "https://github.test/artifacts/5" in text
     assert (tmp_path / "summary.md").read_text() == text  # the job summary has the same

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
 
+from ..instructions import INSTRUCTIONS
 from ..report import table
 from . import verdict_table
 from .sticky_comment import MARKER
@@ -34,10 +35,10 @@ def _row(fields: dict) -> SimpleNamespace:
     return SimpleNamespace(**values)
 
 
-def changed_rows(ab_csv: Path) -> list[SimpleNamespace]:
-    """The metrics that regressed or improved, in ab's order (worst first)."""
+def read_rows(ab_csv: Path) -> list[SimpleNamespace]:
+    """ab.csv's rows, in ab's order (worst first)."""
     with open(ab_csv, newline="") as f:
-        return [_row(r) for r in csv.DictReader(f) if r["verdict"] in CHANGED]
+        return [_row(r) for r in csv.DictReader(f)]
 
 
 def _interval(g: dict) -> str | None:
@@ -83,6 +84,10 @@ def _verdicts(ab: dict, rows: list) -> list[str]:
     if ab.get("geomean"):
         lines += ["Geometric mean of CURRENT/BASE over the tracked metrics, oriented so that above 1 is worse "
                   "(for a higher-is-better metric BASE/CURRENT):", "", geomean_table(ab["geomean"]).rstrip(), ""]
+    counted = sum(1 for r in rows if r.metric == INSTRUCTIONS)
+    lines += [f"Instruction counts: {counted} {'cell' if counted == 1 else 'cells'}, judged beside their wall time." if counted else
+              "No measured cell is CPU-bound (none declares instruction counting): wall time only.", ""]
+    rows = [r for r in rows if r.verdict in CHANGED]
     if rows:
         shown = rows[:MAX_METRIC_ROWS]
         lines += [f"**What changed** ({len(rows)} metrics regressed or improved"
@@ -99,8 +104,7 @@ def render(job: Path, links: Links, ab_exit: int | None) -> str:
     scope = json.loads((job / "affected.json").read_text())
     head = [MARKER, "## stallbench: benchmarks of this pull request", "",
             f"BASE `{scope['base'][:8]}` (where this branch left its base) → HEAD `{scope['head'][:8]}`, "
-            "measured by `stallbench ab` in paired rounds, instruction counts beside wall time for the CPU-bound "
-            "cells.", ""]
+            "measured by `stallbench ab --instructions` in paired rounds.", ""]
     if not scope["families"]:
         body = ["**No benchmark is affected**: nothing this pull request changes is read by a benchmark "
                 "(documentation, tests, CI, or code no bench binary is built from), so nothing was measured.", ""]
@@ -109,7 +113,7 @@ def render(job: Path, links: Links, ab_exit: int | None) -> str:
         body = [f"Measured: **{measured}**.", ""]
         summary = job / "ab" / "ab.json"
         if summary.exists():
-            body += _verdicts(json.loads(summary.read_text()), changed_rows(job / "ab" / "ab.csv"))
+            body += _verdicts(json.loads(summary.read_text()), read_rows(job / "ab" / "ab.csv"))
         else:
             body += [f"**`ab` could not judge** (exit {ab_exit if ab_exit is not None else 'unknown'}; "
                      "no ab.json): the run's log says why (a failed build, no cell in common).", ""]
