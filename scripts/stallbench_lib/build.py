@@ -1,5 +1,6 @@
 """Configure and build through the CMake presets, only as much as is stale."""
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -77,6 +78,15 @@ def ensure_built(preset: str = "release", source: Path = paths.ROOT, build: Path
     log.write_text("")
     _step("build", ["cmake", "--build", str(build), *(["--target", target] if target else [])], log, source)
     return build
+
+
+def configured_source(build: Path) -> Path | None:
+    """The source tree `build` was configured from, as its CMake cache names it (None: no cache)."""
+    cache = build / "CMakeCache.txt"
+    if not cache.exists():
+        return None
+    match = re.search(r"^CMAKE_HOME_DIRECTORY:INTERNAL=(.*)$", cache.read_text(), re.M)
+    return Path(match.group(1)) if match else None
 
 
 def bench_binaries(build: Path) -> dict[str, Path]:

@@ -14,7 +14,6 @@ earlier stay (ninja rebuilds whatever an interrupted build left stale). A worktr
 The revisions are this checkout's unless a caller names another repository (bisect --repository);
 the worktrees of any repository live under this checkout's build/ab, keyed by commit."""
 import fcntl
-import re
 import shutil
 import subprocess
 import sys
@@ -51,11 +50,7 @@ def _is_build_dir(path: Path) -> bool:
 
 def _git_of_build(path: Path) -> dict:
     """The commit a build directory was made from, when its CMake cache names a git checkout."""
-    cache = path / "CMakeCache.txt"
-    source = None
-    if cache.exists():
-        match = re.search(r"^CMAKE_HOME_DIRECTORY:INTERNAL=(.*)$", cache.read_text(), re.M)
-        source = Path(match.group(1)) if match else None
+    source = build.configured_source(path)
     if source is None or not source.is_dir():
         return {"commit": None, "short": None, "dirty": None, "branch": None, "build_dir": str(path)}
     head = _git("rev-parse", "HEAD", cwd=source)

@@ -1,0 +1,120 @@
+"""The pull-request job's comment, from its folder: which families the diff reached and why
+(affected.json), what `ab` found (ab/ab.json: counts, the geometric mean per family; ab/ab.csv: the
+metrics that regressed or improved, with their intervals), and where the run and its artifact are."""
+import csv
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from types import SimpleNamespace
+
+from ..instructions import INSTRUCTIONS
+from ..report import table
+from . import verdict_table
+from .sticky_comment import MARKER
+
+CHANGED = ("regressed", "improved")
+MAX_METRIC_ROWS = 25   # a pull request's page stays readable; ab.md in the artifact has them all
+MAX_PATH_ROWS = 30
+METRIC_COLUMNS = ["verdict", "benchmark", "params", "metric", "base", "current", "change", "interval", "q", "rounds",
+                  "note"]
+NUMBERS = {"base_median", "current_median", "ratio", "change_pct", "p_value", "q_value", "cv_pct", "detectable_pct",
+           "min_effect_pct", "ci_low_pct", "ci_high_pct"}
+
+
+@dataclass(frozen=True)
+class Links:
+    run: str | None       # the workflow run's page
+    artifact: str | None  # the uploaded job folder
+
+
+def _row(fields: dict) -> SimpleNamespace:
+    """An ab.csv row with the attributes the verdict table reads (tracking/verdict_table.py)."""
+    values = {k: (float(v) if v else None) if k in NUMBERS else v for k, v in fields.items()}
+    values["base_n"], values["current_n"] = int(fields["base_n"] or 0), int(fields["current_n"] or 0)
+    values["key"] = (fields["family"], fields["benchmark"], fields["params"], fields["metric"])
+    return SimpleNamespace(**values)
+
+
+def read_rows(ab_csv: Path) -> list[SimpleNamespace]:
+    """ab.csv's rows, in ab's order (worst first)."""
+    with open(ab_csv, newline="") as f:
+        return [_row(r) for r in csv.DictReader(f)]
+
+
+def _interval(g: dict) -> str | None:
+    if g.get("ci_low_pct") is None or g.get("ci_high_pct") is None:
+        return None
+    return f"[{g['ci_low_pct']:+.2f}%, {g['ci_high_pct']:+.2f}%]"
+
+
+def geomean_table(geomean: dict) -> str:
+    """ab.json's `geomean`: the overall figure, then one row per family."""
+    rows = [("all measured", geomean["overall"])] if geomean.get("overall") else []
+    rows += sorted(geomean.get("families", {}).items())
+    return table.markdown(
+        [table.Column("family"), table.number("CURRENT/BASE"), table.number("change"), table.number("95% interval"),
+         table.number("metrics")],
+        [[name, verdict_table.number(g["ratio"]), verdict_table.signed_pct(g["change_pct"]), _interval(g),
+          g.get("metrics")] for name, g in rows])
+
+
+def _paths_table(scope: dict) -> list[str]:
+    paths = scope["paths"]
+    rows = [[f"`{p}`", ", ".join(d["families"]) or "none", d["why"]] for p, d in list(paths.items())[:MAX_PATH_ROWS]]
+    more = len(paths) - MAX_PATH_ROWS
+    return ([f"<details><summary>Why these families ({len(paths)} changed {'file' if len(paths) == 1 else 'files'})</summary>", "",
+             table.markdown(["file", "measured", "why"], rows).rstrip()]
+            + ([f"", f"… and {more} more files (affected.json in the artifact)"] if more > 0 else []) + ["", "</details>"])
+
+
+def _links(links: Links) -> list[str]:
+    said = [f"[the run]({links.run})" if links.run else None,
+            f"[the artifact]({links.artifact}) (both sides' runs, ab.md, ab.csv, ab.json)" if links.artifact else None]
+    said = [s for s in said if s]
+    return [f"Details: {' and '.join(said)}."] if said else []
+
+
+def _verdicts(ab: dict, rows: list) -> list[str]:
+    counts = ab.get("counts", {})
+    lines = [f"**{counts.get('regressed', 0)} regressed**, {counts.get('improved', 0)} improved, "
+             f"{counts.get('unchanged', 0)} unchanged, {counts.get('noisy', 0)} noisy; exit {ab['exit']}. "
+             f"{ab['pairs']} cells, {ab['rounds']} rounds at most, {ab['minutes']:.1f} minutes of the "
+             f"{ab['budget_minutes']:g}-minute budget (builds not counted)"
+             f"{' — the budget ended the rounds' if ab.get('budget_spent') else ''}.", ""]
+    if ab.get("geomean"):
+        lines += ["Geometric mean of CURRENT/BASE over the tracked metrics, oriented so that above 1 is worse "
+                  "(for a higher-is-better metric BASE/CURRENT):", "", geomean_table(ab["geomean"]).rstrip(), ""]
+    counted = sum(1 for r in rows if r.metric == INSTRUCTIONS)
+    lines += [f"Instruction counts: {counted} {'cell' if counted == 1 else 'cells'}, judged beside their wall time." if counted else
+              "No measured cell is CPU-bound (none declares instruction counting): wall time only.", ""]
+    rows = [r for r in rows if r.verdict in CHANGED]
+    if rows:
+        shown = rows[:MAX_METRIC_ROWS]
+        lines += [f"**What changed** ({len(rows)} metrics regressed or improved"
+                  f"{f'; the first {MAX_METRIC_ROWS} here, all in ab.md' if len(rows) > len(shown) else ''}):", "",
+                  verdict_table.markdown(shown, METRIC_COLUMNS, 2).rstrip(), ""]
+    else:
+        lines += ["No metric regressed or improved.", ""]
+    return lines
+
+
+def render(job: Path, links: Links, ab_exit: int | None) -> str:
+    """The comment for the job folder `job` (affected.json, ab/). `ab_exit`: ab's exit code as the
+    job recorded it (None: ab did not run)."""
+    scope = json.loads((job / "affected.json").read_text())
+    head = [MARKER, "## stallbench: benchmarks of this pull request", "",
+            f"BASE `{scope['base'][:8]}` (where this branch left its base) → HEAD `{scope['head'][:8]}`, "
+            "measured by `stallbench ab --instructions` in paired rounds.", ""]
+    if not scope["families"]:
+        body = ["**No benchmark is affected**: nothing this pull request changes is read by a benchmark "
+                "(documentation, tests, CI, or code no bench binary is built from), so nothing was measured.", ""]
+    else:
+        measured = "every family" if scope["everything"] else ", ".join(scope["families"])
+        body = [f"Measured: **{measured}**.", ""]
+        summary = job / "ab" / "ab.json"
+        if summary.exists():
+            body += _verdicts(json.loads(summary.read_text()), read_rows(job / "ab" / "ab.csv"))
+        else:
+            body += [f"**`ab` could not judge** (exit {ab_exit if ab_exit is not None else 'unknown'}; "
+                     "no ab.json): the run's log says why (a failed build, no cell in common).", ""]
+    return "\n".join(head + body + _paths_table(scope) + [""] + _links(links)) + "\n"
