@@ -91,6 +91,24 @@ def test_a_cell_failing_on_both_sides_is_named_and_one_failing_on_one_side_is_no
         "fam/bench n=1: error: playwright-core is not installed"]
 
 
+def test_the_instructions_gate_leaves_a_counted_cells_wall_time_out_of_the_exit_code():
+    def judged(params, metric, verdict):
+        c = ab_verdict.measure(("fam", "bench", params, metric), "ms", Sample("ms", [], {}), Sample("ms", [], {}), [],
+                               "lower", 5.0, 0.05)
+        c.verdict = verdict
+        return c
+
+    counted_wall = judged("n=1", "time_ms", "regressed")         # load moved it; its count did not
+    counted = judged("n=1", "instructions", "unchanged")
+    uncounted_wall = judged("n=2", "time_ms", "regressed")       # no count to gate on: wall time gates
+    counted_too = judged("n=3", "instructions", "regressed")
+    everything = [counted_wall, counted, uncounted_wall, counted_too]
+    assert ab_verdict.gating(everything, False) == [counted_wall, uncounted_wall, counted_too]
+    assert ab_verdict.gating(everything, True) == [uncounted_wall, counted_too]
+    assert "1 wall-time regressions of counted cells are reported, not gated" in ab_verdict.gate_note(
+        everything, ab_verdict.gating(everything, True))
+
+
 def test_a_cell_settles_once_its_interval_is_narrower_than_the_minimum_effect():
     settings = ab_rounds.Settings(min_rounds=5, max_rounds=30, budget_s=60, min_effect=lambda m, d: d or 5.0,
                                   declarations={"fam/bench": {"time_ms": {"tracked": True}}})
@@ -132,6 +150,7 @@ def test_a_revision_is_built_once_in_its_own_worktree(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("args, words", [
     (["no-such-revision", "HEAD"], "neither a build directory"),
+    (["HEAD", "HEAD", "--instructions-gate"], "--instructions-gate needs --instructions"),
     (["HEAD", "HEAD", "--max-rounds", "0"], "--max-rounds 0 is out of range"),
     (["HEAD", "HEAD", "--budget", "-1"], "--budget -1 is out of range"),
 ])

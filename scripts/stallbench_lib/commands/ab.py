@@ -8,7 +8,7 @@ from ..atomic import atomic_write
 from ..errors import UsageError
 from ..plan import parse_sets
 from ..profiles import DEFAULT, PROFILES
-from ..tracking import ab_report, ab_rounds, ab_session, comparison, geomean, revisions, store
+from ..tracking import ab_report, ab_rounds, ab_session, ab_verdict, comparison, geomean, revisions, store
 from .calibrate import parse_inject
 from .compare import thresholds
 
@@ -46,6 +46,10 @@ def add_arguments(p):
     p.add_argument("--instructions", action="store_true",
                    help="after the rounds, count the instructions of the CPU-bound cells of both sides under callgrind "
                         f"({ab_rounds.INSTRUCTION_REPETITIONS} repetitions each), beside the wall times")
+    p.add_argument("--instructions-gate", action="store_true",
+                   help="with --instructions: for the cells whose instructions were counted, the counts alone decide "
+                        "the exit code (deterministic, untouched by load); their wall times are judged and reported "
+                        "beside them but do not fail it; other cells are gated on wall time as usual")
     p.add_argument("--inject", metavar="FAMILY/BENCH:PCT",
                    help="make CURRENT's BENCH do PCT percent more work (calibration: a slowdown ab must catch)")
     p.add_argument("--out", type=Path, metavar="DIR",
@@ -65,6 +69,8 @@ def check_rounds(args) -> None:
 
 def run(args) -> int:
     check_rounds(args)
+    if args.instructions_gate and not args.instructions:
+        raise UsageError("--instructions-gate needs --instructions (the counts it gates on)")
     limits = thresholds(args)
     os_packages.ensure(os_packages.family_lists() + [os_packages.TRACKING])  # both sides build every family
     if args.instructions:
@@ -89,7 +95,10 @@ def run(args) -> int:
     session = ab_session.run(sides, families, grid, rules, out, {
         "ab": {"base": args.base, "current": args.current, "inject": inject, "duet": args.duet}}, notes)
     outcome, runs, pairs = session.outcome, session.runs, session.pairs
-    code = 1 if outcome.regressed else 0
+    gating = ab_verdict.gating(outcome.comparisons, args.instructions_gate)
+    if args.instructions_gate:
+        outcome.notes.append(ab_verdict.gate_note(outcome.comparisons, gating))
+    code = 1 if gating else 0
     means = {"geomean": geomean.summarise_paired(outcome.comparisons, session.per_round, session.settings.seed),
              "geomean_instructions": geomean.summarise(outcome.comparisons, instructions=True)}
     summary = {
@@ -102,7 +111,8 @@ def run(args) -> int:
     text = ab_report.markdown(outcome, summary, runs, means)
     atomic_write(out / "ab.md", text)
     atomic_write(out / "ab.csv", ab_report.to_csv(outcome))
-    atomic_write(out / "ab.json", ab_report.to_json(outcome, summary | {k: geomean.as_json(v) for k, v in means.items()}))
+    atomic_write(out / "ab.json", ab_report.to_json(outcome, summary | {k: geomean.as_json(v) for k, v in means.items()}
+                                                    | {"gating": ["/".join(c.key) for c in gating]}))
     print(text)
     print(f"ab: {out / 'ab.md'} (runs: {runs['base'].path}, {runs['current'].path})")
     if args.out is None or args.store or os.environ.get(store.ENVIRONMENT):

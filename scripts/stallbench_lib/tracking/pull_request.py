@@ -4,7 +4,7 @@
   measure RUN_ID BASE HEAD [--build DIR] [ab options...]
       the families the diff from BASE's merge base with HEAD to HEAD can affect (affected.py, read
       from HEAD's own Release build, the one ab then measures), then `stallbench ab MERGE_BASE HEAD
-      --instructions --filter THEIR_BENCHMARKS` into $STALLBENCH_PRS/RUN_ID/ab, or nothing when no
+      --instructions --instructions-gate --filter THEIR_BENCHMARKS` into $STALLBENCH_PRS/RUN_ID/ab, or nothing when no
       benchmark is affected. Exit: ab's code (0 when nothing was measured; 2 when a step could not
       do its work). The folder is the job's own: one that exists is refused.
   comment RUN_ID [--no-post]
@@ -89,7 +89,8 @@ def measure(run_id: str, base: str, head: str, build: Path | None, ab_args: list
     print(f"pull-request: measuring {'every family' if scope.everything else ', '.join(scope.families)}",
           file=sys.stderr, flush=True)
     wanted = [] if scope.ab_filter() is None else ["--filter", scope.ab_filter()]
-    argv = [str(paths.ROOT / "scripts" / "stallbench"), "ab", base_commit, head_commit, "--instructions", *wanted,
+    argv = [str(paths.ROOT / "scripts" / "stallbench"), "ab", base_commit, head_commit, "--instructions",
+            "--instructions-gate", *wanted,
             "--out", str(job / "ab"), *ab_args]
     proc = children.start(argv, memory_bytes=0)  # bounded by its --budget and the job's limit, not here
     try:
