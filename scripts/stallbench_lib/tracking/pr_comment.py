@@ -104,7 +104,8 @@ def render(job: Path, links: Links, ab_exit: int | None) -> str:
     scope = json.loads((job / "affected.json").read_text())
     head = [MARKER, "## stallbench: benchmarks of this pull request", "",
             f"BASE `{scope['base'][:8]}` (where this branch left its base) → HEAD `{scope['head'][:8]}`, "
-            "measured by `stallbench ab --instructions` in paired rounds.", ""]
+            "measured by `stallbench ab --instructions --instructions-gate` in paired rounds (CPU-bound cells gated "
+            "on their instruction counts, the others on wall time).", ""]
     if not scope["families"]:
         body = ["**No benchmark is affected**: nothing this pull request changes is read by a benchmark "
                 "(documentation, tests, CI, or code no bench binary is built from), so nothing was measured.", ""]
