@@ -8,11 +8,17 @@
 // Timing), and the time to finish. Every answer is checked against the C++ one (the report's
 // closed form, the payload generator's sums), so every strategy computes the same thing.
 //
-// Chromium (Debian's) is driven headless by workloads/browser/driver/long_task.mjs: Node with the
-// pinned playwright-core, started once per bench process and kept for every cell in it. The split:
-// the page and its driver are JavaScript because that is what runs in a browser and what speaks the
-// DevTools protocol; the grid, the answers and the metrics stay here, as in every family. Without
-// Chromium the benchmarks declare themselves missing and the orchestrator skips them with one line.
+// Two browsers, each optional (workloads/browser/setup.cc declares them): Debian's Chromium over the
+// DevTools protocol (playwright-core) and Debian's Firefox ESR over WebDriver BiDi (puppeteer-core),
+// driven headless by workloads/browser/driver/long_task.mjs under Node, one driver per browser and
+// bench process, kept for every cell in it. The split: the page and its driver are JavaScript
+// because that is what runs in a browser and what speaks its protocol; the grid, the answers, the
+// metrics and the verdicts' thresholds stay here, as in every family. A browser that is not
+// installed has no cells; without either the benchmarks declare themselves missing and the
+// orchestrator skips them with one line. A strategy whose API the browser lacks is `rejected` with
+// the reason (a finding, not a failure).
+#include <algorithm>
+#include <map>
 #include <memory>
 
 #include "../workloads/browser/session.h"
@@ -26,6 +32,7 @@
 
 using namespace stallbench;
 using namespace stallbench::bench;
+using browser::BrowserKind;
 using browser::PageRequest;
 using browser::PageSummary;
 
@@ -48,18 +55,66 @@ std::string driver_node() {
   return chosen.empty() ? find_node() : chosen;
 }
 
-// One browser for every cell of this process (the orchestrator runs one cell per process; tests
-// run several); started again after a run that overran its limit.
-browser::BrowserSession& session() {
-  static std::unique_ptr<browser::BrowserSession> current;
+// One driver per browser for every cell of this process (the orchestrator runs one cell per
+// process; tests run several); started again after a run that overran its limit.
+browser::BrowserSession& session(const BrowserKind& kind) {
+  static std::map<std::string, std::unique_ptr<browser::BrowserSession>> sessions;
+  auto& current = sessions[kind.name];
   if (!current || !current->alive()) {
     current.reset();
-    std::string node = driver_node(), playwright = browser::find_playwright();
+    std::string node = driver_node(), library = browser::find_library(kind);
     if (node.empty()) throw std::runtime_error("no Node to run the browser driver (pinned lines: --node; or node on PATH)");
-    if (playwright.empty()) throw std::runtime_error("playwright-core is not installed (scripts/bootstrap --npm browser)");
-    current = std::make_unique<browser::BrowserSession>(browser::SessionSetup{node, browser::find_chromium(), playwright});
+    if (library.empty()) throw std::runtime_error(kind.library + " is not installed (scripts/bootstrap --npm browser)");
+    current = std::make_unique<browser::BrowserSession>(
+        browser::SessionSetup{node, kind.name, browser::find_browser(kind), library});
   }
   return *current;
+}
+
+// INP and TBT verdicts' thresholds (web.dev/articles/inp, Lighthouse's TBT scoring), read by the
+// report through the benchmarks' constants.
+const std::vector<Constant> kThresholds = {
+    {.name = "inp_good_ms", .value = 200, .doc = "INP at or under this is good (web.dev)"},
+    {.name = "inp_poor_ms", .value = 500, .doc = "INP over this is poor; between: needs improvement"},
+    {.name = "tbt_good_ms", .value = 150, .doc = "TBT at or under this is good (Lighthouse, desktop)"},
+    {.name = "tbt_poor_ms", .value = 350, .doc = "TBT over this is poor (Lighthouse, desktop)"},
+    {.name = "tbt_mobile_good_ms", .value = 200, .doc = "TBT good on mobile (Lighthouse; not used here: a desktop page)"},
+    {.name = "tbt_mobile_poor_ms", .value = 600, .doc = "TBT poor on mobile (Lighthouse; not used here)"},
+};
+
+// The page files a LoAF's script can come from, in the order the `loaf_script_source` series
+// numbers them (-1: another source).
+const std::vector<std::string> kPageScripts = {"long_task.html", "long_task.js", "work.js", "worker.js"};
+
+double index_in(const std::vector<std::string>& names, const std::string& name) {
+  auto it = std::find(names.begin(), names.end(), name);
+  return it == names.end() ? -1 : static_cast<double>(it - names.begin());
+}
+
+void report_loafs(Counters& out, const PageSummary& s) {
+  out.set("loafs", s.loafs);
+  out.set("loaf_max_ms", s.loaf_max_ms);
+  out.set("loaf_blocking_max_ms", s.loaf_blocking_max_ms);
+  out.set("loaf_blocking_sum_ms", s.loaf_blocking_sum_ms);
+  std::vector<double> at, length, blocking, render, style, script, forced, invoker, source, position;
+  for (const auto& l : s.loaf_list) {
+    at.push_back(l.at), length.push_back(l.duration), blocking.push_back(l.blocking);
+    render.push_back(l.render_start), style.push_back(l.style_layout_start);
+    script.push_back(l.has_script ? l.script.duration : 0), forced.push_back(l.has_script ? l.script.forced_layout : 0);
+    invoker.push_back(l.has_script ? index_in(browser::loaf_invoker_types(), l.script.invoker_type) : -1);
+    source.push_back(l.has_script ? index_in(kPageScripts, l.script.file) : -1);
+    position.push_back(l.has_script ? l.script.char_position : -1);
+  }
+  out.series("loaf_at_ms", at);
+  out.series("loaf_ms", length);
+  out.series("loaf_blocking_ms", blocking);
+  out.series("loaf_render_start_ms", render);
+  out.series("loaf_style_layout_start_ms", style);
+  out.series("loaf_script_ms", script);
+  out.series("loaf_script_forced_layout_ms", forced);
+  out.series("loaf_script_invoker", invoker);
+  out.series("loaf_script_source", source);
+  out.series("loaf_script_char", position);
 }
 
 void report_summary(Counters& out, const PageSummary& s) {
@@ -67,10 +122,23 @@ void report_summary(Counters& out, const PageSummary& s) {
   out.set("frames", s.frames);
   out.set("frame_rate_hz", s.frame_rate_hz);
   out.set("frame_gap_max_ms", s.frame_gap_max_ms);
-  out.set("longtasks", s.longtasks);
-  out.set("longtask_max_ms", s.longtask_max_ms);
-  out.set("loafs", s.loafs);
-  out.set("loaf_max_ms", s.loaf_max_ms);
+  out.set("frame_interval_ms", s.frame_interval_ms);
+  out.set("frame_longtasks", static_cast<double>(s.frame_longtask_spans.size()));
+  out.set("frame_longtask_max_ms", s.frame_longtask_max_ms);
+  out.set("tbt_ms", s.tbt_ms);
+  // What the browser does not report is left out (no row), never zero.
+  if (s.has_longtasks) {
+    out.set("longtasks", s.longtasks);
+    out.set("longtask_max_ms", s.longtask_max_ms);
+    out.set("tbt_longtask_ms", s.tbt_longtask_ms);
+  }
+  if (s.has_loafs) report_loafs(out, s);
+  if (s.inp_ms >= 0) {
+    out.set("inp_ms", s.inp_ms);
+    out.set("inp_input_delay_ms", s.inp_input_delay_ms);
+    out.set("inp_processing_ms", s.inp_processing_ms);
+    out.set("inp_presentation_ms", s.inp_presentation_ms);
+  }
   out.set("chunks", s.chunks);
   out.set("chunk_max_ms", s.chunk_max_ms);
   out.set("clicks", static_cast<double>(s.clicks.size()));
@@ -81,27 +149,42 @@ void report_summary(Counters& out, const PageSummary& s) {
   out.set("work_start_ms", s.work_start_ms);
   out.set("work_end_ms", s.work_end_ms);
   out.series("frame_at_ms", s.frame_at_ms);
-  std::vector<double> at, length, click_at, delay;
+  std::vector<double> at, length, gap_at, gap_length, click_at, delay, processing, presentation, interaction;
   for (const auto& t : s.longtask_spans) at.push_back(t.at), length.push_back(t.duration);
-  for (const auto& c : s.clicks) click_at.push_back(c.at), delay.push_back(c.delay);
-  out.series("longtask_at_ms", at);
-  out.series("longtask_ms", length);
+  for (const auto& t : s.frame_longtask_spans) gap_at.push_back(t.at), gap_length.push_back(t.duration);
+  for (const auto& c : s.clicks) {
+    click_at.push_back(c.at), delay.push_back(c.delay), processing.push_back(c.processing);
+    presentation.push_back(c.presentation), interaction.push_back(c.interaction);
+  }
+  if (s.has_longtasks) {
+    out.series("longtask_at_ms", at);
+    out.series("longtask_ms", length);
+  }
+  out.series("frame_longtask_at_ms", gap_at);
+  out.series("frame_longtask_ms", gap_length);
   out.series("click_at_ms", click_at);
   out.series("click_delay_ms", delay);
+  out.series("click_processing_ms", processing);
+  out.series("click_presentation_ms", presentation);
+  out.series("click_interaction_ms", interaction);
 }
 
 // Runs one page; `check` compares the page's answer with the C++ one (throws on a difference).
 template <typename Check>
 Repetition page_repetition(PageRequest request, Check check) {
   return [request, check](Counters& out) {
+    const BrowserKind& kind = browser::browser_kind(request.browser);
     browser::PageRun run;
     try {
-      run = session().run(request);
+      run = session(kind).run(request);
+    } catch (const browser::PageRejected& e) {
+      throw CellFailure("rejected", e.what());
     } catch (const std::runtime_error& e) {
       if (std::string(e.what()).rfind("timeout", 0) == 0) throw CellFailure("timeout", e.what());
       throw;
     }
     check(run.answer, out);
+    run.input_time = kind.input_time;
     PageSummary summary = browser::summarize_page(run);
     report_summary(out, summary);
     return summary.total_ms;
@@ -111,6 +194,7 @@ Repetition page_repetition(PageRequest request, Check check) {
 PageRequest request_for(const Cell& cell, const std::string& work) {
   PageRequest r;
   r.work = work;
+  r.browser = cell.text("browser");
   r.strategy = cell.text("strategy");
   r.chunk = static_cast<std::uint64_t>(cell.integer("chunk"));
   r.click_ms = static_cast<int>(cell.integer("click_ms"));
@@ -153,10 +237,29 @@ std::vector<Metric> page_metrics(std::vector<Metric> own) {
        .doc = "requestAnimationFrame callbacks that ran while the work was going on (rendering steps taken)"},
       {.name = "frame_rate_hz", .unit = "Hz", .better = Better::higher, .doc = "frames / time to finish"},
       {.name = "frame_gap_max_ms", .unit = "ms", .doc = "the longest gap between two frames in the window"},
-      {.name = "longtasks", .unit = "count", .tracked = false, .doc = "tasks of 50 ms or more (PerformanceObserver longtask)"},
+      {.name = "frame_interval_ms", .unit = "ms", .tracked = false, .doc = "the median gap between two frames in the window"},
+      {.name = "frame_longtasks", .unit = "count", .tracked = false,
+       .doc = "long tasks as the frames show them, in any browser: gaps that exceed the frame interval by 50 ms or more"},
+      {.name = "frame_longtask_max_ms", .unit = "ms", .tracked = false, .doc = "the longest of them (gap - frame interval)"},
+      {.name = "tbt_ms", .unit = "ms",
+       .doc = "Total Blocking Time: the sum over long tasks (as the frames show them) of their time beyond 50 ms"},
+      {.name = "longtasks", .unit = "count", .tracked = false,
+       .doc = "tasks of 50 ms or more (PerformanceObserver longtask; Chromium only: no row where the browser lacks it)"},
       {.name = "longtask_max_ms", .unit = "ms", .doc = "the longest of them"},
-      {.name = "loafs", .unit = "count", .tracked = false, .doc = "long animation frames (long-animation-frame observer)"},
+      {.name = "tbt_longtask_ms", .unit = "ms", .tracked = false,
+       .doc = "Total Blocking Time over the longtask entries (Chromium only): the check on tbt_ms"},
+      {.name = "loafs", .unit = "count", .tracked = false,
+       .doc = "long animation frames (long-animation-frame observer; Chromium only: no row where the browser lacks it)"},
       {.name = "loaf_max_ms", .unit = "ms", .doc = "the longest of them"},
+      {.name = "loaf_blocking_max_ms", .unit = "ms", .tracked = false,
+       .doc = "the largest LoAF blockingDuration: the part of a frame's long tasks beyond 50 ms, which delayed input"},
+      {.name = "loaf_blocking_sum_ms", .unit = "ms", .tracked = false, .doc = "the LoAFs' blockingDuration added up"},
+      {.name = "inp_ms", .unit = "ms",
+       .doc = "INP as web-vitals computes it over the window's clicks: the longest interaction (input to next paint), "
+              "one in 50 ignored"},
+      {.name = "inp_input_delay_ms", .unit = "ms", .tracked = false, .doc = "INP's click: input to its listener starting"},
+      {.name = "inp_processing_ms", .unit = "ms", .tracked = false, .doc = "INP's click: its listener's run"},
+      {.name = "inp_presentation_ms", .unit = "ms", .tracked = false, .doc = "INP's click: listener end to the next paint"},
       {.name = "chunks", .unit = "count", .tracked = false, .doc = "pieces the work ran in on the main thread"},
       {.name = "chunk_max_ms", .unit = "ms", .tracked = false, .doc = "the longest piece"},
       {.name = "clicks", .unit = "count", .tracked = false, .doc = "clicks in the window (every one sent is checked to be handled)"},
@@ -170,8 +273,30 @@ std::vector<Metric> page_metrics(std::vector<Metric> own) {
       {.name = "frame_at_ms", .unit = "ms", .tracked = false, .doc = "timeline: when each frame ran"},
       {.name = "longtask_at_ms", .unit = "ms", .tracked = false, .doc = "timeline: when each long task started"},
       {.name = "longtask_ms", .unit = "ms", .tracked = false, .doc = "timeline: each long task's length"},
+      {.name = "frame_longtask_at_ms", .unit = "ms", .tracked = false, .doc = "timeline: each frame-gap long task's start"},
+      {.name = "frame_longtask_ms", .unit = "ms", .tracked = false, .doc = "timeline: each frame-gap long task's length"},
       {.name = "click_at_ms", .unit = "ms", .tracked = false, .doc = "timeline: when each click happened"},
       {.name = "click_delay_ms", .unit = "ms", .tracked = false, .doc = "timeline: each click's input delay"},
+      {.name = "click_processing_ms", .unit = "ms", .tracked = false, .doc = "timeline: each click's processing"},
+      {.name = "click_presentation_ms", .unit = "ms", .tracked = false, .doc = "timeline: each click's presentation delay"},
+      {.name = "click_interaction_ms", .unit = "ms", .tracked = false,
+       .doc = "timeline: each click's duration, input to next paint (the sum of the three)"},
+      {.name = "loaf_at_ms", .unit = "ms", .tracked = false, .doc = "LoAFs: when each started"},
+      {.name = "loaf_ms", .unit = "ms", .tracked = false, .doc = "LoAFs: each one's duration"},
+      {.name = "loaf_blocking_ms", .unit = "ms", .tracked = false, .doc = "LoAFs: each one's blockingDuration"},
+      {.name = "loaf_render_start_ms", .unit = "ms", .tracked = false,
+       .doc = "LoAFs: renderStart after the frame's start (-1: the frame did not render)"},
+      {.name = "loaf_style_layout_start_ms", .unit = "ms", .tracked = false,
+       .doc = "LoAFs: styleAndLayoutStart after the frame's start (-1: none)"},
+      {.name = "loaf_script_ms", .unit = "ms", .tracked = false, .doc = "LoAFs: the longest script's duration"},
+      {.name = "loaf_script_forced_layout_ms", .unit = "ms", .tracked = false,
+       .doc = "LoAFs: the longest script's forced style and layout"},
+      {.name = "loaf_script_invoker", .unit = "index", .tracked = false,
+       .doc = "LoAFs: the longest script's invokerType, a row of the loaf_invokers table (-1: no script)"},
+      {.name = "loaf_script_source", .unit = "index", .tracked = false,
+       .doc = "LoAFs: the longest script's source file, a row of the page_scripts table (-1: another)"},
+      {.name = "loaf_script_char", .unit = "count", .tracked = false,
+       .doc = "LoAFs: the longest script's sourceCharPosition in that file (-1: unknown)"},
   };
   metrics.insert(metrics.end(), own.begin(), own.end());
   return metrics;
@@ -180,9 +305,21 @@ std::vector<Metric> page_metrics(std::vector<Metric> own) {
 // `strategies`: the default grid; `smoke`: the smoke profile's; the full profile runs every strategy.
 // A cell costs a browser start (seconds on a loaded 2-core machine), so the default profile keeps
 // the contrast (inline, two ways of chunking, a worker) and leaves the rest to `full` and --set.
+std::vector<std::string> browser_names() {
+  std::vector<std::string> names;
+  for (const auto& kind : browser::browser_kinds()) names.push_back(kind.name);
+  return names;
+}
+
 std::vector<Param> page_params(Param size, Param chunk, std::vector<std::string> strategies,
                                std::vector<std::string> smoke) {
   return {
+      // Smoke keeps Chromium alone (a browser start per cell is most of a smoke run's time); the
+      // default and full grids run every browser, whichever is installed.
+      {.name = "browser", .values = browser_names(), .smoke = {"chromium"}, .full = browser_names(),
+       .choices = browser_names(),
+       .doc = "chromium (Debian's, over the DevTools protocol) | firefox (Debian's Firefox ESR, over WebDriver BiDi); "
+              "a browser not installed has no cells"},
       {.name = "strategy", .values = std::move(strategies), .smoke = std::move(smoke), .full = kStrategies,
        .choices = kStrategies,
        .doc = "inline | timeout (setTimeout 0) | message-channel | idle-callback | yield (scheduler.yield) | "
@@ -193,9 +330,22 @@ std::vector<Param> page_params(Param size, Param chunk, std::vector<std::string>
   };
 }
 
-bool chunk_matches_strategy(const Cell& cell) { return (cell.integer("chunk") > 0) == chunked(cell.text("strategy")); }
+// A cell is run when its chunk suits its strategy and its browser is installed.
+bool runnable(const Cell& cell) {
+  return (cell.integer("chunk") > 0) == chunked(cell.text("strategy")) &&
+         browser::why_unavailable(browser::browser_kind(cell.text("browser"))).empty();
+}
 
-std::string missing() { return browser::why_unavailable(); }
+// Missing only when no browser at all is installed.
+std::string missing() {
+  std::string why;
+  for (const auto& kind : browser::browser_kinds()) {
+    std::string reason = browser::why_unavailable(kind);
+    if (reason.empty()) return "";
+    why += (why.empty() ? "" : "; ") + reason;
+  }
+  return why;
+}
 
 Benchmark report_benchmark() {
   return {
@@ -211,9 +361,11 @@ Benchmark report_benchmark() {
       .metrics = page_metrics({{.name = "revenue", .unit = "currency", .tracked = false, .doc = "the report's revenue (checked)"}}),
       .timeout_s = 300,
       .make = make_report,
-      .valid = chunk_matches_strategy,
+      .valid = runnable,
+      .outcomes = {"rejected"},
       .missing = missing,
       .reserves_address_space = true,
+      .constants = kThresholds,
   };
 }
 
@@ -232,10 +384,33 @@ Benchmark parse_benchmark() {
                                {.name = "payload_mib", .unit = "MiB", .tracked = false, .doc = "the payload's size"}}),
       .timeout_s = 300,
       .make = make_parse,
-      .valid = chunk_matches_strategy,
+      .valid = runnable,
+      .outcomes = {"rejected"},
       .missing = missing,
       .reserves_address_space = true,
+      .constants = kThresholds,
   };
+}
+
+// The browsers as the orchestrator, `trace --browser` and the report read them.
+Table browsers_table() {
+  Table t{.name = "browsers", .doc = "the browsers the family drives (the browser parameter's values), each optional"};
+  for (const auto& kind : browser::browser_kinds())
+    t.rows.push_back({{"name", kind.name}, {"label", kind.label}, {"env", kind.env}, {"package", kind.package},
+                      {"library", kind.library}, {"protocol", kind.protocol}, {"input_time", kind.input_time},
+                      {"executables", [&] {
+                         std::string all;
+                         for (const auto& e : kind.executables) all += (all.empty() ? "" : " ") + e;
+                         return all;
+                       }()},
+                      {"path", browser::find_browser(kind)}, {"missing", browser::why_unavailable(kind)}});
+  return t;
+}
+
+Table names_table(std::string name, std::string doc, const std::vector<std::string>& names) {
+  Table t{.name = std::move(name), .doc = std::move(doc)};
+  for (const auto& n : names) t.rows.push_back({{"name", n}});
+  return t;
 }
 
 }  // namespace
@@ -243,19 +418,27 @@ Benchmark parse_benchmark() {
 int main(int argc, char** argv) {
   bool describing = false;
   for (int i = 1; i < argc; ++i) describing = describing || std::string(argv[i]) == "--stallbench-describe";
-  // Asking Chromium its version costs a process start: only when describing (meta.json's versions).
+  // Asking a browser its version costs a process start: only when describing (meta.json's versions).
   std::vector<std::pair<std::string, std::string>> versions;
   if (describing) {
-    std::string chromium = browser::find_chromium();
-    std::string version = chromium.empty() ? "not found (the browser family is skipped)" : browser::chromium_version(chromium);
-    // Found but silent is not absent: the family still runs, and each cell records the version the
-    // browser itself reports over the protocol.
-    versions.emplace_back("chromium", !version.empty() ? version : "unknown (" + chromium + " --version printed no version)");
+    for (const auto& kind : browser::browser_kinds()) {
+      std::string path = browser::find_browser(kind);
+      std::string version = path.empty() ? "not found (its cells are left out)" : browser::browser_version(kind, path);
+      // Found but silent is not absent: its cells still run, and each records the version the
+      // browser itself reports over the protocol.
+      versions.emplace_back(kind.name, !version.empty() ? version : "unknown (" + path + " --version printed no version)");
+    }
   }
   return run_main(argc, argv,
                   {.name = "browser",
-                   .doc = "the browser's event loop in Chromium: a long task against frames and input, by scheduling strategy",
+                   .doc = "the browser's event loop in Chromium and Firefox: a long task against frames and input, "
+                          "by scheduling strategy",
                    .benchmarks = {report_benchmark(), parse_benchmark()},
+                   .tables = {browsers_table(),
+                              names_table("loaf_invokers", "a LoAF script's invokerType, numbered as loaf_script_invoker",
+                                          browser::loaf_invoker_types()),
+                              names_table("page_scripts", "the page files a LoAF script's source can be, numbered as "
+                                          "loaf_script_source (pages in workloads/browser/pages/)", kPageScripts)},
                    .versions = versions,
                    .npm_sets = {"browser"},
                    .os_packages = {"browser"}});

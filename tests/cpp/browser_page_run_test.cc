@@ -91,3 +91,78 @@ TEST(BrowserPageRun, TheRequestCarriesItsLimitInMilliseconds) {
   EXPECT_EQ(j.at("limit_ms").get<double>(), 2500);
   EXPECT_EQ(j.at("tail_ms").get<int>(), j.at("lead_ms").get<int>());
 }
+
+TEST(BrowserPageRun, TotalBlockingTimeIsEachLongTasksTimeBeyond50ms) {
+  std::vector<Span> tasks = {{0, 30}, {100, 50}, {200, 80}, {400, 250.5}};
+  EXPECT_DOUBLE_EQ(total_blocking_time(tasks), 30 + 200.5);  // 30 and 50 ms tasks block nothing
+  EXPECT_DOUBLE_EQ(total_blocking_time({}), 0);
+}
+
+TEST(BrowserPageRun, LongTasksFromFrameGapsAreTheTimeBeyondOneFrameInterval) {
+  // Frames 16 ms apart, then one 100 ms gap (84 ms held beyond a frame) and one of 60 (44: short).
+  std::vector<Span> tasks = frame_gap_long_tasks({0, 16, 32, 132, 148, 208, 224}, 16);
+  ASSERT_EQ(tasks.size(), 1u);
+  EXPECT_DOUBLE_EQ(tasks[0].at, 32);
+  EXPECT_DOUBLE_EQ(tasks[0].duration, 84);
+  PageSummary s = summarize_page(parse_page_run(inline_reply()));
+  EXPECT_DOUBLE_EQ(s.frame_interval_ms, 20);
+  EXPECT_DOUBLE_EQ(s.tbt_ms, 240 - 20 - 50);  // the gap over the work
+  EXPECT_DOUBLE_EQ(s.tbt_longtask_ms, 150);   // the 200 ms longtask entry in the window
+}
+
+TEST(BrowserPageRun, InpPhasesAddUpToTheInteraction) {
+  for (const char* input_time : {"event", "sent"}) {
+    json reply = inline_reply();
+    reply["sent_at"] = {899.5, 1099, 1249};
+    PageRun run = parse_page_run(reply);
+    run.input_time = input_time;
+    PageSummary s = summarize_page(run);
+    ASSERT_EQ(s.clicks.size(), 2u);
+    for (const auto& c : s.clicks) EXPECT_DOUBLE_EQ(c.delay + c.processing + c.presentation, c.interaction);
+    // The click held by the work is INP's; Event Timing's paint (startTime + duration) ends it.
+    EXPECT_DOUBLE_EQ(s.inp_ms, s.inp_input_delay_ms + s.inp_processing_ms + s.inp_presentation_ms);
+    EXPECT_DOUBLE_EQ(s.inp_presentation_ms, 1250 + 160 - 1401.5);
+    EXPECT_DOUBLE_EQ(s.inp_input_delay_ms, std::string(input_time) == "sent" ? 1400.5 - 1249 : 150.5);
+    // A click Event Timing left out is painted at the next frame after its listener.
+    EXPECT_DOUBLE_EQ(s.clicks[0].presentation, 1120 - 1101.5);
+  }
+}
+
+TEST(BrowserPageRun, InpIgnoresOneInteractionIn50) {
+  std::vector<ClickTiming> clicks(120);
+  for (std::size_t i = 0; i < clicks.size(); ++i) clicks[i].interaction = static_cast<double>(i);
+  EXPECT_EQ(inp_index(clicks), 117);  // 120 clicks: the two longest ignored
+  clicks.resize(49);
+  EXPECT_EQ(inp_index(clicks), 48);  // under 50: the longest
+  EXPECT_EQ(inp_index({}), -1);
+}
+
+TEST(BrowserPageRun, EntryTypesTheBrowserLacksAreNotAvailableNotZero) {
+  json reply = inline_reply();
+  reply["supported"] = {{"longtask", false}, {"loaf", false}};
+  reply["longtasks"] = json::array();
+  reply["loafs"] = json::array();
+  PageSummary s = summarize_page(parse_page_run(reply));
+  EXPECT_FALSE(s.has_longtasks);
+  EXPECT_FALSE(s.has_loafs);
+  EXPECT_DOUBLE_EQ(s.tbt_ms, 170);  // the frames still show the long task
+}
+
+TEST(BrowserPageRun, AStrategyTheBrowserLacksIsRejected) {
+  EXPECT_THROW(parse_page_run(json{{"rejected", "scheduler.yield is not available in this browser"}}), PageRejected);
+}
+
+TEST(BrowserPageRun, LoafsKeepBlockingRenderStartsAndTheirLongestScript) {
+  json reply = inline_reply();
+  reply["loafs"] = {{{"at", 1190}, {"duration", 230}, {"blocking", 150}, {"render_start", 1410}, {"style_layout_start", 1412},
+                     {"script", {{"invoker", "TimerHandler:setTimeout"}, {"invoker_type", "user-callback"},
+                                 {"file", "work.js"}, {"function", "step"}, {"char", 120}, {"duration", 200},
+                                 {"forced_layout", 0}}}}};
+  PageSummary s = summarize_page(parse_page_run(reply));
+  ASSERT_EQ(s.loaf_list.size(), 1u);
+  EXPECT_DOUBLE_EQ(s.loaf_blocking_max_ms, 150);
+  EXPECT_DOUBLE_EQ(s.loaf_list[0].render_start, 220);
+  EXPECT_DOUBLE_EQ(s.loaf_list[0].style_layout_start, 222);
+  EXPECT_EQ(s.loaf_list[0].script.file, "work.js");
+  EXPECT_EQ(loaf_invoker_types().front(), "user-callback");
+}

@@ -21,18 +21,25 @@ BENCH = BUILD / "benches" / "bench_browser"
 STRATEGIES = ["inline", "timeout", "message-channel", "idle-callback", "yield", "post-task", "worker"]
 
 
-def _why_no_browser() -> str:
-    if setup.find_chromium() is None:
-        return setup.NO_CHROMIUM
+BROWSERS = {row["name"]: row for row in catalogue.describe(BENCH).tables["browsers"]} if BENCH.exists() else {}
+
+
+def _why_no_browser(name: str) -> str:
+    if name not in BROWSERS:
+        return f"bench_browser is not built or declares no {name}"
+    if BROWSERS[name]["missing"]:
+        return BROWSERS[name]["missing"]
     if problem := npm_sets.install(["browser"]):
-        return f"playwright-core (npm set browser) cannot be installed: {problem}"
+        return f"the npm set browser cannot be installed: {problem}"
     if nodejs.find()[0] is None:
         return "no Node to run the browser driver"
     return ""
 
 
-WHY_NOT = _why_no_browser()
+WHY_NOT = _why_no_browser("chromium")
 needs_browser = pytest.mark.skipif(bool(WHY_NOT), reason=f"browser tests skipped: {WHY_NOT}")
+WHY_NO_FIREFOX = _why_no_browser("firefox")
+needs_firefox = pytest.mark.skipif(bool(WHY_NO_FIREFOX), reason=f"Firefox tests skipped: {WHY_NO_FIREFOX}")
 
 
 # -- page scenarios: bad input (no browser needed) ------------------------------------------------
@@ -63,7 +70,8 @@ def test_trace_browser_refuses_a_bad_scenario_in_one_line_before_any_browser(tmp
     scenario = tmp_path / "bad.json"
     scenario.write_text(json.dumps({"name": "x", "module": "page", "program": BAD[0][1]}))
     before = tree(tmp_path)
-    result = stallbench("trace", "--browser", str(SCENARIOS[0]), str(scenario), env={"STALLBENCH_CHROMIUM": "none"})
+    result = stallbench("trace", "--browser", str(SCENARIOS[0]), str(scenario), "--no-build",
+                        env={"STALLBENCH_CHROMIUM": "none"})
     assert result.returncode == 2, result.stdout + result.stderr
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and str(scenario) in lines[0] and BAD[0][2] in lines[0], lines
@@ -77,23 +85,25 @@ def test_a_node_scenario_is_refused_by_trace_browser():
     assert '$.module: must be "page" for trace --browser (got "cjs"' in result.stderr
 
 
-def test_without_chromium_trace_and_run_say_so_in_one_line(tmp_path):
-    env = {"STALLBENCH_CHROMIUM": "none"}
-    traced = stallbench("trace", "--browser", env=env)
+def test_without_any_browser_trace_and_run_say_so_in_one_line(tmp_path):
+    env = {"STALLBENCH_CHROMIUM": "none", "STALLBENCH_FIREFOX": "none"}
+    traced = stallbench("trace", "--browser", "--no-build", env=env)
     assert traced.returncode == 2 and "trace --browser: no Chromium (install Debian's chromium" in traced.stderr
     ran = stallbench("run", "--profile", "smoke", "--no-build", "--filter", "^browser/", "--out", str(tmp_path), env=env)
     assert ran.returncode == 2
-    assert "stallbench: browser: skipped (report, parse): no Chromium" in ran.stderr
+    assert "stallbench: browser: skipped (report, parse): no Chromium" in ran.stderr and "no Firefox" in ran.stderr
     assert list(tmp_path.iterdir()) == []  # nothing to run: no run directory
 
 
 # -- the seeds' orderings in Chromium --------------------------------------------------------------
 
-@needs_browser
-def test_every_shipped_page_scenario_runs_as_expected_in_chromium():
-    result = stallbench("trace", "--browser", "--runs", "1", timeout=600)
+@pytest.mark.parametrize("browser", [
+    pytest.param("chromium", marks=needs_browser),
+    pytest.param("firefox", marks=needs_firefox)])
+def test_every_shipped_page_scenario_runs_as_expected(browser):
+    result = stallbench("trace", "--browser", browser, "--no-build", "--runs", "1", timeout=600)
     assert result.returncode == 0, result.stdout + result.stderr
-    assert re.match(r"browser: Chromium \d+\.", result.stdout)
+    assert re.match(rf"browser: {BROWSERS[browser]['label']} \d+\.", result.stdout)
     for path in SCENARIOS:
         assert f"── {json.loads(path.read_text())['name']} (page" in result.stdout
     assert f"{len(SCENARIOS)} page scenarios: {len(SCENARIOS)} as expected" in result.stdout
@@ -118,7 +128,8 @@ def _counters(benchmark: dict, metric: str) -> list[float]:
 def strategies(tmp_path_factory):
     """Every strategy of both benchmarks in one bench process (one browser): name -> benchmark JSON."""
     out = tmp_path_factory.mktemp("browser") / "out.json"
-    result = _bench("--stallbench-grid=report.strategy=" + ",".join(STRATEGIES), "--stallbench-grid=report.chunk=0,250000",
+    result = _bench("--stallbench-grid=report.browser=chromium", "--stallbench-grid=parse.browser=chromium",
+                    "--stallbench-grid=report.strategy=" + ",".join(STRATEGIES), "--stallbench-grid=report.chunk=0,250000",
                     "--stallbench-grid=report.rows=8000000", "--stallbench-grid=report.click_ms=25",
                     "--stallbench-grid=parse.strategy=" + ",".join(STRATEGIES), "--stallbench-grid=parse.chunk=0,5000",
                     "--stallbench-grid=parse.orders=20000", "--benchmark_repetitions=1", f"--benchmark_out={out}",
@@ -127,7 +138,8 @@ def strategies(tmp_path_factory):
     runs = {}
     for b in json.loads(out.read_text())["benchmarks"]:
         assert not b.get("error_occurred"), f"{b['name']}: {b.get('error_message')}"
-        runs[(b["name"].split("/")[0], b["name"].split("/")[1].split(":")[1])] = b
+        parts = dict(part.split(":", 1) for part in b["name"].split("/")[1:] if ":" in part)
+        runs[(b["name"].split("/")[0], parts["strategy"])] = b
     return runs
 
 
@@ -159,6 +171,60 @@ def test_yield_chunks_let_frames_and_clicks_in_between(strategies):
 
 
 @needs_browser
+def test_the_long_script_is_the_longest_loafs_top_attribution_in_chromium(strategies):
+    """The inline report is one long script (long_task.js's timer callback, whose microtasks run the
+    work): the longest LoAF names it, and it takes most of that frame."""
+    inline = strategies[("report", "inline")]
+    loafs = _counters(inline, "loaf_ms")
+    longest = loafs.index(max(loafs))
+    scripts = [row["name"] for row in catalogue.describe(BENCH).tables["page_scripts"]]
+    assert scripts[int(_counters(inline, "loaf_script_source")[longest])] == "long_task.js"
+    assert _counters(inline, "loaf_script_ms")[longest] > loafs[longest] / 2
+    assert inline["loaf_blocking_max_ms"] > 0 and inline["tbt_ms"] > 0
+
+
+@needs_browser
+def test_inp_phases_add_up_to_each_interaction(strategies):
+    for run in strategies.values():
+        phases = zip(_counters(run, "click_delay_ms"), _counters(run, "click_processing_ms"),
+                     _counters(run, "click_presentation_ms"), _counters(run, "click_interaction_ms"))
+        assert all(abs(d + p + q - total) < 1e-6 for d, p, q, total in phases)
+        assert abs(run["inp_input_delay_ms"] + run["inp_processing_ms"] + run["inp_presentation_ms"] - run["inp_ms"]) < 1e-6
+
+
+@needs_firefox
+def test_a_strategy_firefox_lacks_is_rejected_there_and_entries_it_lacks_are_absent(tmp_path):
+    """Firefox before 142 has no scheduler.yield: with the scheduler switched off by preference the
+    yield cell is rejected with the reason, while inline runs, with no longtask or LoAF rows."""
+    out = tmp_path / "out.json"
+    node, _ = nodejs.find()
+    result = children.run([str(BENCH), f"--stallbench-node={node.line}={node.path}", "--benchmark_filter=^report/",
+                           "--stallbench-grid=report.browser=firefox", "--stallbench-grid=report.strategy=inline,yield",
+                           "--stallbench-grid=report.chunk=0,250000", "--stallbench-grid=report.rows=1000000",
+                           "--benchmark_repetitions=1", f"--benchmark_out={out}", "--benchmark_out_format=json"],
+                          text=True, timeout_s=600, reserves_address_space=True,
+                          env={**os.environ, "STALLBENCH_FIREFOX_PREFS": '{"dom.enable_web_task_scheduling": false}'})
+    runs = {dict(p.split(":", 1) for p in b["name"].split("/")[1:] if ":" in p)["strategy"]: b
+            for b in json.loads(out.read_text())["benchmarks"]}
+    assert "scheduler.yield is not available" in runs["yield"].get("error_message", ""), result.stderr[-2000:]
+    assert not runs["inline"].get("error_occurred"), runs["inline"].get("error_message")
+    assert "tbt_ms" in runs["inline"] and "inp_ms" in runs["inline"]
+    assert not any(k.startswith(("longtask", "loaf")) for k in runs["inline"])
+
+
+def test_the_parity_matrix_says_where_browsers_differ(capsys):
+    from stallbench_lib.browser import trace as browser_trace
+    loaded = [{"name": "race"}, {"name": "fixed"}]
+    results = {"chromium": {"scenarios": [{"orders": [["timeout", "message"]]}, {"orders": [["1", "2"]]}]},
+               "firefox": {"scenarios": [{"orders": [["message", "timeout"], ["timeout", "message"]]},
+                                         {"orders": [["1", "2"]]}]}}
+    browser_trace._print_matrix(loaded, results)
+    out = capsys.readouterr().out
+    assert "  race: differs" in out and "  fixed: same" in out
+    assert "firefox   message, timeout (1×) | timeout, message (1×)" in out
+
+
+@needs_browser
 def test_every_strategy_computes_the_inline_answer(strategies):
     for work, answer in (("report", "revenue"), ("parse", "records")):
         values = {s: strategies[(work, s)][answer] for s in STRATEGIES}
@@ -169,13 +235,12 @@ def test_every_strategy_computes_the_inline_answer(strategies):
 
 @needs_browser
 def test_a_page_run_that_overruns_its_limit_stops_the_session():
-    d = setup.driving("test")
+    d = setup.driving("test", BROWSERS["chromium"])
     request = {"limit_ms": 1000, "scenarios": [
         {"file": "slow", "runs": 1, "program": [{"op": "busy", "ms": 3000}]},
         {"file": "after", "runs": 1, "program": [{"op": "log", "text": "x"}]}]}
-    out = children.run([d.node, str(setup.BROWSER_DIR / "driver" / "trace.mjs"), "--chromium", d.chromium,
-                        "--playwright", str(d.playwright), "--pages", str(setup.BROWSER_DIR / "pages")],
-                       input=json.dumps(request), text=True, timeout_s=300, reserves_address_space=True)
+    out = children.run(setup.driver_argv(d, "trace.mjs"), input=json.dumps(request), text=True, timeout_s=300,
+                       reserves_address_space=True)
     assert out.returncode == 0, out.stderr[-2000:]
     slow, after = json.loads(out.stdout.strip().splitlines()[-1])["scenarios"]
     assert slow["error"] == "timeout: the scenario did not finish within 1 s"
@@ -208,6 +273,7 @@ def _wait_for(condition, seconds: float) -> bool:
 def test_the_browser_dies_with_its_cell():
     node, _ = nodejs.find()
     proc = children.start([str(BENCH), f"--stallbench-node={node.line}={node.path}", "--benchmark_filter=^report/",
+                           "--stallbench-grid=report.browser=chromium",
                            "--stallbench-grid=report.strategy=inline", "--stallbench-grid=report.chunk=0",
                            "--stallbench-grid=report.rows=1000000000", "--benchmark_repetitions=1"],
                           reserves_address_space=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -273,7 +339,10 @@ def test_a_browser_that_prints_no_version_is_unknown_never_skipped(tmp_path, mon
     assert _described_chromium(tmp_path, monkeypatch, "exit 0").startswith("unknown (")
 
 
-def test_no_browser_at_all_is_said_to_be_skipped():
+def test_a_browser_not_installed_is_said_to_be_left_out():
     done = subprocess.run([str(BENCH), "--stallbench-describe"], capture_output=True, text=True, timeout=120,
                           env={**os.environ, "STALLBENCH_CHROMIUM": "none"})
-    assert json.loads(done.stdout)["versions"]["chromium"] == "not found (the browser family is skipped)"
+    described = json.loads(done.stdout)
+    assert described["versions"]["chromium"] == "not found (its cells are left out)"
+    chromium = next(row for row in described["tables"]["browsers"]["rows"] if row["name"] == "chromium")
+    assert chromium["missing"].startswith("no Chromium (install Debian's chromium")

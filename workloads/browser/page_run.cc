@@ -26,6 +26,22 @@ TimedEvent event(const json& j) {
   return {j.at("at").get<double>(), j.at("start").get<double>(), j.at("end").get<double>(), j.at("duration").get<double>()};
 }
 double number(const json& j) { return j.get<double>(); }
+double or_zero(const json& j, const char* key) { return j.contains(key) && j.at(key).is_number() ? j.at(key).get<double>() : 0; }
+std::string or_empty(const json& j, const char* key) {
+  return j.contains(key) && j.at(key).is_string() ? j.at(key).get<std::string>() : "";
+}
+Loaf loaf(const json& j) {
+  Loaf l{j.at("at").get<double>(), j.at("duration").get<double>(), or_zero(j, "blocking"), or_zero(j, "render_start"),
+         or_zero(j, "style_layout_start"), false, {}};
+  if (j.contains("script") && j.at("script").is_object()) {
+    const json& s = j.at("script");
+    l.has_script = true;
+    l.script = {or_empty(s, "invoker"), or_empty(s, "invoker_type"), or_empty(s, "file"), or_empty(s, "function"),
+                s.contains("char") && s.at("char").is_number() ? s.at("char").get<double>() : -1,
+                or_zero(s, "duration"), or_zero(s, "forced_layout")};
+  }
+  return l;
+}
 
 bool within(double t, double from, double to) { return t >= from && t <= to; }
 
@@ -53,6 +69,7 @@ json PageRequest::to_json() const {
 
 PageRun parse_page_run(const json& reply) {
   if (reply.contains("error")) throw std::runtime_error(reply.at("error").get<std::string>());
+  if (reply.contains("rejected")) throw PageRejected(reply.at("rejected").get<std::string>());
   try {
     PageRun run;
     run.window_start = reply.at("window_start").get<double>();
@@ -65,38 +82,107 @@ PageRun parse_page_run(const json& reply) {
     run.clicks = list_of(reply, "clicks", click);
     run.events = list_of(reply, "events", event);
     run.longtasks = list_of(reply, "longtasks", span);
-    run.loafs = list_of(reply, "loafs", span);
+    run.loafs = list_of(reply, "loafs", loaf);
     run.clicks_sent = reply.at("clicks_sent").get<int>();
+    if (reply.contains("sent_at")) run.sent_at = list_of(reply, "sent_at", number);
+    if (reply.contains("supported")) {
+      run.has_longtasks = reply.at("supported").at("longtask").get<bool>();
+      run.has_loafs = reply.at("supported").at("loaf").get<bool>();
+    }
     return run;
   } catch (const json::exception& e) {
     throw std::runtime_error(std::string("the driver's answer is malformed: ") + e.what());
   }
 }
 
+const std::vector<std::string>& loaf_invoker_types() {
+  static const std::vector<std::string> types = {"user-callback", "event-listener", "resolve-promise",
+                                                 "reject-promise", "classic-script", "module-script"};
+  return types;
+}
+
+double total_blocking_time(const std::vector<Span>& tasks) {
+  double total = 0;
+  for (const auto& t : tasks) total += std::max(0.0, t.duration - kLongTaskMs);
+  return total;
+}
+
+std::vector<Span> frame_gap_long_tasks(const std::vector<double>& frames, double interval) {
+  std::vector<Span> tasks;
+  for (std::size_t i = 1; i < frames.size(); ++i)
+    if (double held = frames[i] - frames[i - 1] - interval; held >= kLongTaskMs) tasks.push_back({frames[i - 1], held});
+  return tasks;
+}
+
+int inp_index(const std::vector<ClickTiming>& clicks) {
+  if (clicks.empty()) return -1;
+  std::vector<int> order(clicks.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int a, int b) { return clicks[a].interaction > clicks[b].interaction; });
+  return order[std::min(clicks.size() / 50, clicks.size() - 1)];
+}
+
 PageSummary summarize_page(const PageRun& run) {
   if (static_cast<int>(run.clicks.size()) != run.clicks_sent)
     throw std::runtime_error(std::to_string(run.clicks_sent) + " clicks were sent but the page handled " +
                              std::to_string(run.clicks.size()));
+  bool sent_time = run.input_time == "sent";
+  if (sent_time && run.sent_at.size() != run.clicks.size())
+    throw std::runtime_error("the driver gave " + std::to_string(run.sent_at.size()) + " send times for " +
+                             std::to_string(run.clicks.size()) + " clicks");
   PageSummary s;
   s.total_ms = run.work_end - run.work_start;
   s.work_start_ms = run.work_start - run.window_start;
   s.work_end_ms = run.work_end - run.window_start;
+  std::vector<double> gaps;
   for (std::size_t i = 0; i < run.frames.size(); ++i) {
     double t = run.frames[i];
     s.frame_at_ms.push_back(t - run.window_start);
     if (within(t, run.work_start, run.work_end)) ++s.frames;
-    if (i > 0) s.frame_gap_max_ms = std::max(s.frame_gap_max_ms, t - run.frames[i - 1]);
+    if (i > 0) {
+      s.frame_gap_max_ms = std::max(s.frame_gap_max_ms, t - run.frames[i - 1]);
+      gaps.push_back(t - run.frames[i - 1]);
+    }
   }
   s.frame_rate_hz = s.total_ms > 0 ? s.frames / (s.total_ms / 1e3) : 0;
+  s.frame_interval_ms = gaps.empty() ? 0 : stallbench::summarize(gaps).p50;
+  s.frame_longtask_spans = frame_gap_long_tasks(s.frame_at_ms, s.frame_interval_ms);
+  for (const auto& t : s.frame_longtask_spans) s.frame_longtask_max_ms = std::max(s.frame_longtask_max_ms, t.duration);
+  s.tbt_ms = total_blocking_time(s.frame_longtask_spans);
+  s.has_longtasks = run.has_longtasks;
+  s.has_loafs = run.has_loafs;
   spans_in(run.longtasks, run, s.longtasks, s.longtask_max_ms, &s.longtask_spans);
-  spans_in(run.loafs, run, s.loafs, s.loaf_max_ms, nullptr);
+  s.tbt_longtask_ms = total_blocking_time(s.longtask_spans);
+  for (const auto& l : run.loafs) {
+    if (!within(l.at, run.window_start, run.window_end)) continue;
+    ++s.loafs;
+    s.loaf_max_ms = std::max(s.loaf_max_ms, l.duration);
+    s.loaf_blocking_max_ms = std::max(s.loaf_blocking_max_ms, l.blocking);
+    s.loaf_blocking_sum_ms += l.blocking;
+    Loaf kept = l;
+    kept.at = l.at - run.window_start;
+    kept.render_start = l.render_start > 0 ? l.render_start - l.at : -1;
+    kept.style_layout_start = l.style_layout_start > 0 ? l.style_layout_start - l.at : -1;
+    s.loaf_list.push_back(kept);
+  }
   s.chunks = static_cast<int>(run.chunks.size());
   for (double c : run.chunks) s.chunk_max_ms = std::max(s.chunk_max_ms, c);
   std::vector<double> delays;
-  for (const auto& c : run.clicks) {
-    if (!within(c.at, run.window_start, run.window_end)) continue;
-    ClickTiming t{c.at - run.window_start, c.start - c.at, c.end - c.start, -1};
-    if (const TimedEvent* e = event_of(c, run.events)) t = {t.at, e->start - e->at, e->end - e->start, e->duration};
+  for (std::size_t i = 0; i < run.clicks.size(); ++i) {
+    const PageClick& c = run.clicks[i];
+    double input = sent_time ? run.sent_at[i] : c.at;
+    if (!within(input, run.window_start, run.window_end)) continue;
+    double start = c.start, end = c.end, paint = -1, duration = -1;
+    if (const TimedEvent* e = event_of(c, run.events)) {
+      start = e->start, end = e->end, duration = e->duration;
+      paint = e->at + e->duration;
+    } else {
+      auto next = std::upper_bound(run.frames.begin(), run.frames.end(), end);
+      paint = next != run.frames.end() ? *next : end;
+    }
+    paint = std::max(paint, end);  // Event Timing rounds its duration to 8 ms
+    ClickTiming t{input - run.window_start, start - input, end - start, paint - end, paint - input, duration};
     s.clicks.push_back(t);
     delays.push_back(t.delay);
     s.input_delay_max_ms = std::max(s.input_delay_max_ms, t.delay);
@@ -104,6 +190,11 @@ PageSummary summarize_page(const PageRun& run) {
     s.interaction_max_ms = std::max(s.interaction_max_ms, t.duration);
   }
   s.input_delay_p50_ms = stallbench::summarize(delays).p50;
+  if (int worst = inp_index(s.clicks); worst >= 0) {
+    const ClickTiming& c = s.clicks[worst];
+    s.inp_ms = c.interaction, s.inp_input_delay_ms = c.delay, s.inp_processing_ms = c.processing,
+    s.inp_presentation_ms = c.presentation;
+  }
   return s;
 }
 

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@ namespace stallbench::browser {
 
 struct PageRequest {
   std::string work;      // "report" | "parse"
+  std::string browser = "chromium";  // a BrowserKind's name (which driver runs it; not sent to it)
   std::uint64_t size = 0;  // rows of the report; the parse's payload is `payload`
   std::string payload;   // the parse's payload file
   std::string strategy;  // inline, timeout, message-channel, idle-callback, yield, post-task, worker
@@ -35,35 +37,94 @@ struct TimedEvent {  // an Event Timing entry for a click (only those that took 
   double at = 0, start = 0, end = 0, duration = 0;
 };
 
+// A long animation frame (Chromium only) and its longest script.
+struct LoafScript {
+  std::string invoker, invoker_type, file, function;  // invoker_type: one of kLoafInvokerTypes
+  double char_position = -1, duration = 0, forced_layout = 0;
+};
+struct Loaf {
+  double at = 0, duration = 0, blocking = 0;  // blockingDuration: the part that delayed input
+  double render_start = 0, style_layout_start = 0;  // page times; 0 when the frame did not render
+  bool has_script = false;
+  LoafScript script;
+};
+
+// The LoAF spec's invokerType values, in the order the `loaf_script_invoker` series numbers them
+// (the bench declares them as its `loaf_invokers` table).
+const std::vector<std::string>& loaf_invoker_types();
+
+// Thrown when the page lacks the API a strategy needs: the cell is `rejected`, with this reason.
+struct PageRejected : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 struct PageRun {
   double window_start = 0, work_start = 0, work_end = 0, window_end = 0;
   nlohmann::json answer;
   std::vector<double> frames;   // when each requestAnimationFrame callback ran, inside the window
   std::vector<double> chunks;   // how long each chunk held the main thread
   std::vector<PageClick> clicks;  // every click since the page loaded
+  std::vector<double> sent_at;    // when the driver sent each click, on the page's clock
   std::vector<TimedEvent> events;
-  std::vector<Span> longtasks, loafs;  // since the page loaded
+  std::vector<Span> longtasks;  // since the page loaded
+  std::vector<Loaf> loafs;
+  bool has_longtasks = true, has_loafs = true;  // the browser reports these entry types
   int clicks_sent = 0;
+  // A BrowserKind's input_time: "event" (a click happened at its event's timeStamp) or "sent" (at
+  // the driver's send time: the browser stamps the event only as it dispatches it).
+  std::string input_time = "event";
 };
 
-// Throws std::runtime_error with the driver's own message when it reports an error, or naming
-// what is missing when the answer is malformed.
+// Throws PageRejected when the page lacks the strategy's API, std::runtime_error with the driver's
+// own message when it reports an error, or naming what is missing when the answer is malformed.
 PageRun parse_page_run(const nlohmann::json& reply);
 
+// A click as an interaction, in INP's three phases, which add up to its duration:
+// input delay (input -> listener start) + processing (the listener) + presentation delay
+// (listener end -> the next paint). The paint is Event Timing's (startTime + duration) where it
+// has the click, else the next requestAnimationFrame callback after the listener: the rendering
+// step's start, a lower bound, for clicks Event Timing leaves out (under 16 ms from the event's
+// dispatch to the paint).
 struct ClickTiming {
-  double at = 0;          // relative to the window's start
-  double delay = 0;       // from the input to its listener starting (Event Timing when it has the click)
-  double processing = 0;  // the listener's run
-  double duration = -1;   // Event Timing: input to the next paint; -1 when under its 16 ms floor
+  double at = 0;            // the input, relative to the window's start
+  double delay = 0;         // from the input to its listener starting (Event Timing when it has the click)
+  double processing = 0;    // the listener's run
+  double presentation = 0;  // from the listener's end to the next paint
+  double interaction = 0;   // delay + processing + presentation
+  double duration = -1;     // Event Timing's own duration; -1 when under its 16 ms floor
 };
+
+// Total Blocking Time over long tasks: the sum of each one's time beyond 50 ms (Lighthouse).
+double total_blocking_time(const std::vector<Span>& tasks);
+constexpr double kLongTaskMs = 50;
+
+// Long tasks as the gaps between frames show them, in any browser: where two frames are further
+// apart than the page's frame interval (`interval`, the median gap) by 50 ms or more, the main
+// thread was held that much longer than one frame: a task of (gap - interval) from the earlier
+// frame. A lower bound on the task (it started up to one interval after that frame), and tasks
+// that ran back to back with no frame between them count as one.
+std::vector<Span> frame_gap_long_tasks(const std::vector<double>& frames, double interval);
+
+// INP as web-vitals computes it: the longest interaction, except that one interaction in 50 is
+// ignored (the 98th percentile for pages with many); -1 when there is none. Returns the index.
+int inp_index(const std::vector<ClickTiming>& clicks);
 
 struct PageSummary {
   double total_ms = 0;           // the work, start to answer
   int frames = 0;                // rendering steps that ran while the work was going on
   double frame_rate_hz = 0;      // frames / total time
   double frame_gap_max_ms = 0;   // longest gap between two frames in the window
-  int longtasks = 0, loafs = 0;  // in the window
+  int longtasks = 0, loafs = 0;  // in the window (when the browser reports them: has_*)
   double longtask_max_ms = 0, loaf_max_ms = 0;
+  bool has_longtasks = true, has_loafs = true;
+  double loaf_blocking_max_ms = 0, loaf_blocking_sum_ms = 0;
+  std::vector<Loaf> loaf_list;  // in the window, times relative to it (render starts relative to the frame's start)
+  double frame_interval_ms = 0;                 // the median gap between two frames in the window
+  std::vector<Span> frame_longtask_spans;       // frame_gap_long_tasks, relative to the window
+  double frame_longtask_max_ms = 0;
+  double tbt_ms = 0;                            // over frame_longtask_spans: any browser
+  double tbt_longtask_ms = 0;                   // over the longtask entries (has_longtasks)
+  double inp_ms = -1, inp_input_delay_ms = 0, inp_processing_ms = 0, inp_presentation_ms = 0;
   int chunks = 0;
   double chunk_max_ms = 0;
   std::vector<ClickTiming> clicks;  // those in the window

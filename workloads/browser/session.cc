@@ -5,7 +5,7 @@
 namespace stallbench::browser {
 namespace {
 
-constexpr double kStartTimeoutS = 120;  // Chromium's first start on a loaded 2-core machine takes seconds
+constexpr double kStartTimeoutS = 120;  // a browser's first start on a loaded 2-core machine takes seconds
 constexpr double kReplyMarginS = 30;    // beyond the driver's own limit, before we stop waiting for it
 
 nlohmann::json parse_line(const std::string& line) {
@@ -20,12 +20,12 @@ nlohmann::json parse_line(const std::string& line) {
 
 BrowserSession::BrowserSession(const SessionSetup& setup) {
   std::string driver = browser_dir() + "/driver/long_task.mjs";
-  driver_ = std::make_unique<LineChild>(std::vector<std::string>{setup.node, driver, "--chromium", setup.chromium,
-                                                                 "--playwright", setup.playwright, "--pages",
-                                                                 browser_dir() + "/pages"});
+  driver_ = std::make_unique<LineChild>(std::vector<std::string>{setup.node, driver, "--browser", setup.browser,
+                                                                 "--executable", setup.executable, "--library",
+                                                                 setup.library, "--pages", browser_dir() + "/pages"});
   try {
     nlohmann::json ready = parse_line(driver_->read_line(kStartTimeoutS));
-    version_ = ready.at("chromium").get<std::string>();
+    version_ = ready.at("version").get<std::string>();
   } catch (const LineTimeout&) {
     throw std::runtime_error("timeout: the browser did not start within " + std::to_string(int(kStartTimeoutS)) + " s");
   } catch (const std::runtime_error& e) {

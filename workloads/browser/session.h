@@ -1,5 +1,6 @@
-// A browser driven for the family: driver/long_task.mjs under Node, which starts Chromium once and
-// then runs one measured page per request. One session serves every cell of a bench process.
+// A browser driven for the family: driver/long_task.mjs under Node, which starts the browser once
+// and then runs one measured page per request. One session per browser serves every cell of a
+// bench process.
 #pragma once
 
 #include <memory>
@@ -12,16 +13,17 @@ namespace stallbench::browser {
 
 struct SessionSetup {
   std::string node;        // the Node binary that runs the driver
-  std::string chromium;    // find_chromium()
-  std::string playwright;  // find_playwright()
+  std::string browser;     // a BrowserKind's name
+  std::string executable;  // find_browser()
+  std::string library;     // find_library()
 };
 
 class BrowserSession {
  public:
-  // Starts the driver and waits until Chromium is up. Throws std::runtime_error saying why not.
+  // Starts the driver and waits until the browser is up. Throws std::runtime_error saying why not.
   explicit BrowserSession(const SessionSetup& setup);
 
-  const std::string& chromium_version() const { return version_; }
+  const std::string& version() const { return version_; }
 
   // One measured run. Throws std::runtime_error with the page's or the driver's message; one that
   // starts with "timeout" means the run overran request.limit_s, and the session is then over

@@ -1,25 +1,48 @@
-// What the browser family needs on this machine, and where it is: Debian's Chromium, the pinned
-// playwright-core (scripts/packages/npm/browser, installed by `scripts/bootstrap --npm browser`
-// into $STALLBENCH_DEPS, default .deps/ in the checkout) and this folder's driver and pages.
+// What the browser family needs on this machine, and where it is: the browsers it drives (Debian's
+// Chromium and Firefox ESR, each optional), the pinned driving libraries (scripts/packages/npm/
+// browser, installed by `scripts/bootstrap --npm browser` into $STALLBENCH_DEPS, default .deps/ in
+// the checkout) and this folder's drivers and pages. The browsers are declared here, once: the
+// bench's `browser` parameter, its `browsers` table (read by the orchestrator, `trace --browser`
+// and the report) and the drivers' --browser all come from kBrowsers.
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace stallbench::browser {
 
-// $STALLBENCH_CHROMIUM when set (a path; "" or "none" for no browser at all), else `chromium` or
-// `chromium-browser` on PATH; "" when there is none.
-std::string find_chromium();
+struct BrowserKind {
+  std::string name;                      // the `browser` parameter's value, the drivers' --browser
+  std::string label;                     // as people write it
+  std::vector<std::string> executables;  // looked for on PATH, in this order
+  std::string env;                       // a path that overrides PATH ("" or "none": no such browser)
+  std::string package;                   // the Debian package (scripts/packages/browser.txt)
+  std::string library;                   // the npm package of set `browser` that speaks its protocol
+  std::string protocol;
+  // Where a click's time comes from: "event" -- the event's timeStamp, which this browser sets as it
+  // receives the input; "sent" -- the driver's send time, because this browser creates the event
+  // only when it dispatches it to the page, after whatever task held the page up.
+  std::string input_time;
+};
 
-// "156.0.8078.114" from `chromium --version`'s stdout (any line naming the browser; stderr is not
-// read); "" when it does not answer.
-std::string chromium_version(const std::string& chromium);
+const std::vector<BrowserKind>& browser_kinds();
+const BrowserKind& browser_kind(const std::string& name);  // throws std::invalid_argument
 
-// The playwright-core package folder, or "" when it is not installed.
-std::string find_playwright();
+// $ENV when set (a path; "" or "none" for no such browser), else the first executable on PATH; ""
+// when there is none.
+std::string find_browser(const BrowserKind& kind);
 
-// Why the family cannot run here (one sentence saying what to install), or "".
-std::string why_unavailable();
+// "156.0.8078.114" from `chromium --version`, "153.8.0esr" from `firefox-esr --version` (stdout,
+// the first dotted run of digits after the browser's label on any line; stderr is not read); ""
+// when it does not answer.
+std::string browser_version(const BrowserKind& kind, const std::string& path);
+std::string version_in(const std::vector<std::string>& lines, const std::vector<std::string>& words);
+
+// The package folder of the browser's driving library, or "" when it is not installed.
+std::string find_library(const BrowserKind& kind);
+
+// Why this browser cannot be driven here (one sentence saying what to install), or "".
+std::string why_unavailable(const BrowserKind& kind);
 
 // workloads/browser/ in the source tree: the drivers (driver/) and the pages (pages/).
 std::string browser_dir();

@@ -1,48 +1,73 @@
-"""What driving Chromium needs, found the way bench_browser finds it (workloads/browser/setup.cc):
-Chromium ($STALLBENCH_CHROMIUM, else `chromium` on PATH), the pinned playwright-core (npm set
-`browser`, installed on demand) and a Node to run the driver (the default Node choice)."""
+"""What driving a browser needs, as bench_browser declares it (its `browsers` table: each browser's
+name, label, executable found on this machine, driving library and why it is missing): the browser,
+its pinned driving library (npm set `browser`, installed on demand) and a Node to run the driver
+(the default Node choice)."""
 import os
-import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import node as nodejs, npm_sets, os_packages, paths
+from .. import build, catalogue, node as nodejs, npm_sets, os_packages, paths
 from ..errors import UsageError
 
 BROWSER_DIR = paths.ROOT / "workloads" / "browser"
-NO_CHROMIUM = "no Chromium (install Debian's chromium: scripts/bootstrap; or set STALLBENCH_CHROMIUM to a Chromium binary)"
+TABLE = "browsers"
+ALL = "all"
 
 
 @dataclass(frozen=True)
 class Driving:
+    browser: str      # the browser parameter's value: the drivers' --browser
+    label: str
     node: str
     node_version: str
-    chromium: str
-    playwright: Path
+    executable: str
+    library: Path
 
 
-def find_chromium() -> str | None:
-    given = os.environ.get("STALLBENCH_CHROMIUM")
-    if given is not None:
-        return given if given not in ("", "none") and os.access(given, os.X_OK) else None
-    return shutil.which("chromium") or shutil.which("chromium-browser")
+def declared(build_dir: Path) -> list[dict]:
+    """The rows of bench_browser's `browsers` table, after installing the OS packages that bring
+    them (unless a browser's path is given through its environment variable)."""
+    binary = build.bench_binaries(build_dir).get("browser")
+    if binary is None:
+        raise UsageError(f"bench_browser is not built in {build_dir}: run without --no-build")
+    rows = catalogue.describe(binary).tables.get(TABLE, [])
+    if not all(os.environ.get(row["env"]) is not None for row in rows):
+        if os_packages.ensure(["browser"]):  # something was installed: ask again where it is
+            rows = catalogue.describe(binary).tables.get(TABLE, [])
+    return rows
 
 
-def playwright_dir() -> Path:
-    return nodejs.deps_dir() / "npm" / "browser" / "node_modules" / "playwright-core"
+def chosen(rows: list[dict], given: str) -> list[dict]:
+    """The rows `given` names: one browser's name, `all` (every one the table declares) or "" (the
+    first declared)."""
+    names = [row["name"] for row in rows]
+    if given == "":
+        return rows[:1]
+    if given == ALL:
+        return rows
+    if given not in names:
+        raise UsageError(f"--browser {given}: unknown browser (valid: {', '.join(names + [ALL])})")
+    return [row for row in rows if row["name"] == given]
 
 
-def driving(what: str) -> Driving:
-    """Everything needed to drive Chromium, installing playwright-core when it is missing. Raises
-    UsageError naming what is missing (`what` says which command wanted it)."""
-    if os.environ.get("STALLBENCH_CHROMIUM") is None:
-        os_packages.ensure(["browser"])  # Debian's chromium: this family's package list
-    chromium = find_chromium()
-    if chromium is None:
-        raise UsageError(f"{what}: {NO_CHROMIUM}")
+def library_dir(row: dict) -> Path:
+    return nodejs.deps_dir() / "npm" / "browser" / "node_modules" / row["library"]
+
+
+def driving(what: str, row: dict) -> Driving:
+    """Everything needed to drive the browser of `row`, installing the npm set when it is missing.
+    Raises UsageError naming what is missing (`what` says which command wanted it)."""
+    if row["missing"]:
+        raise UsageError(f"{what}: {row['missing']}")
     if problem := npm_sets.install(["browser"]):
-        raise UsageError(f"{what}: playwright-core (npm set browser) could not be installed: {problem}")
+        raise UsageError(f"{what}: {row['library']} (npm set browser) could not be installed: {problem}")
     node, why_not = nodejs.find()
     if node is None:
         raise UsageError(f"{what}: no Node to run the browser driver: {why_not}")
-    return Driving(node.path, node.version, chromium, playwright_dir())
+    return Driving(row["name"], row["label"], node.path, node.version, row["path"], library_dir(row))
+
+
+def driver_argv(d: Driving, driver: str) -> list[str]:
+    """The command line of driver/<driver>.mjs for this browser."""
+    return [d.node, str(BROWSER_DIR / "driver" / driver), "--browser", d.browser, "--executable", d.executable,
+            "--library", str(d.library), "--pages", str(BROWSER_DIR / "pages")]

@@ -47,9 +47,10 @@ def add_arguments(p):
                    help="the random programs' series (default: a new one, printed); with --first I, programs I to I+N-1")
     p.add_argument("--first", type=numbers.integer_option, metavar="I", default=0,
                    help="the first random program's index (default 0)")
-    p.add_argument("--browser", action="store_true",
-                   help="run page scenarios in headless Chromium instead (default: every file in "
-                        f"{browser_trace.SCENARIOS.relative_to(paths.ROOT)}/; docs/browser.md)")
+    p.add_argument("--browser", nargs="?", const="", metavar="NAME",
+                   help="run page scenarios in a headless browser instead: chromium (--browser alone: the first "
+                        "the family declares), firefox, or all (every installed one, with a parity matrix across them); default scenarios: every "
+                        f"file in {browser_trace.SCENARIOS.relative_to(paths.ROOT)}/; docs/browser.md")
     p.add_argument("--no-build", action="store_true", help="use the existing build")
 
 
@@ -165,11 +166,17 @@ def _files(args) -> list[Path]:
 
 
 def run(args) -> int:
-    if args.browser:
+    if args.browser is not None:
         if args.node is not None or args.model_node is not None:
             raise UsageError("--browser cannot be combined with --node or --model-node: page scenarios run in "
-                             "Chromium, Node's under Node")
-        return browser_trace.run(args.files, args.runs)
+                             "a browser, Node's under Node")
+        browser, files = args.browser, args.files
+        if browser.endswith(".json"):  # `--browser SCENARIO.json ...`: the file is a scenario, the browser the default
+            browser, files = "", [Path(browser), *files]
+        for f in files:  # checked (one line, exit 2) before anything is built or started
+            if f.is_file():
+                browser_trace.scenarios.load(f)
+        return browser_trace.run(files, args.runs, browser, paths.build_dir() if args.no_build else build.ensure_built())
     if args.runs is not None and not 1 <= args.runs <= 1000:
         raise UsageError(f"--runs {args.runs} is out of range: valid values are 1-1000")
     if args.random is not None and not 1 <= args.random <= 1000:

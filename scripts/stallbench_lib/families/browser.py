@@ -1,9 +1,13 @@
-"""Report section for family `browser`: a long task on a page's main thread in Chromium, inline,
-chunked by each scheduling API or on a Web Worker, against the frames the page rendered and the
-clicks it answered. A frame timeline per strategy, time to finish against worst input delay across
-strategies and chunk sizes, frames and worst input delay per strategy for the report and the parse
-side by side, and the medians."""
+"""Report section for family `browser`: a long task on a page's main thread in Chromium and Firefox,
+inline, chunked by each scheduling API or on a Web Worker, against the frames the page rendered and
+the clicks it answered. A frame timeline per strategy and browser, time to finish against worst
+input delay across strategies and chunk sizes (with the INP thresholds), frames, worst input delay,
+TBT and INP with their verdicts per strategy and browser for the report and the parse side by side,
+the medians, and each Chromium cell's long animation frames with their longest script. The
+browsers, the thresholds and the LoAF attribution's vocabularies are the bench's declarations
+(meta.json's tables and constants)."""
 from collections import defaultdict
+from pathlib import Path
 
 from ..medians import middle
 from ..report import grouping, stats, table
@@ -20,7 +24,14 @@ COLOURS = {"inline": "#d62728", "timeout": "#1f77b4", "message-channel": "#17bec
 SIZE = {"report": "rows", "parse": "orders"}
 _READ = ("total_ms", "frames", "frame_rate_hz", "frame_gap_max_ms", "longtasks", "longtask_max_ms", "loaf_max_ms",
          "chunk_max_ms", "input_delay_p50_ms", "input_delay_max_ms", "interaction_max_ms", "work_start_ms", "work_end_ms",
-         "frame_at_ms", "longtask_at_ms", "longtask_ms", "click_at_ms", "click_delay_ms")
+         "frame_at_ms", "longtask_at_ms", "longtask_ms", "click_at_ms", "click_delay_ms", "tbt_ms", "tbt_longtask_ms",
+         "inp_ms", "inp_input_delay_ms", "inp_processing_ms", "inp_presentation_ms", "loaf_blocking_max_ms",
+         "frame_longtask_at_ms", "frame_longtask_ms", "loaf_at_ms", "loaf_ms", "loaf_blocking_ms", "loaf_render_start_ms",
+         "loaf_style_layout_start_ms", "loaf_script_ms", "loaf_script_forced_layout_ms", "loaf_script_invoker",
+         "loaf_script_source", "loaf_script_char")
+VERDICT_COLOURS = {"good": "#2ca02c", "needs improvement": "#ff7f0e", "poor": "#d62728"}
+MARKERS = ["o", "^", "s", "D"]  # one per browser, in the declared order
+PAGES = Path(__file__).resolve().parents[3] / "workloads" / "browser" / "pages"
 # What this section reads of benches/browser.cc, checked against the run's declarations (render.py).
 CONSUMES = {benchmark: _READ for benchmark in SIZE}
 FRAME_COLOUR, TASK_COLOUR, CLICK_COLOUR, WORK_COLOUR = "#1f77b4", "#d62728", "#2ca02c", "#ffd8a8"
@@ -30,9 +41,9 @@ Seeds 001 and 003 describe the browser's loop: it runs one task to completion, t
 microtask, then -- when a frame is due -- a rendering step (requestAnimationFrame callbacks, style,
 layout, paint), then the next task. A long task therefore freezes the page: no frame and no click
 can come until it ends. Here the long task is seed 000's price report (`report`) or `JSON.parse` of
-the orders payload with its record sums (`parse`), run on the main thread of a page in headless
-Chromium while a requestAnimationFrame loop animates a square and the driver clicks the page every
-`click_ms` through the DevTools protocol's input events, as a mouse would.
+the orders payload with its record sums (`parse`), run on the main thread of a page in each headless
+browser while a requestAnimationFrame loop animates a square and the driver clicks the page every
+`click_ms` through the browser's protocol (DevTools input events, WebDriver BiDi input actions).
 
 - **inline**: the whole work in one task. No frame runs during it; every click waits for its end.
 - **setTimeout 0, MessageChannel, requestIdleCallback, scheduler.yield, scheduler.postTask**: the
@@ -66,9 +77,11 @@ inline sits far right, the worker near zero delay at the price of starting a thr
 
 
 def _cells(rows):
-    """(benchmark, size) -> (strategy, chunk) -> params."""
+    """(benchmark, size) -> browser -> (strategy, chunk) -> params (a run before the browser
+    parameter: every cell is Chromium's)."""
     grouped = {(benchmark, size): cells for benchmark, size_key in SIZE.items()
                for size, cells in grouping.cells(rows, lambda p, key=size_key: int(p[key]),
+                                                 lambda p: p.get("browser", "chromium"),
                                                  lambda p: (p["strategy"], int(p["chunk"])), benchmark=benchmark).items()}
     return dict(sorted(grouped.items()))
 
@@ -76,6 +89,35 @@ def _cells(rows):
 def _order(key):
     strategy, chunk = key
     return (STRATEGIES.index(strategy) if strategy in STRATEGIES else 99, chunk)
+
+
+def _browsers(context) -> dict[str, dict]:
+    """name -> the declared row (label, protocol, ...), in the declared order."""
+    return {row["name"]: row for row in context.table("browsers")}
+
+
+def _browser_label(context, name: str) -> str:
+    row = _browsers(context).get(name)
+    version = context.run.meta.get("versions", {}).get(name, "")
+    label = row["label"] if row else name.capitalize()
+    return f"{label} {version}" if version[:1].isdigit() else label
+
+
+def _by_browser_order(context, browsers):
+    declared = list(_browsers(context))
+    return sorted(browsers, key=lambda b: declared.index(b) if b in declared else 99)
+
+
+def verdict(value, good, poor) -> str | None:
+    """web.dev's three bands: at or under `good` is good, over `poor` is poor, between needs improvement."""
+    if value is None:
+        return None
+    return "good" if value <= good else "poor" if value > poor else "needs improvement"
+
+
+def _thresholds(context, benchmark):
+    c = lambda name: context.constant(benchmark, name)  # noqa: E731
+    return {"inp": (c("inp_good_ms"), c("inp_poor_ms")), "tbt": (c("tbt_good_ms"), c("tbt_poor_ms"))}
 
 
 def _label(strategy, chunk):
@@ -94,7 +136,7 @@ def _one_chunk_each(cells):
     return {(s, middle(c)) for s, c in chunks.items()}
 
 
-def _timeline(context, benchmark, size, cells):
+def _timeline(context, benchmark, size, browser, cells):
     panels = []
     for key in sorted(_one_chunk_each(cells), key=_order):
         params = cells[key]
@@ -111,41 +153,51 @@ def _timeline(context, benchmark, size, cells):
         if start and end:
             ax.axvspan(start[0], end[0], color=WORK_COLOUR, alpha=0.7, lw=0, label="the work")
         delays = series("click_delay_ms")
-        top = max([50.0, *delays, *series("longtask_ms")]) * 1.15
+        # Long tasks from the longtask observer where the browser has one, else from the frame gaps.
+        at, lengths = series("longtask_at_ms"), series("longtask_ms")
+        source = "long task (length)"
+        if not lengths and not series("longtasks"):
+            at, lengths, source = series("frame_longtask_at_ms"), series("frame_longtask_ms"), "long task (frame gap)"
+        top = max([50.0, *delays, *lengths]) * 1.15
         ax.vlines(series("frame_at_ms"), top * 0.9, top, color=FRAME_COLOUR, lw=0.8, label="frame (rAF ran)")
-        lengths = series("longtask_ms")
         if lengths:
-            ax.bar(series("longtask_at_ms"), lengths, width=lengths, align="edge", color=TASK_COLOUR, alpha=0.35,
-                   label="long task (length)")
+            ax.bar(at, lengths, width=lengths, align="edge", color=TASK_COLOUR, alpha=0.35, label=source)
         ax.scatter(series("click_at_ms"), delays, s=14, color=CLICK_COLOUR, zorder=3, label="click (input delay)")
         ax.set_ylim(0, top)
         ax.set_ylabel("ms")
         ax.set_title(label, fontsize=9, loc="left")
     axes[-1, 0].set_xlabel("time since the window opened (ms)")
-    title = f"{_what(benchmark, size)}: frames, long tasks and clicks per strategy"
+    title = f"{_what(benchmark, size)} in {_browser_label(context, browser)}: frames, long tasks and clicks per strategy"
     fig.suptitle(title, fontsize=11)
     fig.tight_layout()
     shared_legend(fig, fontsize=7)
-    return save(fig, context.out, f"browser-timeline-{benchmark}-{size}", title)
+    return save(fig, context.out, f"browser-timeline-{benchmark}-{size}-{browser}", title)
 
 
-def _tradeoff(context, benchmark, size, cells):
-    medians = stats.medians_by_cell(context.rows, cells.values(), ("total_ms", "input_delay_max_ms"))
+def _tradeoff(context, benchmark, size, by_browser):
     fig, ax = figure(1, 1, figsize=(7.5, 4.5))
     drawn = set()
-    for key in sorted(cells, key=_order):
-        strategy, chunk = key
-        m = medians[cells[key]]
-        if m["total_ms"] is None or m["input_delay_max_ms"] is None:
-            continue
-        ax.scatter(m["input_delay_max_ms"], m["total_ms"], color=COLOURS.get(strategy, "black"), s=30,
-                   label=None if strategy in drawn else LABELS.get(strategy, strategy), zorder=3)
-        drawn.add(strategy)
-        if chunk:
-            ax.annotate(f"{chunk:,}", (m["input_delay_max_ms"], m["total_ms"]), fontsize=6,
-                        xytext=(3, 3), textcoords="offset points")
+    for b_index, browser in enumerate(_by_browser_order(context, by_browser)):
+        cells = by_browser[browser]
+        medians = stats.medians_by_cell(context.rows, cells.values(), ("total_ms", "input_delay_max_ms"))
+        marker = MARKERS[b_index % len(MARKERS)]
+        for key in sorted(cells, key=_order):
+            strategy, chunk = key
+            m = medians[cells[key]]
+            if m["total_ms"] is None or m["input_delay_max_ms"] is None:
+                continue
+            name = f"{LABELS.get(strategy, strategy)} ({_browsers(context).get(browser, {}).get('label', browser)})"
+            ax.scatter(m["input_delay_max_ms"], m["total_ms"], color=COLOURS.get(strategy, "black"), s=30,
+                       marker=marker, label=None if name in drawn else name, zorder=3)
+            drawn.add(name)
+            if chunk:
+                ax.annotate(f"{chunk:,}", (m["input_delay_max_ms"], m["total_ms"]), fontsize=6,
+                            xytext=(3, 3), textcoords="offset points")
     if not drawn:
         return ""
+    good, poor = _thresholds(context, benchmark)["inp"]
+    ax.axvline(good, color=VERDICT_COLOURS["good"], ls="--", lw=1, label=f"INP good ≤ {good:g} ms")
+    ax.axvline(poor, color=VERDICT_COLOURS["poor"], ls="--", lw=1, label=f"INP poor > {poor:g} ms")
     ax.set_xscale("log")
     ax.set_xlabel("worst input delay of a click (ms, log)")
     ax.set_ylabel("time to finish the work (ms)")
@@ -153,84 +205,175 @@ def _tradeoff(context, benchmark, size, cells):
     ax.grid(True, which="both", alpha=0.3)
     title = f"{_what(benchmark, size)}: time to finish against worst input delay"
     ax.set_title(title, fontsize=10)
-    corner_legend(ax, fontsize=7)
+    corner_legend(ax, fontsize=6)
     return save(fig, context.out, f"browser-tradeoff-{benchmark}-{size}", title)
 
 
+SIDE_METRICS = (("frame_rate_hz", "frames per second during the work", False),
+                ("input_delay_max_ms", "worst input delay (ms, log)", True),
+                ("tbt_ms", "TBT (ms, log; colour: verdict)", True),
+                ("inp_ms", "INP (ms, log; colour: verdict)", True))
+
+
 def _side_by_side(context, grouped):
-    """Frames per second during the work and worst input delay per strategy, the largest report
-    and the largest parse of the run next to each other (the seeds' 20,000,000 rows and 84.8 MiB
-    in the figure run)."""
+    """Frames per second during the work, worst input delay, TBT and INP (coloured by verdict) per
+    strategy and browser, the largest report and the largest parse of the run next to each other
+    (the seeds' 20,000,000 rows and 84.8 MiB in the figure run)."""
     largest = {}
-    for (benchmark, size), cells in grouped.items():
-        largest[benchmark] = (size, cells)
-    if len(largest) < 1:
-        return ""
+    for (benchmark, size), by_browser in grouped.items():
+        largest[benchmark] = (size, by_browser)
     columns = [(b, *largest[b]) for b in ("report", "parse") if b in largest]
-    fig, axes = figure(2, len(columns), figsize=(5.2 * len(columns), 6), squeeze=False)
-    for col, (benchmark, size, cells) in enumerate(columns):
-        keys = sorted(cells, key=_order)
-        medians = stats.medians_by_cell(context.rows, [cells[k] for k in keys],
-                                        ("frame_rate_hz", "input_delay_max_ms", "total_ms"))
-        names = [_label(*k).replace(" per chunk", "") for k in keys]
-        colours = [COLOURS.get(k[0], "black") for k in keys]
-        for row, (metric, ylabel) in enumerate((("frame_rate_hz", "frames per second during the work"),
-                                                ("input_delay_max_ms", "worst input delay (ms, log)"))):
+    if not columns:
+        return ""
+    fig, axes = figure(len(SIDE_METRICS), len(columns), figsize=(6 * len(columns), 10), squeeze=False)
+    for col, (benchmark, size, by_browser) in enumerate(columns):
+        browsers = _by_browser_order(context, by_browser)
+        keys = sorted({k for b in browsers for k in by_browser[b]}, key=_order)
+        limits = _thresholds(context, benchmark)
+        width = 0.8 / len(browsers)
+        for row, (metric, ylabel, log) in enumerate(SIDE_METRICS):
             ax = axes[row, col]
-            values = [medians[cells[k]][metric] or 0 for k in keys]
-            ax.bar(range(len(keys)), values, color=colours)
-            if metric == "input_delay_max_ms":  # inline's delay is 10-100x a chunked one's
+            for b_index, browser in enumerate(browsers):
+                cells = by_browser[browser]
+                medians = stats.medians_by_cell(context.rows, [cells[k] for k in keys if k in cells], (metric,))
+                for i, k in enumerate(keys):
+                    if k not in cells or medians[cells[k]][metric] is None:
+                        continue
+                    v = medians[cells[k]][metric]
+                    band = metric.split("_")[0]
+                    colour = (VERDICT_COLOURS[verdict(v, *limits[band])] if band in limits
+                              else COLOURS.get(k[0], "black"))
+                    x = i + (b_index - (len(browsers) - 1) / 2) * width
+                    ax.bar(x, max(v, 0.1) if log else v, width=width * 0.95, color=colour,
+                           hatch="//" if b_index else None, edgecolor="white")
+                    ax.annotate(stats.fmt(v, 0), (x, max(v, 0.1) if log else v), ha="center", va="bottom", fontsize=5)
+            if log:
                 ax.set_yscale("log")
-            for i, v in enumerate(values):
-                ax.annotate(stats.fmt(v, 0), (i, v), ha="center", va="bottom", fontsize=7)
-            ax.set_xticks(range(len(keys)), names if row else [""] * len(keys), rotation=35, ha="right", fontsize=7)
-            ax.set_ylabel(ylabel, fontsize=8)
+            band = metric.split("_")[0]
+            if band in limits:
+                for value, name in zip(limits[band], ("good", "poor")):
+                    ax.axhline(value, color=VERDICT_COLOURS[name], ls="--", lw=0.8)
+            names = [_label(*k).replace(" per chunk", "") for k in keys]
+            ax.set_xticks(range(len(keys)), names if row == len(SIDE_METRICS) - 1 else [""] * len(keys),
+                          rotation=35, ha="right", fontsize=7)
+            ax.set_ylabel(ylabel, fontsize=7)
             if row == 0:
-                ax.set_title(_what(benchmark, size), fontsize=10)
-    title = "Frames and worst input delay per strategy (medians)"
-    fig.suptitle(title, fontsize=11)
+                ax.set_title(_what(benchmark, size) + ": " + " | ".join(
+                    f"{_browser_label(context, b)}{' (hatched)' if i else ''}" for i, b in enumerate(browsers)), fontsize=8)
+    title = "Frames, worst input delay, TBT and INP per strategy and browser (medians; dashed: the thresholds)"
+    fig.suptitle(title, fontsize=10)
     fig.tight_layout()
     return save(fig, context.out, "browser-frames-and-delay", title)
 
 
 TABLE_COLUMNS = ["strategy", table.number("chunk"), table.number("finish", "ms"), table.number("frames (per s)"),
-                 table.number("frame gap max", "ms"), table.number("long tasks (max ms)"), table.number("LoAF max", "ms"),
-                 table.number("chunk max", "ms"), table.number("input delay p50 / max", "ms"),
-                 table.number("interaction max", "ms")]
+                 table.number("frame gap max", "ms"), table.number("long tasks (max ms)"), table.number("TBT", "ms"),
+                 "TBT verdict", table.number("INP = delay + processing + presentation", "ms"), "INP verdict",
+                 table.number("LoAF max / blocking max", "ms"), table.number("input delay p50 / max", "ms")]
+_TABLE_METRICS = ("total_ms", "frames", "frame_rate_hz", "frame_gap_max_ms", "longtasks", "longtask_max_ms", "tbt_ms",
+                  "inp_ms", "inp_input_delay_ms", "inp_processing_ms", "inp_presentation_ms", "loaf_max_ms",
+                  "loaf_blocking_max_ms", "input_delay_p50_ms", "input_delay_max_ms")
+NOT_AVAILABLE = "n/a"
 
 
-def _table(context, cells):
-    metrics = ("total_ms", "frames", "frame_rate_hz", "frame_gap_max_ms", "longtasks", "longtask_max_ms",
-               "loaf_max_ms", "chunk_max_ms", "input_delay_p50_ms", "input_delay_max_ms", "interaction_max_ms")
+def _table(context, benchmark, cells):
     rows = []
-    medians = stats.medians_by_cell(context.rows, cells.values(), metrics)
+    limits = _thresholds(context, benchmark)
+    medians = stats.medians_by_cell(context.rows, cells.values(), _TABLE_METRICS)
     for key in sorted(cells, key=_order):
         strategy, chunk = key
         m = medians[cells[key]]
+        either = lambda value, text: NOT_AVAILABLE if value is None else text  # noqa: E731
+        inp = (f"{stats.fmt(m['inp_ms'])} = {stats.fmt(m['inp_input_delay_ms'])} + {stats.fmt(m['inp_processing_ms'])}"
+               f" + {stats.fmt(m['inp_presentation_ms'])}") if m["inp_ms"] is not None else None
         rows.append([LABELS.get(strategy, strategy), f"{chunk:,}" if chunk else None, stats.fmt(m["total_ms"]),
                      f"{stats.fmt(m['frames'], 0)} ({stats.fmt(m['frame_rate_hz'], 0)})", stats.fmt(m["frame_gap_max_ms"]),
-                     f"{stats.fmt(m['longtasks'], 0)} ({stats.fmt(m['longtask_max_ms'])})", stats.fmt(m["loaf_max_ms"]),
-                     stats.fmt(m["chunk_max_ms"]), f"{stats.fmt(m['input_delay_p50_ms'])} / {stats.fmt(m['input_delay_max_ms'])}",
-                     stats.fmt(m["interaction_max_ms"])])
+                     either(m["longtasks"], f"{stats.fmt(m['longtasks'], 0)} ({stats.fmt(m['longtask_max_ms'])})"),
+                     stats.fmt(m["tbt_ms"]), verdict(m["tbt_ms"], *limits["tbt"]), inp,
+                     verdict(m["inp_ms"], *limits["inp"]),
+                     either(m["loaf_max_ms"], f"{stats.fmt(m['loaf_max_ms'])} / {stats.fmt(m['loaf_blocking_max_ms'])}"),
+                     f"{stats.fmt(m['input_delay_p50_ms'])} / {stats.fmt(m['input_delay_max_ms'])}"])
     return table.markdown(TABLE_COLUMNS, rows)
+
+
+def _source(context, index, char) -> str:
+    """A LoAF script's source as file:line (the page file at this checkout), from the bench's
+    numbering (the page_scripts table) and its character position."""
+    files = [row["name"] for row in context.table("page_scripts")]
+    if index is None or not 0 <= int(index) < len(files):
+        return "another source"
+    name = files[int(index)]
+    try:
+        text = (PAGES / name).read_text()
+    except OSError:
+        return name
+    return f"{name}:{text[:int(char)].count(chr(10)) + 1}" if char is not None and char >= 0 else name
+
+
+LOAF_COLUMNS = ["strategy", table.number("at", "ms"), table.number("duration", "ms"), table.number("blocking", "ms"),
+                table.number("render start", "ms"), table.number("style & layout start", "ms"),
+                "longest script: invoker, source", table.number("its duration (forced layout)", "ms")]
+
+
+def _loaf_table(context, cells):
+    """Each long animation frame of the median repetition per strategy, with its longest script."""
+    invokers = [row["name"] for row in context.table("loaf_invokers")]
+    rows = []
+    for key in sorted(cells, key=_order):
+        params = cells[key]
+        cell_rows = [r for r in context.rows if r.params == params]
+        rep = median_repetition(cell_rows, params, "total_ms")
+        series = lambda metric: stats.per_repetition(cell_rows, params, metric).get(rep, [])  # noqa: E731
+        at = series("loaf_at_ms")
+        columns = [series(m) for m in ("loaf_ms", "loaf_blocking_ms", "loaf_render_start_ms", "loaf_style_layout_start_ms",
+                                       "loaf_script_ms", "loaf_script_forced_layout_ms", "loaf_script_invoker",
+                                       "loaf_script_source", "loaf_script_char")]
+        for i, start in enumerate(at):
+            length, blocking, render, style, script, forced, invoker, source, char = (c[i] if i < len(c) else None
+                                                                                      for c in columns)
+            who = invokers[int(invoker)] if invoker is not None and 0 <= invoker < len(invokers) else "no script"
+            rows.append([_label(*key), stats.fmt(start), stats.fmt(length), stats.fmt(blocking),
+                         stats.fmt(render) if render is not None and render >= 0 else "–",
+                         stats.fmt(style) if style is not None and style >= 0 else "–",
+                         f"{who}, {_source(context, source, char)}", f"{stats.fmt(script)} ({stats.fmt(forced)})"])
+    return table.markdown(LOAF_COLUMNS, rows) if rows else ""
+
+
+VERDICT_READING = """\
+Verdicts use the thresholds web developers judge by (declared by the bench, kept in meta.json): INP
+good at or under {inp_good:g} ms, poor over {inp_poor:g} ms (web.dev); TBT good at or under
+{tbt_good:g} ms, poor over {tbt_poor:g} ms (Lighthouse, desktop; mobile: {tbt_mobile_good:g} / {tbt_mobile_poor:g}).
+INP is web-vitals' rule over the window's clicks (the longest, one in 50 ignored), split into input
+delay, processing and presentation delay. TBT is over long tasks as the frame gaps show them (any
+browser); Firefox has no longtask or long-animation-frame entries, so those columns say n/a there.
+"""
 
 
 def sections(context) -> str:
     grouped = _cells(context.rows)
     if not grouped:
         return ""
-    chromium = context.run.meta.get("versions", {}).get("chromium", "")
-    # Only a version goes in the title: the family ran, whatever meta.json could learn of its version.
-    named = f"Chromium {chromium}" if chromium[:1].isdigit() else "Chromium"
-    parts = [f"### A long task in {named}: frames and clicks (seeds 001, 003)\n", READING]
+    browsers = _by_browser_order(context, {b for by_browser in grouped.values() for b in by_browser})
+    named = " and ".join(_browser_label(context, b) for b in browsers)
+    benchmark = next(iter(grouped))[0]
+    limits = {name: context.constant(benchmark, f"{name}_ms") for name in
+              ("inp_good", "inp_poor", "tbt_good", "tbt_poor", "tbt_mobile_good", "tbt_mobile_poor")}
+    parts = [f"### A long task in {named}: frames and clicks (seeds 001, 003)\n", READING,
+             VERDICT_READING.format(**limits)]
     side = _side_by_side(context, grouped)
     if side:
         parts.append(side)
-    for (benchmark, size), cells in grouped.items():
+    for (benchmark, size), by_browser in grouped.items():
         parts.append(f"#### The {_what(benchmark, size)}\n")
-        parts += [TIMELINE_READING, _timeline(context, benchmark, size, cells)]
-        parts += [TRADEOFF_READING, _tradeoff(context, benchmark, size, cells)]
-        parts.append(collapsed("Medians per cell", "*frames* ran during the work (per second of it in brackets); "
-                               "*interaction* is Event Timing's duration, input to the next paint, for clicks of 16 ms "
-                               "or more.\n\n" + _table(context, cells)))
+        parts += [TRADEOFF_READING, _tradeoff(context, benchmark, size, by_browser)]
+        for browser in _by_browser_order(context, by_browser):
+            cells = by_browser[browser]
+            label = _browser_label(context, browser)
+            parts += [f"##### {label}\n", TIMELINE_READING, _timeline(context, benchmark, size, browser, cells)]
+            parts.append(collapsed(f"Medians per cell, {label}",
+                                   "*frames* ran during the work (per second of it in brackets); INP is split into "
+                                   "its phases.\n\n" + _table(context, benchmark, cells)))
+            loafs = _loaf_table(context, cells)
+            if loafs:
+                parts.append(collapsed(f"Long animation frames and their longest script, {label}", loafs))
     return "\n".join(p for p in parts if p)

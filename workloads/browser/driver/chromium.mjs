@@ -12,10 +12,12 @@
 // breaking navigation; it watches the browser and exits when the browser does.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+
+import { removeOrphanedProfiles, withLimit } from "./common.mjs";
 
 const SWITCHES = [
   "--headless", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
@@ -28,24 +30,6 @@ const SWITCHES = [
 const START_TIMEOUT_MS = 60_000;
 const CLOSE_TIMEOUT_MS = 10_000;
 const PROFILE_PREFIX = "stallbench-chromium-";
-
-function alive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return e.code === "EPERM";
-  }
-}
-
-// A driver killed with its cell (a timeout) cannot remove its profile: the next one does, for every
-// profile whose driver is gone.
-function removeOrphanedProfiles() {
-  for (const name of readdirSync(tmpdir())) {
-    const owner = name.startsWith(PROFILE_PREFIX) ? Number(name.slice(PROFILE_PREFIX.length).split("-")[0]) : 0;
-    if (owner > 0 && !alive(owner)) rmSync(join(tmpdir(), name), { recursive: true, force: true });
-  }
-}
 
 function devtoolsEndpoint(child, said) {
   return new Promise((resolve, reject) => {
@@ -68,10 +52,11 @@ function devtoolsEndpoint(child, said) {
   });
 }
 
-// { chromium: path, playwright: the playwright-core package folder } -> { browser, context, version, close }
+// { chromium: path, playwright: the playwright-core package folder } -> { version, newTab, close }
+// (the tab interface of browsers.mjs: goto, evaluate, click, exposeFunction)
 export async function startChromium({ chromium, playwright }) {
   const { chromium: protocol } = createRequire(import.meta.url)(playwright);
-  removeOrphanedProfiles();
+  removeOrphanedProfiles(PROFILE_PREFIX);
   const profile = mkdtempSync(join(tmpdir(), `${PROFILE_PREFIX}${process.pid}-`));
   const sandbox = process.getuid?.() === 0 ? ["--no-sandbox"] : [];  // Chromium refuses its sandbox as root
   // Chromium keeps crash reports and caches under XDG folders: the throwaway profile, not $HOME.
@@ -101,18 +86,25 @@ export async function startChromium({ chromium, playwright }) {
     const endpoint = await devtoolsEndpoint(child, said);
     browser = await protocol.connectOverCDP(endpoint);
     const context = browser.contexts()[0] ?? await browser.newContext();
-    return { browser, context, version: browser.version(), close: stop };
+    return { version: browser.version(), newTab: () => chromiumTab(context), close: stop };
   } catch (e) {
     await stop();
     throw e;
   }
 }
 
-// Rejects with "timeout: ..." when `promise` has not settled within `ms`.
-export function withLimit(promise, ms, what) {
-  let timer;
-  const limit = new Promise((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`timeout: ${what} did not finish within ${ms / 1000} s`)), ms);
-  });
-  return Promise.race([promise, limit]).finally(() => clearTimeout(timer));
+// A page of the browser. A click is a press and a release through the protocol's input events, sent
+// without waiting (the browser queues them while the page is busy, as it does a user's; it stamps
+// the event as it receives it); the promise is the browser's acknowledgement.
+async function chromiumTab(context) {
+  const page = await context.newPage();
+  await page.setViewportSize({ width: 800, height: 600 });
+  const cdp = await context.newCDPSession(page);
+  const press = (type, x, y) => cdp.send("Input.dispatchMouseEvent", { type, x, y, button: "left", clickCount: 1 });
+  return {
+    goto: (url) => page.goto(url),
+    evaluate: (fn, arg) => page.evaluate(fn, arg),
+    exposeFunction: (name, fn) => page.exposeFunction(name, fn),
+    click: (x, y) => Promise.all([press("mousePressed", x, y), press("mouseReleased", x, y)]),
+  };
 }

@@ -1,34 +1,29 @@
-// `stallbench trace --browser`'s driver: runs page scenarios in Chromium and prints, as one JSON
+// `stallbench trace --browser`'s driver: runs page scenarios in one browser and prints, as one JSON
 // line, the order their labels came out in on each run.
 //
-//   node trace.mjs --chromium PATH --playwright DIR --pages DIR < {"scenarios": [{"file", "program",
-//       "runs"}], "limit_ms": N}
-//   -> {"chromium": VERSION, "scenarios": [{"file", "orders": [[label, ...], ...]} | {"file", "error"}]}
+//   node trace.mjs --browser chromium|firefox --executable PATH --library DIR --pages DIR
+//       < {"scenarios": [{"file", "program", "runs"}], "limit_ms": N}
+//   -> {"version": VERSION, "scenarios": [{"file", "orders": [[label, ...], ...]} | {"file", "error"}]}
 //
 // Every run loads the page afresh. A run that overruns limit_ms ends the session (the page may still
 // be busy): it and the scenarios after it carry an error.
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 
-import { startChromium, withLimit } from "./chromium.mjs";
+import { BROWSER_OPTIONS, startBrowser } from "./browsers.mjs";
+import { withLimit } from "./common.mjs";
 import { servePages } from "./server.mjs";
 
-const { values: args } = parseArgs({ options: { chromium: { type: "string" }, playwright: { type: "string" },
-                                                pages: { type: "string" } } });
+const { values: args } = parseArgs({ options: { ...BROWSER_OPTIONS, pages: { type: "string" } } });
 const { scenarios, limit_ms: limitMs } = JSON.parse(readFileSync(0, "utf8"));
 
-const session = await startChromium({ chromium: args.chromium, playwright: args.playwright });
+const session = await startBrowser(args);
 try {
   const server = await servePages(args.pages, ["trace.html", "trace.js"]);
-  const page = await session.context.newPage();
-  await page.setViewportSize({ width: 800, height: 600 });
-  const cdp = await session.context.newCDPSession(page);
+  const tab = await session.newTab();
   // A user's click for the `click` op: sent through the protocol's input events, not awaited (the
   // browser acknowledges it only once the page has handled it).
-  await page.exposeFunction("stallbenchUserClick", () => {
-    for (const type of ["mousePressed", "mouseReleased"])
-      cdp.send("Input.dispatchMouseEvent", { type, x: 400, y: 300, button: "left", clickCount: 1 }).catch(() => {});
-  });
+  await tab.exposeFunction("stallbenchUserClick", () => { tab.click(400, 300).catch(() => {}); });
   const results = [];
   let stopped = "";
   for (const scenario of scenarios) {
@@ -39,8 +34,8 @@ try {
     const orders = [];
     try {
       for (let run = 0; run < scenario.runs; run++) {
-        await page.goto(`${server.origin}/trace.html`);
-        orders.push(await withLimit(page.evaluate((program) => window.runScenario(program), scenario.program),
+        await tab.goto(`${server.origin}/trace.html`);
+        orders.push(await withLimit(tab.evaluate((program) => window.runScenario(program), scenario.program),
                                     limitMs, "the scenario"));
       }
       results.push({ file: scenario.file, orders });
@@ -51,7 +46,7 @@ try {
     }
   }
   server.close();
-  console.log(JSON.stringify({ chromium: session.version, scenarios: results }));
+  console.log(JSON.stringify({ version: session.version, scenarios: results }));
 } finally {
   await session.close();
 }

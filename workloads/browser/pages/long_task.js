@@ -36,8 +36,23 @@ function observe(type, keep, options = {}) {
 observe("event", (e) => e.name === "click" &&
         seen.events.push({ at: e.startTime, start: e.processingStart, end: e.processingEnd, duration: e.duration }),
         { durationThreshold: 16 });
-observe("longtask", (e) => seen.longtasks.push({ at: e.startTime, duration: e.duration }));
-observe("long-animation-frame", (e) => seen.loafs.push({ at: e.startTime, duration: e.duration }));
+// Entry types this browser reports (Firefox has neither longtask nor long-animation-frame): a type
+// it lacks is "not available", never zero.
+const SUPPORTED = PerformanceObserver.supportedEntryTypes;
+seen.supported = { longtask: SUPPORTED.includes("longtask"), loaf: SUPPORTED.includes("long-animation-frame") };
+if (seen.supported.longtask) observe("longtask", (e) => seen.longtasks.push({ at: e.startTime, duration: e.duration }));
+// A long animation frame with what makes it useful: the part that delayed input (blockingDuration),
+// when its rendering and its style and layout started, and its longest script (by duration): who
+// invoked it and where its source is, which tells which function to chunk.
+const fileOf = (url) => url.slice(url.lastIndexOf("/") + 1);
+if (seen.supported.loaf) observe("long-animation-frame", (e) => {
+  const top = [...e.scripts].sort((a, b) => b.duration - a.duration)[0];
+  seen.loafs.push({ at: e.startTime, duration: e.duration, blocking: e.blockingDuration, render_start: e.renderStart,
+                    style_layout_start: e.styleAndLayoutStart,
+                    script: top ? { invoker: top.invoker, invoker_type: top.invokerType, file: fileOf(top.sourceURL),
+                                    function: top.sourceFunctionName, char: top.sourceCharPosition,
+                                    duration: top.duration, forced_layout: top.forcedStyleAndLayoutDuration } : null });
+});
 
 // What lets the browser in between two chunks: each returns a promise that resolves in a new task.
 const channel = new MessageChannel();
@@ -90,12 +105,27 @@ async function perform(work, input, strategy, chunk) {
   return job.answer();
 }
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+// The API a strategy needs, when this browser lacks it (a Firefox before 142 has no scheduler):
+// the cell is rejected with this reason rather than run some other way.
+const NEEDS = { "idle-callback": ["requestIdleCallback", () => typeof requestIdleCallback === "function"],
+                "yield": ["scheduler.yield", () => typeof globalThis.scheduler?.yield === "function"],
+                "post-task": ["scheduler.postTask", () => typeof globalThis.scheduler?.postTask === "function"],
+                "worker": ["module Web Workers", () => typeof Worker === "function"] };
+window.missingApi = (strategy) => {
+  const [api, present] = NEEDS[strategy] ?? ["", () => true];
+  return present() ? "" : `${api} is not available in this browser (${navigator.userAgent})`;
+};
+
+// The callback is this file's own function, so a long animation frame names it (and this file) as
+// the script that ran the work: setTimeout(resolve) would be a native function with no source.
+const sleep = (ms) => new Promise((resolve) => setTimeout(() => resolve(), ms));
 let input = null;
 
 // Before the window: the parse's payload is fetched (its bytes are what every strategy starts from).
+// Returns the page clock's origin (a Unix time in ms), to put the driver's send times on it.
 window.prepare = async (work, size) => {
   input = work === "report" ? size : new Uint8Array(await (await fetch("/payload")).arrayBuffer());
+  return performance.timeOrigin;
 };
 
 window.measure = async ({ work, strategy, chunk, leadMs, tailMs }) => {
