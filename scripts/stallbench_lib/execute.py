@@ -121,7 +121,7 @@ def execute(cells: list[Cell], repetitions: int, out_parent: Path, meta: dict,
         steps = schedule.interleaved(len(cells), repetitions, interleave_seed)
     else:
         steps = schedule.sequential(len(cells), repetitions)
-    run = RunDir.create(out_parent, metadata.new_run_id(meta["git"]), meta)
+    run = RunDir.create(out_parent, metadata.new_run_id(meta["git"], meta.get("shard")), meta)
     for line in notices:
         print(f"stallbench: {line}", file=sys.stderr, flush=True)
     with children.removed_if_killed(run.reserve):

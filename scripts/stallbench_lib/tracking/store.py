@@ -43,6 +43,7 @@ SCHEMA = (
          start_commit TEXT NOT NULL, end_commit TEXT NOT NULL, revisions TEXT NOT NULL, commits TEXT NOT NULL,
          reason TEXT NOT NULL, accepted_at TEXT NOT NULL, PRIMARY KEY (start_commit, end_commit))""",
 )
+SCHEMA_LOCK = 0x5354414C  # PostgreSQL advisory lock key held while the schema is written ('STAL')
 ROW_COLUMNS = "run_id, family, benchmark, params, repetition, metric, value, unit, status, detail"
 
 
@@ -88,6 +89,8 @@ class Store:
 
     def _write_schema(self) -> None:
         with self._transaction() as cursor:
+            if self.postgres:  # two runners creating the tables at once: CREATE ... IF NOT EXISTS is not atomic there
+                cursor.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
             for statement in SCHEMA:
                 cursor.execute(statement)
 
