@@ -73,15 +73,32 @@ def cell_seconds(durations: dict[str, float], repetitions: int) -> Callable[[Cel
     return expected
 
 
+def split(items: list, key: Callable, seconds: Callable, shard: shards.Shard, group: str) -> tuple[list, dict]:
+    """This shard's items (units by `key`, expected `seconds` each), in the order given, and the
+    `shard` record meta.json keeps (index, count, group, the partition's digest, its units)."""
+    found, members = units(items, key, seconds)
+    mine, record = shards.take(found, shard)
+    chosen = [item for k in members if k in mine for item in members[k]]
+    return chosen, {**record, "group": group, "cells": len(chosen)}
+
+
 def split_cells(cells: list[Cell], shard: shards.Shard, group: str, repetitions: int,
                 durations: dict[str, float]) -> tuple[list[Cell], dict]:
-    """This shard's cells, in plan order, and meta.json's `shard` record (index, count, group, the
-    partition's digest, its cells' keys)."""
-    found, members = units(cells, lambda c: c.key, cell_seconds(durations, repetitions))
-    mine, record = shards.take(found, shard)
-    chosen = [c for key in members if key in mine for c in members[key]]
-    return chosen, {**record, "group": group, "cells": len(chosen),
-                    "estimates": "stored" if durations else "declared timeouts"}
+    """`run`'s part: a unit per cell."""
+    chosen, record = split(cells, lambda c: c.key, cell_seconds(durations, repetitions), shard, group)
+    return chosen, {**record, "estimates": "stored" if durations else "declared timeouts"}
+
+
+def split_pairs(shard: shards.Shard, group: str, rounds: int, durations: dict[str, float]) -> Callable:
+    """`ab`'s part (ab_session.Focus.split): a unit per pair, BASE and CURRENT of a cell on one
+    machine, each pair costing two processes per round."""
+    def expected(pair) -> float:
+        return 2 * cell_seconds(durations, rounds)(pair.cells["current"])
+
+    def take(pairs: list) -> tuple[list, dict]:
+        chosen, record = split(pairs, lambda p: p.cells["current"].key, expected, shard, group)
+        return chosen, {**record, "estimates": "stored" if durations else "declared timeouts"}
+    return take
 
 
 def check_group(shard: shards.Shard | None, group: str | None) -> None:

@@ -217,7 +217,7 @@ def test_three_shards_append_at_once_to_one_postgresql_store(group, postgres_url
                                     "--shard", f"{k}/3", "--group", "pg", "--store", postgres_url,
                                     env={"STALLBENCH_BUILD_DIR": build_dir})
         if result.returncode != 0 or not any(line.startswith("stored:") for line in result.stdout.splitlines()):
-            failures.append(result.stdout + result.stderr)
+            failures.append([line for line in (result.stdout + result.stderr).splitlines() if "stor" in line])
 
     threads = [threading.Thread(target=shard, args=(k,)) for k in (1, 2, 3)]
     for t in threads:
@@ -239,3 +239,50 @@ def test_three_shards_append_at_once_to_one_postgresql_store(group, postgres_url
     assert _rows(merged / "pg") == _rows(unsplit)
     with store.Store(postgres_url) as db:
         assert [r.kind for r in db.listing() if r.run_id == "pg"] == ["run"]
+
+
+AB_CELLS = ["--set", "n=1000000,2000000,3000000,4000000", "--node", "none", "--min-rounds", "7", "--max-rounds", "7"]
+
+
+@pytest.fixture(scope="module")
+def ab_shards(tmp_path_factory):
+    """An A/A of the tiny benchmark's four cells in two shards (two build folders of one binary)."""
+    tmp = tmp_path_factory.mktemp("ab")
+    base, current = _tiny_build(tmp / "base"), _tiny_build(tmp / "current")
+    for k in (1, 2):
+        result = stallbench_command("ab", base, current, *AB_CELLS, "--out", str(tmp / f"s{k}"), "--shard", f"{k}/2",
+                                    "--group", "abg", env={"STALLBENCH_STORE": ""})
+        assert result.returncode == 0, result.stderr  # a shard never gates: the merge does
+    return tmp
+
+
+def test_bh_over_a_merged_ab_group_equals_bh_over_the_same_rows_unsplit(ab_shards, tmp_path):
+    from stallbench_lib.tracking import ab_rounds, ab_verdict
+    from stallbench_lib.tracking.samples import samples_from_rows
+
+    merged = stallbench_command("merge", str(ab_shards / "s1"), str(ab_shards / "s2"), "--out", str(tmp_path))
+    assert merged.returncode in (0, 1), merged.stderr
+    summary = json.loads((tmp_path / "ab.json").read_text())
+    assert summary["exit"] == merged.returncode and summary["pairs"] == 4
+    rows = {role: [r for k in (1, 2) for run in (ab_shards / f"s{k}" / role).iterdir()
+                   for r in read_csv(run / "results.csv")] for role in ab_rounds.ROLES}
+    values = ab_rounds.paired_values(rows["base"], rows["current"])
+    base, current = samples_from_rows(rows["base"]), samples_from_rows(rows["current"])
+    measured = [ab_verdict.measure(key, current[key].unit, base[key], current[key], values[key], "lower", 5.0, 0.05)
+                for key in sorted(values) if key[3] == "sum_ms"]
+    unsplit = ab_verdict.decide(measured, 0.05, [])
+    expected = {"/".join(c.key): c.q_value for c in unsplit.comparisons}
+    with open(tmp_path / "ab.csv") as f:
+        import csv
+        found = {f"{r['family']}/{r['benchmark']}/{r['params']}/{r['metric']}": float(r["q_value"])
+                 for r in csv.DictReader(f) if r["metric"] == "sum_ms"}
+    assert found == pytest.approx(expected) and len(found) == 4 and summary["tested"] == 4
+    per_shard = [json.loads((ab_shards / f"s{k}" / "ab.json").read_text())["tested"] for k in (1, 2)]
+    assert per_shard == [2, 2]  # each shard alone corrected over its half
+
+
+def test_an_ab_group_with_a_shard_missing_exits_2_naming_it(ab_shards, tmp_path):
+    merged = stallbench_command("merge", str(ab_shards / "s2"), "--out", str(tmp_path))
+    assert merged.returncode == 2, merged.stderr
+    assert "shard 1/2 missing" in (tmp_path / "ab.md").read_text()
+    assert json.loads((tmp_path / "ab.json").read_text())["exit"] == 2
