@@ -121,7 +121,7 @@ def execute(cells: list[Cell], repetitions: int, out_parent: Path, meta: dict,
         steps = schedule.interleaved(len(cells), repetitions, interleave_seed)
     else:
         steps = schedule.sequential(len(cells), repetitions)
-    run = RunDir.create(out_parent, metadata.new_run_id(meta["git"]), meta)
+    run = RunDir.create(out_parent, metadata.new_run_id(meta["git"], meta.get("shard")), meta)
     for line in notices:
         print(f"stallbench: {line}", file=sys.stderr, flush=True)
     with children.removed_if_killed(run.reserve):
@@ -159,6 +159,18 @@ def _added_steps(cells: list[Cell], steps: list, more, run: RunDir, progress: Pr
     return bool(extra)
 
 
+def _count_seconds(meta: dict, spent: dict, cell: Cell, step: schedule.Step, result: CellResult) -> None:
+    """meta's cell_seconds: each cell's wall seconds per repetition (its process start-up included),
+    what a later `--shard` reads from the store to balance its shards (shard_plan.py). A repetition
+    not run again after a failure took no time and is not counted."""
+    if result.seconds <= 0:
+        return
+    total = spent.setdefault(cell.key, [0.0, 0])
+    total[0] += result.seconds
+    total[1] += step.repetitions
+    meta.setdefault("cell_seconds", {})[cell.key] = round(total[0] / total[1], 4)
+
+
 def _run_steps(run: RunDir, cells: list[Cell], steps: list, repetitions: int, interleave_seed: int | None,
                skip: Callable[[Cell], str | None] | None, finished: Callable[[Cell, CellResult], None] | None,
                more: Callable[[], list[tuple[Cell, int | None]]] | None = None,
@@ -175,6 +187,7 @@ def _run_steps(run: RunDir, cells: list[Cell], steps: list, repetitions: int, in
     for step in steps:
         steps_left[step.cell] += 1
     done: list[tuple[schedule.Step, CellResult]] = []
+    spent: dict[str, list[float]] = {}  # cell key -> [seconds, repetitions] of the processes that ran
     try:
         k = 0
         while k < len(steps) or _added_steps(cells, steps, more, run, progress, steps_left):
@@ -195,6 +208,7 @@ def _run_steps(run: RunDir, cells: list[Cell], steps: list, repetitions: int, in
             result = _step_result(run, cells, step, failed, progress)
             done.append((step, result))
             run.add(result.rows)
+            _count_seconds(run.meta, spent, cell, step, result)
             if result.status != "ok" and step.cell not in failed:
                 failed[step.cell] = (result.status, result.detail)
             _tally(run.meta["cells"], cells, failed, skipped, steps_left)

@@ -89,6 +89,9 @@ def now_iso() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
-def new_run_id(git: dict) -> str:
+def new_run_id(git: dict, shard: dict | None = None) -> str:
+    """'20261202T133118Z-43d94ddc'; a shard's says which (-shard2of3): its siblings start in the same
+    second on other machines, and their ids must differ in the store they share."""
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-    return f"{stamp}-{git['short'] or 'nogit'}"
+    part = f"-shard{shard['index']}of{shard['count']}" if shard else ""
+    return f"{stamp}-{git['short'] or 'nogit'}{part}"

@@ -15,6 +15,7 @@ from .catalogue import DESCRIBE_TIMEOUT_S, Benchmark, Family, all_benchmarks, in
 from .errors import UsageError
 from .node import Node
 from .profiles import Profile
+from .tidy import canonical_params
 
 
 def node_args(nodes: tuple[Node, ...]) -> list[str]:
@@ -29,6 +30,11 @@ class Cell:
     params: dict[str, str]  # every parameter, per-process ones included
     nodes: tuple[Node, ...] = ()  # the Node lines chosen for the run
     inputs: dict[str, str] = field(default_factory=dict)  # the family's inputs given by its command
+
+    @property
+    def key(self) -> str:
+        """The cell as its rows name it, one string: 'family/benchmark k=v;k=v'."""
+        return f"{self.benchmark.full_name} {canonical_params(self.params)}"
 
     def label(self) -> str:
         shown = " ".join(f"{k}={v}" for k, v in self.params.items())

@@ -140,6 +140,8 @@ def unfinished(meta: dict) -> str | None:
     """Why a run did not finish (interrupted, a full disk, killed), or None when it did."""
     if meta.get("complete") is True:
         return None
+    if meta.get("incomplete_because"):  # a merged group with a shard missing or unfinished (group_merge.py)
+        return f"incomplete: {meta['incomplete_because']}"
     if meta.get("stopped"):
         return f"incomplete: stopped by {meta['stopped']}"
     if meta.get("interrupted"):

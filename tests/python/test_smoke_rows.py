@@ -109,6 +109,23 @@ def test_smoke_rows_match_the_stored_expectation(smoke_run):
     assert sorted(expected.required - found) == [] and expected.unexpected(found) == []
 
 
+def test_the_smoke_profile_in_three_shards_merges_to_the_same_rows(tmp_path):
+    """`run --shard K/3` three times, merged: the row keys of the unsplit run, as above."""
+    from conftest import stallbench
+
+    for k in (1, 2, 3):
+        result = stallbench("run", "--profile", "smoke", "--no-build", "--no-report", "--out", str(tmp_path / "shards"),
+                            "--shard", f"{k}/3", "--group", "smoke3", timeout=900, env={"STALLBENCH_STORE": ""})
+        assert result.returncode in (0, 1), result.stderr  # 1: a failed cell, which the rows name like any other
+    merged = stallbench("merge", str(tmp_path / "shards"), "--out", str(tmp_path / "merged"), "--no-report")
+    assert "merged:  3 of 3 shards" in merged.stdout, merged.stderr
+    run_dir = tmp_path / "merged" / "smoke3"
+    benchmarks = catalogue.all_benchmarks(catalogue.load(build.bench_binaries(BUILD)))
+    found = row_keys(run_dir, benchmarks)
+    expected = expectation(benchmarks, run_dir)
+    assert sorted(expected.required - found) == [] and expected.unexpected(found) == []
+
+
 def _regenerate(run_dir: Path) -> None:
     benchmarks = catalogue.all_benchmarks(catalogue.load(build.bench_binaries(BUILD)))
     series = series_metrics(run_dir)

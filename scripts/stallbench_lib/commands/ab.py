@@ -3,8 +3,7 @@ import os
 from datetime import datetime, timezone
 from pathlib import Path
 
-from .. import instructions, node as nodejs, numbers, os_packages, paths
-from ..atomic import atomic_write
+from .. import instructions, node as nodejs, numbers, os_packages, paths, shard_plan, shards
 from ..errors import UsageError
 from ..plan import parse_sets
 from ..profiles import DEFAULT, PROFILES
@@ -55,6 +54,8 @@ def add_arguments(p):
     p.add_argument("--out", type=Path, metavar="DIR",
                    help="where both runs and ab.md/.csv/.json go (default results/ab/<time>-<base>-vs-<current>/)")
     nodejs.add_option(p, "the Node cells (the same Node binaries for both sides)")
+    shard_plan.add_options(p, "the cells (each cell's BASE and CURRENT paired on this machine; `stallbench merge` "
+                              "judges the group and owns the exit code)")
     store.add_option(p)
 
 
@@ -72,6 +73,8 @@ def run(args) -> int:
     if args.instructions_gate and not args.instructions:
         raise UsageError("--instructions-gate needs --instructions (the counts it gates on)")
     limits = thresholds(args)
+    shard = shards.parse(args.shard) if args.shard is not None else None
+    shard_plan.check_group(shard, args.group)
     os_packages.ensure(os_packages.family_lists() + [os_packages.TRACKING])  # both sides build every family
     if args.instructions:
         instructions.require_valgrind()
@@ -92,13 +95,22 @@ def run(args) -> int:
     grid = ab_session.Grid(profile, args.filter, sets, nodes)
     rules = ab_session.Rounds(limits, args.min_rounds, args.max_rounds, args.budget, inject, args.duet,
                               args.instructions)
+    focus = ab_session.Focus()
+    if shard:
+        durations = shard_plan.stored_seconds(args.store, args.group)
+        focus = ab_session.Focus(split=shard_plan.split_pairs(shard, args.group, args.min_rounds or args.max_rounds,
+                                                              durations))
+        notes.append(f"shard {shard} of group {args.group}: these verdicts are corrected over this shard alone; "
+                     "the group's verdict and exit code are `stallbench merge`'s")
     session = ab_session.run(sides, families, grid, rules, out, {
-        "ab": {"base": args.base, "current": args.current, "inject": inject, "duet": args.duet}}, notes)
+        "ab": {"base": args.base, "current": args.current, "inject": inject, "duet": args.duet,
+               "instructions_gate": args.instructions_gate,
+               "limits": {"alpha": args.alpha, "min_effect": args.min_effect}}}, notes, focus)
     outcome, runs, pairs = session.outcome, session.runs, session.pairs
     gating = ab_verdict.gating(outcome.comparisons, args.instructions_gate)
     if args.instructions_gate:
         outcome.notes.append(ab_verdict.gate_note(outcome.comparisons, gating))
-    code = 1 if gating else 0
+    code = 1 if gating and not shard else 0
     means = {"geomean": geomean.summarise_paired(outcome.comparisons, session.per_round, session.settings.seed),
              "geomean_instructions": geomean.summarise(outcome.comparisons, instructions=True)}
     summary = {
@@ -108,11 +120,8 @@ def run(args) -> int:
         "minutes": session.minutes, "seed": session.settings.seed, "inject": inject, "duet": args.duet,
         **{role: {"given": sides[role].given, "commit": sides[role].git.get("commit"), "build": str(sides[role].build),
                   "run_id": runs[role].run_id, "run_dir": str(runs[role].path)} for role in ab_rounds.ROLES}}
-    text = ab_report.markdown(outcome, summary, runs, means)
-    atomic_write(out / "ab.md", text)
-    atomic_write(out / "ab.csv", ab_report.to_csv(outcome))
-    atomic_write(out / "ab.json", ab_report.to_json(outcome, summary | {k: geomean.as_json(v) for k, v in means.items()}
-                                                    | {"gating": ["/".join(c.key) for c in gating]}))
+    summary["gating"] = ["/".join(c.key) for c in gating]
+    text = ab_report.write(out, outcome, summary, runs, means)
     print(text)
     print(f"ab: {out / 'ab.md'} (runs: {runs['base'].path}, {runs['current'].path})")
     if args.out is None or args.store or os.environ.get(store.ENVIRONMENT):

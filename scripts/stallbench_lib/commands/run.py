@@ -4,7 +4,7 @@ import random
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import build, catalogue, instructions, node as nodejs, npm_sets, numbers, optional, os_packages, paths
+from .. import build, catalogue, instructions, node as nodejs, npm_sets, numbers, optional, os_packages, paths, shard_plan, shards
 from ..errors import UsageError
 from ..execute import execute, run_meta
 from ..plan import make_plan, parse_sets, select
@@ -32,6 +32,7 @@ def add_arguments(p):
     p.add_argument("--instructions", action="store_true",
                    help="also run CPU-bound benchmarks under callgrind and record their instruction counts "
                         "(`instructions`) beside their repetition times (`wall_ms`); about 50x slower per cell")
+    shard_plan.add_options(p, "the plan's cells")
     store.add_option(p)
 
 
@@ -45,6 +46,9 @@ class RunOptions:
     count_instructions: bool = False
     nodes: tuple = ()               # the Node lines (node.choose)
     no_build: bool = False
+    shard: shards.Shard | None = None  # --shard K/N: this machine's part of the plan
+    group: str | None = None        # --group ID, shared by the shards
+    store: str | None = None        # where the shard's durations are read from (--store)
 
 
 def provide(pattern: str | None, count_instructions: bool, no_build: bool) -> Path:
@@ -74,11 +78,16 @@ def perform(options: RunOptions, out: Path, build_dir: Path, extra_meta: dict | 
     npm_sets.provide(families, selected)
     cells = make_plan(families, options.profile, options.pattern, options.sets, options.nodes,
                       narrow_with="--filter or --set {family}.KEY=...")
+    part = {}
+    if options.shard:
+        durations = shard_plan.stored_seconds(options.store, options.group)
+        cells, record = shard_plan.split_cells(cells, options.shard, options.group, options.repetitions, durations)
+        part = {"shard": record}
     tools = {os_packages.TRACKING} if options.count_instructions else set()
     left_out = optional.notices(build_dir, {b.family for b in selected} | tools, options.no_build)
     settings = {"profile": options.profile.name, "filter": options.pattern, "sets": options.sets,
                 "repetitions": options.repetitions, "instructions": options.count_instructions,
-                "nodes": [n.meta() for n in options.nodes], **(extra_meta or {})}
+                "nodes": [n.meta() for n in options.nodes], **part, **(extra_meta or {})}
     meta = run_meta(families, build_dir, settings)
     counting = None
     if options.count_instructions:
@@ -97,9 +106,11 @@ def run(args) -> int:
     profile = PROFILES[args.profile]
     repetitions = args.repetitions if args.repetitions is not None else profile.repetitions
     check_repetitions(repetitions)
+    shard = shards.parse(args.shard) if args.shard is not None else None
+    shard_plan.check_group(shard, args.group)
     options = RunOptions(profile, repetitions, args.filter, parse_sets(args.set), args.instructions,
                          tuple(nodejs.choose(args.node, every_line=profile.tier in ("nightly", "full"))),
-                         args.no_build)
+                         args.no_build, shard, args.group, args.store)
     build_dir = provide(options.pattern, options.count_instructions, options.no_build)
     if options.count_instructions:
         instructions.require_valgrind()

@@ -72,7 +72,8 @@ def _header(run: rundir.RunDir) -> str:
     m = run.meta
     machine = m.get("machine", {})
     git = m.get("git", {})
-    state = "complete" if m.get("complete") else f"**incomplete** ({m.get('interrupted', 'stopped before the end')})"
+    why = m.get("incomplete_because") or m.get("interrupted", "stopped before the end")
+    state = "complete" if m.get("complete") else f"**incomplete** ({why})"
     cells = m.get("cells", {})
     versions = ", ".join(f"{k} {v}" for k, v in sorted(m.get("versions", {}).items()))
     lines = [
@@ -94,7 +95,28 @@ def _header(run: rundir.RunDir) -> str:
         "across runs.",
         "",
     ]
-    return "\n".join(lines)
+    return "\n".join(lines + _group_lines(m))
+
+
+def _group_lines(m: dict) -> list[str]:
+    """A run merged from shards (group_merge.py): which machine measured which cells, and which
+    shard is missing or unfinished."""
+    group = m.get("group")
+    if not group:
+        return []
+    present = {s["index"]: s for s in group.get("shards", [])}
+    rows = []
+    for k in range(1, group.get("count", 0) + 1):
+        s = present.get(k)
+        if s is None:
+            rows.append([f"{k}/{group['count']}", "**missing**", "", "", ""])
+            continue
+        machine = s.get("machine") or {}
+        rows.append([f"{k}/{group['count']}", s.get("run_id"), f"{machine.get('hostname')} (`{machine.get('fingerprint')}`)",
+                     s.get("cells"), ", ".join(s.get("units") or []) if s.get("complete") else "**unfinished**"])
+    return [f"Merged from the {group.get('count')} shards of group `{group.get('id')}`, measured on "
+            f"{group.get('machines')} machine(s); each shard's cells ran on its machine alone.", "",
+            table.markdown(["shard", "run", "machine", "cells", "what it measured"], rows), ""]
 
 
 @dataclass

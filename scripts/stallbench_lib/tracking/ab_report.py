@@ -1,5 +1,8 @@
 """ab.md, ab.csv and ab.json: what a paired A/B run found, worst first."""
 import json
+from pathlib import Path
+
+from ..atomic import atomic_write
 
 from . import comparison, geomean, verdict_table
 from .comparison import CSV_COLUMNS, Outcome, busy_note
@@ -56,3 +59,12 @@ def to_csv(outcome: Outcome) -> str:
 def to_json(outcome: Outcome, summary: dict) -> str:
     return json.dumps({**summary, "counts": outcome.counts(),
                        "regressed": ["/".join(c.key) for c in outcome.regressed]}, indent=2) + "\n"
+
+
+def write(out: Path, outcome: Outcome, summary: dict, runs: dict, means: dict) -> str:
+    """ab.md, ab.csv and ab.json into `out` (ab's, and merge's for a sharded ab); returns ab.md's text."""
+    text = markdown(outcome, summary, runs, means)
+    atomic_write(out / "ab.md", text)
+    atomic_write(out / "ab.csv", to_csv(outcome))
+    atomic_write(out / "ab.json", to_json(outcome, summary | {k: geomean.as_json(v) for k, v in means.items()}))
+    return text

@@ -162,7 +162,7 @@ def create_runs(sides: dict[str, Side], families: dict[str, list[Family]], out, 
         meta = run_meta(families[role], side.build, base_meta)
         meta["git"] = side.git
         meta["ab"] = {**meta.get("ab", {}), "side": role, "given": side.given}
-        runs[role] = RunDir.create(out / role, f"{metadata.new_run_id(side.git)}-{role}", meta)
+        runs[role] = RunDir.create(out / role, f"{metadata.new_run_id(side.git, base_meta.get('shard'))}-{role}", meta)
     return runs
 
 

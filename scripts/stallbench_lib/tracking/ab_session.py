@@ -3,6 +3,7 @@ sides have (the grid's), their paired rounds (ab_rounds) into a run directory pe
 verdicts decided together (ab_verdict). `ab` runs one; `bisect` one per step, narrowed by a Focus
 to the cells and metrics of the regression it follows."""
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -51,6 +52,9 @@ class Focus:
     are neither waited for by the adaptive rounds nor counted by the correction."""
     cells: frozenset[CellKey] | None = None
     metrics: frozenset[str] | None = None
+    # A sharded ab (--shard K/N): this machine's part of the pairs, and the `shard` record for its
+    # meta.json. The minimum rounds stay those of the whole group: the merge corrects over all of it.
+    split: Callable[[list[Pair]], tuple[list[Pair], dict]] | None = None
 
 
 @dataclass
@@ -107,7 +111,7 @@ def _pairs(sides, families, grid: Grid, focus: Focus, notes) -> tuple[list[Pair]
     return pairs, declarations
 
 
-def _compare(pairs, declarations, limits: Thresholds, notes) -> tuple[Outcome, dict]:
+def verdicts(pairs, declarations, limits: Thresholds, notes) -> tuple[Outcome, dict]:
     """Wall-time metrics by their paired rounds; instruction counts, measured apart and deterministic,
     by compare's rank test in their own family (so the exit code's false-alarm rate is at most
     alpha per family). Also returns every metric's (base, current) per round, for the geomean."""
@@ -144,13 +148,17 @@ def run(sides: dict[str, Side], families: dict[str, list[Family]], grid: Grid, r
     pairs, declarations = _pairs(sides, families, grid, focus, notes)
     min_rounds = rules.min_rounds or max(rules.least_rounds, paired.rounds_needed(
         ab_rounds.tracked_metrics(pairs, declarations), rules.limits.alpha))
+    part = {}
+    if focus.split:
+        pairs, record = focus.split(pairs)
+        part = {"shard": record}
     limits, share = rules.limits, rules.settle_share
     settling = limits.min_effect if share == 1 else lambda metric, declared: share * limits.min_effect(metric, declared)
     settings = Settings(min(min_rounds, rules.max_rounds), rules.max_rounds, rules.budget_minutes * 60,
                         settling, declarations, rules.inject, rules.duet)
     runs = ab_rounds.create_runs(sides, families, out, {
         "profile": grid.profile.name, "filter": grid.filter, "sets": grid.sets,
-        "nodes": [n.meta() for n in grid.nodes], **meta})
+        "nodes": [n.meta() for n in grid.nodes], **meta, **part})
     started = time.monotonic()
     try:
         rounds, spent = ab_rounds.measure(pairs, runs, settings)
@@ -165,5 +173,5 @@ def run(sides: dict[str, Side], families: dict[str, list[Family]], grid: Grid, r
     if unmeasured := ab_rounds.failed_on_both_sides(pairs):
         notes.append(f"**{len(unmeasured)} cells failed on both sides**, so nothing about them is compared: "
                      + "; ".join(unmeasured[:5]) + (" …" if len(unmeasured) > 5 else ""))
-    outcome, per_round = _compare(pairs, declarations, rules.limits, notes)
+    outcome, per_round = verdicts(pairs, declarations, rules.limits, notes)
     return Session(outcome, pairs, runs, settings, rounds, spent, (time.monotonic() - started) / 60, per_round)

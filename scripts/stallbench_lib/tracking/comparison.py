@@ -85,7 +85,7 @@ def compare_runs(base: Run, current: Run, thresholds: Thresholds) -> Outcome:
     notes += [n for n in busy if n]
     for run in (base, current):
         if run.meta and not run.meta.get("complete"):
-            notes.append(f"{run.run_id} is incomplete ({run.meta.get('interrupted', 'stopped before the end')})")
+            notes.append(f"{run.run_id} is incomplete ({run.meta.get('incomplete_because') or run.meta.get('interrupted', 'stopped before the end')})")
     return Outcome(worst_first(comparisons), list(dict.fromkeys(notes)), thresholds.alpha)
 
 

@@ -43,12 +43,16 @@ SCHEMA = (
          start_commit TEXT NOT NULL, end_commit TEXT NOT NULL, revisions TEXT NOT NULL, commits TEXT NOT NULL,
          reason TEXT NOT NULL, accepted_at TEXT NOT NULL, PRIMARY KEY (start_commit, end_commit))""",
 )
+SCHEMA_LOCK = 0x5354414C  # PostgreSQL advisory lock key held while the schema is written ('STAL')
 ROW_COLUMNS = "run_id, family, benchmark, params, repetition, metric, value, unit, status, detail"
 
 
 def kind_of(meta: dict) -> str:
+    """A shard is a part of a night, not a night: history reads the group merged (`stallbench merge`)."""
     if meta.get("calibration"):
         return "calibration"
+    if meta.get("shard"):
+        return "shard"
     side = (meta.get("ab") or {}).get("side")
     return f"ab-{side}" if side else "run"
 
@@ -85,6 +89,8 @@ class Store:
 
     def _write_schema(self) -> None:
         with self._transaction() as cursor:
+            if self.postgres:  # two runners creating the tables at once: CREATE ... IF NOT EXISTS is not atomic there
+                cursor.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
             for statement in SCHEMA:
                 cursor.execute(statement)
 
@@ -131,10 +137,10 @@ class Store:
         self._connection.commit()
         return found
 
-    def load(self, run_ids: list[str]) -> list[Run]:
-        """The runs with these ids, in the order given (an id not stored is left out)."""
+    def _parts(self, run_ids: list[str]) -> dict[str, tuple[dict, list[Row]]]:
+        """run id -> (meta, rows) of the stored ones among `run_ids`."""
         if not run_ids:
-            return []
+            return {}
         marks = ", ".join("?" * len(run_ids))
         metas = {run_id: json.loads(meta)
                  for run_id, meta in self._read(f"SELECT run_id, meta FROM runs WHERE run_id IN ({marks})", run_ids)}
@@ -142,7 +148,27 @@ class Store:
         for r in self._read(f"SELECT {ROW_COLUMNS} FROM rows WHERE run_id IN ({marks})", run_ids).fetchall():
             rows[r[0]].append(Row(*r[:6], None if r[6] is None else float(r[6]), *r[7:]))
         self._connection.commit()
-        return [from_parts(Path(f"{self.location}#{i}"), i, metas[i], rows[i]) for i in run_ids if i in metas]
+        return {run_id: (meta, rows[run_id]) for run_id, meta in metas.items()}
+
+    def load(self, run_ids: list[str]) -> list[Run]:
+        """The runs with these ids, in the order given (an id not stored is left out)."""
+        parts = self._parts(run_ids)
+        return [from_parts(Path(f"{self.location}#{i}"), i, *parts[i]) for i in run_ids if i in parts]
+
+    def recent_metas(self, limit: int) -> list[dict]:
+        """The meta.json of the `limit` latest complete runs, newest first (what --shard's durations come from)."""
+        cursor = self._read("SELECT meta FROM runs WHERE complete = 1 ORDER BY started_at DESC, run_id LIMIT ?", (limit,))
+        found = [json.loads(r[0]) for r in cursor.fetchall()]
+        self._connection.commit()
+        return found
+
+    def group(self, group_id: str) -> list[tuple[dict, list[Row]]]:
+        """(meta, rows) of every stored shard of a group (meta's shard.group), in order of shard index."""
+        cursor = self._read("SELECT run_id, meta FROM runs WHERE meta LIKE ?", (f"%{json.dumps(group_id)}%",))
+        ids = [run_id for run_id, meta in cursor.fetchall()
+               if (json.loads(meta).get("shard") or {}).get("group") == group_id]
+        self._connection.commit()
+        return sorted(self._parts(ids).values(), key=lambda part: (part[0]["shard"].get("index", 0), part[0]["run_id"]))
 
     def history(self, fingerprint: str) -> list[Run]:
         """Every complete night of one machine (plain runs and the CURRENT side of `ab`), oldest first."""
