@@ -8,14 +8,18 @@ per-process value together was tried: with a benchmark that has no per-process p
 the nightly plan had 31 units, and 8 shards came out at 1.32 times the even share.)
 
 Expected seconds come from earlier runs in the history store (meta.json's cell_seconds, per
-repetition, median over the latest runs), never from runs of the same group (a sibling that
-finished first would change the estimates of those still planning); a cell no earlier run measured
-counts its benchmark's declared timeout per repetition. Every shard must read the same durations:
+repetition, median over the latest runs started before today, UTC), never from today's runs nor
+from the group's: a sibling that finished first, or any other run stored while the shards plan,
+would change the estimates of those still planning. (A group whose shards start on both sides of
+midnight may still read different runs; the merge then refuses it, naming the shards whose
+partition differs.) A cell no earlier run measured counts its benchmark's declared timeout per
+repetition. Every shard must read the same durations:
 point all of them at one store (--store, $STALLBENCH_STORE), or at none — a CI runner with a fresh
 checkout has no results/history.sqlite, and then the timeouts make the partition the same everywhere."""
 import os
 import re
 import sys
+from datetime import datetime, timezone
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -29,15 +33,21 @@ from .tracking import store
 RECENT_RUNS = 20  # how many stored runs the durations are read from
 
 
-def stored_seconds(store_option: str | None, group: str | None) -> dict[str, float]:
-    """Cell key -> median seconds per repetition over the latest stored runs outside `group`.
-    An unreadable or absent store gives none (the declared timeouts then decide)."""
+def start_of_today() -> str:
+    """00:00 UTC today, as meta.json's started_at spells a time."""
+    return datetime.now(timezone.utc).replace(hour=0, minute=0, second=0, microsecond=0).isoformat(timespec="seconds")
+
+
+def stored_seconds(store_option: str | None, group: str | None, before: str | None = None) -> dict[str, float]:
+    """Cell key -> median seconds per repetition over the latest stored runs started before
+    `before` (default: today, UTC) outside `group`. An unreadable or absent store gives none (the
+    declared timeouts then decide)."""
     where = store.location(store_option)
     if not store_option and not os.environ.get(store.ENVIRONMENT) and not Path(where).exists():
         return {}
     try:
         with store.Store(where) as db:
-            metas = db.recent_metas(RECENT_RUNS)
+            metas = db.recent_metas(RECENT_RUNS, before or start_of_today())
     except UsageError as e:
         print(f"stallbench: --shard: no stored durations ({e}); the declared timeouts decide", file=sys.stderr)
         return {}

@@ -198,9 +198,11 @@ def test_durations_come_from_the_store_outside_the_group(group, tmp_path):
     location = str(tmp_path / "h.sqlite")
     assert cli.main(["store", "import", str(unsplit), str(tmp / "shards"), "--store", location]) == 0
     measured = json.loads((unsplit / "meta.json").read_text())["cell_seconds"]
-    assert shard_plan.stored_seconds(location, "another")  # every cell's duration, from two runs of it
-    assert sorted(shard_plan.stored_seconds(location, "another")) == sorted(measured)
-    only_whole = shard_plan.stored_seconds(location, "g1")  # the group's own shards left out
+    assert shard_plan.stored_seconds(location, "another") == {}  # today's runs: not read (the default cutoff)
+    tomorrow = "9999-01-01T00:00:00+00:00"
+    assert shard_plan.stored_seconds(location, "another", tomorrow)  # every cell's duration, from two runs of it
+    assert sorted(shard_plan.stored_seconds(location, "another", tomorrow)) == sorted(measured)
+    only_whole = shard_plan.stored_seconds(location, "g1", tomorrow)  # the group's own shards left out
     assert only_whole == pytest.approx(measured)
     with store.Store(location) as db:
         kinds = {r.kind for r in db.listing()}

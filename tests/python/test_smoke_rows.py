@@ -10,7 +10,9 @@ sees a stall on a busy machine and none on a calm one), so a series' key may be 
 for a stored cell that had none; every other key must be there, and no other key may appear. It
 was made as root with Chromium installed (so the
 browser family and slow-dns's real lookups ran); where this machine lacks one, those keys are left
-out. The keys of starvation/random_parity were added by hand with that benchmark (issue 24).
+out. The keys of starvation/random_parity were added by hand with that benchmark (issue 24); the
+file was regenerated when the browser family gained its `browser` parameter and the web-vitals
+metrics (issue 29: the smoke grid runs Chromium only).
 Regenerate it after a deliberate change to the smoke grid or to a benchmark's metrics:
 
     scripts/stallbench run --profile smoke --no-report --out /tmp/smoke

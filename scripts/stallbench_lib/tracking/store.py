@@ -155,9 +155,11 @@ class Store:
         parts = self._parts(run_ids)
         return [from_parts(Path(f"{self.location}#{i}"), i, *parts[i]) for i in run_ids if i in parts]
 
-    def recent_metas(self, limit: int) -> list[dict]:
-        """The meta.json of the `limit` latest complete runs, newest first (what --shard's durations come from)."""
-        cursor = self._read("SELECT meta FROM runs WHERE complete = 1 ORDER BY started_at DESC, run_id LIMIT ?", (limit,))
+    def recent_metas(self, limit: int, started_before: str) -> list[dict]:
+        """The meta.json of the `limit` latest complete runs started before `started_before` (ISO
+        time), newest first (what --shard's durations come from)."""
+        cursor = self._read("SELECT meta FROM runs WHERE complete = 1 AND started_at < ? "
+                            "ORDER BY started_at DESC, run_id LIMIT ?", (started_before, limit))
         found = [json.loads(r[0]) for r in cursor.fetchall()]
         self._connection.commit()
         return found
