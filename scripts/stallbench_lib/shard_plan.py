@@ -111,6 +111,20 @@ def split_pairs(shard: shards.Shard, group: str, rounds: int, durations: dict[st
     return take
 
 
+def durations_before(text: str | None) -> str | None:
+    """--durations-before as started_at spells a time (UTC), or one line naming what is valid."""
+    if text is None:
+        return None
+    try:
+        when = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        when = None
+    if when is None or when.tzinfo is None:
+        raise UsageError(f"--durations-before {text!r}: expected an ISO 8601 time with its zone, "
+                         "e.g. 2026-12-02T02:17:00Z or 2026-12-02T03:17:00+01:00")
+    return when.astimezone(timezone.utc).isoformat(timespec="seconds")
+
+
 def check_group(shard: shards.Shard | None, group: str | None) -> None:
     """--shard and --group come together: siblings find each other by the group."""
     if shard is not None and not group:
@@ -125,5 +139,9 @@ def add_options(parser, what: str) -> None:
     parser.add_argument("--shard", metavar="K/N", type=str,
                         help=f"run only the K-th of N disjoint parts of {what} (the same part on every machine; "
                              "balanced by the durations in the history store); needs --group")
+    parser.add_argument("--durations-before", metavar="TIME",
+                        help="read the durations of stored runs started before TIME (ISO 8601 with a time zone, "
+                             "e.g. the CI run's start; default 00:00 UTC today): the same TIME for every shard makes "
+                             "them agree even across midnight")
     parser.add_argument("--group", metavar="ID",
                         help="the id the N shards share (the CI run id); `stallbench merge` joins them into one")

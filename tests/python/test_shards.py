@@ -288,3 +288,36 @@ def test_an_ab_group_with_a_shard_missing_exits_2_naming_it(ab_shards, tmp_path)
     assert merged.returncode == 2, merged.stderr
     assert "shard 1/2 missing" in (tmp_path / "ab.md").read_text()
     assert json.loads((tmp_path / "ab.json").read_text())["exit"] == 2
+
+
+def test_the_shards_command_shows_every_shard_of_every_count(tmp_path):
+    shown = stallbench_command("shards", "--no-build", "--count", "1,3", "--profile", "smoke", "--filter", "^report/",
+                               "--node", "none", "--store", str(tmp_path / "none.sqlite"))
+    assert shown.returncode == 0, shown.stderr
+    rows = [line.split() for line in shown.stdout.splitlines()[2:]]
+    assert [row[:2] for row in rows] == [["1", "1/1"], ["3", "1/3"], ["3", "2/3"], ["3", "3/3"]]
+    assert sum(int(row[2]) for row in rows[1:]) == int(rows[0][2])  # the three shards hold the whole plan's cells
+    assert "declared timeouts" in shown.stdout.splitlines()[0]
+
+
+@pytest.mark.parametrize("args, said", [
+    (["shards", "--count", "0"], "--count '0': expected shard counts 1-256"),
+    (["shards", "--count", "2,x"], "--count '2,x'"),
+    (["run", "--shard", "1/2", "--group", "g", "--durations-before", "yesterday"], "expected an ISO 8601 time"),
+    (["run", "--shard", "1/2", "--group", "g", "--durations-before", "2026-12-02T02:00:00"], "with its zone"),
+])
+def test_bad_shards_and_durations_input_is_one_line(tmp_path, args, said):
+    result = stallbench_command(*args, "--no-build", "--node", "none", "--out" if args[0] == "run" else "--profile",
+                                str(tmp_path / "out") if args[0] == "run" else "smoke")
+    assert result.returncode == 2 and said in result.stderr and result.stderr.count("\n") == 1
+    assert not (tmp_path / "out").exists()
+
+
+def test_durations_before_a_time_leave_out_runs_stored_after_it(group, tmp_path):
+    tmp, _, unsplit = group
+    location = str(tmp_path / "h.sqlite")
+    assert cli.main(["store", "import", str(unsplit), "--store", location]) == 0
+    started = json.loads((unsplit / "meta.json").read_text())["started_at"]
+    assert shard_plan.stored_seconds(location, None, started) == {}  # stored at that time: after the cutoff
+    later = shard_plan.durations_before("9999-01-01T00:00:00Z")
+    assert shard_plan.stored_seconds(location, None, later)

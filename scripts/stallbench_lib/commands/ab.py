@@ -97,7 +97,7 @@ def run(args) -> int:
                               args.instructions)
     focus = ab_session.Focus()
     if shard:
-        durations = shard_plan.stored_seconds(args.store, args.group)
+        durations = shard_plan.stored_seconds(args.store, args.group, shard_plan.durations_before(args.durations_before))
         focus = ab_session.Focus(split=shard_plan.split_pairs(shard, args.group, args.min_rounds or args.max_rounds,
                                                               durations))
         notes.append(f"shard {shard} of group {args.group}: these verdicts are corrected over this shard alone; "

@@ -49,6 +49,7 @@ class RunOptions:
     shard: shards.Shard | None = None  # --shard K/N: this machine's part of the plan
     group: str | None = None        # --group ID, shared by the shards
     store: str | None = None        # where the shard's durations are read from (--store)
+    durations_before: str | None = None  # --durations-before: stored runs older than this (None: today 00:00 UTC)
 
 
 def provide(pattern: str | None, count_instructions: bool, no_build: bool) -> Path:
@@ -80,7 +81,7 @@ def perform(options: RunOptions, out: Path, build_dir: Path, extra_meta: dict | 
                       narrow_with="--filter or --set {family}.KEY=...")
     part = {}
     if options.shard:
-        durations = shard_plan.stored_seconds(options.store, options.group)
+        durations = shard_plan.stored_seconds(options.store, options.group, options.durations_before)
         cells, record = shard_plan.split_cells(cells, options.shard, options.group, options.repetitions, durations)
         part = {"shard": record}
     tools = {os_packages.TRACKING} if options.count_instructions else set()
@@ -110,7 +111,7 @@ def run(args) -> int:
     shard_plan.check_group(shard, args.group)
     options = RunOptions(profile, repetitions, args.filter, parse_sets(args.set), args.instructions,
                          tuple(nodejs.choose(args.node, every_line=profile.tier in ("nightly", "full"))),
-                         args.no_build, shard, args.group, args.store)
+                         args.no_build, shard, args.group, args.store, shard_plan.durations_before(args.durations_before))
     build_dir = provide(options.pattern, options.count_instructions, options.no_build)
     if options.count_instructions:
         instructions.require_valgrind()
