@@ -17,7 +17,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-import { removeOrphanedProfiles, withLimit } from "./common.mjs";
+import { listeningEndpoint, removeOrphanedProfiles, withLimit } from "./common.mjs";
 
 const SWITCHES = [
   "--headless", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
@@ -30,27 +30,6 @@ const SWITCHES = [
 const START_TIMEOUT_MS = 60_000;
 const CLOSE_TIMEOUT_MS = 10_000;
 const PROFILE_PREFIX = "stallbench-chromium-";
-
-function devtoolsEndpoint(child, said) {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`chromium did not start within ${START_TIMEOUT_MS / 1000} s`)),
-                             START_TIMEOUT_MS);
-    child.stderr.on("data", (data) => {
-      said.push(...String(data).split("\n").filter(Boolean));
-      said.splice(0, Math.max(0, said.length - 20));
-      const found = said.join("\n").match(/DevTools listening on (ws:\/\/\S+)/);
-      if (found) {
-        clearTimeout(timer);
-        resolve(found[1]);
-      }
-    });
-    child.on("error", (e) => { clearTimeout(timer); reject(new Error(`cannot start chromium: ${e.message}`)); });
-    child.on("exit", (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`chromium exited (${signal ?? `code ${code}`}) before it listened: ${said.at(-1) ?? "no output"}`));
-    });
-  });
-}
 
 // { chromium: path, playwright: the playwright-core package folder } -> { version, newTab, close }
 // (the tab interface of browsers.mjs: goto, evaluate, click, exposeFunction)
@@ -83,7 +62,7 @@ export async function startChromium({ chromium, playwright }) {
     rmSync(profile, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
   };
   try {
-    const endpoint = await devtoolsEndpoint(child, said);
+    const endpoint = await listeningEndpoint(child, said, "chromium", /DevTools listening on (ws:\/\/\S+)/, START_TIMEOUT_MS);
     browser = await protocol.connectOverCDP(endpoint);
     const context = browser.contexts()[0] ?? await browser.newContext();
     return { version: browser.version(), newTab: () => chromiumTab(context), close: stop };

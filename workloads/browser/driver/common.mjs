@@ -1,5 +1,5 @@
-// What both browsers' starters share: a time limit on a promise, and the removal of throwaway
-// profiles whose driver is gone.
+// What both browsers' starters share: a time limit on a promise, the removal of throwaway profiles
+// whose driver is gone, and waiting for the protocol endpoint a browser prints on stderr.
 import { readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -29,4 +29,27 @@ export function withLimit(promise, ms, what) {
     timer = setTimeout(() => reject(new Error(`timeout: ${what} did not finish within ${ms / 1000} s`)), ms);
   });
   return Promise.race([promise, limit]).finally(() => clearTimeout(timer));
+}
+
+// Resolves with the endpoint URL the browser prints on stderr (`pattern`'s first group), rejects
+// when it exits, cannot start or says nothing of the kind within `ms`. `said` keeps its last 20
+// lines, for the error of a browser that gives up later.
+export function listeningEndpoint(child, said, name, pattern, ms) {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${name} did not start within ${ms / 1000} s`)), ms);
+    child.stderr.on("data", (data) => {
+      said.push(...String(data).split("\n").filter(Boolean));
+      said.splice(0, Math.max(0, said.length - 20));
+      const found = said.join("\n").match(pattern);
+      if (found) {
+        clearTimeout(timer);
+        resolve(found[1]);
+      }
+    });
+    child.on("error", (e) => { clearTimeout(timer); reject(new Error(`cannot start ${name}: ${e.message}`)); });
+    child.on("exit", (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`${name} exited (${signal ?? `code ${code}`}) before it listened: ${said.at(-1) ?? "no output"}`));
+    });
+  });
 }

@@ -21,7 +21,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 
-import { removeOrphanedProfiles, withLimit } from "./common.mjs";
+import { listeningEndpoint, removeOrphanedProfiles, withLimit } from "./common.mjs";
 
 const START_TIMEOUT_MS = 60_000;
 const CLOSE_TIMEOUT_MS = 10_000;
@@ -43,27 +43,6 @@ function extraPreferences() {
   if (typeof prefs !== "object" || prefs === null || Array.isArray(prefs))
     throw new Error("STALLBENCH_FIREFOX_PREFS must be a JSON object of preferences");
   return prefs;
-}
-
-function bidiEndpoint(child, said) {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`firefox did not start within ${START_TIMEOUT_MS / 1000} s`)),
-                             START_TIMEOUT_MS);
-    child.stderr.on("data", (data) => {
-      said.push(...String(data).split("\n").filter(Boolean));
-      said.splice(0, Math.max(0, said.length - 20));
-      const found = said.join("\n").match(/WebDriver BiDi listening on (ws:\/\/\S+)/);
-      if (found) {
-        clearTimeout(timer);
-        resolve(found[1]);
-      }
-    });
-    child.on("error", (e) => { clearTimeout(timer); reject(new Error(`cannot start firefox: ${e.message}`)); });
-    child.on("exit", (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`firefox exited (${signal ?? `code ${code}`}) before it listened: ${said.at(-1) ?? "no output"}`));
-    });
-  });
 }
 
 // { firefox: path, puppeteer: the puppeteer-core package folder } -> { version, newTab, close }
@@ -96,7 +75,8 @@ export async function startFirefox({ firefox, puppeteer }) {
                   { stdio: ["ignore", "ignore", "pipe"], env });
     exited = once(child, "exit");
     const said = [];
-    const endpoint = await bidiEndpoint(child, said);
+    const endpoint = await listeningEndpoint(child, said, "firefox", /WebDriver BiDi listening on (ws:\/\/\S+)/,
+                                             START_TIMEOUT_MS);
     browser = await protocol.connect({ browserWSEndpoint: `${endpoint}/session`, protocol: "webDriverBiDi" });
     // "firefox/153.8.0esr" or "153.8.0esr", as the protocol says it
     const version = (await browser.version()).replace(/^[^0-9]*/, "");
