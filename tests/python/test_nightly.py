@@ -187,3 +187,78 @@ def test_bad_shard_arguments_are_one_line_and_exit_2(tmp_path, args, said):
     result = nightly(tmp_path, "measure", "night-x", "a", "b", *args)
     assert result.returncode == 2 and said in result.stderr and result.stderr.count("\n") == 1
     assert not tmp_path.exists() or list(tmp_path.iterdir()) == []
+
+
+def _workflow(name):
+    yaml = pytest.importorskip("yaml")
+    return yaml.safe_load((ROOT / ".github" / "workflows" / name).read_text())
+
+
+@pytest.mark.parametrize("given, expected", [("3", [1, 2, 3]), ("1", [1]), ("64", list(range(1, 65)))])
+def test_the_sharded_workflow_makes_the_matrix_from_n(tmp_path, given, expected):
+    (step,) = _workflow("nightly-sharded.yml")["jobs"]["plan"]["steps"]
+    output = tmp_path / "output"
+    result = subprocess.run(["bash", "-c", step["run"]], env={**os.environ, "N": given, "GITHUB_OUTPUT": str(output)},
+                            capture_output=True, text=True, timeout=30)
+    assert result.returncode == 0, result.stdout
+    found = dict(line.split("=", 1) for line in output.read_text().splitlines())
+    assert json.loads(found["shards"]) == expected and found["count"] == given
+
+
+@pytest.mark.parametrize("given", ["0", "65", "three", "", "1;rm"])
+def test_the_sharded_workflow_refuses_a_count_that_is_no_count(tmp_path, given):
+    (step,) = _workflow("nightly-sharded.yml")["jobs"]["plan"]["steps"]
+    result = subprocess.run(["bash", "-c", step["run"]], env={**os.environ, "N": given, "GITHUB_OUTPUT": str(tmp_path / "o")},
+                            capture_output=True, text=True, timeout=30)
+    assert result.returncode == 2 and "expected a whole number of machines" in result.stdout
+    assert not (tmp_path / "o").exists()
+
+
+def test_the_sharded_workflow_wires_the_matrix_to_the_merge_to_the_history():
+    flow = _workflow("nightly-sharded.yml")
+    jobs = flow["jobs"]
+    assert flow["permissions"] == {"contents": "read"} and flow["env"]["NIGHT"] == "results/nightly/${{ github.run_id }}"
+    assert flow["env"]["SHARDS"] == flow["env"]["NIGHT"] + "-shards"  # scripts/nightly's $NIGHTS/RUN_ID-shards
+    shard = jobs["shard"]
+    assert shard["needs"] == "plan" and shard["strategy"]["fail-fast"] is False
+    assert shard["strategy"]["matrix"]["shard"] == "${{ fromJSON(needs.plan.outputs.shards) }}"
+    gate = next(s for s in shard["steps"] if "scripts/nightly measure" in s.get("run", ""))
+    assert "if" not in gate and '"${{ github.run_id }}"' in gate["run"]
+    assert '--shard "${{ matrix.shard }}/${{ needs.plan.outputs.count }}"' in gate["run"]
+    (upload,) = [s for s in shard["steps"] if s.get("uses", "").startswith("actions/upload-artifact")]
+    assert upload["if"] == "always()" and upload["with"]["path"] == "${{ env.SHARDS }}/"
+    assert upload["with"]["name"] == "stallbench-night-${{ github.run_id }}-shard${{ matrix.shard }}"
+
+    merge = jobs["merge"]
+    assert set(merge["needs"]) == {"plan", "shard"} and merge["if"].startswith("always()")  # a failed shard still merges
+    (download,) = [s for s in merge["steps"] if s.get("uses", "").startswith("actions/download-artifact")]
+    assert download["with"] == {"pattern": "stallbench-night-${{ github.run_id }}-shard*", "path": "${{ env.SHARDS }}",
+                                "merge-multiple": True}  # each artifact holds its folder K: side by side again
+    gate = next(s for s in merge["steps"] if "scripts/nightly merge" in s.get("run", ""))
+    assert '"${{ github.run_id }}"' in gate["run"] and "if" not in gate and "continue-on-error" not in gate
+    uploads = [s for s in merge["steps"] if s.get("uses", "").startswith("actions/upload-artifact")]
+    assert [(u["with"]["name"], u["with"]["path"]) for u in uploads] == \
+        [("stallbench-night-${{ github.run_id }}", "${{ env.NIGHT }}/")]  # what the history job downloads
+
+    history = jobs["history"]
+    assert history["needs"] == "merge" and history["permissions"] == {"contents": "write"}
+    assert "needs.merge.result == 'success'" in history["if"] and "needs.merge.result == 'failure'" in history["if"]
+    assert history["uses"] == _workflow("nightly.yml")["jobs"]["history"]["uses"] == \
+        "./.github/workflows/nightly-history.yml"
+
+
+def test_the_history_job_both_nightlies_share_records_the_uploaded_night():
+    flow = _workflow("nightly-history.yml")
+    assert list(flow[True]) == ["workflow_call"]  # PyYAML reads `on:` as True
+    steps = flow["jobs"]["history"]["steps"]
+    (download,) = [s for s in steps if s.get("uses", "").startswith("actions/download-artifact")]
+    assert download["with"] == {"name": "stallbench-night-${{ github.run_id }}", "path": "${{ env.NIGHT }}"}
+    assert any('scripts/nightly record "${{ github.run_id }}" history' in s.get("run", "") for s in steps)
+    assert flow["jobs"]["history"]["permissions"] == {"contents": "write"}
+
+
+def test_one_night_is_measured_by_one_of_the_two_workflows():
+    single, sharded = _workflow("nightly.yml"), _workflow("nightly-sharded.yml")
+    assert single[True]["schedule"] == sharded[True]["schedule"]
+    assert "vars.STALLBENCH_SHARDS == ''" in single["jobs"]["measure"]["if"]
+    assert "vars.STALLBENCH_SHARDS != ''" in sharded["jobs"]["plan"]["if"]
