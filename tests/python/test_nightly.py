@@ -255,6 +255,7 @@ def test_the_history_job_both_nightlies_share_records_the_uploaded_night():
     assert download["with"] == {"name": "stallbench-night-${{ github.run_id }}", "path": "${{ env.NIGHT }}"}
     assert any('scripts/nightly record "${{ github.run_id }}" history' in s.get("run", "") for s in steps)
     assert flow["jobs"]["history"]["permissions"] == {"contents": "write"}
+    assert flow["jobs"]["history"]["concurrency"]["group"]  # the two nightlies' pushes, one at a time
 
 
 def test_one_night_is_measured_by_one_of_the_two_workflows():
