@@ -24,7 +24,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from . import shards
+from . import numbers, shards
 from .errors import UsageError
 from .medians import median
 from .plan import Cell
@@ -109,6 +109,18 @@ def split_pairs(shard: shards.Shard, group: str, rounds: int, durations: dict[st
         chosen, record = split(pairs, lambda p: p.cells["current"].key, expected, shard, group)
         return chosen, {**record, "estimates": "stored" if durations else "declared timeouts"}
     return take
+
+
+def split_points(cells: list[Cell], shard: shards.Shard, group: str, repetitions: int) -> tuple[list[Cell], dict]:
+    """`sweep-pool`'s part: a unit per point (one pool size of one mix in one runtime, all its
+    repetitions), expected to take its declared seconds of arrivals per repetition (the `duration`
+    parameter; a point without one, its benchmark's declared timeout). sweep-pool stores no runs,
+    so there are no measured durations to read: the declared ones are the same on every machine."""
+    def expected(cell: Cell) -> float:
+        declared = numbers.decimal(cell.params.get("duration") or "")
+        return (declared or cell.benchmark.timeout_s or shards.DEFAULT_SECONDS) * repetitions
+    chosen, record = split(cells, lambda c: c.key, expected, shard, group)
+    return chosen, {**record, "estimates": "declared durations"}
 
 
 def durations_before(text: str | None) -> str | None:

@@ -223,7 +223,7 @@ def test_an_acceptance_in_the_history_branch_survives_the_nightly_record(tmp_pat
 
 def test_the_workflow_commits_the_acceptances_with_the_runs():
     yaml = pytest.importorskip("yaml")
-    flow = yaml.safe_load((ROOT / ".github" / "workflows" / "nightly.yml").read_text())
+    flow = yaml.safe_load((ROOT / ".github" / "workflows" / "nightly-history.yml").read_text())  # both nightlies'
     commit = next(s for s in flow["jobs"]["history"]["steps"] if "commit" in s.get("run", ""))
     assert "git add runs" in commit["run"] and "accepted.json" in commit["run"]
 

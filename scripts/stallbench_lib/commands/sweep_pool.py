@@ -6,7 +6,7 @@ its report."""
 import sys
 from pathlib import Path
 
-from .. import build, catalogue, node as nodejs, numbers, paths
+from .. import build, catalogue, node as nodejs, numbers, paths, shard_plan, shards
 from ..errors import UsageError
 from ..execute import execute, run_meta
 from ..plan import make_plan
@@ -62,6 +62,9 @@ def add_arguments(p):
                    help="also reproduce nodejs/node#8436 at these sizes (real lookups need root: a private network "
                         "namespace with a delaying DNS server of our own)")
     nodejs.add_option(p, "the Node side of the synthetic sweep (the mix run by Node's own crypto, zlib, fs, dns)")
+    shard_plan.add_options(p, "the sweep's points (a point: one pool size of the mix in one runtime, all its "
+                              "repetitions; balanced by their --duration). `stallbench merge` joins the shards into "
+                              "one sweep and its report")
     p.add_argument("--out", metavar="DIR", type=Path, help="put the run directory under DIR instead of results/runs/")
     p.add_argument("--no-build", action="store_true", help="use the existing build; fail if there is none")
     p.add_argument("--no-report", action="store_true", help="skip rendering the report")
@@ -188,7 +191,11 @@ def run(args) -> int:
         args.duration = APP_DURATION_S if args.app is not None else MIX_DURATION_S
     if not 1 <= args.repetitions <= 100:
         raise UsageError(f"--repetitions {args.repetitions} is out of range: valid values are 1-100")
+    shard = shards.parse(args.shard) if args.shard is not None else None
+    shard_plan.check_group(shard, args.group)
     if args.app is not None or args.url:
+        if shard is not None:
+            raise UsageError("--shard splits the synthetic sweep; --app sweeps one program, on one machine")
         if args.app is None:
             raise UsageError("--url goes with --app COMMAND (the program to start at each pool size)")
         return _run_app(args, sizes)
@@ -200,14 +207,20 @@ def run(args) -> int:
         raise UsageError(f"the {FAMILY} benchmarks are not built in {build_dir}")
     families = [catalogue.describe(binary)]
     cells, notes = _plan(families, sizes, args.mix, args.duration, args.slow_dns, nodes)  # the binary validates every value
+    part = {}
+    if shard is not None:
+        cells, part["shard"] = shard_plan.split_points(cells, shard, args.group, args.repetitions)
     if nodes and preload.find(build_dir) is None:
         print(f"stallbench: notice: {preload.missing_reason(build_dir)}: the Node rows have latency only, no pool wait",
               file=sys.stderr)
     given = targets.parse(args.targets, mixes.classes_of(args.mix))
     settings = {"command": NAME, "mix": args.mix, "sizes": [int(s) for s in sizes], "duration_s": args.duration,
                 "targets": targets.to_meta(given), "repetitions": args.repetitions, "slow_dns": args.slow_dns,
-                "notes": notes, "nodes": [n.meta() for n in nodes]}
+                "notes": notes, "nodes": [n.meta() for n in nodes], **part}
     result = execute(cells, args.repetitions, args.out if args.out else paths.RUNS, run_meta(families, build_dir, settings))
     for note in notes:
         print(note)
+    if shard is not None:  # printed, not kept in meta.json's notes: the merged sweep would inherit it
+        print(f"shard {shard} of group {args.group}: {len(cells)} of the sweep's points; the recommendation below "
+              "weighs only these (`stallbench merge` joins the shards into the sweep's)")
     return _finish(result, given, args.no_report)
