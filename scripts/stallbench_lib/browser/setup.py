@@ -86,6 +86,7 @@ def left_out(families: list[catalogue.Family], selected: list[catalogue.Benchmar
             names = [b.name for b in chosen
                      if row["name"] in plan.sets_for(b, sets).get(PARAM, b.param(PARAM).grid(tier))]
             if row["missing"] and names:
-                lines.append(f"notice: {family.name}: {row['name']} cells left out ({', '.join(names)}): {row['missing']}")
+                lines.append(f"notice: {family.name}: {row['name']} cells left out ({', '.join(names)}): "
+                             f"{row['missing']}")
     return lines
 
