@@ -5,8 +5,9 @@
 // runs and the driver clicks the page every click_ms through the protocol's input events. Reported:
 // the frames the main thread rendered during the work and the longest gap between two, long tasks
 // and long animation frames (their observers), each click's input delay and processing (Event
-// Timing), and the time to finish. Every answer is checked against the C++ one (the report's
-// closed form, the payload generator's sums), so every strategy computes the same thing.
+// Timing), the time to finish and, on a Web Worker, its job's phases. Every answer is checked
+// against the C++ one (the report's closed form, the payload generator's sums), so every strategy
+// computes the same thing.
 //
 // Two browsers, each optional (workloads/browser/setup.cc declares them): Debian's Chromium over the
 // DevTools protocol (playwright-core) and Debian's Firefox ESR over WebDriver BiDi (puppeteer-core),
