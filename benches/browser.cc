@@ -5,8 +5,9 @@
 // runs and the driver clicks the page every click_ms through the protocol's input events. Reported:
 // the frames the main thread rendered during the work and the longest gap between two, long tasks
 // and long animation frames (their observers), each click's input delay and processing (Event
-// Timing), and the time to finish. Every answer is checked against the C++ one (the report's
-// closed form, the payload generator's sums), so every strategy computes the same thing.
+// Timing), the time to finish and, on a Web Worker, its job's phases. Every answer is checked
+// against the C++ one (the report's closed form, the payload generator's sums), so every strategy
+// computes the same thing.
 //
 // Two browsers, each optional (workloads/browser/setup.cc declares them): Debian's Chromium over the
 // DevTools protocol (playwright-core) and Debian's Firefox ESR over WebDriver BiDi (puppeteer-core),
@@ -139,6 +140,13 @@ void report_summary(Counters& out, const PageSummary& s) {
     out.set("inp_processing_ms", s.inp_processing_ms);
     out.set("inp_presentation_ms", s.inp_presentation_ms);
   }
+  if (s.has_worker_phases) {
+    out.set("worker_start_ms", s.worker_start_ms);
+    out.set("worker_post_message_ms", s.worker_post_message_ms);
+    out.set("worker_compute_ms", s.worker_compute_ms);
+    out.set("worker_answer_ms", s.worker_answer_ms);
+    out.set("worker_settle_ms", s.worker_settle_ms);
+  }
   out.set("chunks", s.chunks);
   out.set("chunk_max_ms", s.chunk_max_ms);
   out.set("clicks", static_cast<double>(s.clicks.size()));
@@ -260,6 +268,19 @@ std::vector<Metric> page_metrics(std::vector<Metric> own) {
       {.name = "inp_input_delay_ms", .unit = "ms", .tracked = false, .doc = "INP's click: input to its listener starting"},
       {.name = "inp_processing_ms", .unit = "ms", .tracked = false, .doc = "INP's click: its listener's run"},
       {.name = "inp_presentation_ms", .unit = "ms", .tracked = false, .doc = "INP's click: listener end to the next paint"},
+      {.name = "worker_start_ms", .unit = "ms", .tracked = false,
+       .doc = "worker strategy only: the job's start to the worker's onmessage (its module's load, the message's way "
+              "in, and the main thread's postMessage call)"},
+      {.name = "worker_post_message_ms", .unit = "ms", .tracked = false,
+       .doc = "worker strategy only: the main thread's postMessage call (the payload's transfer), part of worker_start_ms"},
+      {.name = "worker_compute_ms", .unit = "ms", .tracked = false,
+       .doc = "worker strategy only: the worker's job, from its onmessage to its postMessage of the answer"},
+      {.name = "worker_answer_ms", .unit = "ms", .tracked = false,
+       .doc = "worker strategy only: the worker's postMessage to the answer's onmessage on the main thread (the "
+              "structured clone and the main thread's queue)"},
+      {.name = "worker_settle_ms", .unit = "ms", .tracked = false,
+       .doc = "worker strategy only: that onmessage to the job's end (terminate and the promise); the four phases "
+              "add up to total_ms"},
       {.name = "chunks", .unit = "count", .tracked = false, .doc = "pieces the work ran in on the main thread"},
       {.name = "chunk_max_ms", .unit = "ms", .tracked = false, .doc = "the longest piece"},
       {.name = "clicks", .unit = "count", .tracked = false, .doc = "clicks in the window (every one sent is checked to be handled)"},

@@ -166,3 +166,20 @@ TEST(BrowserPageRun, LoafsKeepBlockingRenderStartsAndTheirLongestScript) {
   EXPECT_EQ(s.loaf_list[0].script.file, "work.js");
   EXPECT_EQ(loaf_invoker_types().front(), "user-callback");
 }
+
+TEST(BrowserPageRun, AWorkersPhasesAddUpToTheJobAndOnlyAWorkerHasThem) {
+  EXPECT_FALSE(summarize_page(parse_page_run(inline_reply())).has_worker_phases);
+  json reply = inline_reply();  // the job from 1200 to 1400
+  reply["worker"] = {{"post_start", 1203}, {"post_end", 1203.25}, {"received", 1240}, {"replied", 1390},
+                     {"answered", 1399.5}};
+  PageSummary s = summarize_page(parse_page_run(reply));
+  ASSERT_TRUE(s.has_worker_phases);
+  EXPECT_DOUBLE_EQ(s.worker_start_ms, 40);
+  EXPECT_DOUBLE_EQ(s.worker_post_message_ms, 0.25);
+  EXPECT_DOUBLE_EQ(s.worker_compute_ms, 150);
+  EXPECT_DOUBLE_EQ(s.worker_answer_ms, 9.5);
+  EXPECT_DOUBLE_EQ(s.worker_settle_ms, 0.5);
+  EXPECT_DOUBLE_EQ(s.worker_start_ms + s.worker_compute_ms + s.worker_answer_ms + s.worker_settle_ms, s.total_ms);
+  reply["worker"].erase("replied");
+  EXPECT_THROW(parse_page_run(reply), std::runtime_error);  // malformed: named, not guessed
+}

@@ -95,6 +95,35 @@ def test_without_any_browser_trace_and_run_say_so_in_one_line(tmp_path):
     assert list(tmp_path.iterdir()) == []  # nothing to run: no run directory
 
 
+@pytest.mark.skipif(not BENCH.exists(), reason="bench_browser is not built")
+def test_a_browser_not_installed_is_one_notice_where_the_grid_asks_for_it(monkeypatch):
+    monkeypatch.setenv("STALLBENCH_CHROMIUM", "/bin/true")  # "installed": the notice needs no browser to start
+    monkeypatch.setenv("STALLBENCH_FIREFOX", "none")
+    family = catalogue.describe(BENCH)
+    default = setup.left_out([family], family.benchmarks, "values", {})
+    assert len(default) == 1
+    assert default[0].startswith("notice: browser: firefox cells left out (report, parse): no Firefox (install")
+    assert setup.left_out([family], family.benchmarks, "smoke", {}) == []  # smoke's grid is Chromium alone
+    assert setup.left_out([family], family.benchmarks, "smoke", {"browser/parse.browser": ["firefox"]}) == [
+        default[0].replace("(report, parse)", "(parse)")]
+    monkeypatch.setenv("STALLBENCH_CHROMIUM", "none")  # neither: plan's skip line says it, not a notice
+    neither = catalogue.describe(BENCH)
+    assert setup.left_out([neither], neither.benchmarks, "values", {}) == []
+
+
+@needs_browser
+def test_run_says_in_one_line_that_a_missing_browsers_cells_are_left_out(tmp_path):
+    ran = stallbench("run", "--profile", "smoke", "--no-build", "--no-report", "--filter", "^browser/report",
+                     "--set", "browser=chromium,firefox", "--set", "rows=1000", "--repetitions", "1",
+                     "--out", str(tmp_path), env={"STALLBENCH_FIREFOX": "none"}, timeout=600)
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    notices = [line for line in ran.stderr.splitlines() if "firefox" in line.lower()]
+    assert len(notices) == 1 and notices[0].startswith(
+        "stallbench: notice: browser: firefox cells left out (report): no Firefox (install"), ran.stderr
+    results = next(tmp_path.iterdir()) / "results.csv"
+    assert "browser=chromium" in results.read_text() and "browser=firefox" not in results.read_text()
+
+
 # -- the seeds' orderings in Chromium --------------------------------------------------------------
 
 @pytest.mark.parametrize("browser", [
@@ -190,6 +219,24 @@ def test_inp_phases_add_up_to_each_interaction(strategies):
                      _counters(run, "click_presentation_ms"), _counters(run, "click_interaction_ms"))
         assert all(abs(d + p + q - total) < 1e-6 for d, p, q, total in phases)
         assert abs(run["inp_input_delay_ms"] + run["inp_processing_ms"] + run["inp_presentation_ms"] - run["inp_ms"]) < 1e-6
+
+
+# Chromium coarsens performance.now() to 100 µs outside cross-origin isolation (Firefox runs at
+# full precision here): a phase that spans the worker's clock and the page's may read that much low.
+CLOCK_RESOLUTION_MS = 0.1
+WORKER_PHASES = ["worker_start_ms", "worker_compute_ms", "worker_answer_ms", "worker_settle_ms"]
+
+
+@needs_browser
+def test_a_workers_phases_add_up_to_its_job_and_only_a_worker_has_them(strategies):
+    for (work, strategy), run in strategies.items():
+        if strategy != "worker":
+            assert not any(k.startswith("worker_") for k in run), (work, strategy)
+            continue
+        phases = [run[name] for name in WORKER_PHASES]
+        assert all(p >= -CLOCK_RESOLUTION_MS for p in phases), dict(zip(WORKER_PHASES, phases))
+        assert abs(sum(phases) - run["total_ms"]) < 1e-6
+        assert 0 <= run["worker_post_message_ms"] <= run["worker_start_ms"]
 
 
 @needs_firefox

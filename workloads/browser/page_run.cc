@@ -77,6 +77,12 @@ PageRun parse_page_run(const json& reply) {
     run.work_end = reply.at("work_end").get<double>();
     run.window_end = reply.at("window_end").get<double>();
     run.answer = reply.at("answer");
+    if (reply.contains("worker")) {
+      const json& w = reply.at("worker");
+      run.has_worker = true;
+      run.worker = {w.at("post_start").get<double>(), w.at("post_end").get<double>(), w.at("received").get<double>(),
+                    w.at("replied").get<double>(), w.at("answered").get<double>()};
+    }
     run.frames = list_of(reply, "frames", number);
     run.chunks = list_of(reply, "chunks", number);
     run.clicks = list_of(reply, "clicks", click);
@@ -165,6 +171,15 @@ PageSummary summarize_page(const PageRun& run) {
     kept.render_start = l.render_start > 0 ? l.render_start - l.at : -1;
     kept.style_layout_start = l.style_layout_start > 0 ? l.style_layout_start - l.at : -1;
     s.loaf_list.push_back(kept);
+  }
+  if (run.has_worker) {
+    const WorkerTimes& w = run.worker;
+    s.has_worker_phases = true;
+    s.worker_start_ms = w.received - run.work_start;
+    s.worker_post_message_ms = w.post_end - w.post_start;
+    s.worker_compute_ms = w.replied - w.received;
+    s.worker_answer_ms = w.answered - w.replied;
+    s.worker_settle_ms = run.work_end - w.answered;
   }
   s.chunks = static_cast<int>(run.chunks.size());
   for (double c : run.chunks) s.chunk_max_ms = std::max(s.chunk_max_ms, c);

@@ -58,8 +58,18 @@ struct PageRejected : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The `worker` strategy's job as the page timed it, on the page's clock (the worker's own times
+// converted through both time origins): the main thread's postMessage call (the payload's
+// transfer) from post_start to post_end, the worker's onmessage beginning (received) and its
+// answer posted (replied), the answer's onmessage beginning on the main thread (answered).
+struct WorkerTimes {
+  double post_start = 0, post_end = 0, received = 0, replied = 0, answered = 0;
+};
+
 struct PageRun {
   double window_start = 0, work_start = 0, work_end = 0, window_end = 0;
+  bool has_worker = false;  // only the worker strategy has these
+  WorkerTimes worker;
   nlohmann::json answer;
   std::vector<double> frames;   // when each requestAnimationFrame callback ran, inside the window
   std::vector<double> chunks;   // how long each chunk held the main thread
@@ -127,6 +137,14 @@ struct PageSummary {
   double inp_ms = -1, inp_input_delay_ms = 0, inp_processing_ms = 0, inp_presentation_ms = 0;
   int chunks = 0;
   double chunk_max_ms = 0;
+  // The worker strategy's phases (has_worker_phases), which add up to total_ms: start (the job's
+  // start to the worker's onmessage: its module's load and the message's way in, which includes
+  // the main thread's postMessage call, post_message), compute (the worker's job) and answer (the
+  // worker's postMessage to the answer's onmessage on the main thread: the structured clone and the
+  // main thread's queue), plus settle (that onmessage to the job's end: terminate and the promise).
+  bool has_worker_phases = false;
+  double worker_start_ms = 0, worker_post_message_ms = 0, worker_compute_ms = 0, worker_answer_ms = 0,
+         worker_settle_ms = 0;
   std::vector<ClickTiming> clicks;  // those in the window
   double input_delay_max_ms = 0, input_delay_p50_ms = 0, processing_max_ms = 0;
   double interaction_max_ms = -1;  // the longest Event Timing duration of a click; -1: none reported

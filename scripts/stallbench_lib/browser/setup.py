@@ -6,11 +6,12 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import build, catalogue, node as nodejs, npm_sets, os_packages, paths
+from .. import build, catalogue, node as nodejs, npm_sets, os_packages, paths, plan
 from ..errors import UsageError
 
 BROWSER_DIR = paths.ROOT / "workloads" / "browser"
 TABLE = "browsers"
+PARAM = "browser"  # the benchmarks' parameter whose values are the table's names
 ALL = "all"
 
 
@@ -71,3 +72,21 @@ def driver_argv(d: Driving, driver: str) -> list[str]:
     """The command line of driver/<driver>.mjs for this browser."""
     return [d.node, str(BROWSER_DIR / "driver" / driver), "--browser", d.browser, "--executable", d.executable,
             "--library", str(d.library), "--pages", str(BROWSER_DIR / "pages")]
+
+
+def left_out(families: list[catalogue.Family], selected: list[catalogue.Benchmark], tier: str,
+             sets: dict[str, list[str]]) -> list[str]:
+    """One notice per browser that is not installed but that the selected benchmarks' grid (the
+    profile's, or --set's) asks for: its cells are dropped by the benchmarks' own validity. Without
+    any browser the benchmarks are missing and plan skips them in its own line instead."""
+    lines = []
+    for family in families:
+        chosen = [b for b in selected if b.family == family.name and not b.missing and b.param(PARAM) is not None]
+        for row in family.tables.get(TABLE, []):
+            names = [b.name for b in chosen
+                     if row["name"] in plan.sets_for(b, sets).get(PARAM, b.param(PARAM).grid(tier))]
+            if row["missing"] and names:
+                lines.append(f"notice: {family.name}: {row['name']} cells left out ({', '.join(names)}): "
+                             f"{row['missing']}")
+    return lines
+

@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import build, catalogue, instructions, node as nodejs, npm_sets, numbers, optional, os_packages, paths, shard_plan, shards
+from ..browser import setup as browser_setup
 from ..errors import UsageError
 from ..execute import execute, run_meta
 from ..plan import make_plan, parse_sets, select
@@ -85,7 +86,8 @@ def perform(options: RunOptions, out: Path, build_dir: Path, extra_meta: dict | 
         cells, record = shard_plan.split_cells(cells, options.shard, options.group, options.repetitions, durations)
         part = {"shard": record}
     tools = {os_packages.TRACKING} if options.count_instructions else set()
-    left_out = optional.notices(build_dir, {b.family for b in selected} | tools, options.no_build)
+    left_out = (optional.notices(build_dir, {b.family for b in selected} | tools, options.no_build)
+                + browser_setup.left_out(families, selected, options.profile.tier, options.sets))
     settings = {"profile": options.profile.name, "filter": options.pattern, "sets": options.sets,
                 "repetitions": options.repetitions, "instructions": options.count_instructions,
                 "nodes": [n.meta() for n in options.nodes], **part, **(extra_meta or {})}

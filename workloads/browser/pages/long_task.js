@@ -86,12 +86,26 @@ async function idleChunks(job) {
   }
 }
 
+// The worker's job in phases, on this page's clock: the postMessage call here (the payload's
+// transfer), when the worker's onmessage began (after the module's load and the message's way
+// in), when it posted the answer, and when the answer's onmessage began here. The worker stamps
+// Unix times (its own timeOrigin + now()), put on this page's clock here.
+let workerTimes = null;
+
 function onWorker(work, input) {
   const worker = new Worker("worker.js", { type: "module" });
   return new Promise((resolve, reject) => {
-    worker.onmessage = ({ data }) => { worker.terminate(); resolve(data); };
+    worker.onmessage = ({ data }) => {
+      const answered = performance.now();
+      worker.terminate();
+      workerTimes = { ...workerTimes, answered, received: data.received - performance.timeOrigin,
+                      replied: data.replied - performance.timeOrigin };
+      resolve(data.answer);
+    };
     worker.onerror = (e) => { worker.terminate(); reject(new Error(`worker: ${e.message}`)); };
+    const postStart = performance.now();
     worker.postMessage({ work, input }, input instanceof Uint8Array ? [input.buffer] : []);
+    workerTimes = { post_start: postStart, post_end: performance.now() };
   });
 }
 
@@ -138,7 +152,7 @@ window.measure = async ({ work, strategy, chunk, leadMs, tailMs }) => {
   await sleep(tailMs);
   recording = false;
   return { window_start: windowStart, work_start: workStart, work_end: workEnd, window_end: performance.now(), answer,
-           chunks };
+           chunks, ...(workerTimes ? { worker: workerTimes } : {}) };
 };
 
 // After the driver's last click was handled.
