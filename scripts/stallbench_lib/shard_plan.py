@@ -121,9 +121,9 @@ def check_group(shard: shards.Shard | None, group: str | None) -> None:
         raise UsageError(f"--group {group!r}: use letters, digits, '.', '_' and '-'")
 
 
-def add_options(parser, what: str) -> None:
+def add_options(parser, what: str, balanced: str = "balanced by the durations in the history store") -> None:
     parser.add_argument("--shard", metavar="K/N", type=str,
                         help=f"run only the K-th of N disjoint parts of {what} (the same part on every machine; "
-                             "balanced by the durations in the history store); needs --group")
+                             f"{balanced}); needs --group")
     parser.add_argument("--group", metavar="ID",
                         help="the id the N shards share (the CI run id); `stallbench merge` joins them into one")
