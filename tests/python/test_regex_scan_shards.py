@@ -22,7 +22,8 @@ def entry(name: str, regex: str) -> patterns.Pattern:
 
 
 @pytest.mark.parametrize("regex, repeats", [("^(a+)+$", 2), (r"^\d+$", 1), (r"a\+b*", 1), ("[+*]x", 0),
-                                           ("a{2,}b{3}", 1), ("a++b*?", 2), ("[]+]+", 1)])
+                                           ("a{2,}b{3}", 1), ("a++b*?", 2), ("[]+]+", 1), (r"\++x*", 2),
+                                           ("a{2}+", 0), (".*?,.*", 2)])
 def test_the_estimate_counts_unbounded_repeats_outside_classes_and_escapes(regex, repeats):
     assert scan_shards.unbounded_repeats(regex) == repeats
 

@@ -23,23 +23,26 @@ THROUGHPUT = "throughput"  # the throughput cells' unit (a scanned regex's name 
 def unbounded_repeats(regex: str) -> int:
     """How many `*`, `+` and `{n,}` the regex has outside classes and escapes: a light reading, as
     regex_syntax's (the engines judge the syntax)."""
-    count, at, in_class = 0, 0, False
+    count, at, in_class, repeated = 0, 0, False, False  # repeated: the last token was a repeat
     while at < len(regex):
-        c = regex[at]
+        c, step, repeat = regex[at], 1, False
         if c == "\\":
-            at += 2
-            continue
-        if in_class:
+            step = 2
+        elif in_class:
             in_class = c != "]"
         elif c == "[":
             in_class = True
-            at += 2 if regex[at + 1:at + 2] == "]" else 1  # `[]...]`: a `]` first is a literal
-            continue
-        elif c in "*+" and regex[at - 1:at] not in ("*", "+", "?", "}"):  # `a++`, `a*+`: one repeat
-            count += 1
-        elif c == "{" and (bound := QUANTIFIER.match(regex, at)) and bound.group(0).endswith(",}"):
-            count += 1
-        at += 1
+            step = 2 if regex[at + 1:at + 2] == "]" else 1  # `[]...]`: a `]` first is a literal
+        elif c in "*+":
+            repeat = True
+            count += not repeated  # `a++`, `a*+`: one repeat, possessive
+        elif c == "{" and (bound := QUANTIFIER.match(regex, at)):
+            repeat, step = True, bound.end() - at
+            count += bound.group(0).endswith(",}") and not repeated
+        elif c == "?" and repeated:
+            repeat = True  # `a+?`: lazy, the same repeat
+        repeated = repeat
+        at += step
     return count
 
 
