@@ -77,14 +77,15 @@ def run(args) -> int:
     parts = by_side[None]
     count = group_merge.check(parts)
     meta = group_merge.merged_meta(group, parts, count)
-    if scan_merge.is_scan(parts):  # regex --scan shards: one listing, one catalogue
+    scanned = scan_merge.is_scan(parts)
+    if scanned:  # regex --scan shards: one listing, one catalogue; not stored (a scan is no night)
         merged, listing = scan_merge.write(parts, meta, args.out or paths.RUNS, group)
         print(listing)
         print(f"catalogue: {merged.path / scan_merge.CATALOGUE}  ({scan_merge.CLASSIFICATION} beside it)")
     else:
         merged = group_merge.write(parts, meta, args.out or paths.RUNS, group)
     print(f"merged:  {len(parts)} of {count} shards of group {group} into {merged.path / 'results.csv'}")
-    if args.out is None or args.store or os.environ.get(store.ENVIRONMENT):
+    if not scanned and (args.out is None or args.store or os.environ.get(store.ENVIRONMENT)):
         print(store.append_run(merged.path, args.store))
     if not args.no_report:
         report = render(merged.path)
