@@ -3,12 +3,14 @@ tree split by regex (every engine of a regex on one machine), the same partition
 and the merge giving the unsplit scan's listing, catalogue and verdicts, or saying which shard is
 missing."""
 import re
+from pathlib import Path
 
 import pytest
 
 from conftest import DATA, stallbench
-from stallbench_lib import shards
-from stallbench_lib.redos import patterns, scan_shards
+from stallbench_lib import group_merge, shards
+from stallbench_lib.errors import UsageError
+from stallbench_lib.redos import patterns, scan_merge, scan_shards
 from test_regex_found import regex_tools, toml_string, verdicts  # noqa: F401 (a fixture)
 
 TREE = DATA / "regex_scan"
@@ -114,3 +116,16 @@ def test_a_shard_with_no_regex_of_its_own_still_writes_its_run(tmp_path, regex_t
     merged = stallbench("merge", str(tmp_path / "shards"), "--out", str(tmp_path / "merged"), "--no-report")
     assert merged.returncode == 0, merged.stdout + merged.stderr
     assert len(listed(merged.stdout)) == 3
+
+
+def scan_part(index: int, engines: list[str], where: str) -> group_merge.Part:
+    meta = {"run_id": f"r{index}", "shard": {"index": index, "count": 2, "group": "g"},
+            "regex": {"engines": engines, "scan": {"regexes": []}}}
+    return group_merge.Part(meta, [], where, None if "#" in where else Path(where) / "raw")
+
+
+def test_the_merge_refuses_scan_shards_of_other_engines_or_read_from_the_store():
+    with pytest.raises(UsageError, match=r"ran different engines: shard 1/2 \(r1, a\): std,re2; shard 2/2 \(r2, b\): std"):
+        scan_merge.write([scan_part(1, ["std", "re2"], "a"), scan_part(2, ["std"], "b")], {}, Path("unused"), "g")
+    with pytest.raises(UsageError, match="read from the store, which keeps none of a scan's triage.csv"):
+        scan_merge.write([scan_part(1, ["std"], "a"), scan_part(2, ["std"], "store#r2")], {}, Path("unused"), "g")
