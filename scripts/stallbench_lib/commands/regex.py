@@ -4,7 +4,8 @@ Every engine x pattern (and its safe rewrite) x length runs in its own process w
 budget; lengths escalate until a cell fails (over budget, guarded, crashed, rejected) and that
 engine then stops on that pattern, the censoring recorded. Then: answers checked against a
 reference (an engine answering wrongly is not classified), growth classification per engine x
-pattern, throughput on text."""
+pattern, throughput on text. A --scan splits across machines by regex (--shard K/N --group ID:
+redos/scan_shards.py), its shards joined by `stallbench merge` (redos/scan_merge.py)."""
 import sys
 import tempfile
 from dataclasses import asdict
