@@ -147,13 +147,17 @@ def check_group(shard: shards.Shard | None, group: str | None) -> None:
         raise UsageError(f"--group {group!r}: use letters, digits, '.', '_' and '-'")
 
 
-def add_options(parser, what: str) -> None:
+def add_options(parser, what: str, balanced: str = "balanced by the durations in the history store",
+                stored: bool = True) -> None:
+    """--shard and --group; with `stored`, --durations-before too (for the commands whose estimates
+    come from the history store)."""
     parser.add_argument("--shard", metavar="K/N", type=str,
                         help=f"run only the K-th of N disjoint parts of {what} (the same part on every machine; "
-                             "balanced by the durations in the history store); needs --group")
-    parser.add_argument("--durations-before", metavar="TIME",
-                        help="read the durations of stored runs started before TIME (ISO 8601 with a time zone, "
-                             "e.g. the CI run's start; default 00:00 UTC today): the same TIME for every shard makes "
-                             "them agree even across midnight")
+                             f"{balanced}); needs --group")
+    if stored:
+        parser.add_argument("--durations-before", metavar="TIME",
+                            help="read the durations of stored runs started before TIME (ISO 8601 with a time "
+                                 "zone, e.g. the CI run's start; default 00:00 UTC today): the same TIME for every "
+                                 "shard makes them agree even across midnight")
     parser.add_argument("--group", metavar="ID",
                         help="the id the N shards share (the CI run id); `stallbench merge` joins them into one")

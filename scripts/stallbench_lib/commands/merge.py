@@ -5,6 +5,7 @@ import os
 from pathlib import Path
 
 from .. import group_merge, paths
+from ..redos import scan_merge
 from ..errors import UsageError
 from ..report.render import render
 from ..tracking import ab_group, comparison, store
@@ -14,7 +15,8 @@ NAME = "merge"
 ORDER = 13
 HELP = ("join the shards of a group (`run --shard K/N --group ID` on N machines) into one run directory that "
         "report, compare, history and export read as one run; a shard missing or unfinished marks it incomplete, "
-        "naming the shard. For `ab --shard` shards: both sides merged and judged together (one correction over "
+        "naming the shard. For `regex --scan --shard` shards (their directories): one risky-first listing, one "
+        "catalogue.toml and classification.csv, as the unsplit scan writes. For `ab --shard` shards: both sides merged and judged together (one correction over "
         "every metric of the group), ab.md/.csv/.json, and ab's exit code (2 when a shard is missing)")
 
 
@@ -75,9 +77,15 @@ def run(args) -> int:
     parts = by_side[None]
     count = group_merge.check(parts)
     meta = group_merge.merged_meta(group, parts, count)
-    merged = group_merge.write(parts, meta, args.out or paths.RUNS, group)
+    scanned = scan_merge.is_scan(parts)
+    if scanned:  # regex --scan shards: one listing, one catalogue; not stored (a scan is no night)
+        merged, listing = scan_merge.write(parts, meta, args.out or paths.RUNS, group)
+        print(listing)
+        print(f"catalogue: {merged.path / scan_merge.CATALOGUE}  ({scan_merge.CLASSIFICATION} beside it)")
+    else:
+        merged = group_merge.write(parts, meta, args.out or paths.RUNS, group)
     print(f"merged:  {len(parts)} of {count} shards of group {group} into {merged.path / 'results.csv'}")
-    if args.out is None or args.store or os.environ.get(store.ENVIRONMENT):
+    if not scanned and (args.out is None or args.store or os.environ.get(store.ENVIRONMENT)):
         print(store.append_run(merged.path, args.store))
     if not args.no_report:
         report = render(merged.path)

@@ -4,19 +4,20 @@ Every engine x pattern (and its safe rewrite) x length runs in its own process w
 budget; lengths escalate until a cell fails (over budget, guarded, crashed, rejected) and that
 engine then stops on that pattern, the censoring recorded. Then: answers checked against a
 reference (an engine answering wrongly is not classified), growth classification per engine x
-pattern, throughput on text."""
+pattern, throughput on text. A --scan splits across machines by regex (--shard K/N --group ID:
+redos/scan_shards.py), its shards joined by `stallbench merge` (redos/scan_merge.py)."""
 import sys
 import tempfile
 from dataclasses import asdict
 from pathlib import Path
 
-from .. import build, catalogue, node as nodejs, numbers, optional, os_packages, paths, runtimes
+from .. import build, catalogue, node as nodejs, numbers, optional, os_packages, paths, runtimes, shard_plan, shards
 from ..atomic import atomic_write
 from ..errors import UsageError
 from ..execute import execute, run_meta
 from ..plan import Cell
-from ..redos import (agreement, attacks, cache, catalogue_file, checker, outcome, patterns, scan, scan_steps, summary,
-                     triage, upgrade, verify)
+from ..redos import (agreement, attacks, cache, catalogue_file, checker, outcome, patterns, scan, scan_shards,
+                     scan_steps, summary, triage, upgrade, verify)
 from ..redos.curves import curves
 from ..redos.engines import Engines
 from ..redos.escalation import Escalation
@@ -60,6 +61,9 @@ def add_arguments(p):
                         f"{cache.FILE} beside the run directories); a regex every engine has measured is not measured "
                         "again")
     p.add_argument("--no-cache", action="store_true", help="with --scan: measure every regex; keep no cache")
+    shard_plan.add_options(p, "a --scan's regexes (each with all its engines)",
+                           "every shard parses the whole tree; balanced by an estimate from each regex's text",
+                           stored=False)
     p.add_argument("--no-build", action="store_true", help="use the existing build; fail if there is none")
     p.add_argument("--no-report", action="store_true", help="skip rendering the report")
 
@@ -143,7 +147,8 @@ def _settings(args, origin, resolved, engines, lengths, samples, nodes, analysis
                      for p in resolved},
         "recheck": analysis.recheck, "notes": analysis.notes,
         "scan": None if found_scan is None else {"root": str(found_scan.root), "files": found_scan.files,
-                                                  "places": found_scan.places, "lines": scan.summary_lines(found_scan)},
+                                                  "places": found_scan.places, "lines": scan.summary_lines(found_scan),
+                                                  "regexes": [p.name for p in found_scan.patterns]},
         "sample_check": samples}}
 
 
@@ -182,6 +187,10 @@ def run(args) -> int:
         return 0
     if (args.cache or args.no_cache) and args.scan is None:
         raise UsageError("--cache and --no-cache apply to --scan (a catalogue is a study: every regex is measured)")
+    shard = shards.parse(args.shard) if args.shard is not None else None
+    shard_plan.check_group(shard, args.group)
+    if shard is not None and args.scan is None:
+        raise UsageError("--shard applies to --scan (a catalogue study is not split across machines)")
     store = None if args.scan is None or args.no_cache else scan_steps.cache_of(args.cache, args.out)
     catalogue_patterns, origin, found_scan = _catalogue(args)
     _lengths(args.lengths)
@@ -199,18 +208,31 @@ def run(args) -> int:
     table = Engines.from_family(declared)
     engines = _engines(args.engines, declared_match.param("engine").choices, table.per_node_line(), nodes, args.node)
     versions = table.versions(engines, declared.versions, nodes)
-    cached, seen = {}, []
+    cached, seen, runs_throughput, part = {}, [], not args.no_throughput, {}
     if found_scan is not None:
         catalogue_patterns = scan.with_reference(catalogue_patterns, table)
         for line in scan.summary_lines(found_scan):
             print(f"stallbench: {line}", file=sys.stderr)
+        if shard is not None:
+            catalogue_patterns, runs_throughput, record = scan_shards.split(
+                catalogue_patterns, len(engines), runs_throughput, shard, args.group)
+            part = {"shard": record}
+            print(f"stallbench: shard {shard} of group {args.group}: {len(catalogue_patterns)} of "
+                  f"{len(found_scan.patterns)} regexes" + (", and the throughput cells" if runs_throughput else ""),
+                  file=sys.stderr)
         cached, seen = scan_steps.answered(store, catalogue_patterns, versions)
         catalogue_patterns = [p for p in catalogue_patterns if p.name not in cached]
         if seen:
             print(f"stallbench: {len(seen)} of {len(seen) + len(catalogue_patterns)} regexes measured before by these "
                   f"engine versions (cache {store.path}): not measured again", file=sys.stderr)
         if not catalogue_patterns:
-            print(summary.risk_text(summary.risk_rows({}, [], engines, cached), outcome.described([], cached, seen)))
+            print(summary.risk_text(summary.risk_rows({}, [], engines, cached),
+                                    outcome.described([], outcome.cached_entries(cached, seen))))
+            if shard is not None:  # the merge must find every shard, one with nothing to measure too
+                settings = _settings(args, origin, [], engines, None, {}, nodes, attacks.Analysis([]), found_scan)
+                settings["regex"]["cached"] = outcome.cached_entries(cached, seen)
+                result = execute([], 1, args.out or paths.RUNS, run_meta([declared], build_dir, {**settings, **part}))
+                print(f"results: {result.path}")
             return 0
     patterns.check_references(catalogue_patterns, table, origin)
     analysis, lengths = _resolve(catalogue_patterns, args)
@@ -235,12 +257,12 @@ def run(args) -> int:
             only = set()
         escalation = Escalation(match, patterns.variants(resolved), engines, lengths, tuple(nodes), inputs, only)
         cells = list(escalation.cells)
-        if not args.no_throughput:
+        if runs_throughput:
             cells += [Cell(throughput, {"engine": e, "pattern": p, "length": throughput.param("length").values[0]},
                            tuple(nodes), inputs)
                       for p in throughput.param("pattern").values for e in engines]
         settings = _settings(args, origin, resolved, engines, lengths, checked.per_pattern, nodes, analysis, found_scan)
-        meta = run_meta([family], build_dir, settings)
+        meta = run_meta([family], build_dir, {**settings, **part})
         result = execute(cells, 1, args.out or paths.RUNS, meta, skip=escalation.skip, finished=escalation.finished,
                          notices=optional.notices(build_dir, {family.name}, args.no_build), more=escalation.more)
 
@@ -256,8 +278,7 @@ def run(args) -> int:
     result.meta["regex"].update(censoring=[asdict(c) for c in escalation.censoring()], refined=escalation.refined,
                                 correctness=correctness,
                                 overrun=summary.overrun(escalation.times, args.budget_ms))
-    result.meta["regex"]["cached"] = {p.name: {"source": p.source, "regex": p.regex, "flags": p.flags,
-                                               "verdicts": cached[p.name]} for p in seen}
+    result.meta["regex"]["cached"] = outcome.cached_entries(cached, seen)
     result.save()
     atomic_write(result.path / "classification.csv", summary.classification_csv(found_curves))
     if store is not None:
@@ -269,7 +290,7 @@ def run(args) -> int:
         store.save()
     atomic_write(result.path / "catalogue.toml", resolved_text)
 
-    shown = outcome.Shown(throughput=not args.no_throughput, budget_ms=args.budget_ms, report=not args.no_report)
+    shown = outcome.Shown(throughput=runs_throughput, budget_ms=args.budget_ms, report=not args.no_report)
     outcome.printed(shown, result, resolved, found_curves, engines, correctness, checked.per_pattern,
                     found_scan is not None, cached, seen)
     errors = any(r.status == "error" for r in result.rows)

@@ -63,8 +63,8 @@ def add_arguments(p):
                         "namespace with a delaying DNS server of our own)")
     nodejs.add_option(p, "the Node side of the synthetic sweep (the mix run by Node's own crypto, zlib, fs, dns)")
     shard_plan.add_options(p, "the sweep's points (a point: one pool size of the mix in one runtime, all its "
-                              "repetitions; balanced by their --duration). `stallbench merge` joins the shards into "
-                              "one sweep and its report")
+                              "repetitions; `stallbench merge` joins the shards into one sweep and its report)",
+                           "balanced by the points' --duration", stored=False)
     p.add_argument("--out", metavar="DIR", type=Path, help="put the run directory under DIR instead of results/runs/")
     p.add_argument("--no-build", action="store_true", help="use the existing build; fail if there is none")
     p.add_argument("--no-report", action="store_true", help="skip rendering the report")

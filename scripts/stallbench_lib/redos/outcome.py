@@ -21,11 +21,18 @@ class Shown:
     report: bool
 
 
-def described(resolved: list[Pattern], cached: dict[str, list[dict]], seen: list[Pattern]) -> dict:
-    """variant -> where it was found and where its attack (or its cached verdicts) came from."""
+def cached_entries(cached: dict[str, list[dict]], seen: list[Pattern]) -> dict:
+    """The regexes the cache answered, with their verdicts: meta.json's `regex.cached`."""
+    return {p.name: {"source": p.source, "regex": p.regex, "flags": p.flags, "verdicts": cached[p.name]} for p in seen}
+
+
+def described(resolved: list[Pattern], cached: dict[str, dict]) -> dict:
+    """variant -> where it was found and where its attack (or its cached verdicts: `cached`, as
+    cached_entries gives them) came from."""
     found = {p.name: f"{p.source}  /{p.regex}/{p.flags}  [{p.attack}]" for p in resolved}
-    runs = lambda name: ", ".join(sorted({v["run_id"] for v in cached[name]}))
-    found.update({p.name: f"{p.source}  /{p.regex}/{p.flags}  [cached: measured by run {runs(p.name)}]" for p in seen})
+    runs = lambda entry: ", ".join(sorted({v["run_id"] for v in entry["verdicts"]}))
+    found.update({name: f"{e['source']}  /{e['regex']}/{e['flags']}  [cached: measured by run {runs(e)}]"
+                  for name, e in cached.items()})
     return found
 
 
@@ -51,7 +58,7 @@ def printed(shown: Shown, result, resolved, found_curves, engines, correctness, 
     names = [v.name for v in variants(resolved)]
     if scanned:
         print(summary.risk_text(summary.risk_rows(found_curves, names, engines, cached),
-                                described(resolved, cached, seen)))
+                                described(resolved, cached_entries(cached, seen))))
     print(summary.matrix_text(found_curves, names, engines))
     if shown.throughput:
         print(summary.throughput_text(result.rows, engines))
