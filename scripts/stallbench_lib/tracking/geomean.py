@@ -19,6 +19,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from ..instructions import INSTRUCTIONS
+from ..medians import median, row_medians
 from ..report import table
 from .paired import log_ratios
 
@@ -85,7 +86,7 @@ def _unpaired(logs: list[float], keyed: list) -> dict:
 def _walsh_medians(d: np.ndarray) -> np.ndarray:
     """Hodges–Lehmann estimates of each row of d (rows: bootstrap draws, columns: rounds)."""
     i, j = np.triu_indices(d.shape[1])
-    return np.median((d[:, i] + d[:, j]) / 2, axis=1)
+    return row_medians((d[:, i] + d[:, j]) / 2)
 
 
 def summarise_paired(comparisons, rounds: dict[tuple, list[tuple[float, float]]], seed: int) -> dict:
@@ -131,7 +132,7 @@ def of_last_run(series) -> dict:
         before = _segment_before_last(s) if len(s.points) >= 2 else []
         if not before:
             continue
-        reference, last = float(np.median(before)), s.points[-1].median
+        reference, last = median(before), s.points[-1].median
         if reference > 0 and last > 0:
             chosen.append(s)
             logs.append(math.log(last / reference) * (1 if s.better == "lower" else -1))
