@@ -43,6 +43,7 @@ SCHEMA = (
          start_commit TEXT NOT NULL, end_commit TEXT NOT NULL, revisions TEXT NOT NULL, commits TEXT NOT NULL,
          reason TEXT NOT NULL, accepted_at TEXT NOT NULL, PRIMARY KEY (start_commit, end_commit))""",
 )
+SCHEMA_OBJECTS = ("runs", "rows", "rows_by_run", "runs_by_machine", "acceptances")  # what SCHEMA creates
 SCHEMA_LOCK = 0x5354414C  # PostgreSQL advisory lock key held while the schema is written ('STAL')
 ROW_COLUMNS = "run_id, family, benchmark, params, repetition, metric, value, unit, status, detail"
 
@@ -91,6 +92,11 @@ class Store:
         with self._transaction() as cursor:
             if self.postgres:  # two runners creating the tables at once: CREATE ... IF NOT EXISTS is not atomic there
                 cursor.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
+                # A schema already there is not written again: CREATE INDEX IF NOT EXISTS still locks its table
+                # (SHARE), and against another runner's open append (rows, then runs) that is a deadlock.
+                cursor.execute("SELECT count(to_regclass(name)) FROM unnest(%s) AS name", (list(SCHEMA_OBJECTS),))
+                if cursor.fetchone()[0] == len(SCHEMA_OBJECTS):
+                    return
             for statement in SCHEMA:
                 cursor.execute(statement)
 
