@@ -16,7 +16,7 @@ from matplotlib.figure import Figure
 from conftest import DATA
 from stallbench_lib.report import figures, render
 
-FIXTURE = DATA / "default_run" / "20261202T035911Z-7b4a3201"
+FIXTURE = DATA / "default_run" / "20261202T141105Z-3ce16782"
 # About 1.6 times the page as it is (78 KB): every value inline again, as the page once had them,
 # would be several hundred kilobytes.
 HTML_BUDGET_BYTES = 128 * 1024
