@@ -12,6 +12,7 @@ from conftest import BUILD, ROOT, stallbench
 from stallbench_lib import build as builder, cli
 from stallbench_lib.tidy import Row
 from stallbench_lib.tracking import ab_rounds, ab_verdict, paired, revisions
+from stallbench_lib.tracking.comparison import Outcome
 from stallbench_lib.tracking.samples import Sample
 
 TINY = BUILD / "tests" / "tiny_bench"
@@ -103,10 +104,10 @@ def test_the_instructions_gate_leaves_a_counted_cells_wall_time_out_of_the_exit_
     uncounted_wall = judged("n=2", "time_ms", "regressed")       # no count to gate on: wall time gates
     counted_too = judged("n=3", "instructions", "regressed")
     everything = [counted_wall, counted, uncounted_wall, counted_too]
-    assert ab_verdict.gating(everything, False) == [counted_wall, uncounted_wall, counted_too]
-    assert ab_verdict.gating(everything, True) == [uncounted_wall, counted_too]
-    assert "1 wall-time regressions of counted cells are reported, not gated" in ab_verdict.gate_note(
-        everything, ab_verdict.gating(everything, True))
+    assert ab_verdict.gate(Outcome(everything, [], 0.05), False) == [counted_wall, uncounted_wall, counted_too]
+    gated = Outcome(everything, [], 0.05)
+    assert ab_verdict.gate(gated, True) == [uncounted_wall, counted_too]
+    assert "1 wall-time regressions of counted cells are reported, not gated" in gated.notes[-1]
 
 
 def test_a_cell_settles_once_its_interval_is_narrower_than_the_minimum_effect():

@@ -107,9 +107,7 @@ def run(args) -> int:
                "instructions_gate": args.instructions_gate,
                "limits": {"alpha": args.alpha, "min_effect": args.min_effect}}}, notes, focus)
     outcome, runs, pairs = session.outcome, session.runs, session.pairs
-    gating = ab_verdict.gating(outcome.comparisons, args.instructions_gate)
-    if args.instructions_gate:
-        outcome.notes.append(ab_verdict.gate_note(outcome.comparisons, gating))
+    gating = ab_verdict.gate(outcome, args.instructions_gate)
     code = 1 if gating and not shard else 0
     means = {"geomean": geomean.summarise_paired(outcome.comparisons, session.per_round, session.settings.seed),
              "geomean_instructions": geomean.summarise(outcome.comparisons, instructions=True)}

@@ -52,8 +52,8 @@ def run(args) -> int:
     total = sum(u.seconds for u in found)
     rows = []
     for n in counts:
-        loads = shards.loads(shards.assign(found, n))
-        for k, (load, units) in enumerate(zip(loads, shards.assign(found, n)), 1):
+        split = shards.assign(found, n)
+        for k, (load, units) in enumerate(zip(shards.loads(split), split), 1):
             rows.append([n, f"{k}/{n}", len(units), f"{load:,.0f}", f"{load / (total / n):.3f}"])
     print(f"{len(cells)} cells of the {profile.name} profile, {repetitions} repetitions each; expected seconds "
           f"{'from the history store (median per repetition over the latest stored runs)' if durations else 'from the declared timeouts (the store has no durations)'}, "

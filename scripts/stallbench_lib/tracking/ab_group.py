@@ -61,9 +61,7 @@ def judge(group: str, parts: dict[str, list[group_merge.Part]], limits: Threshol
     outcome, per_round = ab_session.verdicts(pairs, declarations, limits, notes)
     ab_meta = [p.meta.get("ab") or {} for p in parts["current"]]
     instructions_gate = any(m.get("instructions_gate") for m in ab_meta)
-    gating = ab_verdict.gating(outcome.comparisons, instructions_gate)
-    if instructions_gate:
-        notes.append(ab_verdict.gate_note(outcome.comparisons, gating))
+    gating = ab_verdict.gate(outcome, instructions_gate)
     code = 2 if incomplete else 1 if gating else 0
     seed = min((m.get("seed") or 0) for m in ab_meta)
     means = {"geomean": geomean.summarise_paired(outcome.comparisons, per_round, seed),

@@ -87,20 +87,18 @@ def _verdict(c: PairedComparison, alpha: float, tests: int) -> None:
                   f"the interval reaches past ±{c.min_effect_pct:g}%")
 
 
-def gating(comparisons: list, instructions_gate: bool) -> list:
+def gate(outcome: Outcome, instructions_gate: bool) -> list:
     """The regressions that fail the exit code: every one, or with the instructions gate, the
     instruction counts' and those of cells without counts (a counted cell's wall times are then
-    reported, not gated: load moves them, the counts move with the code)."""
-    regressed = [c for c in comparisons if c.verdict == "regressed"]
+    reported, not gated: load moves them, the counts move with the code; a note says how many)."""
+    regressed = outcome.regressed
     if not instructions_gate:
         return regressed
-    counted = {c.key[:3] for c in comparisons if c.key[3] == INSTRUCTIONS}
-    return [c for c in regressed if c.key[3] == INSTRUCTIONS or c.key[:3] not in counted]
-
-
-def gate_note(comparisons: list, gated: list) -> str:
-    counted = {c.key[:3] for c in comparisons if c.key[3] == INSTRUCTIONS}
-    reported = sum(1 for c in comparisons if c.verdict == "regressed") - len(gated)
-    return (f"the exit code is gated on instruction counts for the {len(counted)} cells that have them "
-            "(--instructions-gate), on wall time for the others"
-            + (f"; {reported} wall-time regressions of counted cells are reported, not gated" if reported else ""))
+    counted = {c.key[:3] for c in outcome.comparisons if c.key[3] == INSTRUCTIONS}
+    gated = [c for c in regressed if c.key[3] == INSTRUCTIONS or c.key[:3] not in counted]
+    reported = len(regressed) - len(gated)
+    outcome.notes.append(f"the exit code is gated on instruction counts for the {len(counted)} cells that have them "
+                         "(--instructions-gate), on wall time for the others"
+                         + (f"; {reported} wall-time regressions of counted cells are reported, not gated"
+                            if reported else ""))
+    return gated

@@ -93,7 +93,8 @@ def summarise_paired(comparisons, rounds: dict[tuple, list[tuple[float, float]]]
     """The same, for paired rounds, with the bootstrap interval; `rounds`: key -> (base, current)
     per round, as ab_rounds.paired_values gives them. The point estimate is the mean of the
     comparisons' own estimates, so it matches the verdict table."""
-    chosen = [c for c in comparisons if _counted(c, False) and len(log_ratios(rounds.get(c.key, []))) >= 2]
+    ratios = {c.key: log_ratios(rounds.get(c.key, [])) for c in comparisons if _counted(c, False)}
+    chosen = [c for c in comparisons if len(ratios.get(c.key, ())) >= 2]
     if not chosen:
         return {}
     rng = np.random.default_rng(seed)
@@ -102,11 +103,11 @@ def summarise_paired(comparisons, rounds: dict[tuple, list[tuple[float, float]]]
     for column, c in enumerate(chosen):
         by_cell[c.key[:3]].append(column)
     for columns in by_cell.values():
-        longest = max(len(rounds[chosen[k].key]) for k in columns)
+        longest = max(len(ratios[chosen[k].key]) for k in columns)
         picked = rng.integers(0, longest, size=(BOOTSTRAP, longest))
         for k in columns:
             c = chosen[k]
-            d = log_ratios(rounds[c.key]) * (1 if c.better == "lower" else -1)
+            d = ratios[c.key] * (1 if c.better == "lower" else -1)
             draws[:, k] = _walsh_medians(d[picked[:, :len(d)] % len(d)])
     tail = (1 - CONFIDENCE) / 2 * 100
     logs = [_oriented(c) for c in chosen]
@@ -149,14 +150,26 @@ def _interval(g: Geomean) -> str | None:
     return None if g.ci_low_pct is None else f"[{g.ci_low_pct:+.2f}%, {g.ci_high_pct:+.2f}%]"
 
 
+def from_json(found: dict) -> dict:
+    """A summary as ab.json keeps it (as_json) back into Geomeans."""
+    if not found:
+        return {}
+    return {OVERALL: Geomean(**found[OVERALL]),
+            "families": {f: Geomean(**g) for f, g in found.get("families", {}).items()}}
+
+
+def table_markdown(summary: dict, overall: str = f"**{OVERALL}**") -> str:
+    """The summary as a table: the overall row (labelled `overall`) first, then one per family."""
+    rows = [(overall, summary[OVERALL])] + sorted(summary["families"].items())
+    return table.markdown(["scope", table.number("metrics"), table.number("ratio"), table.number("change"),
+                           table.number("95% interval")],
+                          [[scope, g.metrics, f"{g.ratio:.4f}", f"{g.change_pct:+.2f}%", _interval(g)]
+                           for scope, g in rows])
+
+
 def markdown(summary: dict, what: str, subject: str = "CURRENT") -> str:
-    """The summary as a table, overall first, under a line saying what it is a mean of; "" when
-    there is nothing to summarise."""
+    """The table under a line saying what it is a mean of; "" when there is nothing to summarise."""
     if not summary:
         return ""
-    rows = [(OVERALL, summary[OVERALL])] + sorted(summary["families"].items())
-    shown = [[f"**{scope}**" if scope == OVERALL else scope, g.metrics, f"{g.ratio:.4f}", f"{g.change_pct:+.2f}%",
-              _interval(g)] for scope, g in rows]
     return (f"Geometric mean of {what}, each turned so that above 1 (a positive change) means {subject} is worse:\n\n"
-            + table.markdown(["scope", table.number("metrics"), table.number("ratio"), table.number("change"),
-                              table.number("95% interval")], shown))
+            + table_markdown(summary))

@@ -9,7 +9,7 @@ from types import SimpleNamespace
 
 from ..instructions import INSTRUCTIONS
 from ..report import table
-from . import verdict_table
+from . import geomean, verdict_table
 from .sticky_comment import MARKER
 
 CHANGED = ("regressed", "improved")
@@ -41,23 +41,6 @@ def read_rows(ab_csv: Path) -> list[SimpleNamespace]:
         return [_row(r) for r in csv.DictReader(f)]
 
 
-def _interval(g: dict) -> str | None:
-    if g.get("ci_low_pct") is None or g.get("ci_high_pct") is None:
-        return None
-    return f"[{g['ci_low_pct']:+.2f}%, {g['ci_high_pct']:+.2f}%]"
-
-
-def geomean_table(geomean: dict) -> str:
-    """ab.json's `geomean`: the overall figure, then one row per family."""
-    rows = [("all measured", geomean["overall"])] if geomean.get("overall") else []
-    rows += sorted(geomean.get("families", {}).items())
-    return table.markdown(
-        [table.Column("family"), table.number("CURRENT/BASE"), table.number("change"), table.number("95% interval"),
-         table.number("metrics")],
-        [[name, verdict_table.number(g["ratio"]), verdict_table.signed_pct(g["change_pct"]), _interval(g),
-          g.get("metrics")] for name, g in rows])
-
-
 def _paths_table(scope: dict) -> list[str]:
     paths = scope["paths"]
     rows = [[f"`{p}`", ", ".join(d["families"]) or "none", d["why"]] for p, d in list(paths.items())[:MAX_PATH_ROWS]]
@@ -83,7 +66,8 @@ def _verdicts(ab: dict, rows: list) -> list[str]:
              f"{' — the budget ended the rounds' if ab.get('budget_spent') else ''}.", ""]
     if ab.get("geomean"):
         lines += ["Geometric mean of CURRENT/BASE over the tracked metrics, oriented so that above 1 is worse "
-                  "(for a higher-is-better metric BASE/CURRENT):", "", geomean_table(ab["geomean"]).rstrip(), ""]
+                  "(for a higher-is-better metric BASE/CURRENT):", "",
+                  geomean.table_markdown(geomean.from_json(ab["geomean"]), "all measured").rstrip(), ""]
     counted = sum(1 for r in rows if r.metric == INSTRUCTIONS)
     lines += [f"Instruction counts: {counted} {'cell' if counted == 1 else 'cells'}, judged beside their wall time." if counted else
               "No measured cell is CPU-bound (none declares instruction counting): wall time only.", ""]
