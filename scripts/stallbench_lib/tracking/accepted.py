@@ -24,6 +24,7 @@ from pathlib import Path
 from .. import children, paths
 from ..atomic import atomic_write
 from ..errors import UsageError
+from .revisions import commit_of
 
 FILE_NAME = "accepted.json"
 GIT_TIMEOUT_S = 30
@@ -68,10 +69,6 @@ def _git(*args: str) -> str | None:
     return done.stdout if done.returncode == 0 else None
 
 
-def _commit_of(revision: str) -> str | None:
-    return (_git("rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}") or "").strip() or None
-
-
 @lru_cache(maxsize=4096)
 def commits_between(before: str, after: str) -> tuple[str, ...] | None:
     """The commits of `git rev-list before..after`, newest first; None when git does not know both
@@ -93,7 +90,7 @@ def resolve(revisions: str, reason: str | None) -> Acceptance:
         raise UsageError(f"--accept {revisions}: a range needs both ends, FROM..TO")
     ends = []
     for text in filter(None, (start_text, end_text)):
-        commit = _commit_of(text)
+        commit = commit_of(text)
         if commit is None:
             raise UsageError(f"--accept {revisions}: git cannot resolve {text!r} to a commit in {paths.ROOT}")
         ends.append(commit)

@@ -49,10 +49,10 @@ def _git(*args: str) -> str:
 
 
 def _commit(revision: str) -> str:
-    try:
-        return _git("rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}").strip()
-    except UsageError:
-        raise UsageError(f"{revision!r} is not a revision of this repository (a commit, tag or branch)") from None
+    commit = revisions.commit_of(revision)
+    if commit is None:
+        raise UsageError(f"{revision!r} is not a revision of this repository (a commit, tag or branch)")
+    return commit
 
 
 def changed_paths(base: str, head: str) -> list[str]:

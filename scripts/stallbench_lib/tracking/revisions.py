@@ -39,7 +39,8 @@ def _git(*args: str, cwd: Path = paths.ROOT) -> subprocess.CompletedProcess:
     return children.run(["git", *args], cwd=cwd, text=True, timeout_s=120)
 
 
-def _commit_of(revision: str, repository: Path = paths.ROOT) -> str | None:
+def commit_of(revision: str, repository: Path = paths.ROOT) -> str | None:
+    """The commit git resolves `revision` to (a commit, tag or branch), or None."""
     found = _git("rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}", cwd=repository)
     return found.stdout.strip() if found.returncode == 0 else None
 
@@ -129,7 +130,7 @@ def resolve(role: str, given: str, repository: Path = paths.ROOT) -> Side:
     path = Path(given)
     if _is_build_dir(path):
         return Side(role, given, path.resolve(), _git_of_build(path.resolve()))
-    commit = _commit_of(given, repository)
+    commit = commit_of(given, repository)
     if commit is None:
         raise UsageError(f"{role.upper()} {given!r} is neither a build directory (with benches/bench_*) nor a "
                          "git revision of this repository (a commit, tag or branch)")
@@ -151,7 +152,7 @@ def first_parent_line(good: str, bad: str, repository: Path = paths.ROOT) -> lis
     what a binary search over it needs. Exit 2 when either is not a revision or GOOD is not on the line."""
     commits = {}
     for name, given in (("GOOD", good), ("BAD", bad)):
-        commits[name] = _commit_of(given, repository)
+        commits[name] = commit_of(given, repository)
         if commits[name] is None:
             raise UsageError(f"{name} {given!r} is not a git revision of {repository} (valid: a commit, tag or branch)")
     if commits["GOOD"] == commits["BAD"]:
