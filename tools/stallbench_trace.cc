@@ -7,8 +7,8 @@
 //                        line and semantics, each scenario's distinct orders with how many runs
 //                        gave each, the orders it expects on that line and whether the tail can
 //                        change its order (`startup_race`). With `unknown`, a scenario it can
-//                        change runs once with no tail and once with kLongTail: the orders it can
-//                        take, not their odds (`odds_modelled`: false)
+//                        change runs with no tail and with kLongTail, kPossibleRuns times in turn:
+//                        the orders it can take, not their odds (`odds_modelled`: false)
 //   stallbench_trace startup-race FILE...     per modelled line, whether the start-up tail can
 //                        change the order of any of the files: {"18": true, ...}
 //   stallbench_trace javascript FILE          the scenario as a Node program
@@ -47,6 +47,10 @@ constexpr double kCallLimitMs = 600'000;
 // lines under 1 ms, a few ms at times): with none and this one, a race from the main module shows
 // both the orders it can take.
 constexpr double kLongTailMs = 10;
+// The model itself runs in real time: a machine that stalls it for a millisecond before its loop
+// starts makes even a no-tail run look like one with a tail. Several tries of each let the orders
+// it can take show on a busy machine too (a no-tail run is a few milliseconds).
+constexpr int kPossibleRuns = 10;
 
 json orders_json(const std::vector<OrderCount>& orders) {
   json out = json::array();
@@ -105,7 +109,7 @@ int run(const std::vector<std::string>& files, int runs, const ModelSettings& se
     bool odds = !(tail_unknown && race);
     ModelSettings these = settings;
     if (!odds) these.startup_tail_ms = {0, kLongTailMs};
-    int n = !odds ? 2 : runs > 0 ? runs : s.runs;
+    int n = !odds ? kPossibleRuns : runs > 0 ? runs : s.runs;
     double limit_ms = s.min_run_ms + kRunLimitMs;
     auto orders = run_scenario_times(s, these, n, [&](int i) { limit.arm(limit_ms, timeout_line(s, i, n)); });
     limit.disarm();
