@@ -141,8 +141,9 @@ def _settings(args, origin, resolved, engines, lengths, samples, nodes, analysis
     return {"profile": "regex", "repetitions": 1, "nodes": [n.meta() for n in nodes], "regex": {
         "patterns_file": origin, "budget_ms": args.budget_ms, "engines": engines, "lengths_override": lengths,
         "patterns": {p.name: {"regex": p.regex, "safe": p.safe, "flags": p.flags, "fixed": p.fixed,
-                              "lengths": lengths or p.lengths_for(False),
-                              "safe_lengths": lengths or p.lengths_for(True), "expect": p.expect,
+                              "lengths": p.snapped(lengths) if lengths else p.lengths_for(False),
+                              "safe_lengths": p.snapped(lengths) if lengths else p.lengths_for(True),
+                              "expect": p.expect,
                               "reference": p.reference, "attack": p.attack, "source": p.source}
                      for p in resolved},
         "recheck": analysis.recheck, "notes": analysis.notes,
@@ -274,7 +275,7 @@ def run(args) -> int:
     correctness = _correctness(result, rows, resolved, checked, table)
     offsets = {v.name: v.pattern.fixed for v in patterns.variants(resolved)}
     found_curves = curves(rows, offsets, correctness["wrong_answers"], verify.fallbacks(checked.per_pattern),
-                          correctness["unresolved"])
+                          correctness["unresolved"], patterns.doubts({p.name: p.attack for p in resolved}))
     result.meta["regex"].update(censoring=[asdict(c) for c in escalation.censoring()], refined=escalation.refined,
                                 correctness=correctness,
                                 overrun=summary.overrun(escalation.times, args.budget_ms))

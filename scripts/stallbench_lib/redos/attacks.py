@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from ..errors import UsageError
 from .. import parallel
 from . import samples, tools, worst_attack
-from .patterns import RANDOM_ATTACK, Pattern, Pump, with_attack
+from .patterns import ATTACKS_DISAGREE, NO_ATTACK, RANDOM_ATTACK, Pattern, Pump, with_attack
 
 RECHECK_TIMEOUT_MS = 10_000  # recheck's own limit per regex (its default)
 RETRY_TIMEOUT_MS = 5_000     # its automaton checker again, with raised limits, when its fuzzer alone decided
@@ -56,15 +56,22 @@ def _resolved(pattern: Pattern, result: dict, analyser: str) -> Pattern:
         tried = len(result["candidates"])
         return worst_attack.as_pattern(pattern, measured, f"{first}; worst of {tried} attacks measured: "
                                                           f"{measured.shape}, {measured.expect() or 'growing'}")
-    if diagnostics["status"] == "vulnerable":
-        return _from_recheck(pattern, diagnostics, f"{first}; none of our attacks grew")
     tried = len(result.get("candidates") or [])
-    return _random(pattern, None, f"{first}; " + (f"none of the {tried} attacks measured grew" if tried else
-                                                 "no repeat in it to pump: nothing to measure"))
+    if diagnostics["status"] == "vulnerable" or (retry and retry["status"] == "vulnerable"):
+        # recheck calls it vulnerable and nothing measured grew: a flat curve would be the flattest
+        # attack's word against the analyser's, so it reads as uncertain, not linear.
+        said = retry if retry and retry["status"] == "vulnerable" else diagnostics
+        return _from_recheck(pattern, said, f"{first}; none of the {tried} attacks measured grew: {ATTACKS_DISAGREE}")
+    return _random(pattern, False, f"{first}; " + (f"none of the {tried} attacks measured grew" if tried else
+                                                  "no repeat in it to pump: nothing to measure"))
 
 
-def _random(pattern: Pattern, expect: str | None, attack: str) -> Pattern:
-    return with_attack(pattern, "", [Pump("", samples.random_pump(pattern))], "", f"{attack}; {RANDOM_ATTACK}", expect)
+def _random(pattern: Pattern, safe: bool, attack: str) -> Pattern:
+    """The entry timed on a random input: linear is expected where the analyser called it safe; else
+    no attack was found, and its flat curves read as uncertain (no attack)."""
+    doubt = "" if safe else f"; {NO_ATTACK}"
+    return with_attack(pattern, "", [Pump("", samples.random_pump(pattern))], "", f"{attack}{doubt}; {RANDOM_ATTACK}",
+                       "linear" if safe else None)
 
 
 def _from_recheck(pattern: Pattern, diagnostics: dict, attack_text: str) -> Pattern:
@@ -75,7 +82,7 @@ def _from_recheck(pattern: Pattern, diagnostics: dict, attack_text: str) -> Patt
         pumps = [Pump(to_bytes(p["prefix"] + p["pump"] * p["bias"]), to_bytes(p["pump"])) for p in attack["pumps"]]
         return with_attack(pattern, "", pumps, to_bytes(attack["suffix"]), attack_text,
                            diagnostics["complexity"]["type"])
-    return _random(pattern, "linear" if diagnostics["status"] == "safe" else None, attack_text)
+    return _random(pattern, diagnostics["status"] == "safe", attack_text)
 
 
 def _measured(candidates: list[dict] | None) -> list[dict] | None:

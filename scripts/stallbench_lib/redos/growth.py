@@ -19,10 +19,13 @@ call (which flattens the small lengths of every curve):
 
 For each c on a grid below the smallest time, log(t - c) is a straight line in log n (power) or in
 n (exponential), fitted by least squares; the residuals are then measured on log t, so relative
-errors count (a 1 ms miss at 1 s matters as little as 1 us at 1 ms) and the best c wins. The model
-with the smaller residual wins, except that a degree above 8 is read as exponential (over the
-short lengths an exponential can be measured at, n^12 and 1.6^n are hard to tell apart, and no
-pattern worth a catalogue entry is a 12th-degree polynomial); R^2 is the winner's, on log t. A
+errors count (a 1 ms miss at 1 s matters as little as 1 us at 1 ms) and the best c wins. A power fit
+of degree above 8 is read as exponential (over the short lengths an exponential can be measured at,
+n^12 and 1.6^n are hard to tell apart, and no pattern worth a catalogue entry is a 12th-degree
+polynomial). Otherwise the exponential wins only with EXP_POINTS points at least and a residual
+under EXP_MARGIN times the power fit's: over a narrow range of lengths the two fit noisy points
+alike, and a polynomial read as "exp x1.02" (Java's curves, repeated-dot-star's degree 4 as x1.17)
+misleads; R^2 is the winner's, on log t. A
 curve that barely rises (max < 3 x min) is linear whatever the fit says.
 
 numpy only: Debian's python3-scipy drags in Boost 1.74 (through pythran), which conflicts with
@@ -43,6 +46,8 @@ NOISY_R2 = 0.9          # below this the fit is flagged as poor
 STEP_SLOPE = 3.0        # a local log-log slope above this in a linear curve is a step,
 STEP_RATIO = 10.0       # when the time also jumps this many times (not noise between close lengths)
 MIN_GROWTH_POINTS = 3   # points past a turn that a degree or a base is read from
+EXP_POINTS = 5          # points an exponential is told from a polynomial with (below a degree of MAX_DEGREE)
+EXP_MARGIN = 0.5        # ... when its residual is under this fraction of the power fit's
 CONSTANT_GRID = [0.0, 0.2, 0.4, 0.6, 0.8, 0.9, 0.95, 0.98, 0.99, 0.995]  # c as a fraction of min t
 
 
@@ -178,7 +183,8 @@ def classify(lengths: list[int], times_ms: list[float]) -> Growth:
     if median_slope < LINEAR_DEGREE:  # the rise is one point or one step: linear
         return Growth("linear", degree, base, None, points, fitted_span=span, median_slope=median_slope,
                       **_step(segment_log_n, segment_log_t))
-    if base >= MIN_BASE and (rss_exp < rss_pow or degree > MAX_DEGREE):
+    clearly_exponential = len(n) >= EXP_POINTS and rss_exp < EXP_MARGIN * rss_pow
+    if base >= MIN_BASE and (degree > MAX_DEGREE or clearly_exponential):
         return Growth("exponential", degree, base, r2(rss_exp), points, **regime, fitted_span=span)
     if degree < LINEAR_DEGREE:
         return Growth("linear", degree, base, r2(rss_pow), points, fitted_span=span)
