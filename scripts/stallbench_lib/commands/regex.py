@@ -16,8 +16,8 @@ from ..atomic import atomic_write
 from ..errors import UsageError
 from ..execute import execute, run_meta
 from ..plan import Cell
-from ..redos import (agreement, attacks, cache, catalogue_file, checker, outcome, patterns, scan, scan_shards,
-                     scan_steps, summary, triage, upgrade, verify)
+from ..redos import (agreement, attacks, cache, catalogue_file, checker, dialects, outcome, patterns, scan,
+                     scan_shards, scan_steps, summary, triage, upgrade, verify)
 from ..redos.curves import curves
 from ..redos.engines import Engines
 from ..redos.escalation import Escalation
@@ -236,6 +236,7 @@ def run(args) -> int:
                 print(f"results: {result.path}")
             return 0
     patterns.check_references(catalogue_patterns, table, origin)
+    catalogue_patterns = dialects.with_native_reference(catalogue_patterns, table)
     analysis, lengths = _resolve(catalogue_patterns, args)
     resolved = analysis.patterns
     with tempfile.TemporaryDirectory(prefix="stallbench-regex-") as scratch:

@@ -4,6 +4,11 @@ pumps), pinned in the regex-tools npm set. When recheck calls a regex safe (or c
 entry is timed on a long random input instead, and its `attack` says so. The same tool run
 generates strings each regex matches (randexp) for the sample check.
 
+recheck, randexp and our own attack shapes read JavaScript: an entry written in another dialect
+(`dialect`: Python, Ruby, Java, Go) is read by that dialect's parser and handed to them as the
+JavaScript that means the same (dialects.py); one no parser can write so is timed on a random input
+and reads "uncertain (no attack)", never linear.
+
 A verdict of recheck's fuzzer alone is not taken as it is (its "safe" is no evidence, its attack
 need not be the worst): the entry is `uncertain`, recheck's automaton checker is asked again with
 raised limits, and when that cannot decide either, the worst of the attacks measured on V8 is the
@@ -12,7 +17,7 @@ from dataclasses import dataclass, field
 
 from ..errors import UsageError
 from .. import parallel
-from . import samples, tools, worst_attack
+from . import dialects, samples, tools, worst_attack
 from .patterns import ATTACKS_DISAGREE, NO_ATTACK, RANDOM_ATTACK, Pattern, Pump, with_attack
 
 RECHECK_TIMEOUT_MS = 10_000  # recheck's own limit per regex (its default)
@@ -117,9 +122,13 @@ def analyse(patterns: list[Pattern]) -> Analysis:
     """Attacks for the entries that have none, and generated strings for every regex. Without the
     tools, an entry that needs an attack is a UsageError; the sample check only loses its
     generated strings (a note says so)."""
-    variants = [v for p in patterns for v in p.variants()]
+    every = [v for p in patterns for v in p.variants()]
+    written = {v.name: _as_javascript(v) for v in every}
+    unreadable = {v.pattern.name: written[v.name] for v in every if isinstance(written[v.name], str) and not v.is_safe}
+    variants = [v for v in every if not isinstance(written[v.name], str)]
     asks = [not v.pattern.pumps and not v.is_safe for v in variants]
-    regexes = [{"source": v.regex, "flags": v.pattern.flags, "attack": ask} for v, ask in zip(variants, asks)]
+    regexes = [{"source": written[v.name][0], "flags": written[v.name][1], "attack": ask}
+               for v, ask in zip(variants, asks)]
     try:
         reply = _analysed(regexes)
     except tools.ToolFailed as e:
@@ -136,6 +145,18 @@ def analyse(patterns: list[Pattern]) -> Analysis:
             analysis.recheck[v.pattern.name] = {"analyser": reply["recheck"], "verdict": _verdict(result["diagnostics"]),
                                                 "uncertain": result.get("uncertain"),
                                                 "candidates": _measured(result.get("candidates"))}
-    analysis.patterns = [_resolved(p, by_pattern[p.name], reply["recheck"]) if p.name in by_pattern else p
-                         for p in patterns]
+    for name, why in unreadable.items():
+        analysis.recheck[name] = {"analyser": reply["recheck"], "verdict": f"not read: {why}", "uncertain": why,
+                                  "candidates": None}
+    analysis.patterns = [_resolved(p, by_pattern[p.name], reply["recheck"]) if p.name in by_pattern
+                         else _random(p, False, f"no attack generator reads it: {unreadable[p.name]}")
+                         if p.name in unreadable and not p.pumps else p for p in patterns]
     return analysis
+
+
+def _as_javascript(variant) -> tuple[str, str] | str:
+    """The variant's regex as the JavaScript the attack generators read (dialects.py), or why none can."""
+    try:
+        return dialects.to_javascript(variant.regex, variant.pattern.flags, variant.pattern.dialect)
+    except dialects.Unreadable as e:
+        return f"{variant.pattern.dialect} regex: {e}"

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from .. import paths
 from ..errors import UsageError
-from . import inputs
+from . import dialect_rules, inputs
 
 SHIPPED = paths.ROOT / "workloads" / "regex" / "patterns.toml"
 # The catalogue's format, its top-level `format`: 1 (a file without it, written before the escapes
@@ -22,11 +22,11 @@ SHIPPED = paths.ROOT / "workloads" / "regex" / "patterns.toml"
 FORMAT = 2
 FORMATS = (1, 2)
 SAFE_SUFFIX = ".safe"
-FIELDS = ("name", "regex", "safe", "flags", "prefix", "pump", "pumps", "suffix", "lengths", "safe_lengths", "expect",
-          "reference", "attack", "source", "analysis")
+FIELDS = ("name", "regex", "safe", "flags", "dialect", "prefix", "pump", "pumps", "suffix", "lengths", "safe_lengths",
+          "expect", "reference", "attack", "source", "analysis")
 REQUIRED = ("name", "regex", "source")
-TEXT_FIELDS = ("name", "regex", "safe", "flags", "prefix", "pump", "suffix", "expect", "reference", "attack",
-               "source", "analysis")
+TEXT_FIELDS = ("name", "regex", "safe", "flags", "dialect", "prefix", "pump", "suffix", "expect", "reference",
+               "attack", "source", "analysis")
 EXPECTATIONS = ("linear", "polynomial", "exponential")
 FLAGS = "imsu"  # JavaScript's ignoreCase, multiline, dotAll, unicode
 HAND_WRITTEN = "hand-written"
@@ -78,6 +78,7 @@ class Pattern:
     attack: str                       # where the attack came from: hand-written, recheck 4.5.0 ...
     source: str
     analysis: str
+    dialect: str = dialect_rules.JAVASCRIPT  # whose syntax the regex is written in (dialect_rules.NAMES)
 
     @property
     def fixed(self) -> int:
@@ -203,6 +204,8 @@ def _check_entry(entry, index: int, where: str, form: int) -> Pattern:
     flags = entry.get("flags", "")
     if any(c not in FLAGS for c in flags) or len(set(flags)) != len(flags):
         raise UsageError(f"{label}: flags {flags!r} is not valid (valid: any of {', '.join(FLAGS)}, each once)")
+    if entry.get("dialect", dialect_rules.JAVASCRIPT) not in dialect_rules.NAMES:
+        raise UsageError(f"{label}: dialect {entry['dialect']!r} is not valid (valid: {', '.join(dialect_rules.NAMES)})")
     if "expect" in entry and entry["expect"] not in EXPECTATIONS:
         raise UsageError(f"{label}: expect {entry['expect']!r} is not valid (valid: {', '.join(EXPECTATIONS)})")
     pumps = _pumps(entry, label, form)
@@ -210,7 +213,7 @@ def _check_entry(entry, index: int, where: str, form: int) -> Pattern:
                       _input_part(entry, "prefix", label, form), pumps, _input_part(entry, "suffix", label, form),
                       _lengths(entry, "lengths", label), _lengths(entry, "safe_lengths", label), entry.get("expect"),
                       entry.get("reference"), entry.get("attack", HAND_WRITTEN if pumps else ""), entry["source"],
-                      entry.get("analysis", ""))
+                      entry.get("analysis", ""), entry.get("dialect", dialect_rules.JAVASCRIPT))
     if pattern.fixed > MAX_FIXED:
         raise UsageError(f"{label}: prefix, suffix and befores hold {pattern.fixed:,} bytes (at most {MAX_FIXED:,}: "
                          "every sample input repeats them)")

@@ -29,6 +29,7 @@
 const fs = require('fs');
 const path = require('path');
 const { attackShapes } = require('./attack_shapes');
+const { withRequired } = require('./literals');
 const { probe } = require('./probe');
 
 const RAISED = { maxRepeatCount: 1024, maxNFASize: 350000, maxPatternSize: 15000 };  // recheck's: 30, 35000, 1500
@@ -54,9 +55,16 @@ function seeded(seed) {
   };
 }
 
-// What the caller reads of recheck's diagnostics (its attack string itself can be megabytes).
-function essentials(d) {
-  const attack = d.attack ? { pumps: d.attack.pumps, suffix: d.attack.suffix } : undefined;
+// What the caller reads of recheck's diagnostics (its attack string itself can be megabytes), the
+// attack's suffix completed with the characters every match needs (literals.js).
+function essentials(d, parse, regex) {
+  let attack;
+  if (d.attack) {
+    const ours = { pumps: d.attack.pumps.map((p) => ({ before: p.prefix + p.pump.repeat(p.bias), pump: p.pump })),
+                   suffix: d.attack.suffix };
+    const completed = parse ? withRequired(parse, regex.source, regex.flags, ours) : ours;
+    attack = { pumps: completed.pumps.map((p) => ({ prefix: p.before, pump: p.pump, bias: 0 })), suffix: completed.suffix };
+  }
   return { status: d.status, checker: d.checker, complexity: d.complexity, attack, error: d.error };
 }
 
@@ -84,13 +92,15 @@ async function resolveUncertain(recheck, parse, regex, first, params, request, a
   let retry = null;
   if (!automatonTimedOut) {
     const timeout = Math.min(params.timeout, request.retry_timeout_ms);
-    retry = essentials(await recheck.check(regex.source, regex.flags, { ...params, ...RAISED, timeout, checker: 'automaton' }));
+    retry = essentials(await recheck.check(regex.source, regex.flags, { ...params, ...RAISED, timeout, checker: 'automaton' }),
+                       parse, regex);
     if (retry.status === 'safe') return { uncertain: why, retry, candidates: null };
   }
   const exact = retry ? recheckAttack(retry, 'recheck with raised limits') : [];
   const shapes = attackShapes(parse, regex.source, regex.flags).map((a) => ({
     shape: a.shape, pumps: [{ before: a.prefix, pump: a.pump }], suffix: a.suffix }));
-  const attacks = [...exact, ...recheckAttack(first, "recheck's fuzzer"), ...shapes];
+  const attacks = [...exact, ...recheckAttack(first, "recheck's fuzzer"), ...shapes]
+    .map((a) => withRequired(parse, regex.source, regex.flags, a));
   const measured = await probe(regex.source, regex.flags, attacks, {
     slowMs: request.probe.slow_ms, hangMs: request.probe.hang_ms, budgetMs: request.probe.budget_ms });
   return { uncertain: why, retry, candidates: attacks.map((a, i) => ({ ...a, ...measured[i] })) };
@@ -123,7 +133,7 @@ async function main() {
       let found = await recheck.check(regex.source, regex.flags, params);
       const automatonTimedOut = found.status === 'unknown' && found.error?.kind === 'timeout' && found.checker !== 'fuzz';
       if (automatonTimedOut) found = await recheck.check(regex.source, regex.flags, { ...params, checker: 'fuzz' });
-      result.diagnostics = essentials(found);
+      result.diagnostics = essentials(found, parse, regex);
       Object.assign(result, await resolveUncertain(recheck, parse, regex, found, params, request, automatonTimedOut));
     }
     try {
