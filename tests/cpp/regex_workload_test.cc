@@ -71,7 +71,7 @@ TEST(Catalogue, ShippedCatalogueLoadsWithVariants) {
 
 TEST(Catalogue, RefusesWhatItCannotRead) {
   EXPECT_THROW(rx::Catalogue::load(write_temp("[[pattern]\n")), std::runtime_error);
-  EXPECT_THROW(rx::Catalogue::load(write_temp("[[pattern]]\nname = \"x\"\nregex = \"a\"\nflags = \"g\"\nsource = \"s\"\n")),
+  EXPECT_THROW(rx::Catalogue::load(write_temp("[[pattern]]\nname = \"x\"\nregex = \"a\"\nflags = \"q\"\nsource = \"s\"\n")),
                std::runtime_error);
   EXPECT_THROW(rx::Catalogue::load(
                    write_temp("format = 2\n[[pattern]]\nname = \"x\"\nregex = \"a\"\npump = '\\q'\nsource = \"s\"\n")),

@@ -80,7 +80,7 @@ def test_inputs_decode_and_encode():
     ("[[pattern]]\n" + ENTRY.replace('regex = "^(a+)+$"\n', ""), "missing field 'regex'"),
     ("[[pattern]]\n" + ENTRY.replace('pump = "a"', 'pump = ""'), "'pump' is empty"),
     ("[[pattern]]\n" + ENTRY + "pumps = []\n", "give 'pump' or 'pumps', not both"),
-    ("[[pattern]]\n" + ENTRY + "flags = \"g\"\n", "flags 'g' is not valid (valid: any of i, m, s, u"),
+    ("[[pattern]]\n" + ENTRY + "flags = \"q\"\n", "flags 'q' is not valid (valid: any of i, m, s, u, g, y"),
     ("format = 2\n[[pattern]]\n" + ENTRY.replace('pump = "a"', "pump = '\\q'"), "'pump': unknown escape at character 1"),
     ("format = 2\n[[pattern]]\n" + ENTRY + "flags = \"u\"\nprefix = '\\xff'\n", "with the u flag, 'prefix' must be UTF-8"),
     ("format = 3\n[[pattern]]\n" + ENTRY, "format 3 is not one this stallbench reads (valid: 1, 2"),

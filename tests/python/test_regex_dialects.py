@@ -25,6 +25,7 @@ from stallbench_lib.redos.dialects import Unreadable, to_javascript
     ("ruby", r"^a$", "", r"(?<![^\n])a(?=\n|$)"),                                # Ruby's ^ $ at every line
     ("ruby", r"(?m:.)\h\z\Z", "", r"(?:[\s\S])[0-9A-Fa-f]$(?=\n?$)"),           # Ruby's m is dotAll; \h hex
     ("ruby", r"(?<n>a)\k<n>[[:digit:]]", "", r"(a)(?:\1)[0-9]"),
+    ("ruby", r"(?<o>(?<d>\d)x)\g<o>", "", r"(([0-9])x)(?:(?:[0-9])x)"),  # a call: the group's pattern again
     ("java", r"^(\w+\s?)*$", "", r"^([0-9A-Z_a-z]+[\x09-\x0d ]?)*(?=\n?$)"),   # Java's $ before a final \n
     ("java", r"\p{Alpha}\P{Digit}.", "s", r"[A-Za-z][\x00-\/:-\uffff][\s\S]"),
     ("java", r"(?i)x", "", "[xX]"),
@@ -36,7 +37,7 @@ def test_each_dialect_is_written_as_the_javascript_that_means_the_same(dialect, 
 
 
 @pytest.mark.parametrize("dialect, regex", [
-    ("java", "[a-z&&[^b]]"), ("ruby", r"(?<a>x)\g<a>"), ("python", r"(a)?(?(1)b|c)"), ("go", "(?U)a*"),
+    ("java", "[a-z&&[^b]]"), ("ruby", r"(?<a>x\g<a>?)"), ("python", r"(a)?(?(1)b|c)"), ("go", "(?U)a*"),
     ("java", r"\Ga"), ("python", r"\p{L}"), ("python", r"(a"), ("go", r"\Z"), ("python", r"\2(a)(b)"),
 ])
 def test_what_has_no_exact_javascript_is_refused_with_the_reason(dialect, regex):

@@ -23,6 +23,11 @@ def numbered(text: str) -> str:
     return re.sub(f"{REFERENCE}(\\d+){REFERENCE}", lambda m: "\\" + numbers[m.group(1)], text)
 
 
+def uncaptured(text: str) -> str:
+    """A group's pattern with its captures made non-capturing (what a subroutine call runs)."""
+    return re.sub(f"\\({OPEN}\\d+{OPEN}", "(?:", text)
+
+
 class GroupReading:
     def capture(self) -> str:
         self.ids += 1
@@ -82,7 +87,10 @@ class GroupReading:
         self.renumber[self.original] = self.ids
         if name is not None:
             self.names[name] = self.ids
-        return self.inside(opening, flags)
+        written = self.inside(opening, flags)
+        if name is not None:
+            self.bodies[name] = written[len(opening):-1]
+        return written
 
     def inline_flags(self, flags: set) -> str | None:
         """(?imsx) changes the flags of the rest of its group (None: no atom); (?i-s:...) a group."""

@@ -10,7 +10,7 @@ the entry is then "uncertain (no attack)", never timed as if linear."""
 from dataclasses import replace
 
 from . import dialect_rules
-from .dialect_groups import GroupReading, numbered
+from .dialect_groups import GroupReading, numbered, uncaptured
 from .dialect_rules import DIALECTS, POSIX, Rules
 from .dialect_text import CONTROL, TOP, TOP_BMP, WORD, Unreadable, char_text, class_text, complement, folded
 
@@ -20,8 +20,9 @@ class _Reader(GroupReading):
         self.ids = 0          # capture groups written so far (inserted ones included), by id
         self.renumber = {}    # the dialect's group number -> its id
         self.names = {}       # group name -> its id
+        self.bodies = {}      # group name -> its pattern as written, once the group has closed
         self.original = 0     # the dialect's capture groups opened so far
-        self.flags = set(flags) - {"u"}
+        self.flags = set(flags) - set("ugy")  # those the pattern's text is read with
         self.top = TOP if "u" in flags else TOP_BMP  # the last character a negated class can name
 
     def fail(self, what: str):
@@ -118,6 +119,8 @@ class _Reader(GroupReading):
             return anchors[c] if anchors[c] is not None else self.fail(f"\\{c}")
         if c.isdigit() and c != "0":
             return self.backreference(c)
+        if c == "g" and self.rules.language == "Ruby" and self.peek() in ("<", "'"):
+            return self.call()
         for opening, closing in self.rules.name_refs:
             if opening.startswith("\\") and self.text.startswith(opening, self.at - 2):
                 return self.named_reference(opening, closing)
@@ -134,6 +137,16 @@ class _Reader(GroupReading):
         if not self.rules.backreferences or int(digits) not in self.renumber:
             self.fail(f"the backreference \\{digits}")
         return self.reference(self.renumber[int(digits)])
+
+    def call(self) -> str:
+        """Onigmo's \\g<name>: the named group's pattern again (non-capturing), when it closed before
+        the call; a call into an open group recurses, which no JavaScript can write."""
+        end = self.text.find(">" if self.peek() == "<" else "'", self.at + 1)
+        name = self.text[self.at + 1:end]
+        if end < 0 or name not in self.bodies:
+            self.fail(f"the call \\g<{name}> (recursive, or to a group not yet closed)")
+        self.at = end + 1
+        return "(?:" + uncaptured(self.bodies[name]) + ")"
 
     def named_reference(self, opening: str, closing: str) -> str:
         self.at += len(opening) - 2
@@ -214,4 +227,4 @@ def to_javascript(regex: str, flags: str, dialect: str) -> tuple[str, str]:
     source = reader.alternation(reader.flags)
     if reader.at < len(regex):
         reader.fail("an unbalanced )")
-    return numbered(source), "u" if "u" in flags else ""
+    return numbered(source), "".join(f for f in "ugy" if f in flags)  # how it is run stays: u, g, y

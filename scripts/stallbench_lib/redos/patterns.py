@@ -28,7 +28,7 @@ REQUIRED = ("name", "regex", "source")
 TEXT_FIELDS = ("name", "regex", "safe", "flags", "dialect", "prefix", "pump", "suffix", "expect", "reference",
                "attack", "source", "analysis")
 EXPECTATIONS = ("linear", "polynomial", "exponential")
-FLAGS = "imsu"  # JavaScript's ignoreCase, multiline, dotAll, unicode
+FLAGS = "imsugy"  # JavaScript's ignoreCase, multiline, dotAll, unicode, global, sticky
 HAND_WRITTEN = "hand-written"
 MAX_FIXED = 4096    # bytes of prefix + befores + suffix: each sample input repeats them (issue: a 2 MB prefix)
 MAX_PUMP = 4096     # bytes of one pump

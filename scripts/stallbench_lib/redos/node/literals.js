@@ -45,7 +45,7 @@ function withRequired(parse, source, flags, attack) {
   let regex;
   try {
     needed = [...required(parse(source, flags, { unicodePropertyEscape: true, namedGroups: true, lookbehind: true }))];
-    regex = new RegExp(source, flags);
+    regex = new RegExp(source, flags.replace('g', ''));  // one match from the start (sticky with y)
   } catch (e) {
     return attack;
   }
@@ -53,7 +53,7 @@ function withRequired(parse, source, flags, attack) {
   if (!missing) return attack;
   for (const suffix of [attack.suffix + missing, missing + attack.suffix, attack.suffix + '\n' + missing]) {
     const completed = { ...attack, suffix };
-    if ([1, 2, 4, 8].every((k) => !regex.test(inputOf(completed, k)))) return completed;
+    if ([1, 2, 4, 8].every((k) => { regex.lastIndex = 0; return !regex.test(inputOf(completed, k)); })) return completed;
   }
   return attack;
 }
