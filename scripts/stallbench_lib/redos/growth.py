@@ -47,6 +47,9 @@ STEP_SLOPE = 3.0        # a local log-log slope above this in a linear curve is 
 STEP_RATIO = 10.0       # when the time also jumps this many times (not noise between close lengths)
 MIN_GROWTH_POINTS = 3   # points past a turn that a degree or a base is read from
 EXP_POINTS = 5          # points an exponential is told from a polynomial with (below a degree of MAX_DEGREE)
+NOISE_MS = 0.01         # a curve whose every time is below this is the timer's and the machine's noise: linear
+WIDE_SEGMENT = 4.0      # a last segment over this many times of length that rises as a power above
+                        # LINEAR_DEGREE (and by STEP_RATIO at least) is growth, not a step, whatever the median says
 EXP_MARGIN = 0.5        # ... when its residual is under this fraction of the power fit's
 CONSTANT_GRID = [0.0, 0.2, 0.4, 0.6, 0.8, 0.9, 0.95, 0.98, 0.99, 0.995]  # c as a fraction of min t
 
@@ -145,6 +148,15 @@ def _step(log_n: np.ndarray, log_t: np.ndarray) -> dict:
     return {"step_at": int(round(np.exp(log_n[at]))), "step_ratio": ratio}
 
 
+def _grows_at_the_end(n: np.ndarray, t: np.ndarray) -> bool:
+    """A last segment over a wide span of lengths whose rise is a power between LINEAR_DEGREE and
+    STEP_SLOPE and at least STEP_RATIO times: the curve grows there (one point past the turn); a
+    step is steeper over a short span (V8 switching engines between 32,761 and 65,529 bytes)."""
+    span, rise = n[-1] / n[-2], t[-1] / t[-2]
+    slope = math.log(rise) / math.log(span) if span > 1 and rise > 0 else 0.0
+    return span >= WIDE_SEGMENT and rise >= STEP_RATIO and LINEAR_DEGREE <= slope <= STEP_SLOPE
+
+
 def classify(lengths: list[int], times_ms: list[float]) -> Growth:
     """`lengths` ascending (pumped lengths), `times_ms` their median times (all finished cells of
     one curve)."""
@@ -158,7 +170,7 @@ def classify(lengths: list[int], times_ms: list[float]) -> Growth:
     # x2,700 over 24x of lengths read linear.
     measured = np.maximum(np.asarray(times_ms, dtype=float), 1e-9)
     t_all = np.minimum.accumulate(measured[::-1])[::-1]
-    if t_all.max() < FLAT_RATIO * t_all.min():  # nothing to fit: R^2 would measure noise
+    if t_all.max() < FLAT_RATIO * t_all.min() or t_all.max() < NOISE_MS:  # nothing to fit: R^2 would measure noise
         return Growth("linear", None, None, None, points)
     start = _growth_start(t_all)
     regime = {"flat_until": int(n_all[start - 1]), "flat_ms": median(measured[:start])} if start else {}
@@ -185,9 +197,12 @@ def classify(lengths: list[int], times_ms: list[float]) -> Growth:
     def r2(rss):
         return 1 - rss / tss if tss > 0 else 1.0
 
-    if median_slope < LINEAR_DEGREE:  # the rise is one point or one step: linear
+    if median_slope < LINEAR_DEGREE:
+        if _grows_at_the_end(n_all, t_all):  # Java's 0.1 ms at 42 bytes, then 290 ms at 1,026: growth
+            return Growth("growing", None, None, None, points, flat_until=int(n_all[-2]),
+                          flat_ms=median(measured[:-1]), growth_from=points - 1)
         return Growth("linear", degree, base, None, points, fitted_span=span, median_slope=median_slope,
-                      **_step(segment_log_n, segment_log_t))
+                      **_step(segment_log_n, segment_log_t))  # the rise is one point or one step
     clearly_exponential = len(n) >= EXP_POINTS and rss_exp < EXP_MARGIN * rss_pow
     if base >= MIN_BASE and (degree > MAX_DEGREE or clearly_exponential):
         return Growth("exponential", degree, base, r2(rss_exp), points, **regime, fitted_span=span)
