@@ -28,7 +28,8 @@ struct BoostLibrary {
   template <class It>
   static Found find(It begin, std::size_t from, It end, const regex& re, bool sticky) {
     boost::match_results<It> m;
-    auto flags = (from > 0 ? boost::match_prev_avail : boost::match_default) | (sticky ? boost::match_continuous : boost::match_default);
+    auto flags = (from > 0 ? boost::match_prev_avail : boost::match_default) |
+                 (sticky ? boost::match_continuous : boost::match_default);
     if (!boost::regex_search(begin + static_cast<std::ptrdiff_t>(from), end, m, re, flags)) return std::nullopt;
     return std::pair<std::size_t, std::size_t>(static_cast<std::size_t>(m[0].first - begin),
                                                static_cast<std::size_t>(m[0].second - begin));

@@ -31,7 +31,8 @@ struct StdLibrary {
   template <class It>
   static Found find(It begin, std::size_t from, It end, const regex& re, bool sticky) {
     std::match_results<It> m;
-    auto flags = (from > 0 ? std::regex_constants::match_prev_avail : std::regex_constants::match_default) | (sticky ? std::regex_constants::match_continuous : std::regex_constants::match_default);
+    namespace rc = std::regex_constants;
+    auto flags = (from > 0 ? rc::match_prev_avail : rc::match_default) | (sticky ? rc::match_continuous : rc::match_default);
     if (!std::regex_search(begin + static_cast<std::ptrdiff_t>(from), end, m, re, flags)) return std::nullopt;
     return std::pair<std::size_t, std::size_t>(static_cast<std::size_t>(m[0].first - begin),
                                                static_cast<std::size_t>(m[0].second - begin));

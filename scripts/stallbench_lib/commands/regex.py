@@ -42,7 +42,8 @@ def add_arguments(p):
     source.add_argument("--upgrade-catalogue", metavar="FILE", type=Path,
                         help=f"rewrite a catalogue of an older format in format {patterns.FORMAT} (the original is "
                              "kept beside it) and stop")
-    p.add_argument("--flags", metavar="FLAGS", default="", help="flags of the --pattern regexes: any of i, m, s, u, g, y")
+    p.add_argument("--flags", metavar="FLAGS", default="",
+                   help="flags of the --pattern regexes: any of i, m, s, u, g, y")
     p.add_argument("--engines", metavar="E1,E2",
                    help="engines to run (default: every one this build has; node and node-linear once per Node line)")
     p.add_argument("--lengths", metavar="N1,N2", help="input lengths for every pattern, instead of each entry's own")

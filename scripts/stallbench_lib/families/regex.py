@@ -295,7 +295,8 @@ def sections(context) -> str:
         offsets.update({name + SAFE_SUFFIX: fixed for name, fixed in offsets.items()})
         found = curves(match_rows, offsets, checks.get("wrong_answers", {}),
                        verify.fallbacks(regex_meta.get("sample_check", {})), checks.get("unresolved", []),
-                       doubts({name: entry.get("attack") or "" for name, entry in regex_meta.get("patterns", {}).items()}))
+                       doubts({name: entry.get("attack") or ""
+                               for name, entry in regex_meta.get("patterns", {}).items()}))
         variants = _variants(match_rows)
         parts += ["### Catastrophic backtracking (ReDoS)\n", READING, _nodes(context),
                   _risky_first(found, variants, engines, regex_meta),
