@@ -232,12 +232,13 @@ def test_the_triage_escalates_a_curve_that_turns_up_steeply_at_its_end_whatever_
     from stallbench_lib.redos import triage
 
     variant = SimpleNamespace(name="p", pattern=SimpleNamespace(fixed=27))
-    # Boost on a quadratic regex of a real scan (27 fixed bytes): the median slope of the three points
-    # is 1.49, its last segment's 1.8 over 61x of lengths: growing (once read linear), and escalated.
+    # Boost on a quadratic regex of a real scan (27 fixed bytes): a fit over the three points reads it
+    # linear (median slope 1.49; its last segment's 1.8 could be a linear engine changing regime); the
+    # triage escalates it all the same.
     turning = _rows("boost", [(59, 0.0012), (539, 0.022), (32795, 35.8)])
     linear = _rows("re2", [(59, 0.001), (539, 0.009), (32795, 0.55)])
     fast = _rows("std", [(59, 0.00001), (539, 0.00002), (32795, 0.0004)])  # steep, under the noise floor
-    assert curves(turning, {"p": 27})[("p", "boost")].verdict == "growing"
+    assert curves(turning, {"p": 27})[("p", "boost")].verdict == "linear"
     assert triage.blown_up(turning + linear + fast, [variant]) == {("p", "boost")}
 
 
