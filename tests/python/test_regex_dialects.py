@@ -88,3 +88,12 @@ def test_the_written_javascript_answers_as_onigmo_does():
         done = subprocess.run(["ruby", "-e", program, regex], input=json.dumps(texts), capture_output=True, text=True,
                               timeout=60, check=True)
         assert v8_answers(to_javascript(regex, "", "ruby")[0], texts) == json.loads(done.stdout), regex
+
+
+def test_the_advisories_catalogue_is_each_advisory_s_regex_in_its_own_dialect():
+    entries = patterns.load(patterns.paths.ROOT / "workloads" / "regex" / "advisories.toml")
+    assert len(entries) >= 18 and len({re.search(r"CVE-\d+-\d+", p.source).group() for p in entries}) >= 16
+    for p in entries:
+        assert p.dialect in ("python", "ruby", "java") and p.analysis and not p.pumps  # stallbench finds the attack
+        for v in p.variants():
+            to_javascript(v.regex, p.flags, p.dialect)  # every one is read by its dialect's parser
