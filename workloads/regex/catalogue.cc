@@ -122,7 +122,6 @@ void append_utf8(std::string& out, std::uint32_t cp) {
   }
 }
 
-// Bytes of `part` repeated and cut to `size`; with `utf8`, a character the cut would split is left out.
 }  // namespace
 
 std::string decode_input(const std::string& text) {
