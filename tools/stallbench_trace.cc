@@ -8,7 +8,9 @@
 //                        gave each, the orders it expects on that line and whether the tail can
 //                        change its order (`startup_race`). With `unknown`, a scenario it can
 //                        change runs with no tail and with kLongTail, kPossibleRuns times in turn:
-//                        the orders it can take, not their odds (`odds_modelled`: false)
+//                        the orders it can take, not their odds (`odds_modelled`: false). A run that
+//                        fails is that scenario's `error` (one line naming it and the op), with no
+//                        orders; the other scenarios still run
 //   stallbench_trace startup-race FILE...     per modelled line, whether the start-up tail can
 //                        change the order of any of the files: {"18": true, ...}
 //   stallbench_trace javascript FILE          the scenario as a Node program
@@ -111,12 +113,19 @@ int run(const std::vector<std::string>& files, int runs, const ModelSettings& se
     if (!odds) these.startup_tail_ms = {0, kLongTailMs};
     int n = !odds ? kPossibleRuns : runs > 0 ? runs : s.runs;
     double limit_ms = s.min_run_ms + kRunLimitMs;
-    auto orders = run_scenario_times(s, these, n, [&](int i) { limit.arm(limit_ms, timeout_line(s, i, n)); });
+    // A run that fails (whatever it throws) is this scenario's result, and the others still run.
+    std::vector<OrderCount> orders;
+    std::string error;
+    try {
+      orders = run_scenario_times(s, these, n, [&](int i) { limit.arm(limit_ms, timeout_line(s, i, n)); });
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
     limit.disarm();
     out["scenarios"].push_back({{"file", s.file}, {"name", s.name}, {"module", module_name(s.module)},
                                 {"analysis", s.analysis}, {"seed", s.seed}, {"expect", s.expected_on(model.line)},
                                 {"runs", n}, {"orders", orders_json(orders)}, {"startup_race", race},
-                                {"odds_modelled", odds}});
+                                {"odds_modelled", odds}, {"error", error}});
   }
   std::cout << out.dump(-1, ' ', false, json::error_handler_t::replace) << "\n";
   return 0;
