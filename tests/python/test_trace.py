@@ -100,7 +100,7 @@ def test_without_node_a_one_line_note():
 
 @needs_lines(NEWEST)
 def test_node_agrees_on_every_shipped_scenario():
-    result = stallbench("trace", "--no-build", "--node", NEWEST, "--runs", "1")
+    result = stallbench("trace", "--no-build", "--node", NEWEST, "--runs", "1", timeout=1200)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "DISAGREE" not in result.stdout and "node: failed" not in result.stdout
     assert result.stdout.count("node: agree") == len(SCENARIOS)

@@ -261,8 +261,8 @@ class Generator {
     }
   }
 
-  // Timers due in one pass: two to four timers and intervals of 1-kBurstMaxMs ms (some sharing a
-  // list, some in lists of their own), then kBurstBusyMs of work, so that all of them are due when
+  // Timers due in one pass: two to four timers and intervals of 0-kBurstMaxMs ms (some sharing a
+  // list, some in lists of their own, none shorter than one armed before it), then kBurstBusyMs of work, so that all of them are due when
   // the loop next runs timers, whatever the machine's load, and run in Node's list order. Their
   // callbacks are quiet (logs, ticks, microtasks, clears: nothing else pending can race them), and
   // are drawn once every timer has its name, so a tick or microtask of one can clear the next ones
@@ -277,7 +277,10 @@ class Generator {
     std::vector<json> timers;
     std::vector<int> durations;
     for (std::uint64_t i = 0, n = 2 + below(3); i < n; ++i) {
-      int ms = i > 0 && chance(40) ? durations[below(durations.size())] : static_cast<int>(below(kBurstMaxMs + 1));
+      // Never shorter than the one armed before it: a shorter one armed later runs first or not
+      // depending on whether the clock ticked between the two calls.
+      int previous = durations.empty() ? 0 : durations.back();
+      int ms = chance(40) ? previous : std::min(kBurstMaxMs, previous + 1 + static_cast<int>(below(2)));
       durations.push_back(std::max(ms, 1));
       bool interval = chance(25);
       json op = {{"op", interval ? "setInterval" : "setTimeout"}, {"ms", ms}, {"log", label(interval ? "interval" : "timeout")}};
