@@ -123,8 +123,9 @@ def _print_matrix(comparisons: list) -> None:
         print(f"{s['name']:<{name_width}}" + "".join(f"{x:<{width}}" for x in row))
     for c in comparisons:
         verdicts = [c.verdict(i) for i in range(len(scenarios))]
-        races = [v for s, v in zip(scenarios, verdicts) if len(s["expect"]) > 1 or v == parity.RACE]
-        deterministic = [v for s, v in zip(scenarios, verdicts) if len(s["expect"]) <= 1 and v != parity.RACE]
+        race = [len(s["expect"]) > 1 or v in (parity.RACE, parity.UNDECIDED) for s, v in zip(scenarios, verdicts)]
+        races = [v for r, v in zip(race, verdicts) if r]
+        deterministic = [v for r, v in zip(race, verdicts) if not r]
         agree = deterministic.count(parity.AGREE)
         parts = [f"{agree} of {len(deterministic)} deterministic scenarios agree ({100 * agree / len(deterministic):.0f}%)"
                  if deterministic else "", f"{sum(v in (parity.AGREE, parity.RACE) for v in races)} of {len(races)} races agree" if races else ""]
