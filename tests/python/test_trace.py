@@ -158,7 +158,8 @@ def test_agreement_rules():
     assert verdict([], orders(["a", "b"]), same) == "agree"
     assert verdict([], orders(["b", "a"]), same) == "DISAGREE"
     race = [["a", "b"], ["b", "a"]]
-    assert verdict(race, orders(["b", "a"]), same) == "race"
+    assert verdict(race, orders(["b", "a"]), same) == "undecided"  # each side gave one the other never did
+    assert verdict(race, orders(["b", "a"], ["a", "b"]), same + orders(["b", "a"])) == "race"
     assert verdict(race, orders(["c"]), same) == "DISAGREE"  # an order outside the allowed ones
 
 
@@ -284,3 +285,18 @@ def test_nodes_own_ordering_tests_agree_on_every_installed_line():
     assert result.returncode == 0, result.stdout[-6000:] + result.stderr
     assert "DISAGREE" not in result.stdout and "undecided" not in result.stdout
     assert f"{len(NODE_TESTS)} scenarios: {len(NODE_TESTS)} as expected" in result.stdout
+
+
+def test_a_run_that_fails_is_one_line_and_the_others_still_run(tmp_path):
+    """A run that fails (here a readFile of a folder, which calls back with EISDIR where the scenario
+    expects success) is that scenario's one line naming it and the op; the scenario after it runs."""
+    (tmp_path / "folder").mkdir()
+    failing = _scenario(tmp_path, [{"op": "readFile", "path": "folder", "log": "read"}], name="reads-a-folder")
+    fine = _scenario(tmp_path, [{"op": "promise", "log": "p"}, {"op": "nextTick", "log": "t"}], name="fine",
+                     expect=[["t", "p"]])
+    result = stallbench("trace", "--no-build", str(failing), str(fine))
+    assert result.returncode == 1, result.stdout + result.stderr
+    failed = [line for line in result.stdout.splitlines() if "model: failed:" in line]
+    assert failed == ["   model: failed: reads-a-folder: in the main module: $.program[0]: readFile: EISDIR"], result.stdout
+    assert "── fine (" in result.stdout and "order: as expected" in result.stdout
+    assert "2 scenarios: 1 as expected, 1 NOT" in result.stdout
