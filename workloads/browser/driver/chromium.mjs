@@ -33,14 +33,16 @@ const PROFILE_PREFIX = "stallbench-chromium-";
 
 // { chromium: path, playwright: the playwright-core package folder } -> { version, newTab, close }
 // (the tab interface of browsers.mjs: goto, evaluate, click, exposeFunction)
-export async function startChromium({ chromium, playwright }) {
+export async function startChromium({ chromium, playwright, proxy }) {
   const { chromium: protocol } = createRequire(import.meta.url)(playwright);
   removeOrphanedProfiles(PROFILE_PREFIX);
   const profile = mkdtempSync(join(tmpdir(), `${PROFILE_PREFIX}${process.pid}-`));
   const sandbox = process.getuid?.() === 0 ? ["--no-sandbox"] : [];  // Chromium refuses its sandbox as root
   // Chromium keeps crash reports and caches under XDG folders: the throwaway profile, not $HOME.
   const env = { ...process.env, XDG_CONFIG_HOME: profile, XDG_CACHE_HOME: profile };
+  // Loopback is never proxied (Chromium's implicit bypass); everything else goes to the refusing proxy.
   const child = spawn("setpriv", ["--pdeathsig", "KILL", "--", chromium, ...SWITCHES, ...sandbox,
+                                  `--proxy-server=http://${proxy.address}`,
                                   `--user-data-dir=${profile}`, "about:blank"],
                       { stdio: ["ignore", "ignore", "pipe"], env });
   const said = [];
@@ -84,6 +86,10 @@ async function chromiumTab(context) {
     goto: (url) => page.goto(url),
     evaluate: (fn, arg) => page.evaluate(fn, arg),
     exposeFunction: (name, fn) => page.exposeFunction(name, fn),
+    addInitScript: (source) => page.addInitScript({ content: source }),
     click: (x, y) => Promise.all([press("mousePressed", x, y), press("mouseReleased", x, y)]),
+    type: (text) => page.keyboard.type(text),
+    press: (key) => page.keyboard.press(key),
+    wheel: (dy) => page.mouse.wheel(0, dy),
   };
 }
