@@ -28,6 +28,7 @@
 #include "../workloads/common/temp_file.h"
 #include "../workloads/common/node_process.h"
 #include "../workloads/report/price_report.h"
+#include "browser_page.h"
 #include "harness/harness.h"
 #include "harness/node_lines.h"
 
@@ -58,16 +59,16 @@ std::string driver_node() {
 
 // One driver per browser for every cell of this process (the orchestrator runs one cell per
 // process; tests run several); started again after a run that overran its limit.
-browser::BrowserSession& session(const BrowserKind& kind) {
+browser::BrowserSession& session(const BrowserKind& kind, const std::string& driver) {
   static std::map<std::string, std::unique_ptr<browser::BrowserSession>> sessions;
-  auto& current = sessions[kind.name];
+  auto& current = sessions[kind.name + "/" + driver];
   if (!current || !current->alive()) {
     current.reset();
     std::string node = driver_node(), library = browser::find_library(kind);
     if (node.empty()) throw std::runtime_error("no Node to run the browser driver (pinned lines: --node; or node on PATH)");
     if (library.empty()) throw std::runtime_error(kind.library + " is not installed (scripts/bootstrap --npm browser)");
     current = std::make_unique<browser::BrowserSession>(
-        browser::SessionSetup{node, kind.name, browser::find_browser(kind), library});
+        browser::SessionSetup{node, kind.name, browser::find_browser(kind), library, driver});
   }
   return *current;
 }
@@ -191,7 +192,7 @@ Repetition page_repetition(PageRequest request, Check check) {
     const BrowserKind& kind = browser::browser_kind(request.browser);
     browser::PageRun run;
     try {
-      run = session(kind).run(request);
+      run = session(kind, "long_task.mjs").run(request);
     } catch (const browser::PageRejected& e) {
       throw CellFailure("rejected", e.what());
     } catch (const std::runtime_error& e) {
@@ -349,15 +350,19 @@ std::vector<std::string> browser_names() {
   return names;
 }
 
+// Smoke keeps Chromium alone (a browser start per cell is most of a smoke run's time); the default
+// and full grids run every browser, whichever is installed.
+Param browser_param() {
+  return {.name = "browser", .values = browser_names(), .smoke = {"chromium"}, .full = browser_names(),
+          .choices = browser_names(),
+          .doc = "chromium (Debian's, over the DevTools protocol) | firefox (Debian's Firefox ESR, over WebDriver "
+                 "BiDi); a browser not installed has no cells"};
+}
+
 std::vector<Param> page_params(Param size, Param chunk, std::vector<std::string> strategies,
                                std::vector<std::string> smoke) {
   return {
-      // Smoke keeps Chromium alone (a browser start per cell is most of a smoke run's time); the
-      // default and full grids run every browser, whichever is installed.
-      {.name = "browser", .values = browser_names(), .smoke = {"chromium"}, .full = browser_names(),
-       .choices = browser_names(),
-       .doc = "chromium (Debian's, over the DevTools protocol) | firefox (Debian's Firefox ESR, over WebDriver BiDi); "
-              "a browser not installed has no cells"},
+      browser_param(),
       {.name = "strategy", .values = std::move(strategies), .smoke = std::move(smoke), .full = kStrategies,
        .choices = kStrategies,
        .doc = "inline | timeout (setTimeout 0) | message-channel | idle-callback | yield (scheduler.yield) | "
@@ -467,18 +472,21 @@ int main(int argc, char** argv) {
       versions.emplace_back(kind.name, !version.empty() ? version : "unknown (" + path + " --version printed no version)");
     }
   }
-  return run_main(argc, argv,
-                  {.name = "browser",
-                   .doc = "the browser's event loop in Chromium and Firefox: a long task against frames and input, "
-                          "by scheduling strategy",
-                   .benchmarks = {report_benchmark(), parse_benchmark()},
-                   .tables = {browsers_table(),
-                              names_table("tbt_signals", "where tbt_ms came from, numbered as tbt_signal", kTbtSignals),
-                              names_table("loaf_invokers", "a LoAF script's invokerType, numbered as loaf_script_invoker",
-                                          browser::loaf_invoker_types()),
-                              names_table("page_scripts", "the page files a LoAF script's source can be, numbered as "
-                                          "loaf_script_source (pages in workloads/browser/pages/)", kPageScripts)},
-                   .versions = versions,
-                   .npm_sets = {"browser"},
-                   .os_packages = {"browser"}});
+  auto family = [versions](const Inputs& in) -> Family {
+    return {.name = "browser",
+            .doc = "the browser's event loop in Chromium and Firefox: a long task against frames and input, by "
+                   "scheduling strategy; and a user's own page (stallbench page)",
+            .benchmarks = {report_benchmark(), parse_benchmark(),
+                           page::benchmark(in, browser_param(), session, kPageLimitS)},
+            .tables = {browsers_table(),
+                       names_table("tbt_signals", "where tbt_ms came from, numbered as tbt_signal", kTbtSignals),
+                       names_table("loaf_invokers", "a LoAF script's invokerType, numbered as loaf_script_invoker",
+                                   browser::loaf_invoker_types()),
+                       names_table("page_scripts", "the page files a LoAF script's source can be, numbered as "
+                                   "loaf_script_source (pages in workloads/browser/pages/)", kPageScripts)},
+            .versions = versions,
+            .npm_sets = {"browser"},
+            .os_packages = {"browser"}};
+  };
+  return run_main(argc, argv, FamilyFromInputs{.name = "browser", .inputs = page::kInputs, .make = family});
 }

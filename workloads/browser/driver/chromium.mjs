@@ -67,7 +67,9 @@ export async function startChromium({ chromium, playwright, proxy }) {
     const endpoint = await listeningEndpoint(child, said, "chromium", /DevTools listening on (ws:\/\/\S+)/, START_TIMEOUT_MS);
     browser = await protocol.connectOverCDP(endpoint);
     const context = browser.contexts()[0] ?? await browser.newContext();
-    return { version: browser.version(), newTab: () => chromiumTab(context), close: stop };
+    // port: the DevTools endpoint's, for a tool that drives this same browser (Lighthouse, in page.mjs)
+    return { version: browser.version(), port: Number(new URL(endpoint).port), newTab: () => chromiumTab(context),
+             close: stop };
   } catch (e) {
     await stop();
     throw e;
