@@ -39,6 +39,8 @@ def add_arguments(p):
     p.add_argument("--repetitions", type=numbers.integer_option, default=5, metavar="N", help="loads per browser (default 5)")
     p.add_argument("--wait-ms", type=numbers.integer_option, default=1000, metavar="N",
                    help="quiet watched after the load and after the script (default 1000)")
+    p.add_argument("--step-timeout-ms", type=numbers.integer_option, default=10_000, metavar="N",
+                   help="how long a step waits for its element before the script counts as bad input (default 10000)")
     p.add_argument("--reference", metavar="LIST", help="measure beside: web-vitals (its INP), lighthouse (its TBT, Chromium)")
     p.add_argument("--out", metavar="DIR", type=Path, help="put the run directory under DIR instead of results/runs/")
     p.add_argument("--no-build", action="store_true", help="use the existing build; fail if there is none")
@@ -49,9 +51,13 @@ def _inputs(args) -> dict[str, str]:
     check_repetitions(args.repetitions)
     if not 0 <= args.wait_ms <= page_input.MAX_WAIT_MS:
         raise UsageError(f"--wait-ms {args.wait_ms} is out of range: valid values are 0-{page_input.MAX_WAIT_MS}")
+    if not 100 <= args.step_timeout_ms <= page_input.MAX_WAIT_MS:
+        raise UsageError(f"--step-timeout-ms {args.step_timeout_ms} is out of range: valid values are "
+                         f"100-{page_input.MAX_WAIT_MS}")
     references = page_input.check_references(args.reference)
     return {"page": page_input.check_page(args.page), "page_script": page_input.check_script(args.script),
-            "page_wait_ms": str(args.wait_ms), "page_references": ",".join(references)}
+            "page_wait_ms": str(args.wait_ms), "page_step_timeout_ms": str(args.step_timeout_ms),
+            "page_references": ",".join(references)}
 
 
 def run(args) -> int:

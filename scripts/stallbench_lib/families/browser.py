@@ -14,6 +14,7 @@ from ..report import grouping, stats, table
 from ..report.markup import collapsed
 from ..report.figures import corner_legend, figure, save, shared_legend
 from ._stall_plots import median_repetition
+from . import _browser_page
 
 STRATEGIES = ["inline", "timeout", "message-channel", "idle-callback", "yield", "post-task", "worker"]
 LABELS = {"inline": "inline", "timeout": "setTimeout 0", "message-channel": "MessageChannel",
@@ -33,7 +34,7 @@ VERDICT_COLOURS = {"good": "#2ca02c", "needs improvement": "#ff7f0e", "poor": "#
 MARKERS = ["o", "^", "s", "D"]  # one per browser, in the declared order
 PAGES = Path(__file__).resolve().parents[3] / "workloads" / "browser" / "pages"
 # What this section reads of benches/browser.cc, checked against the run's declarations (render.py).
-CONSUMES = {benchmark: _READ for benchmark in SIZE}
+CONSUMES = {**{benchmark: _READ for benchmark in SIZE}, "page": _browser_page.READ}
 FRAME_COLOUR, TASK_COLOUR, CLICK_COLOUR, WORK_COLOUR = "#1f77b4", "#d62728", "#2ca02c", "#ffd8a8"
 
 READING = """\
@@ -383,9 +384,10 @@ TBT of every browser is in brackets, the cross-check.
 
 
 def sections(context) -> str:
-    grouped = _cells(context.rows)
+    page = _browser_page.sections(context, lambda b: _browser_label(context, b), verdict)
+    grouped = _cells([r for r in context.rows if r.benchmark in SIZE])
     if not grouped:
-        return ""
+        return page
     browsers = _by_browser_order(context, {b for by_browser in grouped.values() for b in by_browser})
     named = " and ".join(_browser_label(context, b) for b in browsers)
     benchmark = next(iter(grouped))[0]
@@ -410,4 +412,4 @@ def sections(context) -> str:
             loafs = _loaf_table(context, cells)
             if loafs:
                 parts.append(collapsed(f"Long animation frames and their longest script, {label}", loafs))
-    return "\n".join(p for p in parts if p)
+    return "\n".join(p for p in parts + [page] if p)
