@@ -25,16 +25,19 @@ COLOURS = {"inline": "#d62728", "timeout": "#1f77b4", "message-channel": "#17bec
 SIZE = {"report": "rows", "parse": "orders"}
 _READ = ("total_ms", "frames", "frame_rate_hz", "frame_gap_max_ms", "longtasks", "longtask_max_ms", "loaf_max_ms",
          "chunk_max_ms", "input_delay_p50_ms", "input_delay_max_ms", "interaction_max_ms", "work_start_ms", "work_end_ms",
-         "frame_at_ms", "longtask_at_ms", "longtask_ms", "click_at_ms", "click_delay_ms", "tbt_ms", "tbt_frames_ms",
+         "frame_at_ms", "longtask_at_ms", "longtask_ms", "click_at_ms", "click_delay_ms", "tbt_ms",
          "inp_ms", "inp_input_delay_ms", "inp_processing_ms", "inp_presentation_ms", "loaf_blocking_max_ms",
          "frame_longtask_at_ms", "frame_longtask_ms", "loaf_at_ms", "loaf_ms", "loaf_blocking_ms", "loaf_render_start_ms",
          "loaf_style_layout_start_ms", "loaf_script_ms", "loaf_script_forced_layout_ms", "loaf_script_invoker",
-         "loaf_script_source", "loaf_script_char", "clicks_backlogged")
+         "loaf_script_source", "loaf_script_char")
+# Also read, where the run has them, and not checked: tbt_frames_ms and clicks_backlogged (runs made
+# before they existed, the report's fixture run among them, have neither: their tables show "–").
 VERDICT_COLOURS = {"good": "#2ca02c", "needs improvement": "#ff7f0e", "poor": "#d62728"}
 MARKERS = ["o", "^", "s", "D"]  # one per browser, in the declared order
 PAGES = Path(__file__).resolve().parents[3] / "workloads" / "browser" / "pages"
 # What this section reads of benches/browser.cc, checked against the run's declarations (render.py).
 CONSUMES = {**{benchmark: _READ for benchmark in SIZE}, "page": _browser_page.READ}
+ADDED_LATER = ("page",)  # a run before `stallbench page` has no such benchmark
 FRAME_COLOUR, TASK_COLOUR, CLICK_COLOUR, WORK_COLOUR = "#1f77b4", "#d62728", "#2ca02c", "#ffd8a8"
 
 READING = """\
@@ -356,7 +359,7 @@ def _loaf_table(context, cells):
         at = series("loaf_at_ms")
         columns = [series(m) for m in ("loaf_ms", "loaf_blocking_ms", "loaf_render_start_ms", "loaf_style_layout_start_ms",
                                        "loaf_script_ms", "loaf_script_forced_layout_ms", "loaf_script_invoker",
-                                       "loaf_script_source", "loaf_script_char", "clicks_backlogged")]
+                                       "loaf_script_source", "loaf_script_char")]
         for i, start in enumerate(at):
             length, blocking, render, style, script, forced, invoker, source, char = (c[i] if i < len(c) else None
                                                                                       for c in columns)
