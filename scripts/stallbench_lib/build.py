@@ -52,6 +52,15 @@ def _step(what: str, command: list[str], log_path: Path, cwd: Path) -> None:
 # What the command runs, declared by CMake (the top-level CMakeLists): every bench_<family> and the
 # helper programs, not the tests, so a first report does not wait for them to compile.
 COMMANDS = "stallbench_commands"
+# Another checkout (ab's worktrees of a revision) is configured with its tests off: ab runs its bench
+# binaries, never its tests, and a nightly or pull request then compiles none of them. A revision
+# that predates the switch ignores it; one that predates COMMANDS builds all of its targets.
+TESTS_OFF = "-DSTALLBENCH_TESTS=OFF"
+
+
+def _defines(build: Path, target: str) -> bool:
+    """The configured build has `target` (a revision older than it builds everything)."""
+    return f"\nbuild {target}: " in (build / "build.ninja").read_text(errors="replace")
 
 
 def ensure_built(preset: str = "release", source: Path = paths.ROOT, build: Path | None = None,
@@ -61,8 +70,6 @@ def ensure_built(preset: str = "release", source: Path = paths.ROOT, build: Path
     the folders libraries appear in). A failed configure or build raises UsageError with the first
     error line and the log's path."""
     build = build or paths.build_dir(preset)
-    if source != paths.ROOT:
-        target = None  # another checkout (ab's worktrees) may predate COMMANDS: all of its targets
     log = build / "build.log"
     if not (build / "build.ninja").exists():  # never configured, or a configure cut short (the cache comes first)
         print(f"stallbench: configuring the {preset} build in {build} ...", file=sys.stderr, flush=True)
@@ -71,9 +78,12 @@ def ensure_built(preset: str = "release", source: Path = paths.ROOT, build: Path
         if build == paths.build_dir(preset) and source == paths.ROOT:
             _step("configure", ["cmake", "--preset", preset], log, source)
         elif (source / "CMakePresets.json").exists():  # another checkout (ab's worktrees): its own preset
-            _step("configure", ["cmake", "-S", str(source), "--preset", preset, "-B", str(build)], log, source)
+            _step("configure", ["cmake", "-S", str(source), "--preset", preset, "-B", str(build), TESTS_OFF], log,
+                  source)
         else:
             _step("configure", ["cmake", "-S", str(source), "-B", str(build), "-G", "Ninja"], log, source)
+    if source != paths.ROOT and target and not _defines(build, target):
+        target = None  # another checkout that predates COMMANDS: all of its targets
     print(f"stallbench: building ({preset}) ...", file=sys.stderr, flush=True)
     log.write_text("")
     _step("build", ["cmake", "--build", str(build), *(["--target", target] if target else [])], log, source)

@@ -121,7 +121,7 @@ def _built_revision(commit: str, repository: Path) -> Path:
                     raise UsageError(f"cannot check out {commit[:8]} into {source}: {added.stderr.strip()}")
             if not (source / "CMakePresets.json").exists():
                 raise UsageError(f"revision {commit[:8]} has no CMakePresets.json: too old for stallbench ab to build")
-            return build.ensure_built("release", source=source, build=build_dir)  # all of the revision's targets
+            return build.ensure_built("release", source=source, build=build_dir)  # its commands, tests off
 
 
 def resolve(role: str, given: str, repository: Path = paths.ROOT) -> Side:
