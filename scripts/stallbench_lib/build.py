@@ -1,6 +1,7 @@
 """Configure and build through the CMake presets, only as much as is stale."""
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -58,6 +59,19 @@ COMMANDS = "stallbench_commands"
 TESTS_OFF = "-DSTALLBENCH_TESTS=OFF"
 
 
+def _cache_launcher(source: Path, build: Path) -> list[str]:
+    """ccache with its base_dir the common folder of `source` and `build` (for ab, build/ab/<commit>):
+    every path of a compile is then relative, the same for every commit, so one revision's objects
+    are hits for the next and a CI cache restored from another commit serves this one. (The
+    project's own launcher makes paths relative to the source alone, and a worktree's build folder
+    lies beside it, so its paths, the commit in them, would differ for every revision.)"""
+    ccache = shutil.which("ccache")
+    if ccache is None:
+        return []
+    launcher = f"env;CCACHE_BASEDIR={os.path.commonpath([source.resolve(), build.resolve()])};{ccache}"
+    return [f"-DCMAKE_C_COMPILER_LAUNCHER={launcher}", f"-DCMAKE_CXX_COMPILER_LAUNCHER={launcher}"]
+
+
 def _defines(build: Path, target: str) -> bool:
     """The configured build has `target` (a revision older than it builds everything)."""
     return f"\nbuild {target}: " in (build / "build.ninja").read_text(errors="replace")
@@ -78,8 +92,8 @@ def ensure_built(preset: str = "release", source: Path = paths.ROOT, build: Path
         if build == paths.build_dir(preset) and source == paths.ROOT:
             _step("configure", ["cmake", "--preset", preset], log, source)
         elif (source / "CMakePresets.json").exists():  # another checkout (ab's worktrees): its own preset
-            _step("configure", ["cmake", "-S", str(source), "--preset", preset, "-B", str(build), TESTS_OFF], log,
-                  source)
+            _step("configure", ["cmake", "-S", str(source), "--preset", preset, "-B", str(build), TESTS_OFF,
+                                *_cache_launcher(source, build)], log, source)
         else:
             _step("configure", ["cmake", "-S", str(source), "-B", str(build), "-G", "Ninja"], log, source)
     if source != paths.ROOT and target and not _defines(build, target):
