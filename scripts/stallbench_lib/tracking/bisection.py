@@ -122,7 +122,7 @@ class Bisection:
             return "nothing to bisect"
         if self.isolated:
             return "isolated"
-        return "inconclusive" if self.steps[-1].verdict == NOISY else "undecidable"
+        return "inconclusive" if self.steps and self.steps[-1].verdict == NOISY else "undecidable"
 
     @property
     def steps_left(self) -> int:
