@@ -211,7 +211,7 @@ def test_the_comment_shows_the_geomeans_the_changed_metrics_and_the_links(tmp_pa
     result = pull_request("comment", _job(tmp_path / "jobs", "run-1"), env=_env(tmp_path, github))
     assert result.returncode == 0, result.stderr
     text = github.comments[-1]["body"]
-    assert text.splitlines()[0] == "## stallbench: regressed — 1 gated metrics"  # the verdict comes first
+    assert text.splitlines()[0] == "## stallbench: regressed — 1 gated metric"  # the verdict comes first
     means = [line for line in text.splitlines() if line.startswith("| instruction counts") or line.startswith("| wall time")]
     assert len(means) == 2 and "gates the counted cells" in means[0] and "-5.00%" in means[0]  # the gate's, first
     assert "1.071" in means[1] and "+7.12%" in means[1] and "[+3.50%, +10.90%]" in means[1]

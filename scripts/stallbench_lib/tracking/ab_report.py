@@ -42,7 +42,8 @@ def verdict_line(summary: dict) -> str:
         return ("**one shard of a group**: the group's verdict and exit code are `stallbench merge`'s; "
                 f"exit {summary['exit']}.")
     if summary.get("verdict") == "regressed":
-        return f"**regressed**: {len(summary.get('gating', []))} gated metrics; exit {summary['exit']}."
+        n = len(summary.get("gating", []))
+        return f"**regressed**: {n} gated {'metric' if n == 1 else 'metrics'}; exit {summary['exit']}."
     return f"**passed**: nothing gated regressed, and every gated metric could see its minimum effect; exit {summary['exit']}."
 
 

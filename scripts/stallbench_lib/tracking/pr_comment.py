@@ -104,7 +104,8 @@ def headline(scope: dict, ab: dict | None, ab_exit: int | None) -> str:
     if ab.get("verdict") == power.INCONCLUSIVE:
         return f"## stallbench: {power.sentence(ab['inconclusive'])}"
     if ab.get("verdict") == "regressed" or (ab.get("verdict") is None and ab["exit"] == 1):
-        return f"## stallbench: regressed — {len(ab.get('gating', []))} gated metrics"
+        n = len(ab.get("gating", []))
+        return f"## stallbench: regressed — {n} gated {'metric' if n == 1 else 'metrics'}"
     return "## stallbench: passed — nothing gated regressed, and every gated metric could see its minimum effect"
 
 
