@@ -131,7 +131,8 @@ def comment(run_id: str, post: bool) -> int:
     steps = _steps(job)
     text = pr_comment.render(job, _links(), steps.get("ab"), run_id)
     scope = json.loads((job / "affected.json").read_text())
-    finished = not scope["families"] or "ab" in steps  # ab ran to its end (whatever it found)
+    # ab ran to its end, whatever it found: its exit code recorded, or its ab.json written
+    finished = not scope["families"] or "ab" in steps or (job / "ab" / "ab.json").exists()
     atomic_write(job / "comment.md", text)
     if summary := os.environ.get("GITHUB_STEP_SUMMARY"):
         with open(summary, "a") as f:
