@@ -92,7 +92,8 @@ def test_without_any_browser_trace_and_run_say_so_in_one_line(tmp_path):
     assert traced.returncode == 2 and "trace --browser: no Chromium (install Debian's chromium" in traced.stderr
     ran = stallbench("run", "--profile", "smoke", "--no-build", "--filter", "^browser/", "--out", str(tmp_path), env=env)
     assert ran.returncode == 2
-    assert "stallbench: browser: skipped (report, parse): no Chromium" in ran.stderr and "no Firefox" in ran.stderr
+    # page is named too: it cannot run without a browser either (in `run` it has no cells anyway)
+    assert "stallbench: browser: skipped (report, parse, page): no Chromium" in ran.stderr and "no Firefox" in ran.stderr
     assert list(tmp_path.iterdir()) == []  # nothing to run: no run directory
 
 
