@@ -21,6 +21,7 @@ from . import children
 from .convert import Record, failure_rows, read_record, rows_from_record
 from .plan import Cell
 from .tidy import Row
+from .documents import json_loads
 
 STARTUP_ALLOWANCE_S = 30  # building a cell's inputs (a large payload, say) before repetition 0
 
@@ -61,6 +62,7 @@ class _Watch:
         self.timed_out: int | None = None   # the repetition that overran
         self.unreadable = ""                # a record line that was not one
         self.tail: deque[str] = deque(maxlen=20)
+        self.following = False
 
     def _record(self, line: str) -> None:
         try:
@@ -78,6 +80,7 @@ class _Watch:
 
     def follow(self, proc: subprocess.Popen, records, started: float) -> None:
         lines: queue.Queue = queue.Queue()
+        self.following = True  # the records belong to the thread reading them from here on
         children.thread(_pump, records, "records", lines)
         children.thread(_pump, proc.stderr, "stderr", lines)
         self.deadline = started + STARTUP_ALLOWANCE_S + self.timeout_s
@@ -109,7 +112,7 @@ def _keep_whole(tmp_json: Path, out_json: Path) -> None:
     if not tmp_json.exists():
         return
     try:
-        json.loads(tmp_json.read_text())
+        json_loads(tmp_json.read_text())
         os.replace(tmp_json, out_json)
     except (json.JSONDecodeError, UnicodeDecodeError):
         tmp_json.unlink()
@@ -144,10 +147,14 @@ def run_cell(cell: Cell, run_id: str, raw_dir: Path, slug: str, repetitions: int
             watch.follow(proc, records, started)
             _keep_whole(tmp_json, raw_dir / f"{slug}.json")
         except BaseException:
-            # Interrupted: take the cell's process down with us and drop its partial output.
-            records.close()
+            # Interrupted: take the cell's process down with us and drop its partial output. The
+            # records are not closed here: a thread may be blocked reading them, and closing a stream
+            # under a reader waits for that read (the cell's next record: a minute away). Killing the
+            # cell ends the pipe, and the reading thread closes it (_pump).
             if proc is not None:
                 children.kill(proc)
+            if not watch.following:
+                records.close()
             tmp_json.unlink(missing_ok=True)
             raise
 
