@@ -1,5 +1,6 @@
 import errno
 import os
+import stat
 
 
 class UsageError(Exception):
@@ -13,6 +14,10 @@ class ReportError(UsageError):
 # one line and exits with DISK_EXIT; a run keeps what it had written and says why it stopped.
 DISK_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM, errno.EIO}
 DISK_EXIT = 3
+# A path no file can be made at: a component that is a file, a name over the filesystem's limit, a
+# loop of links. Bad input (exit 2), named with the path.
+PATH_ERRNOS = {errno.ENOTDIR, errno.ENAMETOOLONG, errno.ELOOP, errno.EISDIR}
+INTERNAL_EXIT = 70  # a failure no check foresaw (sysexits.h's EX_SOFTWARE): a bug to report
 
 
 def is_disk_error(e: BaseException) -> bool:
@@ -23,3 +28,24 @@ def disk_error_line(e: OSError) -> str:
     """'cannot write results/runs/x/results.csv: No space left on device (ENOSPC)'."""
     where = f" {e.filename}" if e.filename else ""
     return f"cannot write{where}: {os.strerror(e.errno)} ({errno.errorcode.get(e.errno, e.errno)})"
+
+
+def file_kind(mode: int) -> str:
+    """What a file that is not a regular one is, from its st_mode: 'a FIFO', 'a directory', ..."""
+    for test, name in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
+                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                       (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return name
+    return "a regular file" if stat.S_ISREG(mode) else "not a regular file"
+
+
+def is_path_error(e: BaseException) -> bool:
+    return isinstance(e, OSError) and e.errno in PATH_ERRNOS
+
+
+def path_error_line(e: OSError) -> str:
+    """'results/x/y: Not a directory (ENOTDIR): a file cannot be made there (give another path)'."""
+    where = f"{e.filename}: " if e.filename else ""
+    return (f"{where}{os.strerror(e.errno)} ({errno.errorcode.get(e.errno, e.errno)}): nothing can be written or "
+            "read there (give another path)")

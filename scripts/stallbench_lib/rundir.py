@@ -6,6 +6,7 @@ Ctrl-C, kill or a crash of the orchestrator keeps every finished cell and says i
 When the disk refuses a write (full, read-only), a space reserve made at the start is released so
 that the finished rows and meta.json's `stopped` (why) still fit.
 Earlier runs are never touched."""
+import atexit
 import contextlib
 import json
 import os
@@ -15,14 +16,16 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import children, output_pipes
 from .atomic import atomic_write
 from .errors import UsageError
 from .tidy import Row, read_csv, write_csv
+from .documents import json_loads
 
 RESERVE_BYTES = 8 << 20  # results.csv of a few thousand cells, rewritten beside the old one, and meta.json
 
 
-@dataclass
+@dataclass(eq=False)  # a run is itself (hashable by identity), whatever its fields
 class RunDir:
     path: Path
     meta: dict
@@ -86,20 +89,46 @@ class RunDir:
 
     def _reserve_space(self) -> None:
         """Space held back so that, when the disk fills during the run, the finished rows and the
-        reason can still be written: released by release_space(), then they are."""
-        with open(self.reserve, "wb") as f:
-            os.posix_fallocate(f.fileno(), 0, RESERVE_BYTES)
+        reason can still be written: released by release_space(), then they are. It goes when the run
+        has ended (save), whoever wrote the run, and with the watchdog if we are killed."""
+        children.remove_if_killed(self.reserve)
+        _reserved.add(self)
+        try:
+            with open(self.reserve, "wb") as f:
+                os.posix_fallocate(f.fileno(), 0, RESERVE_BYTES)
+        except OSError as e:
+            raise OSError(e.errno, e.strerror, str(self.reserve)) from None
 
     def release_space(self) -> None:
         with contextlib.suppress(OSError):  # a read-only disk keeps it; nothing else can be written either
             self.reserve.unlink(missing_ok=True)
+        children.keep(self.reserve)
+        _reserved.discard(self)
+
+    def ended(self) -> bool:
+        """Whether the run is over: finished, interrupted, or stopped by the disk."""
+        return bool(self.meta.get("complete") or self.meta.get("interrupted") or self.meta.get("stopped"))
 
     def add(self, rows: list[Row]) -> None:
         self.rows += rows
         write_csv(self.path / "results.csv", self.rows)
 
     def save(self) -> None:
+        if output_pipes.lost():  # the run went on without printing: its reader will not have seen the end
+            self.meta["output_lost"] = {name: f"the reader of {name} closed the pipe at {when}; the run went on "
+                                              "without printing" for name, when in output_pipes.lost().items()}
         atomic_write(self.path / "meta.json", json.dumps(self.meta, indent=2, sort_keys=True) + "\n")
+        if self.ended():
+            self.release_space()
+
+
+_reserved: set[RunDir] = set()  # runs whose reserve is still held: released at exit whatever ended the command
+
+
+@atexit.register
+def _release_all() -> None:
+    for run in list(_reserved):
+        run.release_space()
 
 
 def slug(text: str) -> str:
@@ -116,7 +145,7 @@ def read_meta(path: Path) -> dict:
     if not meta_path.exists():
         return {}
     try:
-        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        meta = json_loads(meta_path.read_text(encoding="utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
         raise DamagedRun(f"{meta_path}: damaged run: not valid JSON ({e})") from None
     except OSError as e:

@@ -11,7 +11,6 @@ start-up tail before its loop wherever it can change the order, annotated or not
 --node (startup_tail.py: measured among the compared Node's own runs, stored when the line was
 installed, or none). --random N adds N programs from the random program generator. Exit 0 when
 every order is one the scenario expects and Node agrees, 1 otherwise."""
-import json
 import os
 import tempfile
 import time
@@ -20,6 +19,7 @@ from pathlib import Path
 from .. import build, node as nodejs, numbers, paths, startup_tail, trace_parity as parity, trace_text
 from ..browser import trace as browser_trace
 from ..errors import UsageError
+from ..documents import json_loads
 
 NAME = "trace"
 ORDER = 3
@@ -114,8 +114,8 @@ def _compare(tool: Path, files: list[Path], runs: int | None, nodes: list[nodejs
     then the model of its line given that tail."""
     # Per line, whether the start-up tail can change any file's order, read from the programs (this
     # also checks every file: bad input is refused before anything runs).
-    races = json.loads(parity.call_tool(tool, "startup-race", *map(str, files)))
-    docs = [json.loads(f.read_bytes()) for f in files]
+    races = json_loads(parity.call_tool(tool, "startup-race", *map(str, files)))
+    docs = [json_loads(f.read_bytes()) for f in files]
     counts = [runs or doc.get("runs", 1) for doc in docs]
     scripts = _scripts(tool, files, docs, workdir) if nodes else []
     comparisons = []
@@ -129,7 +129,7 @@ def _compare(tool: Path, files: list[Path], runs: int | None, nodes: list[nodejs
             node_runs = [parity.node_orders(node, script, n, spread.after_run if spread else None)
                          for script, n in zip(scripts, counts)]
             tail = spread.tail() if spread else startup_tail.Tail(needed=False)
-        result = json.loads(parity.call_tool(tool, "run", "--model-node", line, *tail.tool_args(),
+        result = json_loads(parity.call_tool(tool, "run", "--model-node", line, *tail.tool_args(),
                                              *(["--runs", str(runs)] if runs else []), *map(str, files), tmpdir=workdir))
         comparisons.append(Comparison(node, line, tail, result, node_runs))
     return comparisons

@@ -2,7 +2,6 @@
 (affected.json), what `ab` found (ab/ab.json: counts, the geometric mean per family; ab/ab.csv: the
 metrics that regressed or improved, with their intervals), and where the run and its artifact are."""
 import csv
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
@@ -11,6 +10,7 @@ from ..instructions import INSTRUCTIONS
 from ..report import table
 from . import geomean, verdict_table
 from .sticky_comment import MARKER
+from ..documents import json_loads
 
 CHANGED = ("regressed", "improved")
 MAX_METRIC_ROWS = 25   # a pull request's page stays readable; ab.md in the artifact has them all
@@ -85,7 +85,7 @@ def _verdicts(ab: dict, rows: list) -> list[str]:
 def render(job: Path, links: Links, ab_exit: int | None) -> str:
     """The comment for the job folder `job` (affected.json, ab/). `ab_exit`: ab's exit code as the
     job recorded it (None: ab did not run)."""
-    scope = json.loads((job / "affected.json").read_text())
+    scope = json_loads((job / "affected.json").read_text())
     head = [MARKER, "## stallbench: benchmarks of this pull request", "",
             f"BASE `{scope['base'][:8]}` (where this branch left its base) → HEAD `{scope['head'][:8]}`, "
             "measured by `stallbench ab --instructions --instructions-gate` in paired rounds (CPU-bound cells gated "
@@ -98,7 +98,7 @@ def render(job: Path, links: Links, ab_exit: int | None) -> str:
         body = [f"Measured: **{measured}**.", ""]
         summary = job / "ab" / "ab.json"
         if summary.exists():
-            body += _verdicts(json.loads(summary.read_text()), read_rows(job / "ab" / "ab.csv"))
+            body += _verdicts(json_loads(summary.read_text()), read_rows(job / "ab" / "ab.csv"))
         else:
             body += [f"**`ab` could not judge** (exit {ab_exit if ab_exit is not None else 'unknown'}; "
                      "no ab.json): the run's log says why (a failed build, no cell in common).", ""]

@@ -26,6 +26,7 @@ from ..atomic import atomic_write
 from ..errors import UsageError
 from . import pr_comment, revisions, sticky_comment
 from .affected import affected
+from ..documents import json_loads
 
 JOBS_ENV = "STALLBENCH_PRS"
 GIT_TIMEOUT_S = 120
@@ -111,7 +112,7 @@ def _event() -> dict:
     if not path:
         return {}
     try:
-        return json.loads(Path(path).read_text())
+        return json_loads(Path(path).read_text())
     except (OSError, ValueError) as e:
         raise UsageError(f"GITHUB_EVENT_PATH {path}: not a readable event ({e})") from None
 
