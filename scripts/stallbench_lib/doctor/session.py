@@ -42,9 +42,10 @@ class Session:
     machine_cpu_util: float | None = None  # every process's CPU use meanwhile (/proc/stat)
 
 
-def pool_size() -> int:
-    """The pool size the program gets: UV_THREADPOOL_SIZE as libuv reads it (libuv_pool_size.py)."""
-    return libuv_pool_size.pool_size(os.environ.get("UV_THREADPOOL_SIZE"))
+def pool_size(libuv: str | None = None) -> int:
+    """The pool size a program on this libuv version gets (None: the newest): UV_THREADPOOL_SIZE as
+    libuv reads it (libuv_pool_size.py)."""
+    return libuv_pool_size.pool_size(os.environ.get("UV_THREADPOOL_SIZE"), libuv)
 
 
 def _refuse(command: str, why: str) -> UsageError:
