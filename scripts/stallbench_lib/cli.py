@@ -7,8 +7,10 @@ import pkgutil
 import sys
 import tempfile
 import traceback
+from pathlib import Path
 
 from . import commands, interrupts, output_pipes
+from .rundir import check_out
 from .errors import (DISK_EXIT, INTERNAL_EXIT, UsageError, disk_error_line, is_disk_error, is_path_error,
                      path_error_line)
 
@@ -96,6 +98,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     share_dependency_folder()
     try:
+        if isinstance(getattr(args, "out", None), Path):  # every --out is a folder: one that cannot be, before any work
+            check_out(args.out)
         with output_pipes.surviving_readers(), interrupts.raised():
             return args.handler(args)
     except UsageError as e:

@@ -41,19 +41,9 @@ class RunDir:
 
     @staticmethod
     def check_parent(parent: Path) -> None:
-        """UsageError (one line) unless run directories can be made under `parent`: for a command
-        that measures first and writes after (the doctor, an --app sweep), checked before it starts,
-        by making and removing a directory where `parent` would be made. Nothing is left behind."""
-        if parent.exists() and not parent.is_dir():
-            raise UsageError(f"{parent}: not a directory (--out takes the directory to put runs in)")
-        existing = parent
-        while not existing.exists():
-            existing = existing.parent
-        try:
-            made = tempfile.mkdtemp(prefix=".stallbench-check-", dir=existing)
-        except OSError as e:
-            raise UsageError(f"--out {parent}: runs cannot be written there ({e.strerror})") from None
-        os.rmdir(made)
+        """check_out(parent): for a command that measures first and writes after (the doctor, an --app
+        sweep), checked before it starts."""
+        check_out(parent)
 
     @classmethod
     def create(cls, parent: Path, run_id: str, meta: dict) -> "RunDir":
@@ -120,6 +110,36 @@ class RunDir:
         atomic_write(self.path / "meta.json", json.dumps(self.meta, indent=2, sort_keys=True) + "\n")
         if self.ended():
             self.release_space()
+
+
+def _exists(path: Path) -> bool:
+    try:
+        return path.exists()
+    except OSError:  # a name too long to look up (ENAMETOOLONG) is not there
+        return False
+
+
+def check_out(path: Path) -> None:
+    """UsageError (one line) unless folders can be made at `path` (an --out): not under a regular
+    file, no name longer than the filesystem takes, a place this user may write. Checked by making and
+    removing a folder in the nearest one that exists: nothing is left behind."""
+    if _exists(path) and not path.is_dir():
+        raise UsageError(f"{path}: not a directory (--out takes the directory to put runs in)")
+    existing, missing = path, []
+    while not _exists(existing) and existing != existing.parent:
+        missing.append(existing.name)
+        existing = existing.parent
+    if not existing.is_dir():
+        raise UsageError(f"--out {path}: {existing} is a file, not a directory: nothing can be made under it")
+    longest = max((len(os.fsencode(name)) for name in missing), default=0)
+    limit = os.pathconf(existing, "PC_NAME_MAX")
+    if longest > limit:
+        raise UsageError(f"--out {path}: a name of {longest} bytes, and this filesystem takes at most {limit}")
+    try:
+        made = tempfile.mkdtemp(prefix=".stallbench-check-", dir=existing)
+    except OSError as e:
+        raise UsageError(f"--out {path}: runs cannot be written there ({e.strerror})") from None
+    os.rmdir(made)
 
 
 _reserved: set[RunDir] = set()  # runs whose reserve is still held: released at exit whatever ended the command

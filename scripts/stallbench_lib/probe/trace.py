@@ -127,7 +127,7 @@ class Tail:
         complete = chunk[:chunk.rfind(b"\n") + 1]
         self.offset += len(complete)
         records = []
-        for line in complete.decode("utf-8", errors="replace").splitlines():
+        for line in complete.decode("utf-8", errors="replace").split("\n"):  # \n only: JSON leaves U+2028 raw
             record = _record(line, str(self.path)) if line.strip() else None
             if record is not None:
                 records.append(record)
