@@ -14,9 +14,9 @@ import uuid
 from pathlib import Path
 
 from conftest import BUILD, ROOT
+from test_child_lifetime import TAG, _gone as gone, tagged
 
 TREE = Path(os.environ.get("STALLBENCH_TREE", ROOT))  # the tree whose command is tried
-TAG = "STALLBENCH_TEST_TAG"
 DEEP = 5000  # levels of nesting: Python's own parsers give up near 1000
 
 
@@ -86,31 +86,6 @@ def one_line(done: subprocess.CompletedProcess, code: int | None = None, words: 
 
 def no_traceback(done: subprocess.CompletedProcess) -> None:
     assert "Traceback" not in done.stderr and "Exception in thread" not in done.stderr, done.stderr[-3000:]
-
-
-def tagged(tag: str) -> dict[int, str]:
-    """pid -> command line of the live processes whose environment has the test's tag."""
-    found = {}
-    for name in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            with open(f"/proc/{name}/environ", "rb") as f:
-                if f"{TAG}={tag}".encode() not in f.read().split(b"\0"):
-                    continue
-            with open(f"/proc/{name}/stat", "rb") as f:
-                if f.read().rsplit(b")", 1)[1].split()[0] == b"Z":
-                    continue
-            with open(f"/proc/{name}/cmdline", "rb") as f:
-                found[int(name)] = f.read().replace(b"\0", b" ").decode(errors="replace")
-        except OSError:
-            continue
-    return found
-
-
-def gone(tag: str, timeout_s: float = 30) -> dict[int, str]:
-    deadline = time.monotonic() + timeout_s
-    while tagged(tag) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    return tagged(tag)
 
 
 def signalled_during(tmp: Path, args: list[str], needle: str, sig: int, env: dict | None = None,

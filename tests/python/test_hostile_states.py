@@ -7,16 +7,15 @@ table against it: only the command line is used)."""
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import threading
 import time
-import uuid
 
 import pytest
 
 from conftest import BUILD, DATA
+from test_detached_children import _mark, _port, helpers
 from hostile_states import (a_store_with_a_run, command, environment, fixture_build, meta, nested_json, nested_toml,
                             no_traceback, one_finished_run, one_line, run_dirs, signalled_during, stored_ids, tiny_run)
 
@@ -183,33 +182,11 @@ def _node_or_skip() -> str:
     return node.path
 
 
-def _helpers(mark: str) -> dict[int, str]:
-    """pid -> command line of the live `sleep MARK1` and `sleep MARK2` the program started."""
-    found = {}
-    for name in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            with open(f"/proc/{name}/cmdline", "rb") as f:
-                line = f.read().replace(b"\0", b" ").decode(errors="replace")
-            with open(f"/proc/{name}/stat", "rb") as f:
-                zombie = f.read().rsplit(b")", 1)[1].split()[0] == b"Z"
-        except OSError:
-            continue
-        if line.startswith(f"sleep {mark}") and not zombie:
-            found[int(name)] = line
-    return found
-
-
-def _port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def _program_with_helpers(tmp, which: str, sig: int | None) -> dict[int, str]:
     """What is left of the helpers once `which` ended (normally, or on `sig`) and had 10 s more."""
     node = _node_or_skip()
     port = _port()
-    mark = f"600.{uuid.uuid4().int % 10**9}"
+    mark = _mark()
     app = ["--app", f"{node} {DATA / 'detached' / 'server_with_helpers.js'} {port} {mark}"]
     rest = (["--duration", "3"] if which == "doctor" else
             ["--url", f"http://127.0.0.1:{port}/", "--sizes", "1", "--duration", "1", "--rate", "2"])
@@ -220,9 +197,9 @@ def _program_with_helpers(tmp, which: str, sig: int | None) -> dict[int, str]:
     else:
         signalled_during(tmp, args, f"sleep {mark}2", sig, env=env)
     deadline = time.monotonic() + 10
-    while _helpers(mark) and time.monotonic() < deadline:
+    while helpers(mark) and time.monotonic() < deadline:
         time.sleep(0.05)
-    left = _helpers(mark)
+    left = helpers(mark)
     for pid in left:  # never leave them to the next test
         os.kill(pid, signal.SIGKILL)
     return left

@@ -19,9 +19,9 @@ import uuid
 import pytest
 
 from conftest import BUILD, ROOT
-from stallbench_lib import node as nodejs
 from test_browser import needs_browser
 from test_child_lifetime import TAG, _gone, tagged
+from test_sweep_app import node_path  # noqa: F401 (a fixture)
 
 FIGURES = os.environ.get("STALLBENCH_STOP_FIGURES")
 
@@ -90,17 +90,20 @@ def _interrupted_before_any_repetition(out, sig: int) -> None:
 STOPS = [signal.SIGINT, signal.SIGTERM]
 
 
+def _a_cell_stopped(kind: str, tmp_path, sig: int, args: list[str], needle: str, settle_s: float = 1.0) -> None:
+    out = tmp_path / "out"
+    proc, _, err = stopped(kind, [*args, "--no-build", "--no-report", "--node", "none", "--repetitions", "1", "--out",
+                                  str(out)], needle, sig, tmp_path, settle_s=settle_s)
+    assert proc.returncode == 128 + sig, err
+    _interrupted_before_any_repetition(out, sig)
+
+
 @pytest.mark.parametrize("sig", STOPS, ids=lambda s: signal.Signals(s).name)
 def test_a_long_cell(tmp_path, sig):
     """Four pbkdf2 jobs of 10^8 iterations on one pool thread: a repetition of minutes."""
-    out = tmp_path / "out"
-    proc, _, err = stopped("long cell", ["run", "--no-build", "--no-report", "--node", "none", "--filter",
-                                         "^pool/saturation$", "--set", "iters=100000000", "--set", "jobs=4",
-                                         "--set", "pool=1", "--set", "runtime=stallbench", "--set", "client=uv",
-                                         "--repetitions", "1", "--out", str(out)],
-                           "--stallbench-records-fd", sig, tmp_path)
-    assert proc.returncode == 128 + sig, err
-    _interrupted_before_any_repetition(out, sig)
+    _a_cell_stopped("long cell", tmp_path, sig, ["run", "--filter", "^pool/saturation$", "--set", "iters=100000000",
+                                                 "--set", "jobs=4", "--set", "pool=1", "--set", "runtime=stallbench",
+                                                 "--set", "client=uv"], "--stallbench-records-fd")
 
 
 @pytest.mark.parametrize("sig", STOPS, ids=lambda s: signal.Signals(s).name)
@@ -109,26 +112,17 @@ def test_a_big_parse(tmp_path, sig):
     document = tmp_path / "big.json"
     with open(document, "w") as f:
         f.write("[" + ",".join(json.dumps({"id": i, "name": "x" * 40, "tags": [1, 2, 3]}) for i in range(500_000)) + "]")
-    out = tmp_path / "out"
-    proc, _, err = stopped("big parse", ["json", "--no-build", "--no-report", "--node", "none", "--input", str(document),
-                                         "--set", "min_time_ms=60000", "--set", "parser=nlohmann", "--repetitions",
-                                         "3", "--out", str(out)], "--stallbench-records-fd", sig, tmp_path,
-                           settle_s=2.0)
-    assert proc.returncode == 128 + sig, err
-    _interrupted_before_any_repetition(out, sig)
+    _a_cell_stopped("big parse", tmp_path, sig, ["json", "--input", str(document), "--set", "min_time_ms=60000",
+                                                 "--set", "parser=nlohmann"], "--stallbench-records-fd", settle_s=2.0)
 
 
 @needs_browser
 @pytest.mark.parametrize("sig", STOPS, ids=lambda s: signal.Signals(s).name)
 def test_a_browser_cell(tmp_path, sig):
     """The price report over 10^9 rows inline on the page's main thread: minutes of one long task."""
-    out = tmp_path / "out"
-    proc, _, err = stopped("browser cell", ["run", "--no-build", "--no-report", "--node", "none", "--filter",
-                                            "^browser/report$", "--set", "browser=chromium", "--set", "strategy=inline",
-                                            "--set", "chunk=0", "--set", "rows=1000000000", "--repetitions", "1",
-                                            "--out", str(out)], "long_task.mjs", sig, tmp_path, settle_s=3.0)
-    assert proc.returncode == 128 + sig, err
-    _interrupted_before_any_repetition(out, sig)
+    _a_cell_stopped("browser cell", tmp_path, sig, ["run", "--filter", "^browser/report$", "--set", "browser=chromium",
+                                                    "--set", "strategy=inline", "--set", "chunk=0", "--set",
+                                                    "rows=1000000000"], "long_task.mjs", settle_s=3.0)
 
 
 FAKE_CMAKE = """#!{python}
@@ -159,14 +153,6 @@ def test_a_build(tmp_path, sig):
                            env={"PATH": f"{fake.parent}:{os.environ['PATH']}", "STALLBENCH_BUILD_DIR": str(build)})
     assert proc.returncode == 128 + sig, err
     assert not (build / "done").exists() and not (tmp_path / "out").exists()  # the step never ended; no run began
-
-
-@pytest.fixture(scope="module")
-def node_path():
-    node, why = nodejs.find()
-    if node is None:
-        pytest.skip(why)
-    return node.path
 
 
 @pytest.mark.parametrize("sig", STOPS, ids=lambda s: signal.Signals(s).name)
