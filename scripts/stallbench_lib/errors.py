@@ -1,3 +1,4 @@
+import contextlib
 import errno
 import os
 import stat
@@ -49,3 +50,15 @@ def path_error_line(e: OSError) -> str:
     where = f"{e.filename}: " if e.filename else ""
     return (f"{where}{os.strerror(e.errno)} ({errno.errorcode.get(e.errno, e.errno)}): nothing can be written or "
             "read there (give another path)")
+
+
+@contextlib.contextmanager
+def naming(path):
+    """An OSError raised inside that names no file (a write to an open file: ENOSPC) names `path`, so
+    its one line says which file the disk refused."""
+    try:
+        yield
+    except OSError as e:
+        if e.filename is None:
+            raise OSError(e.errno, e.strerror, str(path)) from None
+        raise

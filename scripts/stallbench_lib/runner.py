@@ -19,6 +19,7 @@ from pathlib import Path
 
 from . import children
 from .convert import Record, failure_rows, read_record, rows_from_record
+from .errors import naming
 from .plan import Cell
 from .tidy import Row
 from .documents import json_loads
@@ -54,8 +55,8 @@ class _Watch:
     """Follows one cell's process: its records (repetitions started and ended) and its stderr (to the
     log, the last lines kept), killing it when a repetition overruns the benchmark's timeout."""
 
-    def __init__(self, timeout_s: float, progress, log):
-        self.timeout_s, self.progress, self.log = timeout_s, progress, log
+    def __init__(self, timeout_s: float, progress, log, log_path: Path):
+        self.timeout_s, self.progress, self.log, self.log_path = timeout_s, progress, log, log_path
         self.current = -1                   # the repetition running
         self.finished: dict[int, Record] = {}
         self.first_start: float | None = None  # when repetition 0 started: what came before is start-up
@@ -96,7 +97,8 @@ class _Watch:
             elif source == "records":
                 self._record(line)
             elif line:
-                self.log.write(line + "\n")
+                with naming(self.log_path):
+                    self.log.write(line + "\n")
                 self.tail.append(line)
             self.progress.tick()
             if time.monotonic() > self.deadline:
@@ -132,10 +134,13 @@ def run_cell(cell: Cell, run_id: str, raw_dir: Path, slug: str, repetitions: int
                "--benchmark_out_format=json", f"--stallbench-records-fd={write_end}"]
     started = time.monotonic()
     proc = None
-    with open(raw_dir / f"{slug}.log", "w") as log, children.removed_if_killed(tmp_json):
-        log.write("$ " + " ".join(command) + "\n")
-        log.flush()
-        watch = _Watch(b.timeout_s, progress, log)
+    log_path = raw_dir / f"{slug}.log"
+    # Line-buffered: each write reaches the file at once, where naming() can say which file the disk
+    # refused; nothing is left to fail unnamed when it is closed.
+    with open(log_path, "w", buffering=1) as log, children.removed_if_killed(tmp_json):
+        with naming(log_path):
+            log.write("$ " + " ".join(command) + "\n")
+        watch = _Watch(b.timeout_s, progress, log, log_path)
         try:
             try:
                 with children.stop_signals_held():

@@ -166,3 +166,21 @@ def test_every_command_refuses_a_bad_state_in_one_line(tmp_path, capsys, monkeyp
     err = capsys.readouterr().err
     lines = err.strip().splitlines()
     assert code == 2 and len(lines) == 1 and "Traceback" not in err, err
+
+
+def test_a_failure_no_check_foresaw_is_one_line_exit_70_and_its_traceback_kept(tmp_path, capsys, monkeypatch):
+    """A bug is still not a traceback on a user's terminal: one line naming it and the file that keeps
+    the traceback for the report."""
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    monkeypatch.setattr(cli.tempfile, "tempdir", None)
+    from stallbench_lib.commands import list as list_command
+
+    def broken(args):
+        raise KeyError("a bug")
+
+    monkeypatch.setattr(list_command, "run", broken)
+    assert cli.main(["list"]) == 70
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert line.startswith("stallbench: internal error: KeyError: 'a bug'")
+    (kept,) = tmp_path.glob("stallbench-error-*.txt")
+    assert str(kept) in line and "Traceback" in kept.read_text() and "a bug" in kept.read_text()
