@@ -41,6 +41,15 @@ def file_kind(mode: int) -> str:
     return "a regular file" if stat.S_ISREG(mode) else "not a regular file"
 
 
+def why_not_a_file(path) -> str:
+    """What a path that is not a regular file is instead: 'no such file', or 'a FIFO (named pipe), not a
+    regular file' (a FIFO, a directory or a device read as a document would hang or fail later)."""
+    try:
+        return f"{file_kind(os.stat(path).st_mode)}, not a regular file"
+    except OSError:
+        return "no such file"
+
+
 def is_path_error(e: BaseException) -> bool:
     return isinstance(e, OSError) and e.errno in PATH_ERRNOS
 

@@ -30,6 +30,23 @@ def fixture_build(tmp: Path, name: str = "bench_tiny", binary: str = "tiny_bench
     return build
 
 
+CRASHING = """#!/bin/sh
+# the tiny bench, whose every cell dies of SIGSEGV (describing itself still works)
+case " $* " in *--stallbench-records-fd*) kill -SEGV $$;; esac
+exec {real} "$@"
+"""
+
+
+def crashing_build(tmp: Path) -> Path:
+    """A build directory whose tiny family lists its cells as usual and crashes in every one."""
+    build = tmp / "build-crashing"
+    (build / "benches").mkdir(parents=True, exist_ok=True)
+    bench = build / "benches" / "bench_tiny"
+    bench.write_text(CRASHING.format(real=BUILD / "tests" / "tiny_bench"))
+    bench.chmod(0o755)
+    return build
+
+
 def environment(tmp: Path, extra: dict | None = None) -> dict:
     return {**os.environ, "STALLBENCH_BUILD_DIR": str(fixture_build(tmp)), "PYTHONPATH": str(TREE / "scripts"),
             "STALLBENCH_NODE": "none", "STALLBENCH_STORE": str(tmp / "no-store.sqlite"), **(extra or {})}

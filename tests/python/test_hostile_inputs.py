@@ -112,8 +112,9 @@ NEEDS = {
     "ab": ["HEAD~1", "HEAD"], "bisect": ["--filter", "^tiny/", "HEAD~1", "HEAD"], "calibrate": [],
     "compare": ["20260101T000000Z-a", "20260101T000000Z-b"], "doctor": ["--app", "node app.js"],
     "export": ["--format", "bmf", "20260101T000000Z-a"], "history": [], "json": ["--input", "doc.json"],
-    "merge": ["--group", "g"], "probe-cost": ["--app", "node app.js", "--url", "http://127.0.0.1:9/"], "regex": [],
-    "run": [], "sweep-pool": [], "shards": ["--count", "2", "--durations-before", "now"], "store": ["list"],
+    "merge": ["--group", "g"], "page": ["page.html"],
+    "probe-cost": ["--app", "node app.js", "--url", "http://127.0.0.1:9/"], "regex": [], "run": [], "sweep-pool": [],
+    "shards": ["--count", "2", "--durations-before", "now"], "store": ["list"],
 }
 
 

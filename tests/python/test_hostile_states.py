@@ -16,8 +16,9 @@ import pytest
 
 from conftest import BUILD, DATA
 from test_detached_children import _mark, _port, helpers
-from hostile_states import (a_store_with_a_run, command, environment, fixture_build, meta, nested_json, nested_toml,
-                            no_traceback, one_finished_run, one_line, run_dirs, signalled_during, stored_ids, tiny_run)
+from hostile_states import (a_store_with_a_run, command, crashing_build, environment, fixture_build, meta, nested_json,
+                            nested_toml, no_traceback, one_finished_run, one_line, run_dirs, signalled_during,
+                            stored_ids, tiny_run)
 
 CASES = []
 
@@ -223,6 +224,16 @@ def doctor_stopped_by_sigterm_with_helpers(tmp):
 @case("detached")
 def doctor_sigkilled_with_helpers(tmp):
     assert not _program_with_helpers(tmp, "doctor", signal.SIGKILL)
+
+
+@case("detached")
+def sweep_stopped_by_sigterm_with_helpers(tmp):
+    assert not _program_with_helpers(tmp, "sweep-pool", signal.SIGTERM)
+
+
+@case("detached")
+def sweep_sigkilled_with_helpers(tmp):
+    assert not _program_with_helpers(tmp, "sweep-pool", signal.SIGKILL)
 
 
 # --- 4. runs that could be lost -------------------------------------------------------------------
@@ -454,6 +465,28 @@ def run_out_with_a_300_character_name(tmp):
     one_line(tiny_run(tmp, tmp / ("n" * 300)), 2)
 
 
+@case("damaged")
+def every_reader_of_a_run_whose_cells_all_failed(tmp):
+    """A run of crashed cells only: its own report, then every command that reads a run back, renders
+    or says what it has, with no traceback and nothing left behind."""
+    done = command(tmp, "run", "--no-build", "--filter", "^tiny/sum$", "--set", "n=1000,2000", "--repetitions", "1",
+                   "--out", str(tmp / "out"), env={"STALLBENCH_BUILD_DIR": str(crashing_build(tmp))})
+    no_traceback(done)
+    assert done.returncode == 1 and "0 ok, 2 failed" in done.stderr, done.stderr
+    (run,) = run_dirs(tmp / "out")
+    assert meta(run)["complete"] is True and (run / "report" / "report.md").exists()
+    assert not (run / ".space-reserve").exists() and not list(run.rglob("*.tmp"))
+    readers = [("report", str(run)), ("compare", str(run), str(run), "--out", str(tmp / "c")),
+               ("export", "--format", "bmf", str(run), "--out", str(tmp / "e")),
+               ("history", "--results", str(tmp / "out"), "--out", str(tmp / "h")),
+               ("store", "import", str(run), "--store", str(tmp / "s.sqlite"))]
+    for argv in readers:
+        read = command(tmp, *argv)
+        no_traceback(read)
+        assert read.returncode == 0, (argv, read.stderr)
+    assert stored_ids(tmp / "s.sqlite") == [run.name]
+
+
 # --- 6. closed pipes ----------------------------------------------------------------------------------
 
 def _piped(tmp, shell: str) -> subprocess.CompletedProcess:
@@ -517,6 +550,35 @@ def no_space_reserve_in_an_ab_run(tmp):
 def no_space_reserve_after_a_sigkill(tmp):
     signalled_during(tmp, [*LONG_TINY, "--out", str(tmp / "out")], "--stallbench-records-fd", signal.SIGKILL)
     assert run_dirs(tmp / "out") and not list((tmp / "out").rglob(".space-reserve"))
+
+
+@case("leftovers")
+def nothing_left_in_a_run_however_it_ended(tmp):
+    """Finished, every cell crashed, Ctrl-C, SIGTERM, SIGKILL: no reserve, no partial file, and a meta
+    that says how it ended."""
+    ends = {"finished": tiny_run(tmp, tmp / "finished"),
+            "crashed": command(tmp, "run", "--no-build", "--no-report", "--filter", "^tiny/sum$", "--repetitions", "1",
+                               "--out", str(tmp / "crashed"), env={"STALLBENCH_BUILD_DIR": str(crashing_build(tmp))})}
+    assert ends["finished"].returncode == 0 and ends["crashed"].returncode == 1, [e.stderr for e in ends.values()]
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGKILL):
+        signalled_during(tmp, [*LONG_TINY, "--out", str(tmp / sig.name)], "--stallbench-records-fd", sig)
+    for end in ("finished", "crashed", "SIGINT", "SIGTERM", "SIGKILL"):
+        (run,) = run_dirs(tmp / end)
+        left = [p.name for p in run.rglob("*") if p.name == ".space-reserve" or p.name.endswith(".tmp")]
+        assert not left, (end, left)
+        assert meta(run)["complete"] is (end in ("finished", "crashed")), (end, meta(run))
+        if end in ("SIGINT", "SIGTERM"):
+            assert meta(run)["interrupted"] == end
+
+
+@case("leftovers")
+def page_of_a_fifo_or_a_directory_says_which(tmp):
+    os.mkfifo(tmp / "fifo.html")
+    (tmp / "dir.html").mkdir()
+    for given, what in (("fifo.html", "FIFO"), ("dir.html", "directory")):
+        one_line(command(tmp, "page", "--no-build", "--no-report", str(tmp / given), "--out", str(tmp / "o"),
+                         env={"STALLBENCH_BUILD_DIR": str(BUILD)}), 2, what)
+    assert not (tmp / "o").exists()
 
 
 def _doctor_pool(tmp, value: str) -> str:

@@ -1,12 +1,14 @@
-"""Ctrl-C and SIGTERM stop every command whatever it waits on — a long cell, a big parse, a browser
-cell, a build, a sweep of a user's program, the doctor's watch — with no traceback, no process of its
-run left, and its partial output marked. Each wait is made far longer than the test's patience (a
-repetition of minutes, a build step or a load of 600 s), and the test checks against the run's own
-record that the work was cut short: stopped before its natural end, never after a wait for it. The
-time from the signal to the exit is not asserted (a loaded machine makes any bound a guess); with
+"""Ctrl-C and SIGTERM stop every command whatever it waits on — a long cell, a big parse, a browser cell, a
+build, an install of OS packages, a sweep of a user's program, the doctor's watch — with no traceback,
+no process of its run left, and its partial output marked. Each wait is made far longer than the test's
+patience (a repetition of minutes, a build step or a load of 600 s), and the test checks against the
+run's own record that the work was cut short: stopped before its natural end, never after a wait for it.
+The time from the signal to the exit is not asserted (a loaded machine makes any bound a guess); with
 STALLBENCH_STOP_FIGURES=FILE each test appends it there as a JSON line (the figures of
-docs/reliability.md). Before the fix, a Ctrl-C in a long cell waited for the repetition to end (75 s)
-and printed a thread's traceback."""
+docs/reliability.md), before its assertions, so that STALLBENCH_TREE=an older checkout measures that
+tree's stops too (its command is run; the tests are this tree's). STALLBENCH_STOP_PARSE_MB sets the big
+parse's document (default 40). Before the fix, a Ctrl-C in a long cell waited for the repetition to end
+(75 s) and printed a thread's traceback."""
 import json
 import os
 import signal
@@ -15,6 +17,7 @@ import subprocess
 import sys
 import time
 import uuid
+from pathlib import Path
 
 import pytest
 
@@ -24,6 +27,8 @@ from test_child_lifetime import TAG, _gone, tagged
 from test_sweep_app import node_path  # noqa: F401 (a fixture)
 
 FIGURES = os.environ.get("STALLBENCH_STOP_FIGURES")
+TREE = Path(os.environ.get("STALLBENCH_TREE", ROOT))  # the tree whose command is stopped
+PARSE_MB = int(os.environ.get("STALLBENCH_STOP_PARSE_MB", "40"))
 
 
 def _port() -> int:
@@ -39,7 +44,7 @@ def stopped(kind: str, argv: list[str], needle: str, sig: int, tmp_path, env: di
     kill), and asserts that it ends with no traceback and no process of its run left. Returns the
     process, its stdout and stderr."""
     tag = uuid.uuid4().hex
-    full = {**os.environ, TAG: tag, "STALLBENCH_BUILD_DIR": str(BUILD), "PYTHONPATH": str(ROOT / "scripts"),
+    full = {**os.environ, TAG: tag, "STALLBENCH_BUILD_DIR": str(BUILD), "PYTHONPATH": str(TREE / "scripts"),
             **(env or {})}
     proc = subprocess.Popen([sys.executable, "-m", "stallbench_lib", *argv], env=full, cwd=tmp_path,
                             start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -51,20 +56,22 @@ def stopped(kind: str, argv: list[str], needle: str, sig: int, tmp_path, env: di
         time.sleep(settle_s)
         signalled = time.monotonic()
         os.killpg(proc.pid, sig) if sig == signal.SIGINT else proc.send_signal(sig)
-        while any(needle in line for line in tagged(tag).values()) and time.monotonic() - signalled < 120:
+        while (any(needle in line for pid, line in tagged(tag).items() if pid != proc.pid)
+               and time.monotonic() - signalled < 120):
             time.sleep(0.01)
         waited = time.monotonic() - signalled  # the work waited on is gone: the wait has stopped
-        out, err = proc.communicate(timeout=120)  # a hang guard only: the figure is measured below
+        out, err = proc.communicate(timeout=600)  # a hang guard only: the figure is measured below
         exited = time.monotonic() - signalled
         left = _gone(tag)
         gone = time.monotonic() - signalled
-        assert not left, f"left running after {signal.Signals(sig).name}: {left}"
-        assert "Traceback" not in err and "Exception in thread" not in err, err
         if FIGURES:
             with open(FIGURES, "a") as f:
                 f.write(json.dumps({"kind": kind, "signal": signal.Signals(sig).name, "work_gone_s": round(waited, 3),
-                                    "exit_s": round(exited, 3),
-                                    "all_gone_s": round(gone, 3), "load": os.getloadavg()[0]}) + "\n")
+                                    "exit_s": round(exited, 3), "all_gone_s": round(gone, 3),
+                                    "load": os.getloadavg()[0], "exit": proc.returncode, "left": len(left),
+                                    "traceback": "Traceback" in err or "Exception in thread" in err}) + "\n")
+        assert not left, f"left running after {signal.Signals(sig).name}: {left}"
+        assert "Traceback" not in err and "Exception in thread" not in err, err
         return proc, out, err
     finally:
         for pid in tagged(tag):
@@ -108,10 +115,11 @@ def test_a_long_cell(tmp_path, sig):
 
 @pytest.mark.parametrize("sig", STOPS, ids=lambda s: signal.Signals(s).name)
 def test_a_big_parse(tmp_path, sig):
-    """json --input of 40 MB, each walk repeated for a minute (min_time_ms=60000)."""
+    """json --input of 40 MB (STALLBENCH_STOP_PARSE_MB), each walk repeated for a minute (min_time_ms=60000)."""
     document = tmp_path / "big.json"
-    with open(document, "w") as f:
-        f.write("[" + ",".join(json.dumps({"id": i, "name": "x" * 40, "tags": [1, 2, 3]}) for i in range(500_000)) + "]")
+    with open(document, "w") as f:  # 500,000 records make 40 MB
+        f.write("[" + ",".join(json.dumps({"id": i, "name": "x" * 40, "tags": [1, 2, 3]})
+                               for i in range(PARSE_MB * 12_500)) + "]")
     _a_cell_stopped("big parse", tmp_path, sig, ["json", "--input", str(document), "--set", "min_time_ms=60000",
                                                  "--set", "parser=nlohmann"], "--stallbench-records-fd", settle_s=2.0)
 
@@ -153,6 +161,30 @@ def test_a_build(tmp_path, sig):
                            env={"PATH": f"{fake.parent}:{os.environ['PATH']}", "STALLBENCH_BUILD_DIR": str(build)})
     assert proc.returncode == 128 + sig, err
     assert not (build / "done").exists() and not (tmp_path / "out").exists()  # the step never ended; no run began
+
+
+FAKE_PACKAGE_TOOL = """#!/bin/sh
+# dpkg-query finds nothing installed; apt-get's install never ends
+[ "$(basename "$0")" = apt-get ] && exec sleep 600
+exit 1
+"""
+
+
+@pytest.mark.parametrize("sig", STOPS, ids=lambda s: signal.Signals(s).name)
+def test_an_install(tmp_path, sig):
+    """`json` installs its OS packages before it builds; here apt-get's install is `sleep 600`."""
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    for name in ("dpkg-query", "apt-get"):
+        (fake / name).write_text(FAKE_PACKAGE_TOOL)
+        (fake / name).chmod(0o755)
+    document = tmp_path / "doc.json"
+    document.write_text("[1]")
+    proc, _, err = stopped("install", ["json", "--no-report", "--node", "none", "--input", str(document), "--out",
+                                       str(tmp_path / "out")], "sleep 600", sig, tmp_path,
+                           env={"PATH": f"{fake}:{os.environ['PATH']}", "STALLBENCH_DEPS": str(tmp_path / "deps")})
+    assert proc.returncode == 128 + sig, err
+    assert not (tmp_path / "out").exists()  # the install never ended; no run began
 
 
 @pytest.mark.parametrize("sig", STOPS, ids=lambda s: signal.Signals(s).name)

@@ -10,7 +10,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from ..documents import json_loads
-from ..errors import UsageError
+from ..errors import UsageError, why_not_a_file
 
 LOOPBACK_NAMES = {"localhost"}
 ANSWER_TIMEOUT_S = 10
@@ -59,7 +59,7 @@ def check_page(given: str) -> str:
         return check_url(given)
     path = Path(given)
     if not path.is_file():
-        raise UsageError(f"{given}: no such file ({VALID_PAGE})")
+        raise UsageError(f"{given}: {why_not_a_file(path)} ({VALID_PAGE})")
     return str(path.resolve())
 
 
@@ -90,7 +90,7 @@ def check_script(given: str | None) -> str:
         return ""
     path = Path(given)
     if not path.is_file():
-        raise UsageError(f"--script {given}: no such file")
+        raise UsageError(f"--script {given}: {why_not_a_file(path)}")
     if path.suffix in (".mjs", ".js"):
         return str(path.resolve())
     if path.suffix != ".json":
