@@ -542,7 +542,7 @@ def no_space_reserve_in_an_ab_run(tmp):
         (tmp / side / "benches" / "bench_tiny").symlink_to(BUILD / "tests" / "tiny_bench")
     done = command(tmp, "ab", str(tmp / "a"), str(tmp / "b"), "--set", "n=1000", "--max-rounds", "2", "--out",
                    str(tmp / "ab"), timeout=900)
-    assert done.returncode in (0, 1), done.stderr
+    assert done.returncode in (0, 1, 4), done.stderr  # 4: two rounds cannot see a change (inconclusive)
     assert run_dirs(tmp / "ab") and not list((tmp / "ab").rglob(".space-reserve"))
 
 

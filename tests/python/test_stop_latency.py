@@ -29,12 +29,20 @@ from test_sweep_app import node_path  # noqa: F401 (a fixture)
 FIGURES = os.environ.get("STALLBENCH_STOP_FIGURES")
 TREE = Path(os.environ.get("STALLBENCH_TREE", ROOT))  # the tree whose command is stopped
 PARSE_MB = int(os.environ.get("STALLBENCH_STOP_PARSE_MB", "40"))
+GUARD_S = 300  # a stop that takes longer is a hang: the test fails, the figure says "not stopped after"
 
 
 def _port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def _figure(kind: str, sig: int, measured: dict) -> None:
+    if FIGURES:
+        with open(FIGURES, "a") as f:
+            f.write(json.dumps({"kind": kind, "signal": signal.Signals(sig).name, **measured,
+                                "load": os.getloadavg()[0]}) + "\n")
 
 
 def stopped(kind: str, argv: list[str], needle: str, sig: int, tmp_path, env: dict | None = None,
@@ -60,16 +68,17 @@ def stopped(kind: str, argv: list[str], needle: str, sig: int, tmp_path, env: di
                and time.monotonic() - signalled < 120):
             time.sleep(0.01)
         waited = time.monotonic() - signalled  # the work waited on is gone: the wait has stopped
-        out, err = proc.communicate(timeout=600)  # a hang guard only: the figure is measured below
+        try:
+            out, err = proc.communicate(timeout=GUARD_S - waited)  # a hang guard only: the figure is below
+        except subprocess.TimeoutExpired:
+            _figure(kind, sig, {"exit_s": None, "not_stopped_after_s": round(time.monotonic() - signalled)})
+            raise
         exited = time.monotonic() - signalled
         left = _gone(tag)
         gone = time.monotonic() - signalled
-        if FIGURES:
-            with open(FIGURES, "a") as f:
-                f.write(json.dumps({"kind": kind, "signal": signal.Signals(sig).name, "work_gone_s": round(waited, 3),
-                                    "exit_s": round(exited, 3), "all_gone_s": round(gone, 3),
-                                    "load": os.getloadavg()[0], "exit": proc.returncode, "left": len(left),
-                                    "traceback": "Traceback" in err or "Exception in thread" in err}) + "\n")
+        _figure(kind, sig, {"work_gone_s": round(waited, 3), "exit_s": round(exited, 3), "all_gone_s": round(gone, 3),
+                            "exit": proc.returncode, "left": len(left),
+                            "traceback": "Traceback" in err or "Exception in thread" in err})
         assert not left, f"left running after {signal.Signals(sig).name}: {left}"
         assert "Traceback" not in err and "Exception in thread" not in err, err
         return proc, out, err
