@@ -6,15 +6,17 @@ Start children only through start() and run(), never through subprocess directly
 
 How each way out is covered:
 - time limit, done, interruption: run()/kill()/forget() kill the child's whole group, and the groups
-  of its descendants that made groups of their own (ninja's compilers: watchdog.kill_group);
+  of its descendants that made groups of their own (ninja's compilers: process_tree.kill_group);
 - the command exits (normally, by exception, SIGINT/SIGTERM turned into an exception): atexit;
 - the orchestrator is SIGKILLed: the child has PR_SET_PDEATHSIG=SIGKILL, and what the child started
   (node under a bench binary, a user's app's helpers) is killed by the watchdog (watchdog.py), a
   process of its own that notices the orchestrator's end as end-of-file on a pipe and kills every
-  group still registered. A process that leaves its group (setsid, setpgid) is found as long as its
-  parent is alive when the kill comes; one whose parent has exited is an orphan nobody can trace
-  back, which only a cgroup would hold, and cgroups are not writable for ordinary users on every
-  machine.
+  group still registered, and every process it saw below the orchestrator.
+- a process that leaves its group (setsid) is found by walking down from the group while its parent
+  is alive: a group asked to end (terminate) has those killed first. One whose parent has exited
+  (a double-forked daemon) would be init's, out of reach: the orchestrator is a child subreaper
+  (PR_SET_CHILD_SUBREAPER), so such orphans become its own children, and when the last child it
+  started has ended, every orphan it adopted is killed (_kill_adopted).
 
 Memory: every group is capped on resident memory by the watchdog (sum of RSS over the group, polled
 every 0.25 s). Native children also get RLIMIT_AS at the same value, which fails their allocation at
@@ -32,15 +34,16 @@ import os
 import resource
 import signal
 import subprocess
-import sys
 import threading
 from pathlib import Path
 
-from .watchdog import kill_group
+from . import interrupts, orphans, process_tree
+from .watchdog_link import WatchdogLink
 
 _PR_SET_PDEATHSIG = 1
 _STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
 _MEMORY_VERDICT_WAIT_S = 1.0
+STOPPING_GRACE_S = 0.5  # terminate()'s grace once a stop signal came: the command ends within 2 s
 _live: dict[int, tuple[subprocess.Popen, int]] = {}  # pid -> (child, its memory cap)
 _lock = threading.Lock()
 
@@ -64,52 +67,18 @@ def thread(target, *args) -> threading.Thread:
     return started
 
 
-class _Watchdog:
-    """The orchestrator's end of the pipe to watchdog.py, started on first use."""
-
-    def __init__(self):
-        self._proc: subprocess.Popen | None = None
-        self._memory_kills: dict[int, str] = {}
-        self._heard = threading.Condition()
-
-    def _started(self) -> subprocess.Popen:
-        if self._proc is None or self._proc.poll() is not None:
-            # The one child not started through start(): it must outlive us, so no death signal; its
-            # own session keeps a terminal's Ctrl-C from reaching it before we have cleaned up.
-            self._proc = subprocess.Popen([sys.executable, "-I", str(Path(__file__).with_name("watchdog.py"))],
-                                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, start_new_session=True)
-            thread(self._listen, self._proc.stdout)
-        return self._proc
-
-    def _listen(self, stream) -> None:
-        for line in stream:
-            verb, pgid, rss, cap = line.decode().split()
-            with self._heard:
-                self._memory_kills[int(pgid)] = (f"killed at {int(rss) / 2**20:.0f} MiB resident, over its "
-                                                 f"{int(cap) / 2**20:.0f} MiB memory cap")
-                self._heard.notify_all()
-
-    def tell(self, request: str) -> None:
-        with _lock:
-            proc = self._started()
-            try:
-                proc.stdin.write(request.encode() + b"\n")
-                proc.stdin.flush()
-            except OSError:  # it was killed: a new one takes over what is still live
-                self._proc = None
-                proc = self._started()
-                for pid, (_, cap) in _live.items():
-                    proc.stdin.write(f"watch {pid} {cap}\n".encode())
-                proc.stdin.write(request.encode() + b"\n")
-                proc.stdin.flush()
-
-    def memory_kill(self, pgid: int, wait_s: float) -> str | None:
-        with self._heard:
-            self._heard.wait_for(lambda: pgid in self._memory_kills, timeout=wait_s)
-            return self._memory_kills.pop(pgid, None)
+_watchdog = WatchdogLink(thread)
 
 
-_watchdog = _Watchdog()
+_started_by: str | None = None
+
+
+def _mark() -> str:
+    """This process's STARTED_BY value (process_tree.py), which the watchdog looks for."""
+    global _started_by
+    if _started_by is None or not _started_by.startswith(f"{os.getpid()}:"):
+        _started_by = process_tree.mark(os.getpid())
+    return _started_by
 
 
 def _setup(address_space_bytes: int):
@@ -143,19 +112,27 @@ def start(argv: list[str], *, memory_bytes: int | None = None, reserves_address_
     # and our registering the group would leave a child nobody kills.
     held = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
     try:
+        orphans.adopt()
+        popen_kwargs["env"] = {**(popen_kwargs.get("env") or os.environ), process_tree.STARTED_BY: _mark()}
         proc = subprocess.Popen(argv, start_new_session=True,
                                 preexec_fn=_setup(0 if reserves_address_space else cap), **popen_kwargs)
         with _lock:
             _live[proc.pid] = (proc, cap)
-        _watchdog.tell(f"watch {proc.pid} {cap}")
+        _watchdog.watch(proc.pid, cap)
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, held)  # a caller may hold them longer (see stop_signals_held)
     return proc
 
 
+def _kill_group(pgid: int) -> None:
+    """kill_group over our own subtree: we are a subreaper (orphans.adopt), so nothing we started is
+    anywhere else, and reading it is quicker than listing every process of a busy machine."""
+    process_tree.kill_group(pgid, within=os.getpid())
+
+
 def kill(proc: subprocess.Popen) -> None:
     """Kills the child's whole process group (with its descendants' groups) and reaps the child."""
-    kill_group(proc.pid)
+    _kill_group(proc.pid)
     with contextlib.suppress(Exception):
         proc.wait()
     forget(proc)
@@ -164,7 +141,11 @@ def kill(proc: subprocess.Popen) -> None:
 def terminate(proc: subprocess.Popen, grace_s: float) -> None:
     """Asks the child's group to end (SIGTERM), waits up to `grace_s` for the child, then kills the
     group as kill() does: a program that flushes what it measured on SIGTERM (the pool probe) gets
-    the chance, one that ignores it does not hold the caller up."""
+    the chance, one that ignores it does not hold the caller up. What its members detached into
+    groups of their own (setsid) is killed first, while the parents that lead to it are alive."""
+    process_tree.kill_detached(proc.pid, within=os.getpid())
+    if interrupts.stopping():  # the command was told to stop: no grace beyond a moment
+        grace_s = min(grace_s, STOPPING_GRACE_S)
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(proc.pid, signal.SIGTERM)
     with contextlib.suppress(subprocess.TimeoutExpired):
@@ -175,11 +156,21 @@ def terminate(proc: subprocess.Popen, grace_s: float) -> None:
 def forget(proc: subprocess.Popen) -> None:
     """The child has exited and been reaped; its group may still hold helpers it started, so the
     group is killed too."""
-    kill_group(proc.pid)
+    _kill_group(proc.pid)
     with _lock:
         known = _live.pop(proc.pid, None)
     if known is not None:
-        _watchdog.tell(f"release {proc.pid}")
+        _watchdog.release(proc.pid)
+    _kill_adopted_when_alone()
+
+
+def _kill_adopted_when_alone() -> None:
+    """Once no child we started is running, every orphan we adopted is one of theirs: killed. While
+    one runs, an orphan may be its helper (a user's app and its daemon), and stays."""
+    with _lock:
+        if _live:
+            return
+    orphans.kill_adopted({_watchdog.pid} - {None})
 
 
 def memory_kill(proc: subprocess.Popen) -> str | None:
@@ -189,15 +180,24 @@ def memory_kill(proc: subprocess.Popen) -> str | None:
     return _watchdog.memory_kill(proc.pid, _MEMORY_VERDICT_WAIT_S)
 
 
+def remove_if_killed(path: Path) -> None:
+    """`path` (partial output) is deleted by the watchdog if the orchestrator dies, even by SIGKILL,
+    until keep(path)."""
+    _watchdog.remove_if_killed(str(path))
+
+
+def keep(path: Path) -> None:
+    _watchdog.keep(str(path))
+
+
 @contextlib.contextmanager
 def removed_if_killed(path: Path):
-    """`path` (a child's partial output) is deleted by the watchdog if the orchestrator dies inside
-    this block, even by SIGKILL; the block itself renames or deletes it."""
-    _watchdog.tell(f"remove {path}")
+    """remove_if_killed(path) for the block, which itself renames or deletes it."""
+    remove_if_killed(path)
     try:
         yield path
     finally:
-        _watchdog.tell(f"keep {path}")
+        keep(path)
 
 
 def run(argv: list[str], *, timeout_s: float, memory_bytes: int | None = None, reserves_address_space: bool = False,
@@ -230,6 +230,7 @@ def kill_all() -> None:
         procs = [proc for proc, _ in _live.values()]
     for proc in procs:
         kill(proc)
+    _kill_adopted_when_alone()
 
 
 atexit.register(kill_all)

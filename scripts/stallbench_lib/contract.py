@@ -9,6 +9,7 @@ additionalProperties, items, minimum."""
 import json
 
 from .paths import ROOT
+from .documents import json_loads
 
 SCHEMA_FILE = ROOT / "contract" / "protocol.schema.json"
 SCHEMA = json.loads(SCHEMA_FILE.read_text())
@@ -84,7 +85,7 @@ def check(document, definition: str, source: str) -> dict:
 def parse(text: str, definition: str, source: str) -> dict:
     """check() of a JSON text; text that is not JSON is a ProtocolError too."""
     try:
-        document = json.loads(text)
+        document = json_loads(text)
     except json.JSONDecodeError as e:
         raise ProtocolError(f"{source} wrote no JSON {definition} ({e})") from None
     return check(document, definition, source)

@@ -8,12 +8,12 @@ per declared metric with its status. Repetitions with no record (the process die
 are filled in by the caller with `failure_rows`. A record also carries the repetition's own time
 (`wall_ms`) and the label of its callgrind dump, so nothing reads Google Benchmark's JSON: it is
 kept as the raw artefact only."""
-import json
 from dataclasses import dataclass, field
 
 from . import contract
 from .catalogue import Benchmark
 from .tidy import Row, canonical_params
+from .documents import json_loads
 
 
 @dataclass(frozen=True)
@@ -39,7 +39,7 @@ def read_record(line: str) -> Record:
     """One record line -> a Record. ValueError says in one line what is wrong with a line that is
     not one of this protocol's records (contract/protocol.schema.json: start_record, end_record)."""
     try:
-        data = json.loads(line)
+        data = json_loads(line)
         event = data.get("event") if isinstance(data, dict) else None
         contract.check(data, "end_record" if event == "end" else "start_record", "the bench")
         if event == "start":

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from typing import NoReturn
 from pathlib import Path
 
-from . import children, interrupts
+from . import interrupts
 from . import meta as metadata
 from . import numbers, schedule
 from .catalogue import Family, all_benchmarks, benchmark_declarations, metric_declarations, table_declarations
@@ -124,15 +124,14 @@ def execute(cells: list[Cell], repetitions: int, out_parent: Path, meta: dict,
     run = RunDir.create(out_parent, metadata.new_run_id(meta["git"], meta.get("shard")), meta)
     for line in notices:
         print(f"stallbench: {line}", file=sys.stderr, flush=True)
-    with children.removed_if_killed(run.reserve):
-        try:
-            _run_steps(run, list(cells), steps, repetitions, interleave_seed, skip, finished, more, final_pass)
-        except OSError as e:
-            if is_disk_error(e):
-                _stop_for_disk(run, e)
-            raise
-        finally:
-            run.release_space()
+    try:
+        _run_steps(run, list(cells), steps, repetitions, interleave_seed, skip, finished, more, final_pass)
+    except OSError as e:
+        if is_disk_error(e):
+            _stop_for_disk(run, e)
+        raise
+    finally:
+        run.release_space()
     return run
 
 

@@ -13,6 +13,7 @@ import contextlib
 import signal
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+STOP_EXITS = tuple(128 + s for s in STOP_SIGNALS)  # 130, 143: the exit codes of a stopped command
 
 
 class Interrupted(KeyboardInterrupt):
@@ -31,23 +32,46 @@ def exit_code(stop: KeyboardInterrupt) -> int:
     return 128 + getattr(stop, "signum", signal.SIGINT)
 
 
+_stopping = False  # a stop signal was raised and the command is on its way out
+
+
 def _noted(_signum, _frame) -> None:
     """A stop signal after the first: the command is already on its way out."""
 
 
 def _raise(signum, _frame) -> None:
+    global _stopping
+    _stopping = True
     for s in STOP_SIGNALS:
         signal.signal(s, _noted)
     raise Interrupted(signum)
+
+
+def stopping() -> bool:
+    """Whether the command is on its way out after a stop signal: whatever it still waits for (a
+    program's grace to exit) is cut short."""
+    return _stopping
+
+
+def rearm() -> None:
+    """For a caller that took a stop signal as the normal end of a wait (Ctrl-C ends the doctor's
+    watch) and goes on: the next stop signal raises again, as the first did."""
+    global _stopping
+    _stopping = False
+    if signal.getsignal(signal.SIGINT) is _noted:
+        for s in STOP_SIGNALS:
+            signal.signal(s, _raise)
 
 
 @contextlib.contextmanager
 def raised():
     """From the main thread, around everything the command does that must be undone; the signals'
     earlier handlers come back at the end (cli.main also runs inside pytest)."""
+    global _stopping
     previous = {s: signal.signal(s, _raise) for s in STOP_SIGNALS}
     try:
         yield
     finally:
+        _stopping = False
         for s, handler in previous.items():
             signal.signal(s, handler)

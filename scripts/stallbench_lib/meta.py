@@ -4,6 +4,7 @@ import hashlib
 import os
 import platform
 import re
+import secrets
 import subprocess
 from datetime import datetime, timezone
 from pathlib import Path
@@ -103,8 +104,11 @@ def now_iso() -> str:
 
 
 def new_run_id(git: dict, shard: dict | None = None) -> str:
-    """'20261202T133118Z-43d94ddc'; a shard's says which (-shard2of3): its siblings start in the same
-    second on other machines, and their ids must differ in the store they share."""
+    """'20261202T133118Z-43d94ddc-r5f0e9a12': the UTC start, the short commit, and a random part. Runs
+    of one commit started in the same second — in two --out folders, on two machines of a fleet, the
+    two `ab` of a CI job — share everything else, and a store they share must keep them apart (it
+    refuses an id it holds for another run: tracking/run_identity.py). A shard's says which
+    (-shard2of3)."""
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
     part = f"-shard{shard['index']}of{shard['count']}" if shard else ""
-    return f"{stamp}-{git['short'] or 'nogit'}{part}"
+    return f"{stamp}-{git['short'] or 'nogit'}-r{secrets.token_hex(4)}{part}"

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from . import children, paths, runtimes
 from .errors import UsageError
+from .documents import json_loads
 
 LINES_FILE = paths.ROOT / "scripts" / "packages" / "npm" / "node-lines.txt"
 SYSTEM = "system"
@@ -115,10 +116,22 @@ def deps_dir() -> Path:
 
 
 def _system_path() -> str | None:
+    """The Node binary `system` stands for: $STALLBENCH_NODE when it is a path (UsageError when that
+    names no executable file: a typo there must not quietly measure another Node, or none), else
+    the `node` on PATH."""
     given = os.environ.get("STALLBENCH_NODE", "")
-    if "/" in given:
-        return given if os.access(given, os.X_OK) else None
-    return shutil.which("node")
+    if "/" not in given:
+        return shutil.which("node")
+    if not os.path.exists(given):
+        why = "no such file"
+    elif not os.path.isfile(given):
+        why = "not a file"
+    elif not os.access(given, os.X_OK):
+        why = "not executable"
+    else:
+        return given
+    raise UsageError(f"STALLBENCH_NODE={given!r}: {why} (valid: the path of a Node binary, or Node lines: "
+                     f"{valid_text()})")
 
 
 def probe(line: str, path: str) -> Node:
@@ -239,6 +252,6 @@ def run_json(node: Node, script: str, timeout_s: float) -> tuple[object | None, 
         said = out.stderr.strip().splitlines()
         return None, f"node exited with {out.returncode}" + (f": {said[-1]}" if said else "")
     try:
-        return json.loads(lines[-1]), ""
+        return json_loads(lines[-1]), ""
     except ValueError:
         return None, f"node printed no JSON result (last line: {lines[-1]!r})"

@@ -10,11 +10,11 @@ def _clock(seconds: float) -> str:
 
 
 class Progress:
-    def __init__(self, total_cells: int, repetitions: int, stream=sys.stderr):
+    def __init__(self, total_cells: int, repetitions: int, stream=None):
         self.total = total_cells
         self.repetitions = repetitions
-        self.stream = stream
-        self.live = stream.isatty()
+        self.stream = stream or sys.stderr  # the one in place now (cli.main puts it behind a pipe guard)
+        self.live = self.stream.isatty()
         self.started = time.monotonic()
         self.index = 0
         self.label = ""

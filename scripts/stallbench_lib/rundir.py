@@ -6,6 +6,7 @@ Ctrl-C, kill or a crash of the orchestrator keeps every finished cell and says i
 When the disk refuses a write (full, read-only), a space reserve made at the start is released so
 that the finished rows and meta.json's `stopped` (why) still fit.
 Earlier runs are never touched."""
+import atexit
 import contextlib
 import json
 import os
@@ -15,14 +16,16 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import children, output_pipes
 from .atomic import atomic_write
 from .errors import UsageError
 from .tidy import Row, read_csv, write_csv
+from .documents import json_loads
 
 RESERVE_BYTES = 8 << 20  # results.csv of a few thousand cells, rewritten beside the old one, and meta.json
 
 
-@dataclass
+@dataclass(eq=False)  # a run is itself (hashable by identity), whatever its fields
 class RunDir:
     path: Path
     meta: dict
@@ -38,19 +41,9 @@ class RunDir:
 
     @staticmethod
     def check_parent(parent: Path) -> None:
-        """UsageError (one line) unless run directories can be made under `parent`: for a command
-        that measures first and writes after (the doctor, an --app sweep), checked before it starts,
-        by making and removing a directory where `parent` would be made. Nothing is left behind."""
-        if parent.exists() and not parent.is_dir():
-            raise UsageError(f"{parent}: not a directory (--out takes the directory to put runs in)")
-        existing = parent
-        while not existing.exists():
-            existing = existing.parent
-        try:
-            made = tempfile.mkdtemp(prefix=".stallbench-check-", dir=existing)
-        except OSError as e:
-            raise UsageError(f"--out {parent}: runs cannot be written there ({e.strerror})") from None
-        os.rmdir(made)
+        """check_out(parent): for a command that measures first and writes after (the doctor, an --app
+        sweep), checked before it starts."""
+        check_out(parent)
 
     @classmethod
     def create(cls, parent: Path, run_id: str, meta: dict) -> "RunDir":
@@ -86,20 +79,76 @@ class RunDir:
 
     def _reserve_space(self) -> None:
         """Space held back so that, when the disk fills during the run, the finished rows and the
-        reason can still be written: released by release_space(), then they are."""
-        with open(self.reserve, "wb") as f:
-            os.posix_fallocate(f.fileno(), 0, RESERVE_BYTES)
+        reason can still be written: released by release_space(), then they are. It goes when the run
+        has ended (save), whoever wrote the run, and with the watchdog if we are killed."""
+        children.remove_if_killed(self.reserve)
+        _reserved.add(self)
+        try:
+            with open(self.reserve, "wb") as f:
+                os.posix_fallocate(f.fileno(), 0, RESERVE_BYTES)
+        except OSError as e:
+            raise OSError(e.errno, e.strerror, str(self.reserve)) from None
 
     def release_space(self) -> None:
         with contextlib.suppress(OSError):  # a read-only disk keeps it; nothing else can be written either
             self.reserve.unlink(missing_ok=True)
+        children.keep(self.reserve)
+        _reserved.discard(self)
+
+    def ended(self) -> bool:
+        """Whether the run is over: finished, interrupted, or stopped by the disk."""
+        return bool(self.meta.get("complete") or self.meta.get("interrupted") or self.meta.get("stopped"))
 
     def add(self, rows: list[Row]) -> None:
         self.rows += rows
         write_csv(self.path / "results.csv", self.rows)
 
     def save(self) -> None:
+        if output_pipes.lost():  # the run went on without printing: its reader will not have seen the end
+            self.meta["output_lost"] = {name: f"the reader of {name} closed the pipe at {when}; the run went on "
+                                              "without printing" for name, when in output_pipes.lost().items()}
         atomic_write(self.path / "meta.json", json.dumps(self.meta, indent=2, sort_keys=True) + "\n")
+        if self.ended():
+            self.release_space()
+
+
+def _exists(path: Path) -> bool:
+    try:
+        return path.exists()
+    except OSError:  # a name too long to look up (ENAMETOOLONG) is not there
+        return False
+
+
+def check_out(path: Path) -> None:
+    """UsageError (one line) unless folders can be made at `path` (an --out): not under a regular
+    file, no name longer than the filesystem takes, a place this user may write. Checked by making and
+    removing a folder in the nearest one that exists: nothing is left behind."""
+    if _exists(path) and not path.is_dir():
+        raise UsageError(f"{path}: not a directory (--out takes the directory to put runs in)")
+    existing, missing = path, []
+    while not _exists(existing) and existing != existing.parent:
+        missing.append(existing.name)
+        existing = existing.parent
+    if not existing.is_dir():
+        raise UsageError(f"--out {path}: {existing} is a file, not a directory: nothing can be made under it")
+    longest = max((len(os.fsencode(name)) for name in missing), default=0)
+    limit = os.pathconf(existing, "PC_NAME_MAX")
+    if longest > limit:
+        raise UsageError(f"--out {path}: a name of {longest} bytes, and this filesystem takes at most {limit}")
+    try:
+        made = tempfile.mkdtemp(prefix=".stallbench-check-", dir=existing)
+    except OSError as e:
+        raise UsageError(f"--out {path}: runs cannot be written there ({e.strerror})") from None
+    os.rmdir(made)
+
+
+_reserved: set[RunDir] = set()  # runs whose reserve is still held: released at exit whatever ended the command
+
+
+@atexit.register
+def _release_all() -> None:
+    for run in list(_reserved):
+        run.release_space()
 
 
 def slug(text: str) -> str:
@@ -116,7 +165,7 @@ def read_meta(path: Path) -> dict:
     if not meta_path.exists():
         return {}
     try:
-        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        meta = json_loads(meta_path.read_text(encoding="utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
         raise DamagedRun(f"{meta_path}: damaged run: not valid JSON ({e})") from None
     except OSError as e:

@@ -19,8 +19,10 @@ from pathlib import Path
 
 from . import children
 from .convert import Record, failure_rows, read_record, rows_from_record
+from .errors import naming
 from .plan import Cell
 from .tidy import Row
+from .documents import json_loads
 
 STARTUP_ALLOWANCE_S = 30  # building a cell's inputs (a large payload, say) before repetition 0
 
@@ -53,14 +55,15 @@ class _Watch:
     """Follows one cell's process: its records (repetitions started and ended) and its stderr (to the
     log, the last lines kept), killing it when a repetition overruns the benchmark's timeout."""
 
-    def __init__(self, timeout_s: float, progress, log):
-        self.timeout_s, self.progress, self.log = timeout_s, progress, log
+    def __init__(self, timeout_s: float, progress, log, log_path: Path):
+        self.timeout_s, self.progress, self.log, self.log_path = timeout_s, progress, log, log_path
         self.current = -1                   # the repetition running
         self.finished: dict[int, Record] = {}
         self.first_start: float | None = None  # when repetition 0 started: what came before is start-up
         self.timed_out: int | None = None   # the repetition that overran
         self.unreadable = ""                # a record line that was not one
         self.tail: deque[str] = deque(maxlen=20)
+        self.following = False
 
     def _record(self, line: str) -> None:
         try:
@@ -78,6 +81,7 @@ class _Watch:
 
     def follow(self, proc: subprocess.Popen, records, started: float) -> None:
         lines: queue.Queue = queue.Queue()
+        self.following = True  # the records belong to the thread reading them from here on
         children.thread(_pump, records, "records", lines)
         children.thread(_pump, proc.stderr, "stderr", lines)
         self.deadline = started + STARTUP_ALLOWANCE_S + self.timeout_s
@@ -93,7 +97,8 @@ class _Watch:
             elif source == "records":
                 self._record(line)
             elif line:
-                self.log.write(line + "\n")
+                with naming(self.log_path):
+                    self.log.write(line + "\n")
                 self.tail.append(line)
             self.progress.tick()
             if time.monotonic() > self.deadline:
@@ -109,7 +114,7 @@ def _keep_whole(tmp_json: Path, out_json: Path) -> None:
     if not tmp_json.exists():
         return
     try:
-        json.loads(tmp_json.read_text())
+        json_loads(tmp_json.read_text())
         os.replace(tmp_json, out_json)
     except (json.JSONDecodeError, UnicodeDecodeError):
         tmp_json.unlink()
@@ -129,10 +134,13 @@ def run_cell(cell: Cell, run_id: str, raw_dir: Path, slug: str, repetitions: int
                "--benchmark_out_format=json", f"--stallbench-records-fd={write_end}"]
     started = time.monotonic()
     proc = None
-    with open(raw_dir / f"{slug}.log", "w") as log, children.removed_if_killed(tmp_json):
-        log.write("$ " + " ".join(command) + "\n")
-        log.flush()
-        watch = _Watch(b.timeout_s, progress, log)
+    log_path = raw_dir / f"{slug}.log"
+    # Line-buffered: each write reaches the file at once, where naming() can say which file the disk
+    # refused; nothing is left to fail unnamed when it is closed.
+    with open(log_path, "w", buffering=1) as log, children.removed_if_killed(tmp_json):
+        with naming(log_path):
+            log.write("$ " + " ".join(command) + "\n")
+        watch = _Watch(b.timeout_s, progress, log, log_path)
         try:
             try:
                 with children.stop_signals_held():
@@ -144,10 +152,14 @@ def run_cell(cell: Cell, run_id: str, raw_dir: Path, slug: str, repetitions: int
             watch.follow(proc, records, started)
             _keep_whole(tmp_json, raw_dir / f"{slug}.json")
         except BaseException:
-            # Interrupted: take the cell's process down with us and drop its partial output.
-            records.close()
+            # Interrupted: take the cell's process down with us and drop its partial output. The
+            # records are not closed here: a thread may be blocked reading them, and closing a stream
+            # under a reader waits for that read (the cell's next record: a minute away). Killing the
+            # cell ends the pipe, and the reading thread closes it (_pump).
             if proc is not None:
                 children.kill(proc)
+            if not watch.following:
+                records.close()
             tmp_json.unlink(missing_ok=True)
             raise
 

@@ -27,6 +27,7 @@ from . import node as nodejs, paths
 from .atomic import atomic_write
 from .errors import UsageError
 from .medians import median
+from .documents import json_loads
 
 PROBE = paths.ROOT / "workloads" / "loop" / "node" / "startup_tail.cjs"
 # The read-to-return time is a share of runs (a tick fell between the two, or not): at 20 runs its
@@ -141,7 +142,7 @@ def stored(line: str) -> tuple[Tail | None, str]:
     measured at a load per core like this one's; else None and why not (empty: none stored)."""
     path = stored_path(line)
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
+        doc = json_loads(path.read_text(encoding="utf-8"))
         samples = [float(x) for x in doc["samples_ms"]]
         version, measured = str(doc["node"]), str(doc["measured"])
         then = _load_per_core(float(doc["load_average"][0]), int(doc["cores"]))

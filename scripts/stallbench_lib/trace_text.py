@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 from . import node as nodejs, scenario_text, trace_parity as parity
+from .documents import json_loads
 
 
 def _print_header(tool: Path, c) -> None:
@@ -148,7 +149,7 @@ def print_program(s: dict, comparisons: list, i: int, generated: set[str]) -> No
     """A generated program some line disagrees on, whole, so it can be saved and run again."""
     if s["file"] in generated and any(c.node and c.verdict(i) in (parity.DISAGREE, parity.UNDECIDED) for c in comparisons):
         print("   the program (save it as a .json file to run it again): "
-              + json.dumps(json.loads(Path(s["file"]).read_text(encoding="utf-8")), ensure_ascii=False))
+              + json.dumps(json_loads(Path(s["file"]).read_text(encoding="utf-8")), ensure_ascii=False))
 
 
 def print_all(tool: Path, comparisons: list, which: str, why_not: str, generated: set[str]) -> None:

@@ -4,13 +4,13 @@ folder the driver serves on 127.0.0.1, or a URL on 127.0.0.1 that answers), the 
 workloads/browser/driver/interactions.mjs) and the references. Anything else is one line naming it
 and what is valid (UsageError), before a request leaves for any address but loopback."""
 import ipaddress
-import json
 import urllib.error
 import urllib.request
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from ..errors import UsageError
+from ..documents import json_loads
+from ..errors import UsageError, why_not_a_file
 
 LOOPBACK_NAMES = {"localhost"}
 ANSWER_TIMEOUT_S = 10
@@ -59,7 +59,7 @@ def check_page(given: str) -> str:
         return check_url(given)
     path = Path(given)
     if not path.is_file():
-        raise UsageError(f"{given}: no such file ({VALID_PAGE})")
+        raise UsageError(f"{given}: {why_not_a_file(path)} ({VALID_PAGE})")
     return str(path.resolve())
 
 
@@ -90,13 +90,13 @@ def check_script(given: str | None) -> str:
         return ""
     path = Path(given)
     if not path.is_file():
-        raise UsageError(f"--script {given}: no such file")
+        raise UsageError(f"--script {given}: {why_not_a_file(path)}")
     if path.suffix in (".mjs", ".js"):
         return str(path.resolve())
     if path.suffix != ".json":
         raise UsageError(f"--script {given}: valid scripts are a .json list of steps or an .mjs module")
     try:
-        steps = json.loads(path.read_text())
+        steps = json_loads(path.read_text())
     except (ValueError, UnicodeDecodeError) as e:
         raise UsageError(f"--script {given}: not JSON ({e})")
     if not isinstance(steps, list):

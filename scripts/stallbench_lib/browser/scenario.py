@@ -25,6 +25,7 @@ import json
 from pathlib import Path
 
 from ..errors import UsageError
+from ..documents import json_loads
 
 MAX_MS = 10_000
 MAX_COUNT = 1_000
@@ -128,7 +129,7 @@ class _Checker:
 def load(file: Path) -> dict:
     """The scenario, checked, with `file` (as given) and defaults filled in."""
     try:
-        doc = json.loads(file.read_bytes())
+        doc = json_loads(file.read_bytes())
     except OSError as e:
         raise UsageError(f"{file}: cannot read it: {e.strerror}")
     except (UnicodeDecodeError, json.JSONDecodeError) as e:

@@ -14,6 +14,7 @@ from .. import children, scenario_text
 from ..errors import UsageError
 from . import scenario as scenarios, setup
 from .setup import BROWSER_DIR
+from ..documents import json_loads
 
 SCENARIOS = BROWSER_DIR / "scenarios"
 RUN_SLACK_MS = 15_000    # a page load and the run's own bookkeeping, beyond what its ops wait for
@@ -39,7 +40,7 @@ def _drive(loaded: list[dict], d: setup.Driving) -> dict:
         said = [line for line in out.stderr.splitlines() if line.strip()]
         raise SystemExit(f"stallbench: trace --browser: the {d.label} driver failed (exit {out.returncode})"
                          + (f": {said[-1]}" if said else ""))
-    result = json.loads(lines[-1])
+    result = json_loads(lines[-1])
     result["node_version"] = d.node_version
     return result
 

@@ -11,6 +11,7 @@ from ..plan import parse_sets
 from ..profiles import PROFILES
 from ..tracking import calibration, comparison, samples, trials
 from .run import RunOptions, check_repetitions, perform, provide
+from ..documents import json_loads
 
 NAME = "calibrate"
 ORDER = 12
@@ -93,7 +94,7 @@ def _finish(cal, out) -> int:
 
 def _analyse_again(previous: Path, args, limits) -> int:
     try:
-        data = json.loads((previous / "calibration.json").read_text())
+        data = json_loads((previous / "calibration.json").read_text())
         runs = {role: samples.load(Path(path)) for role, path in data["runs"].items()}
     except (OSError, KeyError, json.JSONDecodeError) as e:
         raise UsageError(f"--from {previous}: not a calibration directory ({e})")

@@ -80,6 +80,8 @@ def run(args) -> int:
 
 
 def _finish(args, session, pool: int, scratch: Path) -> int:
+    if session.load is None:  # watched: the program read UV_THREADPOOL_SIZE itself, with its own libuv
+        pool = sessions.pool_size(session.measured.start.get("uv"))
     request_p50 = session.load.metrics.get("latency_p50_ms") if session.load else None
     verdict = verdicts.diagnose(session.window, request_p50, session.machine_cpu_util)
     cores = metadata.machine().get("cores")

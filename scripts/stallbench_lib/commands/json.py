@@ -7,10 +7,11 @@ cannot load at all (missing, over simdjson's 4 GiB limit, larger than the memory
 before any cell exists, and that one line becomes ours (exit 2, nothing written). Any file that
 can be loaded is the object of study: a malformed, truncated, empty, non-UTF-8 or too deeply nested
 one is parsed, and each parser's refusal, with its message and byte offset, is a `rejected` row."""
+import stat
 from pathlib import Path
 
 from .. import build, catalogue, node as nodejs, numbers, optional, os_packages, paths
-from ..errors import UsageError
+from ..errors import UsageError, file_kind
 from ..execute import execute, run_meta
 from ..plan import make_plan, parse_sets
 from ..profiles import PROFILES
@@ -35,11 +36,22 @@ def add_arguments(p):
     nodejs.add_option(p, "JSON.parse of the file")
 
 
+def _check_input(path: Path) -> None:
+    """UsageError unless `path` is a regular file: the bench reads the document whole, once per
+    process, so a FIFO, a device or a directory cannot be measured."""
+    try:
+        mode = path.stat().st_mode
+    except OSError as e:
+        raise UsageError(f"--input {path}: {e.strerror} (give the path of a JSON document)") from None
+    if not stat.S_ISREG(mode):
+        raise UsageError(f"--input {path}: {file_kind(mode)}, not a regular file (give the path of a JSON document "
+                         "saved in a file)")
+
+
 def run(args) -> int:
     if not 1 <= args.repetitions <= 1000:
         raise UsageError(f"--repetitions {args.repetitions} is out of range: valid values are 1-1000")
-    if not args.input.is_file():
-        raise UsageError(f"--input {args.input}: no such file (give the path of a JSON document)")
+    _check_input(args.input)
     sets = parse_sets(args.set)
     nodes = tuple(nodejs.choose(args.node))
     if not args.no_build:

@@ -1,11 +1,12 @@
 """stallbench store import DIR... | store list: the history store (tracking/store.py)."""
-import json
+import sys
 from pathlib import Path
 
 from .. import rundir
 from ..errors import UsageError
 from ..report import table
 from ..tracking import accepted, store
+from ..tracking.store_errors import RunIdClash
 
 NAME = "store"
 ORDER = 13
@@ -48,7 +49,7 @@ def run(args) -> int:
     dirs = _run_dirs(args.dirs)
     found = sorted((a for root in args.dirs for a in accepted.read_folder(root)), key=lambda a: a.accepted_at)
     acceptances = list({a.key: a for a in found}.values())  # the newest of each range
-    added = kept = 0
+    added = kept = refused = 0
     with store.Store(where) as db:
         newest = {a.key: a.accepted_at for a in db.acceptances()}
         taken = [a for a in acceptances if a.accepted_at > newest.get(a.key, "")]
@@ -57,16 +58,21 @@ def run(args) -> int:
         for path in dirs:
             try:
                 run_dir = rundir.load(path)
-            except (ValueError, KeyError, json.JSONDecodeError) as e:
+            except (ValueError, KeyError, rundir.DamagedRun) as e:
                 print(f"stallbench: {path}: not a readable run ({e}), passed over")
                 continue
             if not run_dir.meta.get("run_id"):
                 print(f"stallbench: {path}: meta.json has no run_id, passed over")
                 continue
-            if db.append(run_dir.meta, run_dir.rows):
-                added += 1
-            else:
-                kept += 1
+            try:
+                if db.append(run_dir.meta, run_dir.rows):
+                    added += 1
+                else:
+                    kept += 1
+            except RunIdClash as e:  # the stored run stays; this one is named, and the import fails
+                print(f"stallbench: {path}: {e}", file=sys.stderr)
+                refused += 1
     taken_text = f", {len(taken)} accepted changes from {accepted.FILE_NAME}" if taken else ""
-    print(f"store: {added} runs added, {kept} already there{taken_text}, in {store.shown(where)}")
-    return 0
+    refused_text = f", {refused} refused (their ids name other stored runs)" if refused else ""
+    print(f"store: {added} runs added, {kept} already there{refused_text}{taken_text}, in {store.shown(where)}")
+    return 2 if refused else 0

@@ -13,7 +13,6 @@ installed, or none). A race one side gave an order of that the other never did g
 both sides until decided (trace_parity.decide), else it is "undecided", which is not agreeing.
 --random N adds N programs from the random program generator. Exit 0 when every order is one the
 scenario expects and Node agrees, 1 otherwise (a model run that failed, an undecided race)."""
-import json
 import os
 import tempfile
 import time
@@ -22,6 +21,7 @@ from pathlib import Path
 from .. import build, node as nodejs, numbers, paths, startup_tail, trace_parity as parity, trace_text
 from ..browser import trace as browser_trace
 from ..errors import UsageError
+from ..documents import json_loads
 
 NAME = "trace"
 ORDER = 3
@@ -110,7 +110,7 @@ class Comparison:
             theirs, error = parity.node_orders(self.node, script, n)
             if error:
                 raise parity.RunFailed(error)
-            again = json.loads(parity.call_tool(tool, "run", "--model-node", self.line, *self.tail.tool_args(),
+            again = json_loads(parity.call_tool(tool, "run", "--model-node", self.line, *self.tail.tool_args(),
                                                 "--runs", str(n), str(file), tmpdir=workdir))["scenarios"][0]
             if again["error"]:
                 raise parity.RunFailed(again["error"])
@@ -140,8 +140,8 @@ def _compare(tool: Path, files: list[Path], runs: int | None, nodes: list[nodejs
     then the model of its line given that tail."""
     # Per line, whether the start-up tail can change any file's order, read from the programs (this
     # also checks every file: bad input is refused before anything runs).
-    races = json.loads(parity.call_tool(tool, "startup-race", *map(str, files)))
-    docs = [json.loads(f.read_bytes()) for f in files]
+    races = json_loads(parity.call_tool(tool, "startup-race", *map(str, files)))
+    docs = [json_loads(f.read_bytes()) for f in files]
     counts = [runs or doc.get("runs", 1) for doc in docs]
     scripts = _scripts(tool, files, docs, workdir) if nodes else []
     comparisons = []
@@ -155,7 +155,7 @@ def _compare(tool: Path, files: list[Path], runs: int | None, nodes: list[nodejs
             node_runs = [parity.node_orders(node, script, n, spread.after_run if spread else None)
                          for script, n in zip(scripts, counts)]
             tail = spread.tail() if spread else startup_tail.Tail(needed=False)
-        result = json.loads(parity.call_tool(tool, "run", "--model-node", line, *tail.tool_args(),
+        result = json_loads(parity.call_tool(tool, "run", "--model-node", line, *tail.tool_args(),
                                              *(["--runs", str(runs)] if runs else []), *map(str, files), tmpdir=workdir))
         comparison = Comparison(node, line, tail, result, node_runs)
         for i in range(len(files) if node else 0):

@@ -10,13 +10,14 @@ with the command.
 A program that is not Node (no process of it loads the probe), that exits before anything could be
 measured, or whose Node refuses the probe (Node-API too old), is refused with one line."""
 import os
+import signal
 import subprocess
 import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import children, interrupts, node as nodejs
+from .. import children, interrupts, libuv_pool_size, node as nodejs
 from ..errors import UsageError
 from ..pool_sweep import app, app_probe, app_run, process_group
 from ..probe import preload, trace as probe_trace
@@ -41,16 +42,10 @@ class Session:
     machine_cpu_util: float | None = None  # every process's CPU use meanwhile (/proc/stat)
 
 
-def pool_size() -> int:
-    """The pool size the program gets: UV_THREADPOOL_SIZE as libuv reads it (garbage or 0 is 1,
-    above 1024 is 1024), 4 when unset."""
-    text = os.environ.get("UV_THREADPOOL_SIZE")
-    if text is None:
-        return 4
-    try:
-        return min(max(int(text), 1), 1024)
-    except ValueError:
-        return 1
+def pool_size(libuv: str | None = None) -> int:
+    """The pool size a program on this libuv version gets (None: the newest): UV_THREADPOOL_SIZE as
+    libuv reads it (libuv_pool_size.py)."""
+    return libuv_pool_size.pool_size(os.environ.get("UV_THREADPOOL_SIZE"), libuv)
 
 
 def _refuse(command: str, why: str) -> UsageError:
@@ -113,6 +108,9 @@ def _watch(proc, command: str, probe_file: Path, limit_s: float, said) -> str:
             if proc.poll() is None:
                 print(f"  {time.monotonic() - started:.0f} s: {tail.progress()}", file=sys.stderr, flush=True)
     except KeyboardInterrupt as stop:
+        if getattr(stop, "signum", signal.SIGINT) != signal.SIGINT:
+            raise  # SIGTERM stops the doctor; Ctrl-C ends the watch, and the diagnosis follows
+        interrupts.rearm()  # a second Ctrl-C stops the diagnosis itself
         return f"watch ended by {interrupts.signal_name(stop)} after {time.monotonic() - started:.0f} s"
     if proc.poll() is not None:
         return f"the program exited with code {proc.returncode} after {time.monotonic() - started:.0f} s{said()}"

@@ -1,11 +1,11 @@
 """The probe's JSON lines (workloads/probe/probe.cjs) read back, one Trace per Node process that
 loaded it. A line cut short by a SIGKILL (the last one) is left out; a record of another format
 version stops with one line, as does a file that is not the probe's."""
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import UsageError
+from ..documents import json_loads
 
 FORMAT = 1  # probe.cjs's FORMAT: bump both when a field changes meaning
 
@@ -66,7 +66,7 @@ class Trace:
 
 def _record(line: str, where: str) -> dict | None:
     try:
-        record = json.loads(line)
+        record = json_loads(line)
     except ValueError:
         return None  # the last line, cut short by a SIGKILL
     if not isinstance(record, dict) or "pid" not in record or "type" not in record:
@@ -127,7 +127,7 @@ class Tail:
         complete = chunk[:chunk.rfind(b"\n") + 1]
         self.offset += len(complete)
         records = []
-        for line in complete.decode("utf-8", errors="replace").splitlines():
+        for line in complete.decode("utf-8", errors="replace").split("\n"):  # \n only: JSON leaves U+2028 raw
             record = _record(line, str(self.path)) if line.strip() else None
             if record is not None:
                 records.append(record)

@@ -13,6 +13,7 @@ from pathlib import Path
 from ..atomic import atomic_write
 from ..errors import UsageError
 from .patterns import Pattern
+from ..documents import json_loads
 
 FORMAT = 1
 FILE = "regex-cache.json"
@@ -31,7 +32,7 @@ class Cache:
         if not path.exists():
             return cls(path, {})
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = json_loads(path.read_text(encoding="utf-8"))
             if data.get("format") != FORMAT or not isinstance(data.get("entries"), dict):
                 raise ValueError(f"format {data.get('format')!r}, not {FORMAT}")
         except (OSError, ValueError, AttributeError) as e:

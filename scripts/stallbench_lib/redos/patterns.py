@@ -14,6 +14,7 @@ from pathlib import Path
 from .. import paths
 from ..errors import UsageError
 from . import dialect_rules, inputs
+from ..documents import toml_loads
 
 SHIPPED = paths.ROOT / "workloads" / "regex" / "patterns.toml"
 # The catalogue's format, its top-level `format`: 1 (a file without it, written before the escapes
@@ -274,7 +275,7 @@ def file_format(doc: dict, where: str) -> int:
 def parse(text: str, where: str) -> list[Pattern]:
     """Every entry of a catalogue's text, or UsageError (one line: file, entry, problem)."""
     try:
-        doc = tomllib.loads(text)
+        doc = toml_loads(text)
     except tomllib.TOMLDecodeError as e:
         raise UsageError(f"{where}: invalid TOML: {e}")
     extra = sorted(set(doc) - {"pattern", "format"})

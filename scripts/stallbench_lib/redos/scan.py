@@ -86,8 +86,21 @@ def scan(root: Path) -> Scan:
         found.places[name] = [_where(p) for p in places]
     if not found.patterns:
         raise UsageError(f"--scan {root}: no constant regex found in {found.files} JavaScript/TypeScript files"
-                         + (f" ({len(found.dynamic)} built from non-constant values)" if found.dynamic else ""))
+                         + (f" ({len(found.dynamic)} built from non-constant values)" if found.dynamic else "")
+                         + _unread(found))
     return found
+
+
+def _unread(found: Scan) -> str:
+    """What of the tree the scan could not read, for a refusal that found nothing: '; 1 file the
+    scan could not read (a.js:3:7: Unexpected token)'."""
+    said = [f"{u['file']}:{u['line']}:{u['column']}: {u['message']}" for u in found.unparsed]
+    said += [f"{s['file'] or found.root}: {s['why']}" for s in found.skipped]
+    if not said:
+        return ""
+    count = len(found.unparsed) + len(found.skipped)
+    more = f"; first: {said[0]}" if count > 1 else f" ({said[0]})"
+    return f"; {count} file{'s' if count > 1 else ''} the scan could not read{more}"
 
 
 def with_reference(found: list[Pattern], engines: Engines) -> list[Pattern]:

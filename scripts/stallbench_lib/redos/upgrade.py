@@ -3,19 +3,19 @@ current one (patterns.FORMAT), meaning the same bytes: a format 1 file's backsla
 escape `\\\\` of format 2. The rewrite is checked (read back, it must give the same entries) before
 it replaces the file, atomically; the original is kept beside it as FILE.format<N>. Comments are not
 kept: the file is written by catalogue_file.to_toml."""
-import tomllib
 from pathlib import Path
 
 from ..atomic import atomic_write
 from ..errors import UsageError
 from . import catalogue_file, patterns
+from ..documents import toml_loads
 
 
 def upgrade(path: Path) -> str:
     """Rewrites `path` in the current format; returns the line to print. UsageError when it cannot."""
     text = patterns.read_text(path)
     entries = patterns.parse(text, str(path))
-    form = patterns.file_format(tomllib.loads(text), str(path))
+    form = patterns.file_format(toml_loads(text), str(path))
     if form == patterns.FORMAT:
         return f"{path}: already format {patterns.FORMAT}: nothing to do"
     rewritten = catalogue_file.to_toml(entries, f"Upgraded from format {form} ({path.name}): the same attacks.")

@@ -29,6 +29,7 @@ from .. import children, paths
 from ..atomic import atomic_write
 from ..errors import UsageError
 from .revisions import commit_of
+from ..documents import json_loads
 
 FILE_NAME = "accepted.json"
 GIT_TIMEOUT_S = 30
@@ -149,7 +150,7 @@ def read_folder(folder: Path) -> list[Acceptance]:
     if not path.is_file():
         return []
     try:
-        items = json.loads(path.read_text())
+        items = json_loads(path.read_text())
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
         raise UsageError(f"{path}: not a readable list of acceptances ({e})")
     if not isinstance(items, list) or not all(isinstance(i, dict) for i in items):

@@ -17,6 +17,7 @@ from ..atomic import atomic_write
 from .comparison import Outcome
 from ..medians import median
 from ..report import table
+from ..documents import json_loads
 
 STEPS = (1, 2, 5, 10)  # the injected sizes tried: PCT divided by these
 INJECT_VARIABLE = "STALLBENCH_INJECT_WORK"  # the A/B knob, read by the harness (benches/harness/inject.h)
@@ -178,7 +179,7 @@ def latest_for(fingerprint: str | None, root: Path = paths.RESULTS / "calibratio
     found = []
     for path in root.glob("*/calibration.json"):
         try:
-            data = json.loads(path.read_text())
+            data = json_loads(path.read_text())
         except (OSError, json.JSONDecodeError):
             continue
         if data.get("fingerprint") == fingerprint:

@@ -2,7 +2,6 @@
 (affected.json), what `ab` found (ab/ab.json: counts, the geometric mean per family; ab/ab.csv: the
 metrics that regressed or improved, with their intervals), and where the run and its artifact are."""
 import csv
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
@@ -11,6 +10,7 @@ from ..instructions import INSTRUCTIONS
 from ..report import table
 from . import ab_report, geomean, power, verdict_table
 from .sticky_comment import marker
+from ..documents import json_loads
 
 CHANGED = ("regressed", "improved")
 MAX_METRIC_ROWS = 25   # a pull request's page stays readable; ab.md in the artifact has them all
@@ -113,9 +113,9 @@ def render(job: Path, links: Links, ab_exit: int | None, run: str = "") -> str:
     """The comment for the job folder `job` (affected.json, ab/). `ab_exit`: ab's exit code as the
     job recorded it (None: ab did not run). `run`: the job's id, in the hidden marker, so an older
     run never overwrites a newer run's comment (sticky_comment)."""
-    scope = json.loads((job / "affected.json").read_text())
+    scope = json_loads((job / "affected.json").read_text())
     summary = job / "ab" / "ab.json"
-    ab = json.loads(summary.read_text()) if scope["families"] and summary.exists() else None
+    ab = json_loads(summary.read_text()) if scope["families"] and summary.exists() else None
     head = [headline(scope, ab, ab_exit), "",
             f"BASE `{scope['base'][:8]}` (where this branch left its base) → HEAD `{scope['head'][:8]}`, "
             "measured by `stallbench ab --instructions --instructions-gate` in paired rounds (CPU-bound cells gated "

@@ -28,6 +28,7 @@ from ..atomic import atomic_write
 from ..errors import UsageError
 from . import pr_comment, revisions, sticky_comment
 from .affected import affected
+from ..documents import json_loads
 
 JOBS_ENV = "STALLBENCH_PRS"
 GIT_TIMEOUT_S = 120
@@ -113,7 +114,7 @@ def _event() -> dict:
     if not path:
         return {}
     try:
-        return json.loads(Path(path).read_text())
+        return json_loads(Path(path).read_text())
     except (OSError, ValueError) as e:
         raise UsageError(f"GITHUB_EVENT_PATH {path}: not a readable event ({e})") from None
 
@@ -130,7 +131,7 @@ def comment(run_id: str, post: bool) -> int:
         raise UsageError(f"{job}/affected.json is missing: the measure step did not get as far as the diff")
     steps = _steps(job)
     text = pr_comment.render(job, _links(), steps.get("ab"), run_id)
-    scope = json.loads((job / "affected.json").read_text())
+    scope = json_loads((job / "affected.json").read_text())
     # ab ran to its end, whatever it found: its exit code recorded, or its ab.json written
     finished = not scope["families"] or "ab" in steps or (job / "ab" / "ab.json").exists()
     atomic_write(job / "comment.md", text)

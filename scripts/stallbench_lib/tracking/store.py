@@ -15,8 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import paths
-from ..errors import UsageError
+from ..errors import UsageError, disk_error_line, is_disk_error
+from ..documents import json_loads
 from ..tidy import Row
+from . import run_identity, store_errors
 from .accepted import Acceptance
 from .samples import Run, from_parts
 from .store_waits import BUSY_SLICE_S, postgres_connect, sqlite_retrying
@@ -101,25 +103,46 @@ class Store:
                 cursor.execute(statement)
 
     def _transaction(self):
-        return _Transaction(self._connection, self.postgres)
+        return _Transaction(self._connection, self.postgres, shown(self.location))
 
-    def _read(self, text: str, args=()):
-        """A cursor over the query's result; SQLite's wait for a writer's commit is interruptible."""
-        cursor = self._connection.cursor()
-        sqlite_retrying(lambda: cursor.execute(self._sql(text), args))
-        return cursor
-
-    def has(self, run_id: str) -> bool:
-        found = self._read("SELECT 1 FROM runs WHERE run_id = ?", (run_id,)).fetchone() is not None
-        self._connection.commit()
+    def _rows(self, text: str, args=()) -> list[tuple]:
+        """The query's rows, read whole; SQLite's wait for a writer's commit is interruptible, and what
+        the database says is one line (store_errors.py)."""
+        try:
+            cursor = self._connection.cursor()
+            sqlite_retrying(lambda: cursor.execute(self._sql(text), args))
+            found = cursor.fetchall()
+            self._connection.commit()
+        except _database_errors() as e:
+            raise store_errors.translated(e, shown(self.location)) from None
         return found
 
+    def _meta(self, run_id: str, text: str) -> dict:
+        try:
+            meta = json_loads(text)
+        except ValueError as e:
+            raise store_errors.damaged_meta(shown(self.location), run_id, e) from None
+        if not isinstance(meta, dict):
+            raise store_errors.damaged_meta(shown(self.location), run_id, "not a JSON object")
+        return meta
+
+    def has(self, run_id: str) -> bool:
+        return bool(self._rows("SELECT 1 FROM runs WHERE run_id = ?", (run_id,)))
+
     def append(self, meta: dict, rows: list[Row]) -> bool:
-        """Stores one run, all of it or nothing; False when a run with its id is already stored."""
+        """Stores one run, all of it or nothing; False when this run is already stored. RunIdClash when
+        its id is stored for another run (run_identity.py): that one stays, this one is not stored."""
         run_id = meta["run_id"]
         with self._transaction() as cursor:
-            cursor.execute(self._sql("SELECT 1 FROM runs WHERE run_id = ?"), (run_id,))
-            if cursor.fetchone() is not None:
+            cursor.execute(self._sql("SELECT meta FROM runs WHERE run_id = ?"), (run_id,))
+            stored = cursor.fetchone()
+            if stored is not None:
+                cursor.execute(self._sql(f"SELECT {ROW_COLUMNS} FROM rows WHERE run_id = ?"), (run_id,))
+                kept = [_row(r) for r in cursor.fetchall()]
+                clash = run_identity.difference(self._meta(run_id, stored[0]), kept, meta, rows)
+                if clash:
+                    raise store_errors.RunIdClash(f"run id {run_id} is stored in {shown(self.location)} for another "
+                                                  f"run ({clash}): not stored")
                 return False
             cursor.execute(self._sql("INSERT INTO runs (run_id, fingerprint, started_at, git_commit, complete, kind, "
                                      "meta) VALUES (?, ?, ?, ?, ?, ?, ?)"),
@@ -137,23 +160,20 @@ class Store:
 
     def listing(self, fingerprint: str | None = None) -> list[StoredRun]:
         where, args = ("WHERE fingerprint = ?", (fingerprint,)) if fingerprint else ("", ())
-        cursor = self._read(f"SELECT run_id, fingerprint, started_at, kind, complete FROM runs {where} "
-                            "ORDER BY started_at, run_id", args)
-        found = [StoredRun(r[0], r[1], r[2], r[3], bool(r[4])) for r in cursor.fetchall()]
-        self._connection.commit()
-        return found
+        return [StoredRun(r[0], r[1], r[2], r[3], bool(r[4]))
+                for r in self._rows(f"SELECT run_id, fingerprint, started_at, kind, complete FROM runs {where} "
+                                    "ORDER BY started_at, run_id", args)]
 
     def _parts(self, run_ids: list[str]) -> dict[str, tuple[dict, list[Row]]]:
         """run id -> (meta, rows) of the stored ones among `run_ids`."""
         if not run_ids:
             return {}
         marks = ", ".join("?" * len(run_ids))
-        metas = {run_id: json.loads(meta)
-                 for run_id, meta in self._read(f"SELECT run_id, meta FROM runs WHERE run_id IN ({marks})", run_ids)}
+        metas = {run_id: self._meta(run_id, meta)
+                 for run_id, meta in self._rows(f"SELECT run_id, meta FROM runs WHERE run_id IN ({marks})", run_ids)}
         rows: dict[str, list[Row]] = defaultdict(list)
-        for r in self._read(f"SELECT {ROW_COLUMNS} FROM rows WHERE run_id IN ({marks})", run_ids).fetchall():
-            rows[r[0]].append(Row(*r[:6], None if r[6] is None else float(r[6]), *r[7:]))
-        self._connection.commit()
+        for r in self._rows(f"SELECT {ROW_COLUMNS} FROM rows WHERE run_id IN ({marks})", run_ids):
+            rows[r[0]].append(_row(r))
         return {run_id: (meta, rows[run_id]) for run_id, meta in metas.items()}
 
     def load(self, run_ids: list[str]) -> list[Run]:
@@ -164,18 +184,14 @@ class Store:
     def recent_metas(self, limit: int, started_before: str) -> list[dict]:
         """The meta.json of the `limit` latest complete runs started before `started_before` (ISO
         time), newest first (what --shard's durations come from)."""
-        cursor = self._read("SELECT meta FROM runs WHERE complete = 1 AND started_at < ? "
-                            "ORDER BY started_at DESC, run_id LIMIT ?", (started_before, limit))
-        found = [json.loads(r[0]) for r in cursor.fetchall()]
-        self._connection.commit()
-        return found
+        return [self._meta("?", r[0]) for r in self._rows("SELECT meta FROM runs WHERE complete = 1 AND started_at < ? "
+                                                          "ORDER BY started_at DESC, run_id LIMIT ?",
+                                                          (started_before, limit))]
 
     def group(self, group_id: str) -> list[tuple[dict, list[Row]]]:
         """(meta, rows) of every stored shard of a group (meta's shard.group), in order of shard index."""
-        cursor = self._read("SELECT run_id, meta FROM runs WHERE meta LIKE ?", (f"%{json.dumps(group_id)}%",))
-        ids = [run_id for run_id, meta in cursor.fetchall()
-               if (json.loads(meta).get("shard") or {}).get("group") == group_id]
-        self._connection.commit()
+        found = self._rows("SELECT run_id, meta FROM runs WHERE meta LIKE ?", (f"%{json.dumps(group_id)}%",))
+        ids = [run_id for run_id, meta in found if (self._meta(run_id, meta).get("shard") or {}).get("group") == group_id]
         return sorted(self._parts(ids).values(), key=lambda part: (part[0]["shard"].get("index", 0), part[0]["run_id"]))
 
     def history(self, fingerprint: str) -> list[Run]:
@@ -194,36 +210,49 @@ class Store:
                             acceptance.reason, acceptance.accepted_at))
 
     def acceptances(self) -> list[Acceptance]:
-        cursor = self._read("SELECT revisions, start_commit, end_commit, commits, reason, accepted_at FROM acceptances "
-                            "ORDER BY accepted_at, end_commit")
-        found = [Acceptance(r[0], r[1], r[2], tuple(json.loads(r[3])), r[4], r[5]) for r in cursor.fetchall()]
-        self._connection.commit()
-        return found
+        found = self._rows("SELECT revisions, start_commit, end_commit, commits, reason, accepted_at FROM acceptances "
+                           "ORDER BY accepted_at, end_commit")
+        try:
+            return [Acceptance(r[0], r[1], r[2], tuple(json_loads(r[3])), r[4], r[5]) for r in found]
+        except (ValueError, TypeError) as e:
+            raise store_errors.StoreDamaged(f"--store {shown(self.location)}: a stored acceptance is damaged ({e})") \
+                from None
+
+
+def _row(r: tuple) -> Row:
+    return Row(*r[:6], None if r[6] is None else float(r[6]), *r[7:])
 
 
 class _Transaction:
-    """BEGIN ... COMMIT around a block, ROLLBACK when it raises."""
+    """BEGIN ... COMMIT around a block, ROLLBACK when it raises; what the database says on the way is
+    one line (store_errors.py)."""
 
-    def __init__(self, connection, postgres: bool):
-        self.connection, self.postgres = connection, postgres
+    def __init__(self, connection, postgres: bool, where: str):
+        self.connection, self.postgres, self.where = connection, postgres, where
 
     def __enter__(self):
-        self.cursor = self.connection.cursor()
-        if not self.postgres:  # psycopg2 opens a transaction by itself
-            sqlite_retrying(lambda: self.cursor.execute("BEGIN IMMEDIATE"))
+        try:
+            self.cursor = self.connection.cursor()
+            if not self.postgres:  # psycopg2 opens a transaction by itself
+                sqlite_retrying(lambda: self.cursor.execute("BEGIN IMMEDIATE"))
+        except _database_errors() as e:
+            raise store_errors.translated(e, self.where) from None
         return self.cursor
 
     def __exit__(self, failed, error, _trace):
-        if not failed:
-            sqlite_retrying(self.connection.commit)
-            return
         try:
-            self.connection.rollback()
-        except _database_errors():
-            if not isinstance(error, KeyboardInterrupt):  # psycopg2 closes a connection cut short by one
-                raise
+            if not failed:
+                sqlite_retrying(self.connection.commit)
+                return
+            try:
+                self.connection.rollback()
+            except _database_errors():
+                if not isinstance(error, (KeyboardInterrupt, *_database_errors())):  # psycopg2 closes a connection
+                    raise                                                        # cut short by one
+        except _database_errors() as e:
+            raise store_errors.translated(e, self.where) from None
         if isinstance(error, _database_errors()):
-            raise UsageError(f"the history store refused the change: {str(error).strip().splitlines()[0]}") from error
+            raise store_errors.translated(error, self.where) from error
 
 
 def _database_errors() -> tuple:
@@ -301,6 +330,10 @@ def append_run(run_dir: Path, option: str | None = None) -> str:
             added = store.append(run.meta, run.rows)
     except UsageError as e:
         return f"stallbench: not stored: {e}"
+    except OSError as e:
+        if not is_disk_error(e):
+            raise
+        return f"stallbench: not stored: {disk_error_line(e)}"
     return f"stored:  {run.run_id} in {shown(where)}" + ("" if added else " (already there)")
 
 
