@@ -16,13 +16,12 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import children, paths, runtimes
+from . import children, installer, paths, runtimes
 from .errors import UsageError
 
 LINES_FILE = paths.ROOT / "scripts" / "packages" / "npm" / "node-lines.txt"
 SYSTEM = "system"
 PROBE_TIMEOUT_S = 30
-INSTALL_TIMEOUT_S = 900  # npm fetching a ~30 MB tarball per line on a slow link
 
 
 @dataclass(frozen=True)
@@ -85,19 +84,14 @@ def tool_modules(tool_set: str) -> Path:
     installed = modules.parent / ".installed-lock"
     if installed.exists() and installed.read_bytes() == lock.read_bytes():
         return modules
-    _bootstrap(["--npm", tool_set], f"the npm tool set {tool_set}")
+    _bootstrap(["--npm", tool_set])
     return modules
 
 
-def _bootstrap(args: list[str], what: str) -> None:
-    try:
-        out = children.run([str(paths.ROOT / "scripts" / "bootstrap"), *args], stdout=subprocess.DEVNULL, text=True,
-                           timeout_s=INSTALL_TIMEOUT_S, memory_bytes=0)
-    except subprocess.TimeoutExpired:
-        raise UsageError(f"installing {what} took over {INSTALL_TIMEOUT_S} s; stopped") from None
-    if out.returncode != 0:
-        said = [l for l in out.stderr.splitlines() if l.strip()]
-        raise UsageError(said[-1].removeprefix("stallbench: ") if said else f"installing {what} failed (exit {out.returncode})")
+def _bootstrap(args: list[str]) -> None:
+    outcome = installer.bootstrap(args)
+    if not outcome.ok:
+        raise UsageError(outcome.reason)
 
 
 def installed_path(line: str) -> Path | None:
@@ -137,7 +131,7 @@ def install(lines: list[str]) -> None:
     Raises UsageError with the installer's own line when it fails."""
     missing = [line for line in lines if line != SYSTEM and installed_path(line) is None]
     if missing:
-        _bootstrap(["--node", ",".join(missing)], f"Node {', '.join(missing)}")
+        _bootstrap(["--node", ",".join(missing)])
 
 
 def resolve(lines: list[str]) -> list[Node]:
