@@ -6,12 +6,12 @@ startup-race says which), annotated or not. Where the model of a line gets it, f
 
 1. measured now, on the Node compared (`trace --node`), its probe runs spread evenly among that Node's
    runs of the scenarios compared, so that both see the same load on the machine;
-2. stored with the installed line: measured when scripts/install-npm installed it (this module's
-   `record`), in <deps>/npm/node-LINE/startup-tail.json beside the binary, with the date;
-3. measured now on the installed line, when nothing was stored (a line installed before this was);
-4. none: the model shows the orders such a scenario can take, not their odds.
+2. stored with the installed line: measured (this module's `record`) the first time the model of that
+   line needs it without that Node, in <deps>/npm/node-LINE/startup-tail.json beside the binary, with
+   the date; not when the line is installed, so that installing a line costs its download alone;
+3. none: the model shows the orders such a scenario can take, not their odds.
 
-    python3 -m stallbench_lib.startup_tail record NODE_BINARY OUT.json   (what install-npm runs)
+    python3 -m stallbench_lib.startup_tail record NODE_BINARY OUT.json
 """
 import json
 import os
@@ -29,7 +29,7 @@ PROBE = paths.ROOT / "workloads" / "loop" / "node" / "startup_tail.cjs"
 # The read-to-return time is a share of runs (a tick fell between the two, or not): at 20 runs its
 # binomial error alone is about 0.07 ms for a 0.1 ms share, 7 points of the race's odds.
 MEASURE_RUNS = 40
-RECORD_RUNS = 100  # stored once per install, so worth more runs (20 s a line on this loaded machine)
+RECORD_RUNS = 100  # stored once per line, so worth more runs (20 s a line on this loaded machine)
 STORED_NAME = "startup-tail.json"
 PROBE_TIMEOUT_S = 60
 
@@ -84,11 +84,6 @@ def _probe_runs(node: nodejs.Node, runs: int) -> tuple[list[float], str]:
     return samples, "" if samples else f"no usable probe run of Node {node.version}"
 
 
-def measure(node: nodejs.Node, how: str = "measured now") -> Tail:
-    samples, why_not = _probe_runs(node, MEASURE_RUNS)
-    return Tail(samples, f"Node {node.version.lstrip('v')}, {how}" if samples else why_not)
-
-
 class Spread:
     """MEASURE_RUNS probe runs of `node` spread evenly over `total` other runs of it (the scenarios
     compared): call after_run() after each of those; tail() when they are done."""
@@ -130,13 +125,12 @@ def stored(line: str) -> Tail | None:
         return None
     if not samples or version.lstrip("v") != nodejs.pinned().get(line):
         return None
-    return Tail(samples, f"Node {version.lstrip('v')}, measured on {measured[:10]} when it was installed "
-                         f"(stored in {path})")
+    return Tail(samples, f"Node {version.lstrip('v')}, measured on {measured[:10]} (stored in {path})")
 
 
 def without_node(line: str, needed: bool) -> Tail:
     """The tail the model of `line` spends when no Node is compared: stored with the installed line,
-    else measured on the installed line, else none (the module docstring's 2-4)."""
+    else measured on the installed line now and stored, else none (the module docstring's 2-3)."""
     if not needed:
         return Tail(needed=False)
     found = stored(line)
@@ -147,15 +141,14 @@ def without_node(line: str, needed: bool) -> Tail:
     binary = nodejs.installed_path(line)
     if binary is None:
         return Tail(source=f"Node {line} is not installed to measure it: scripts/bootstrap --node {line}")
-    try:
-        installed = nodejs.probe(line, str(binary))
-    except UsageError as e:
-        return Tail(source=str(e))
-    return measure(installed, "measured now on the installed line (none was stored when it was installed)")
+    print(f"stallbench: measuring the start-up tail of Node {line} ({RECORD_RUNS} runs; once: it is stored with "
+          "the line) ...", file=sys.stderr, flush=True)
+    record(str(binary), stored_path(line))
+    return stored(line) or Tail(source=f"measuring it under Node {line} failed")
 
 
 def record(binary: str, out: Path) -> int:
-    """Measures the tail of the Node at `binary` and writes it to `out` (install time)."""
+    """Measures the tail of the Node at `binary` and writes it to `out`."""
     try:
         node = nodejs.probe("install", binary)
     except UsageError as e:
