@@ -3,6 +3,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from . import children, paths
@@ -17,11 +18,12 @@ def _first_error(log: str) -> str:
     return lines[-1].strip() if lines else "no output"
 
 
-def _step(what: str, command: list[str], log_path: Path, cwd: Path) -> None:
+def _step(what: str, command: list[str], log_path: Path, cwd: Path) -> int:
     """Runs one configure or build step, logging everything and showing ninja's [n/m] progress
-    on stderr (rewritten in place on a terminal), so a first build is not a silent minute."""
+    on stderr (rewritten in place on a terminal), so a first build is not a silent minute. Returns
+    how many [n/m] steps it showed."""
     live = sys.stderr.isatty()
-    output = []
+    output, steps = [], 0
     with open(log_path, "a") as log:
         log.write(f"$ {' '.join(command)}\n")
         proc = None
@@ -34,6 +36,7 @@ def _step(what: str, command: list[str], log_path: Path, cwd: Path) -> None:
                 log.write(line)
                 output.append(line)
                 if line.startswith("[") and "/" in line.split("]")[0]:
+                    steps += 1
                     text = line.rstrip()[:110]
                     print(f"\r\033[K  {text}" if live else f"  {text}", end="" if live else "\n", file=sys.stderr,
                           flush=True)
@@ -47,6 +50,7 @@ def _step(what: str, command: list[str], log_path: Path, cwd: Path) -> None:
         print("\r\033[K", end="", file=sys.stderr, flush=True)
     if proc.returncode != 0:
         raise UsageError(f"{what} failed: {_first_error(''.join(output))} (full log: {log_path})")
+    return steps
 
 
 # What the command runs, declared by CMake (the top-level CMakeLists): every bench_<family> and the
@@ -64,6 +68,7 @@ def ensure_built(preset: str = "release", source: Path = paths.ROOT, build: Path
     if source != paths.ROOT:
         target = None  # another checkout (ab's worktrees) may predate COMMANDS: all of its targets
     log = build / "build.log"
+    started = time.monotonic()
     if not (build / "build.ninja").exists():  # never configured, or a configure cut short (the cache comes first)
         print(f"stallbench: configuring the {preset} build in {build} ...", file=sys.stderr, flush=True)
         log.parent.mkdir(parents=True, exist_ok=True)
@@ -78,7 +83,9 @@ def ensure_built(preset: str = "release", source: Path = paths.ROOT, build: Path
             _step("configure", ["cmake", "-S", str(source), "-B", str(build), "-G", "Ninja"], log, source)
     print(f"stallbench: building ({preset}) ...", file=sys.stderr, flush=True)
     log.write_text("")
-    _step("build", ["cmake", "--build", str(build), *(["--target", target] if target else [])], log, source)
+    if _step("build", ["cmake", "--build", str(build), *(["--target", target] if target else [])], log, source):
+        seconds = round(time.monotonic() - started)
+        print(f"stallbench: built ({preset}) in {seconds // 60} min {seconds % 60} s", file=sys.stderr, flush=True)
     return build
 
 

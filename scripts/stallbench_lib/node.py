@@ -77,7 +77,7 @@ def parse_lines(text: str, source: str = "--node") -> list[str]:
 
 def tool_modules(tool_set: str) -> Path:
     """The node_modules folder of a pinned npm tool set (scripts/packages/npm/<set>), installed on
-    demand through scripts/bootstrap --npm (npm ci, integrity-checked). Raises UsageError with the
+    demand through scripts/bootstrap --npm (from its lock file, integrity-checked). Raises UsageError with the
     installer's own line when it cannot be had."""
     modules = deps_dir() / "npm" / tool_set / "node_modules"
     lock = LINES_FILE.parent / tool_set / "package-lock.json"
@@ -127,7 +127,7 @@ def probe(line: str, path: str) -> Node:
 
 
 def install(lines: list[str]) -> None:
-    """Installs the pinned lines that are missing, through scripts/bootstrap (npm ci, integrity-checked).
+    """Installs the pinned lines that are missing, through scripts/bootstrap (from the lock file, integrity-checked).
     Raises UsageError with the installer's own line when it fails."""
     missing = [line for line in lines if line != SYSTEM and installed_path(line) is None]
     if missing:

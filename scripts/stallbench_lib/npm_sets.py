@@ -1,6 +1,6 @@
 """Pinned npm sets (folders of scripts/packages/npm such as `browser`: package.json + lock file),
 installed on demand into the dependency folder ($STALLBENCH_DEPS, default .deps/) by
-`scripts/bootstrap --npm SET` (npm ci, integrity-checked). A family declares the sets it uses
+`scripts/bootstrap --npm SET` (from its lock file, integrity-checked). A family declares the sets it uses
 (`npm_sets` in its description); `run` installs them before planning, and a set that cannot be had
 (offline) leaves that family's benchmarks out with one line, as a missing Node line does."""
 from . import installer, paths

@@ -1,7 +1,8 @@
 """Node's start-up tail belongs to the model of each line, whatever the scenario declares: a user's
 own main-module race (no `expect`) gets it under --node and without; the header says where it came
 from (measured now, stored with the installed line on a date, none); with none, the model shows the
-orders the race can take, never one of them as certain; the tail is stored when a line is installed."""
+orders the race can take, never one of them as certain; the tail is stored the first time the model
+of an installed line needs it."""
 import json
 import re
 import subprocess
