@@ -17,11 +17,11 @@ def family_lists() -> list[str]:
     return sorted(p.stem for p in LISTS.glob("*.txt") if p.stem not in (CORE, TRACKING))
 
 
-def for_revisions(count_instructions: bool) -> list[str]:
+def for_revisions() -> list[str]:
     """What `ab` and `bisect` install before building revisions: every family's list (each revision
-    builds every family), and tracking.txt (valgrind) when instructions are counted. Nothing
-    test-only: a revision's worktree is configured without its Python tests (build.ensure_built)."""
-    return family_lists() + ([TRACKING] if count_instructions else [])
+    builds every family) and tracking.txt (its compiler cache, valgrind for --instructions). Nothing
+    test-only: a revision's worktree is configured with its tests off (build.TESTS_OFF)."""
+    return family_lists() + [TRACKING]
 
 
 def of(families: list[Family], selected: list[Benchmark]) -> list[str]:

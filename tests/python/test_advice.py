@@ -45,7 +45,7 @@ def test_find_python_says_run_bootstrap_and_bootstrap_brings_the_modules(tmp_pat
 
 
 def test_a_test_configure_without_pytest_says_bootstrap_all_and_that_brings_it(tmp_path):
-    """scripts/test's configure (STALLBENCH_TESTS_REQUIRED) on a machine without pytest; the
+    """scripts/test's configure (STALLBENCH_TESTS=ON) on a machine without pytest; the
     configure `stallbench run` makes instead leaves the Python tests out and succeeds."""
     fake = FakePackages(tmp_path)
     shadows = _shadowed(fake, tmp_path, "pytest", "python3-pytest")
@@ -57,12 +57,12 @@ def test_a_test_configure_without_pytest_says_bootstrap_all_and_that_brings_it(t
     for_running = configure("run")
     assert for_running.returncode == 0, for_running.stdout + for_running.stderr
     assert "tests: the Python tests are left out: no python3 with the OS's matplotlib and pytest" in for_running.stdout
-    for_testing = configure("test", "-DSTALLBENCH_TESTS_REQUIRED=ON")
+    for_testing = configure("test", "-DSTALLBENCH_TESTS=ON")
     assert for_testing.returncode != 0
     said = " ".join(for_testing.stderr.split())  # CMake wraps its messages
     assert "pytest (python3-pytest): scripts/bootstrap --all installs it" in said, for_testing.stderr
     assert bootstrap(fake, "--all", PYTHONPATH=str(shadows)).returncode == 0  # the advice
-    again = configure("test", "-DSTALLBENCH_TESTS_REQUIRED=ON")
+    again = configure("test", "-DSTALLBENCH_TESTS=ON")
     assert again.returncode == 0, again.stdout + again.stderr
 
 
