@@ -4,6 +4,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from . import children, paths
@@ -18,11 +19,12 @@ def _first_error(log: str) -> str:
     return lines[-1].strip() if lines else "no output"
 
 
-def _step(what: str, command: list[str], log_path: Path, cwd: Path) -> None:
+def _step(what: str, command: list[str], log_path: Path, cwd: Path) -> int:
     """Runs one configure or build step, logging everything and showing ninja's [n/m] progress
-    on stderr (rewritten in place on a terminal), so a first build is not a silent minute."""
+    on stderr (rewritten in place on a terminal), so a first build is not a silent minute. Returns
+    how many [n/m] steps it showed."""
     live = sys.stderr.isatty()
-    output = []
+    output, steps = [], 0
     with open(log_path, "a") as log:
         log.write(f"$ {' '.join(command)}\n")
         proc = None
@@ -35,6 +37,7 @@ def _step(what: str, command: list[str], log_path: Path, cwd: Path) -> None:
                 log.write(line)
                 output.append(line)
                 if line.startswith("[") and "/" in line.split("]")[0]:
+                    steps += 1
                     text = line.rstrip()[:110]
                     print(f"\r\033[K  {text}" if live else f"  {text}", end="" if live else "\n", file=sys.stderr,
                           flush=True)
@@ -48,6 +51,7 @@ def _step(what: str, command: list[str], log_path: Path, cwd: Path) -> None:
         print("\r\033[K", end="", file=sys.stderr, flush=True)
     if proc.returncode != 0:
         raise UsageError(f"{what} failed: {_first_error(''.join(output))} (full log: {log_path})")
+    return steps
 
 
 # What the command runs, declared by CMake (the top-level CMakeLists): every bench_<family> and the
@@ -85,6 +89,7 @@ def ensure_built(preset: str = "release", source: Path = paths.ROOT, build: Path
     error line and the log's path."""
     build = build or paths.build_dir(preset)
     log = build / "build.log"
+    started = time.monotonic()
     if not (build / "build.ninja").exists():  # never configured, or a configure cut short (the cache comes first)
         print(f"stallbench: configuring the {preset} build in {build} ...", file=sys.stderr, flush=True)
         log.parent.mkdir(parents=True, exist_ok=True)
@@ -100,7 +105,9 @@ def ensure_built(preset: str = "release", source: Path = paths.ROOT, build: Path
         target = None  # another checkout that predates COMMANDS: all of its targets
     print(f"stallbench: building ({preset}) ...", file=sys.stderr, flush=True)
     log.write_text("")
-    _step("build", ["cmake", "--build", str(build), *(["--target", target] if target else [])], log, source)
+    if _step("build", ["cmake", "--build", str(build), *(["--target", target] if target else [])], log, source):
+        seconds = round(time.monotonic() - started)
+        print(f"stallbench: built ({preset}) in {seconds // 60} min {seconds % 60} s", file=sys.stderr, flush=True)
     return build
 
 

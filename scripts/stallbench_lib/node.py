@@ -16,14 +16,13 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import children, paths, runtimes
+from . import children, installer, paths, runtimes
 from .errors import UsageError
 from .documents import json_loads
 
 LINES_FILE = paths.ROOT / "scripts" / "packages" / "npm" / "node-lines.txt"
 SYSTEM = "system"
 PROBE_TIMEOUT_S = 30
-INSTALL_TIMEOUT_S = 900  # npm fetching a ~30 MB tarball per line on a slow link
 
 
 @dataclass(frozen=True)
@@ -79,26 +78,21 @@ def parse_lines(text: str, source: str = "--node") -> list[str]:
 
 def tool_modules(tool_set: str) -> Path:
     """The node_modules folder of a pinned npm tool set (scripts/packages/npm/<set>), installed on
-    demand through scripts/bootstrap --npm (npm ci, integrity-checked). Raises UsageError with the
+    demand through scripts/bootstrap --npm (from its lock file, integrity-checked). Raises UsageError with the
     installer's own line when it cannot be had."""
     modules = deps_dir() / "npm" / tool_set / "node_modules"
     lock = LINES_FILE.parent / tool_set / "package-lock.json"
     installed = modules.parent / ".installed-lock"
     if installed.exists() and installed.read_bytes() == lock.read_bytes():
         return modules
-    _bootstrap(["--npm", tool_set], f"the npm tool set {tool_set}")
+    _bootstrap(["--npm", tool_set])
     return modules
 
 
-def _bootstrap(args: list[str], what: str) -> None:
-    try:
-        out = children.run([str(paths.ROOT / "scripts" / "bootstrap"), *args], stdout=subprocess.DEVNULL, text=True,
-                           timeout_s=INSTALL_TIMEOUT_S, memory_bytes=0)
-    except subprocess.TimeoutExpired:
-        raise UsageError(f"installing {what} took over {INSTALL_TIMEOUT_S} s; stopped") from None
-    if out.returncode != 0:
-        said = [l for l in out.stderr.splitlines() if l.strip()]
-        raise UsageError(said[-1].removeprefix("stallbench: ") if said else f"installing {what} failed (exit {out.returncode})")
+def _bootstrap(args: list[str]) -> None:
+    outcome = installer.bootstrap(args)
+    if not outcome.ok:
+        raise UsageError(outcome.reason)
 
 
 def installed_path(line: str) -> Path | None:
@@ -146,11 +140,11 @@ def probe(line: str, path: str) -> Node:
 
 
 def install(lines: list[str]) -> None:
-    """Installs the pinned lines that are missing, through scripts/bootstrap (npm ci, integrity-checked).
+    """Installs the pinned lines that are missing, through scripts/bootstrap (from the lock file, integrity-checked).
     Raises UsageError with the installer's own line when it fails."""
     missing = [line for line in lines if line != SYSTEM and installed_path(line) is None]
     if missing:
-        _bootstrap(["--node", ",".join(missing)], f"Node {', '.join(missing)}")
+        _bootstrap(["--node", ",".join(missing)])
 
 
 def resolve(lines: list[str]) -> list[Node]:

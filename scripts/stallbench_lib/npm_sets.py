@@ -1,16 +1,13 @@
 """Pinned npm sets (folders of scripts/packages/npm such as `browser`: package.json + lock file),
 installed on demand into the dependency folder ($STALLBENCH_DEPS, default .deps/) by
-`scripts/bootstrap --npm SET` (npm ci, integrity-checked). A family declares the sets it uses
+`scripts/bootstrap --npm SET` (from its lock file, integrity-checked). A family declares the sets it uses
 (`npm_sets` in its description); `run` installs them before planning, and a set that cannot be had
 (offline) leaves that family's benchmarks out with one line, as a missing Node line does."""
-import subprocess
-
-from . import children, paths
+from . import installer, paths
 from .catalogue import Benchmark, Family
 from .node import deps_dir
 
 SOURCES = paths.ROOT / "scripts" / "packages" / "npm"
-INSTALL_TIMEOUT_S = 900
 
 
 def installed(name: str) -> bool:
@@ -25,15 +22,8 @@ def install(names: list[str]) -> str:
     missing = [n for n in names if not installed(n)]
     if not missing:
         return ""
-    try:
-        out = children.run([str(paths.ROOT / "scripts" / "bootstrap"), "--npm", ",".join(missing)],
-                           stdout=subprocess.DEVNULL, text=True, timeout_s=INSTALL_TIMEOUT_S, memory_bytes=0)
-    except subprocess.TimeoutExpired:
-        return f"installing {', '.join(missing)} took over {INSTALL_TIMEOUT_S} s; stopped"
-    if out.returncode == 0:
-        return ""
-    said = [line for line in out.stderr.splitlines() if line.strip()]
-    return said[-1].removeprefix("stallbench: ") if said else f"installing {', '.join(missing)} failed (exit {out.returncode})"
+    outcome = installer.bootstrap(["--npm", ",".join(missing)])
+    return "" if outcome.ok else outcome.reason
 
 
 def provide(families: list[Family], selected: list[Benchmark]) -> None:

@@ -6,15 +6,15 @@ startup-race says which), annotated or not. Where the model of a line gets it, f
 
 1. measured now, on the Node compared (`trace --node`), its probe runs spread evenly among that Node's
    runs of the scenarios compared, so that both see the same load on the machine;
-2. stored with the installed line: measured when scripts/install-npm installed it (this module's
-   `record`), in <deps>/npm/node-LINE/startup-tail.json beside the binary, with the date and the load,
-   while the load per core now is within STORED_LOAD_PER_CORE of the load it was measured at (or
-   within a factor of two);
-3. measured now on the installed line, when nothing was stored (a line installed before this was)
-   or the machine's load has moved too far since;
+2. stored with the installed line, in <deps>/npm/node-LINE/startup-tail.json beside the binary, with
+   the date and the load, while the load per core now is within STORED_LOAD_PER_CORE of the load it
+   was measured at (or within a factor of two);
+3. measured now on the installed line (this module's `record`) and stored, when nothing was stored or
+   the machine's load has moved too far since: the first time the model of a line needs it, not when
+   the line is installed, so that installing a line costs its download alone;
 4. none: the model shows the orders such a scenario can take, not their odds.
 
-    python3 -m stallbench_lib.startup_tail record NODE_BINARY OUT.json   (what install-npm runs)
+    python3 -m stallbench_lib.startup_tail record NODE_BINARY OUT.json
 """
 import json
 import os
@@ -41,7 +41,7 @@ SPREAD_MAX_RUNS = 200
 # median; the timer first in 18% and 38% of runs), far more than the other lines': a tail stored on an
 # idle machine made the model of 20 give the immediate first 80% of the time where Node gave 62%.
 STORED_LOAD_PER_CORE = 1.0
-RECORD_RUNS = 100  # stored once per install, so worth more runs (20 s a line on this loaded machine)
+RECORD_RUNS = 100  # stored for later runs, so worth more runs (20 s a line on this loaded machine)
 STORED_NAME = "startup-tail.json"
 PROBE_TIMEOUT_S = 60
 
@@ -94,11 +94,6 @@ def _probe_runs(node: nodejs.Node, runs: int) -> tuple[list[float], str]:
         probes.append(result)
     samples = tails_from_probes(probes)
     return samples, "" if samples else f"no usable probe run of Node {node.version}"
-
-
-def measure(node: nodejs.Node, how: str = "measured now") -> Tail:
-    samples, why_not = _probe_runs(node, MEASURE_RUNS)
-    return Tail(samples, f"Node {node.version.lstrip('v')}, {how}" if samples else why_not)
 
 
 class Spread:
@@ -154,13 +149,13 @@ def stored(line: str) -> tuple[Tail | None, str]:
     if abs(now - then) > STORED_LOAD_PER_CORE and max(now, then) > 2 * min(now, then):
         return None, (f"the one stored with it was measured at load {then:.1f} per core, the machine is at "
                       f"{now:.1f} now")
-    return Tail(samples, f"Node {version.lstrip('v')}, measured on {measured[:10]} when it was installed, at load "
-                         f"{then:.1f} per core (stored in {path})"), ""
+    return Tail(samples, f"Node {version.lstrip('v')}, measured on {measured[:10]} at load {then:.1f} per core "
+                         f"(stored in {path})"), ""
 
 
 def without_node(line: str, needed: bool) -> Tail:
     """The tail the model of `line` spends when no Node is compared: stored with the installed line,
-    else measured on the installed line, else none (the module docstring's 2-4)."""
+    else measured on the installed line now and stored, else none (the module docstring's 2-4)."""
     if not needed:
         return Tail(needed=False)
     found, why_not = stored(line)
@@ -171,15 +166,15 @@ def without_node(line: str, needed: bool) -> Tail:
     binary = nodejs.installed_path(line)
     if binary is None:
         return Tail(source=f"Node {line} is not installed to measure it: scripts/bootstrap --node {line}")
-    try:
-        installed = nodejs.probe(line, str(binary))
-    except UsageError as e:
-        return Tail(source=str(e))
-    return measure(installed, f"measured now on the installed line ({why_not or 'none was stored when it was installed'})")
+    print(f"stallbench: measuring the start-up tail of Node {line} ({RECORD_RUNS} runs, stored with the line for "
+          f"later runs; {why_not or 'none is stored yet'}) ...", file=sys.stderr, flush=True)
+    if record(str(binary), stored_path(line)) != 0:
+        return Tail(source=f"measuring it under Node {line} failed (the notice above says why)")
+    return stored(line)[0] or Tail(source=f"the tail measured under Node {line} could not be read back")
 
 
 def record(binary: str, out: Path) -> int:
-    """Measures the tail of the Node at `binary` and writes it to `out` (install time)."""
+    """Measures the tail of the Node at `binary` and writes it to `out`."""
     try:
         node = nodejs.probe("install", binary)
     except UsageError as e:

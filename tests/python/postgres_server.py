@@ -37,7 +37,7 @@ def postgres_url():
     bindir = _binaries()
     if bindir is None:
         pytest.skip("PostgreSQL store not tested: no PostgreSQL server here (Debian package postgresql-15, "
-                    "listed in scripts/packages/tracking.txt; scripts/bootstrap installs it)")
+                    "listed in scripts/packages/test/tests.txt; scripts/bootstrap --all installs it)")
     try:
         import psycopg2
     except ImportError:

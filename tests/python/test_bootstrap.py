@@ -68,6 +68,18 @@ def test_running_installs_no_test_only_package(tmp_path):
     assert not test_only & for_running, f"run would install test-only packages {sorted(test_only & for_running)}"
 
 
+def test_ab_installs_no_test_only_package(tmp_path):
+    """ab and bisect install what building revisions needs: every family's list and tracking.txt, none
+    of the tests' packages (a revision is configured with its tests off)."""
+    needs_package_lists()
+    from stallbench_lib import os_packages
+    test_only = {p for f in LISTS.glob("test/*.txt") for p in lines_of(f)} - \
+                {p for f in LISTS.glob("*.txt") for p in lines_of(f)}
+    for_ab = missing_of(resolution(tmp_path, "--sets", ",".join(os_packages.for_revisions())))
+    assert {"python3-pytest", "libgtest-dev"} <= test_only
+    assert not test_only & for_ab, f"ab would install test-only packages {sorted(test_only & for_ab)}"
+
+
 def test_a_family_set_adds_its_list_to_core(tmp_path):
     needs_package_lists()
     core = missing_of(resolution(tmp_path, "--sets", "core"))
@@ -121,3 +133,23 @@ def test_every_family_list_is_one_a_family_declares():
 
     declared = {name for f in catalogue.load(build.bench_binaries(BUILD)) for name in f.os_packages}
     assert declared == set(os_packages.family_lists())
+
+
+@pytest.mark.parametrize("before", [None, "# a hosts file with no localhost\n10.0.0.1 elsewhere"])
+def test_a_hosts_file_that_names_no_localhost_gets_debians_lines(tmp_path, before):
+    """A minimal system (mmdebstrap's minbase, a chroot) may have no hosts file: the pool families'
+    lookups of localhost would then go to a real resolver, which they refuse. --check says so; the
+    bootstrap adds Debian's lines, once, after what the file had (its last line may lack a newline)."""
+    from fake_packages import FakePackages, bootstrap
+    fake = FakePackages(tmp_path, installed=lines_of(LISTS / "core.txt"))
+    hosts = tmp_path / "hosts"
+    if before is not None:
+        hosts.write_text(before)
+    checked = bootstrap(fake, "--sets", "core", "--check", STALLBENCH_HOSTS_FILE=str(hosts))
+    assert checked.returncode == 1 and f"missing: a line naming localhost in {hosts}" in checked.stdout
+    for _ in range(2):
+        done = bootstrap(fake, "--sets", "core", STALLBENCH_HOSTS_FILE=str(hosts))
+        assert done.returncode == 0, done.stderr
+    kept = before.splitlines() if before else []
+    assert hosts.read_text().splitlines() == kept + ["127.0.0.1\tlocalhost", "::1\t\tlocalhost ip6-localhost ip6-loopback"]
+    assert bootstrap(fake, "--sets", "core", "--check", STALLBENCH_HOSTS_FILE=str(hosts)).returncode == 0

@@ -113,3 +113,27 @@ def test_every_family_module_reads_what_todays_binaries_declare():
         assert any(key.startswith(f"{family}/") for key in meta["metrics"]), family
         checked.append(family)
     assert {"pool", "regex", "json", "report", "starvation", "pool-sweep", "browser"} <= set(checked)
+
+
+@pytest.mark.parametrize("which", ["the first cell of every benchmark", "every cell"])
+def test_a_run_whose_cells_failed_still_renders_every_section(smoke_run, tmp_path, which):
+    """A failed cell has rows with no value (a pool cell on a machine that cannot look a name up, a
+    slow-DNS cell that cannot make its resolver): every family's section is still drawn, without the
+    failed points, and the report is written; never a traceback."""
+    import dataclasses
+    import shutil
+    from stallbench_lib.tidy import read_csv, write_csv
+    _, run = smoke_run
+    copy = shutil.copytree(run, tmp_path / run.name)
+    rows = read_csv(copy / "results.csv")
+    first = {}
+    for r in rows:
+        first.setdefault((r.family, r.benchmark), r.params)
+
+    def fails(r):
+        return which == "every cell" or first[(r.family, r.benchmark)] == r.params
+    write_csv(copy / "results.csv", [dataclasses.replace(r, value=None, status="error", detail="failed here")
+                                     if fails(r) else r for r in rows])
+    page = (render.render(copy, tmp_path / "report") / "index.html").read_text()
+    for family in {r.family for r in rows}:
+        assert f'id="family-{family}"' in page, family

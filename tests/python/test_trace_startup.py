@@ -1,7 +1,8 @@
 """Node's start-up tail belongs to the model of each line, whatever the scenario declares: a user's
 own main-module race (no `expect`) gets it under --node and without; the header says where it came
 from (measured now, stored with the installed line on a date, none); with none, the model shows the
-orders the race can take, never one of them as certain; the tail is stored when a line is installed."""
+orders the race can take, never one of them as certain; the tail is stored the first time the model
+of an installed line needs it."""
 import json
 import os
 import re
@@ -70,8 +71,8 @@ def test_the_model_alone_spends_the_tail_stored_with_the_line(tmp_path):
                                 env={"STALLBENCH_DEPS": str(tmp_path / "deps")})
     assert result.returncode == 0, result.stdout + result.stderr
     unwrapped = "".join(result.stdout.split())  # the header is wrapped, long paths too
-    assert "".join(f"start-up tail: 5.000 ms median of 8 runs, Node {PINNED[NEWEST]}, measured on 2026-11-30 when it was "
-                   f"installed, at load".split()) in unwrapped and "".join(f"(stored in {stored})".split()) in unwrapped
+    assert "".join(f"start-up tail: 5.000 ms median of 8 runs, Node {PINNED[NEWEST]}, measured on 2026-11-30 at load"
+                   .split()) in unwrapped and "".join(f"(stored in {stored})".split()) in unwrapped
     assert "every run of 10 gave the same order (a race from the main module: 95% interval for its odds 72-100%)" \
         in result.stdout
     assert re.findall(r"^ +\d+  (\w+)$", result.stdout, re.M) == ["timeout", "immediate"]
@@ -115,7 +116,8 @@ def test_a_scenario_the_tail_cannot_change_needs_none(tmp_path):
 
 @pytest.mark.skipif(not INSTALLED, reason="no pinned Node line installed (scripts/bootstrap --node LINES): nothing to measure")
 def test_recording_a_tail_stores_what_the_model_reads(tmp_path):
-    """What install-npm runs as it installs a line: the file it writes is the stored tail trace reads."""
+    """What the model of a line runs the first time it needs the tail: the file it writes is the stored tail
+    trace reads."""
     line = INSTALLED[0]
     out = tmp_path / "deps" / "npm" / f"node-{line}" / startup_tail.STORED_NAME
     python = subprocess.run([str(startup_tail.paths.ROOT / "scripts" / "find-python")], capture_output=True, text=True,

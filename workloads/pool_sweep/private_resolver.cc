@@ -15,6 +15,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "private_mounts.h"
+
 namespace stallbench {
 namespace {
 
@@ -79,8 +81,7 @@ void require_no_nscd() {
 PrivateResolver::PrivateResolver() {
   require_no_nscd();
   if (unshare(namespaces) != 0) fail("unshare(CLONE_NEWNET|CLONE_NEWNS)");
-  // Without this the bind mounts below could propagate to the host's mount namespace.
-  if (mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) fail("make / private");
+  if (!make_mounts_private()) fail("make the mounts private");
   bring_loopback_up();
   require_only_loopback();
   cover("/etc/resolv.conf", "nameserver 127.0.0.1\noptions timeout:2 attempts:1\n");
@@ -90,12 +91,23 @@ PrivateResolver::PrivateResolver() {
 std::string private_resolver_unavailable() {
   pid_t child = fork();
   if (child < 0) return std::string("fork: ") + std::strerror(errno);
-  if (child == 0) _exit(unshare(namespaces) == 0 ? 0 : (errno & 0x7f) + 1);
+  // The child's exit status: 0, or which step failed and its errno (1-63: unshare, 64-126: the mounts
+  // private), or 127: it could not return to its chroot.
+  if (child == 0) {
+    if (unshare(namespaces) != 0) _exit((errno & 0x3f) + 1);
+    try {
+      _exit(make_mounts_private() ? 0 : (errno & 0x3f) + 64);
+    } catch (const std::exception&) {
+      _exit(127);
+    }
+  }
   int status = 0;
   if (waitpid(child, &status, 0) < 0) return std::string("waitpid: ") + std::strerror(errno);
   if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return {};
-  int error = WIFEXITED(status) ? WEXITSTATUS(status) - 1 : EPERM;
-  return std::string("unshare(CLONE_NEWNET|CLONE_NEWNS): ") + std::strerror(error) + " (needs root)";
+  int code = WIFEXITED(status) ? WEXITSTATUS(status) : 1 + EPERM;
+  if (code == 127) return "making the mounts of a mount namespace private: could not return to the chroot it started in";
+  if (code >= 64) return std::string("making the mounts of a mount namespace private: ") + std::strerror(code - 64);
+  return std::string("unshare(CLONE_NEWNET|CLONE_NEWNS): ") + std::strerror(code - 1) + " (needs root)";
 }
 
 }  // namespace stallbench

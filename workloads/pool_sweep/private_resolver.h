@@ -2,7 +2,8 @@
 // namespace of this process, where the sole interface is loopback, /etc/resolv.conf (bind-mounted
 // over, privately) names 127.0.0.1, /etc/nsswitch.conf says "hosts: dns", and the only server is
 // our own (delaying_dns_server.h). Even a mistake could not reach a real resolver: there is no
-// route off the machine in the namespace. Needs root (CAP_SYS_ADMIN) and a single-threaded
+// route off the machine in the namespace. Needs root (CAP_SYS_ADMIN; in a chroot also CAP_SYS_CHROOT,
+// to make the namespace's mounts private: private_mounts.h) and a single-threaded
 // process, so it is entered before anything starts a thread; the host's files are never touched.
 #pragma once
 

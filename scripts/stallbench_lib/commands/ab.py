@@ -78,7 +78,7 @@ def run(args) -> int:
     limits = thresholds(args)
     shard = shards.parse(args.shard) if args.shard is not None else None
     shard_plan.check_group(shard, args.group)
-    os_packages.ensure(os_packages.family_lists() + [os_packages.TRACKING])  # both sides build every family
+    os_packages.ensure(os_packages.for_revisions())
     if args.instructions:
         instructions.require_valgrind()
     profile = PROFILES[args.profile]

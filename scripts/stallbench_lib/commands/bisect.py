@@ -140,7 +140,7 @@ def run(args) -> int:
     _check(args)
     args.repository = args.repository.resolve()
     line = revisions.first_parent_line(args.good, args.bad, args.repository)
-    os_packages.ensure(os_packages.family_lists() + [os_packages.TRACKING])  # every commit builds every family
+    os_packages.ensure(os_packages.for_revisions())
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
     out = args.out or paths.RESULTS / "bisect" / f"{stamp}-{line[0].hash[:8]}-vs-{line[-1].hash[:8]}"
     started = time.monotonic()

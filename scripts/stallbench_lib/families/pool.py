@@ -112,16 +112,15 @@ def _timeline(context, scenario, pools, alone):
 
 
 def _latency_vs_pool(context, scenarios):
+    by_metric = {metric: stats.values_by_cell(context.rows, metric) for _, metric, _ in PROBES}
+    if not any(by_cell.get(p) for by_cell in by_metric.values() for pools in scenarios.values() for p in pools.values()):
+        return "No file, DNS or TCP latency was measured: every cell of these scenarios failed.\n"
     fig, axes = figure(1, len(scenarios), figsize=(4.2 * len(scenarios), 3.8), squeeze=False, sharey=True)
     for ax, ((digest, iters, jobs), pools) in zip(axes[0], scenarios.items()):
         sizes = sorted(pools)
         for cls, metric, label in PROBES:
-            by_cell = stats.values_by_cell(context.rows, metric)
-            med = [stats.median(by_cell.get(pools[s], [])) for s in sizes]
-            lo = [min(by_cell.get(pools[s], [0])) for s in sizes]
-            hi = [max(by_cell.get(pools[s], [0])) for s in sizes]
-            ax.errorbar(sizes, med, yerr=[[m - l for m, l in zip(med, lo)], [h - m for m, h in zip(med, hi)]],
-                        marker="o", color=CLASS_COLOURS[cls], label=label, capsize=3)
+            measured, med, spread = stats.median_and_range(by_metric[metric], [(s, pools[s]) for s in sizes])
+            ax.errorbar(measured, med, yerr=spread, marker="o", color=CLASS_COLOURS[cls], label=label, capsize=3)
         mark_cores(ax, context.cores)
         ax.axvline(jobs, color="grey", ls=":", lw=1)
         ax.set_xscale("log", base=2)

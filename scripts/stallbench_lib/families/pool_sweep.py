@@ -278,7 +278,7 @@ def _sweep_sections(context, sweep, index, given):
         parts.append(_throughput_plot(context, sweep, rec, index))
         parts.append(collapsed("Medians per pool size", "Medians over repetitions, in ms. *alone*: one request at a "
                                "time on the idle program.\n\n" + _app_table(sweep)))
-    else:
+    elif sweep.sizes and sweep.classes:  # else every cell failed: nothing to draw
         parts.append(_latency_plot(context, sweep, rec, index))
         parts.append(_throughput_plot(context, sweep, rec, index))
         parts += _model_error_text(sweep, model_error(sweep))

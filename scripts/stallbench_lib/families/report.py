@@ -65,20 +65,17 @@ def _tradeoff(context, rows_count, cells):
     xs = [c for c, _ in chunked]
 
     def series(metric):
-        by_cell = stats.values_by_cell(context.rows, metric)
-        med = [stats.median(by_cell.get(p, [])) for _, p in chunked]
-        lo = [m - min(by_cell.get(p, [m])) for m, (_, p) in zip(med, chunked)]
-        hi = [max(by_cell.get(p, [m])) - m for m, (_, p) in zip(med, chunked)]
-        return med, [lo, hi]
+        return stats.median_and_range(stats.values_by_cell(context.rows, metric), chunked)
 
-    total, total_err = series("total_ms")
-    worst, worst_err = series("health_max_ms")
-    left.errorbar(xs, total, yerr=total_err, marker="o", color="#1f77b4", capsize=3, label="total time")
-    right.errorbar(xs, worst, yerr=worst_err, marker="s", color="#d62728", capsize=3, label="worst /health")
+    total_xs, total, total_err = series("total_ms")
+    worst_xs, worst, worst_err = series("health_max_ms")
+    left.errorbar(total_xs, total, yerr=total_err, marker="o", color="#1f77b4", capsize=3, label="total time")
+    right.errorbar(worst_xs, worst, yerr=worst_err, marker="s", color="#d62728", capsize=3, label="worst /health")
     for key, style in (((("inline", 0, 1)), "--"), ((("worker", 0, 1)), ":")):
-        if key in cells:
-            left.axhline(plots.median_of(context.rows, cells[key], "total_ms"), color="#1f77b4", ls=style, lw=1)
-            right.axhline(plots.median_of(context.rows, cells[key], "health_max_ms"), color="#d62728", ls=style, lw=1)
+        for ax, metric, colour in ((left, "total_ms", "#1f77b4"), (right, "health_max_ms", "#d62728")):
+            level = plots.median_of(context.rows, cells[key], metric) if key in cells else None
+            if level is not None:  # None: that cell failed
+                ax.axhline(level, color=colour, ls=style, lw=1)
     left.set_xscale("log")
     left.set_xticks(xs, [f"{x:,}" for x in xs])
     left.set_xlabel("rows per slice (log)")

@@ -180,7 +180,9 @@ def recommend(sweep: Sweep, given: dict[str, Target], cores: int | None) -> Reco
                            if sweep.at(v.pool, cls) else float("inf"))
                 why = "; ".join(text for c, text in best.problems if c == cls)
                 reasons.append(f"{cls} misses its target at every size; at its best, pool {best.pool}: {why}.")
-        if not reasons:
+        if not verdicts:
+            reasons.append("No pool size of this sweep was measured: its cells failed (listed below).")
+        elif not reasons:
             closest = min(verdicts, key=lambda v: len(v.problems))
             reasons.append(f"Every class meets its target at some size, but never all at the same size; the closest "
                            f"is pool {closest.pool}, where {closest.text()}.")

@@ -8,13 +8,11 @@ import os
 import subprocess
 from pathlib import Path
 
-from .. import children, node, paths
+from .. import children, node, npm_sets
 from ..errors import UsageError
 
 SET = "regex-tools"
-LOCK = paths.ROOT / "scripts" / "packages" / "npm" / SET / "package-lock.json"
 HERE = Path(__file__).parent / "node"
-INSTALL_TIMEOUT_S = 900
 
 
 class ToolFailed(Exception):
@@ -25,24 +23,11 @@ def modules_dir() -> Path:
     return node.deps_dir() / "npm" / SET / "node_modules"
 
 
-def _installed() -> bool:
-    stamp = node.deps_dir() / "npm" / SET / ".installed-lock"
-    return stamp.is_file() and stamp.read_bytes() == LOCK.read_bytes()
-
-
 def ensure_installed() -> None:
     """The pinned set in the dependency folder, installed through scripts/bootstrap when missing or
     stale. Raises ToolFailed with the installer's own line."""
-    if _installed():
-        return
-    try:
-        out = children.run([str(paths.ROOT / "scripts" / "bootstrap"), "--npm", SET], stdout=subprocess.DEVNULL,
-                           text=True, timeout_s=INSTALL_TIMEOUT_S, memory_bytes=0)
-    except subprocess.TimeoutExpired:
-        raise ToolFailed(f"installing the {SET} npm set took over {INSTALL_TIMEOUT_S} s") from None
-    if out.returncode != 0:
-        said = [line for line in out.stderr.splitlines() if line.strip()]
-        raise ToolFailed(said[-1].removeprefix("stallbench: ") if said else f"installing {SET} failed")
+    if problem := npm_sets.install([SET]):
+        raise ToolFailed(problem)
 
 
 def tool_node() -> Path:

@@ -15,6 +15,21 @@ def values_by_cell(rows: list[Row], metric: str) -> dict[str, list[float]]:
     return dict(grouped)
 
 
+def median_and_range(by_cell: dict[str, list[float]], cells) -> tuple[list, list[float], list[list[float]]]:
+    """For `cells`, (x, params) pairs: the xs of those that have values, their medians, and the
+    distances from each median down to the minimum and up to the maximum (matplotlib's `yerr`).
+    A failed cell has no values, and no point: the plot shows the others."""
+    xs, med, down, up = [], [], [], []
+    for x, params in cells:
+        values = by_cell.get(params)
+        if values:
+            xs.append(x)
+            med.append(median(values))
+            down.append(med[-1] - min(values))
+            up.append(max(values) - med[-1])
+    return xs, med, [down, up]
+
+
 def medians_by_cell(rows: list[Row], cells, metrics) -> dict[str, dict[str, float | None]]:
     """params -> metric -> median of its ok values (None where there is none), for every cell of
     `cells` and metric of `metrics`, in one pass over the rows: a table of cells x metrics then
