@@ -91,6 +91,15 @@ class _EngineProbe:
     current: tuple[int, int | None] | None = None  # (regex, input) announced and not answered
     heard: float = 0.0
     said_anything: bool = False
+    started: float = 0.0
+    busy_s: float = 0.0                     # the life of its processes, restarts included
+    reached: int = 0                        # regexes it has got past, for the progress line
+    progress: object = None
+
+    def _reach(self, index: int) -> None:
+        if index > self.reached and self.progress is not None:
+            self.progress.advance(index - self.reached)
+        self.reached = max(self.reached, index)
 
     def start(self, binary_path: Path) -> None:
         self.proc = children.start([str(binary_path)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -98,7 +107,7 @@ class _EngineProbe:
         self.proc.stdin.write(json.dumps({**self.request, "first": self.first}).encode())
         self.proc.stdin.close()
         self.buffer, self.current, self.said_anything = b"", None, False
-        self.heard = time.monotonic()
+        self.heard = self.started = time.monotonic()
 
     def _row(self, index: int, k: int, metric: str, value, status: str, detail: str) -> Row:
         v, ns = self.items[index]
@@ -109,8 +118,10 @@ class _EngineProbe:
     def _event(self, event: dict) -> bool:
         """Records one line; True when the probe said it is done."""
         if event.get("done"):
+            self._reach(len(self.items))
             return True
         i, k = event["regex"], event.get("input", 0)
+        self._reach(i)
         if event.get("start"):
             self.current = (i, k)
         elif "rejected" in event:
@@ -139,6 +150,7 @@ class _EngineProbe:
         self.proc.stdout.close()
         self.proc.wait()
         children.forget(self.proc)
+        self.busy_s += time.monotonic() - self.started
         return "finished"
 
     def overdue(self, now: float) -> bool:
@@ -149,12 +161,14 @@ class _EngineProbe:
         the next regex (`restart`), when there is one (else `finished`)."""
         children.kill(self.proc)
         self.proc.stdout.close()
+        self.busy_s += time.monotonic() - self.started
         if self.current is not None:
             i, k = self.current
             self.rows.append(self._row(i, k, "match_ms", None, status, detail))
             self.first = i + 1
         else:
             self.first = len(self.items)  # it failed outside any match: nothing more to learn from it
+        self._reach(self.first)
         return "finished" if self.first >= len(self.items) else "restart"
 
     def hang(self) -> str:
@@ -162,16 +176,17 @@ class _EngineProbe:
 
 
 def probe(binary_path: Path, plan: dict[str, list[tuple[Variant, list[int]]]], nodes: dict[str, str] | None = None,
-          slow_ms: float = SLOW_MS, workers: int | None = None, finished=None) -> list[Row]:
+          slow_ms: float = SLOW_MS, workers: int | None = None, finished=None, progress=None) -> list[Row]:
     """Match rows (benchmark `match`, run id empty) of every engine's regexes at their lengths (`plan`:
     engine -> [(variant, lengths)]), a regex's longer lengths skipped once a match takes `slow_ms`.
-    `finished(engine, regexes, rows, engines done, engines)` is told of each engine as it ends."""
+    `finished(engine, regexes, rows, engines done, engines, busy seconds)` is told of each engine as it
+    ends; `progress` (scan_clock.Progress) of each regex x engine pair done."""
     waiting = []
     for engine, items in plan.items():
         regexes = [{"regex": v.regex, "flags": v.pattern.flags, "inputs": [v.pattern.attack_input(n) for n in ns]}
                    for v, ns in items]
         request = {"engine": engine, "nodes": nodes or {}, "slow_ms": slow_ms, "regexes": regexes}
-        waiting.append(_EngineProbe(engine, request, items))
+        waiting.append(_EngineProbe(engine, request, items, progress=progress))
     running: dict[int, _EngineProbe] = {}
     rows: list[Row] = []
     selector = selectors.DefaultSelector()
@@ -192,7 +207,7 @@ def probe(binary_path: Path, plan: dict[str, list[tuple[Variant, list[int]]]], n
             rows.extend(p.rows)
             done.append(p.engine)
             if finished:
-                finished(p.engine, len(p.items), p.rows, len(done), len(plan))
+                finished(p.engine, len(p.items), p.rows, len(done), len(plan), p.busy_s)
 
     done: list[str] = []
     try:
@@ -216,13 +231,14 @@ def probe(binary_path: Path, plan: dict[str, list[tuple[Variant, list[int]]]], n
 
 
 def triage(binary_path: Path, engines: list[str], variants: list[Variant], nodes: dict[str, str] | None = None,
-           finished=None) -> list[Row]:
+           finished=None, progress=None) -> list[Row]:
     """Every engine x variant at the triage's lengths."""
-    return probe(binary_path, {e: [(v, lengths(v)) for v in variants] for e in engines}, nodes, finished=finished)
+    return probe(binary_path, {e: [(v, lengths(v)) for v in variants] for e in engines}, nodes, finished=finished,
+                 progress=progress)
 
 
 def escalate(binary_path: Path, pairs: set[tuple[str, str]], variants: list[Variant], nodes: dict[str, str] | None = None,
-             ladder: list[int] | None = None, finished=None) -> list[Row]:
+             ladder: list[int] | None = None, finished=None, progress=None) -> list[Row]:
     """The escalation of the (variant, engine) pairs: each through its ladder (`ladder` for every
     variant, else its own lengths) up to the first match past ESCALATION_STOP_MS, then once more
     where its curve needs it (refine.py; lengths below a match that passed it too soon)."""
@@ -236,7 +252,7 @@ def escalate(binary_path: Path, pairs: set[tuple[str, str]], variants: list[Vari
         return plan
 
     rows = probe(binary_path, plan_of({pair: ladder or by_name[pair[0]].lengths for pair in pairs}), nodes,
-                 ESCALATION_STOP_MS, finished=finished)
+                 ESCALATION_STOP_MS, finished=finished, progress=progress)
     found = curves(rows, {v.name: v.pattern.fixed for v in variants})
     again = {pair: refine.turn_lengths(c) + refine.below_slow(c, ESCALATION_STOP_MS)
              + ([n for n, _ in c.points] if refine.weak(c) else []) for pair, c in found.items()}
