@@ -230,7 +230,7 @@ def run(args) -> int:
             print(f"stallbench: {len(seen)} of {len(seen) + len(catalogue_patterns)} regexes measured before by these "
                   f"engine versions (cache {store.path}): not measured again", file=sys.stderr)
         if not catalogue_patterns:
-            print(summary.risk_text(summary.risk_rows({}, [], engines, cached),
+            print(summary.risk_text(summary.risk_rows({}, [], engines, cached, {p.name: p.reference for p in seen}),
                                     outcome.described([], outcome.cached_entries(cached, seen))))
             if shard is not None:  # the merge must find every shard, one with nothing to measure too
                 settings = _settings(args, origin, [], engines, None, {}, nodes, attacks.Analysis([]), found_scan)
@@ -261,7 +261,7 @@ def run(args) -> int:
             # A scan measures in the probe, one process per engine: no match cell is left to run.
             with clock.step("triage"):
                 grew, triaged = scan_steps.triaged(probe_binary, engines, patterns.variants(resolved), node_paths,
-                                                   clock)
+                                                   clock, table.automata(engines))
             with clock.step("escalation"):
                 escalated = scan_steps.escalated(probe_binary, grew, patterns.variants(resolved), node_paths,
                                                  lengths, clock)
@@ -286,7 +286,7 @@ def run(args) -> int:
     correctness = _correctness(result, rows, resolved, checked, table)
     offsets = {v.name: v.pattern.fixed for v in patterns.variants(resolved)}
     found_curves = curves(rows, offsets, correctness["wrong_answers"], verify.fallbacks(checked.per_pattern),
-                          correctness["unresolved"])
+                          correctness["unresolved"], table.automata(engines))
     result.meta["regex"].update(censoring=[asdict(c) for c in escalation.censoring()], refined=escalation.refined,
                                 correctness=correctness,
                                 overrun=summary.overrun(escalation.times, args.budget_ms))

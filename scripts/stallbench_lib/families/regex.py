@@ -294,7 +294,8 @@ def sections(context) -> str:
         offsets = {name: entry.get("fixed", 0) for name, entry in regex_meta.get("patterns", {}).items()}
         offsets.update({name + SAFE_SUFFIX: fixed for name, fixed in offsets.items()})
         found = curves(match_rows, offsets, checks.get("wrong_answers", {}),
-                       verify.fallbacks(regex_meta.get("sample_check", {})), checks.get("unresolved", []))
+                       verify.fallbacks(regex_meta.get("sample_check", {})), checks.get("unresolved", []),
+                       Engines.from_meta(context.run.meta).automata())
         variants = _variants(match_rows)
         parts += ["### Catastrophic backtracking (ReDoS)\n", READING, _nodes(context),
                   _risky_first(found, variants, engines, regex_meta),

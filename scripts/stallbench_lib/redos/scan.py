@@ -81,14 +81,14 @@ def _files(root: Path, found: Scan) -> dict[languages.Reader, list[str]]:
                 continue
             if count == MAX_FILES:
                 found.skipped.append({"file": "", "why": f"more than {MAX_FILES} source files: the rest not read"})
-                return by_reader
+                return {r: by_reader[r] for r in languages.READERS if r in by_reader}
             size = full.stat().st_size
             if size > MAX_FILE_BYTES:
                 found.skipped.append({"file": file, "why": f"{size} bytes (over {MAX_FILE_BYTES})"})
                 continue
             count += 1
             by_reader.setdefault(reader, []).append(file)
-    return by_reader
+    return {r: by_reader[r] for r in languages.READERS if r in by_reader}
 
 
 def _read_all(root: Path, found: Scan) -> list[tuple[str, dict]]:

@@ -39,13 +39,15 @@ def _engine_done(clock: Clock, step: str):
 
 
 def triaged(probe_binary: Path, engines: list[str], variants: list[Variant],
-            node_paths: dict[str, str], clock: Clock) -> tuple[set[tuple[str, str]], list]:
+            node_paths: dict[str, str], clock: Clock, automata: frozenset[str]) -> tuple[set[tuple[str, str]], list]:
     """The (variant, engine) pairs to escalate (those that blew up in the triage) and the triage's
     rows of the others, which give their verdicts."""
-    print(f"stallbench: triage: {len(variants)} regexes x {len(engines)} engines at 3 lengths, one process per "
-          f"engine, {parallel.cores()} at a time ...", file=sys.stderr, flush=True)
+    print(f"stallbench: triage: {len(variants)} regexes x {len(engines) - len(automata)} engines at 3 lengths, "
+          f"{len(automata)} linear by construction ({', '.join(sorted(automata))}) at one, one process per engine, "
+          f"{parallel.cores()} at a time ...", file=sys.stderr, flush=True)
     progress = Progress("triage", len(variants) * len(engines), "regex x engine pairs")
-    rows = triage.triage(probe_binary, engines, variants, node_paths, _engine_done(clock, "triage"), progress)
+    rows = triage.triage(probe_binary, engines, variants, node_paths, _engine_done(clock, "triage"), progress,
+                         automata)
     escalate = triage.blown_up(rows, variants)
     print(f"stallbench: triage: {len({v for v, _ in escalate})} of {len(variants)} regexes grew on some engine "
           f"({len(escalate)} regex x engine pairs): the escalation measures those", file=sys.stderr, flush=True)

@@ -231,10 +231,17 @@ def probe(binary_path: Path, plan: dict[str, list[tuple[Variant, list[int]]]], n
 
 
 def triage(binary_path: Path, engines: list[str], variants: list[Variant], nodes: dict[str, str] | None = None,
-           finished=None, progress=None) -> list[Row]:
-    """Every engine x variant at the triage's lengths."""
-    return probe(binary_path, {e: [(v, lengths(v)) for v in variants] for e in engines}, nodes, finished=finished,
+           finished=None, progress=None, automata: frozenset[str] = frozenset()) -> list[Row]:
+    """Every engine x variant at the triage's lengths; an engine linear by construction (`automata`)
+    once, at the longest: that it compiles the regex, answers, and at what cost, is all it can tell."""
+    return probe(binary_path, {e: [(v, lengths(v)[-1:] if e in automata else lengths(v)) for v in variants]
+                               for e in _backtracking_first(engines, automata)}, nodes, finished=finished,
                  progress=progress)
+
+
+def _backtracking_first(engines: list[str], automata: frozenset[str]) -> list[str]:
+    """The engines that can blow up first (they take the longest), the automata after them."""
+    return sorted(engines, key=lambda e: e in automata)
 
 
 def escalate(binary_path: Path, pairs: set[tuple[str, str]], variants: list[Variant], nodes: dict[str, str] | None = None,
