@@ -255,3 +255,12 @@ def test_a_tree_s_report_draws_the_riskiest_curves_only():
     assert sorted(drawn) == sorted(f"p{k}" for k in range(0, family.MAX_PANELS + 8, 3))
     assert "7 riskiest of the 20 regexes (7 blow up" in note
     assert family.panels(curves(rows), names[:family.MAX_PANELS], ["std"]) == (names[:family.MAX_PANELS], "")
+
+
+def test_an_automaton_checked_once_is_linear_by_construction_and_a_backtracking_engine_is_not():
+    # A scan's triage checks the engines linear by construction (RE2, Go...) at one length only.
+    found = curves(_rows("re2", [(32776, 0.05)]) + _rows("std", [(32776, 0.05)])
+                   + _rows("go", [], (32776, "rejected", "invalid escape")), automata=frozenset({"re2", "go"}))
+    assert found[("p", "re2")].verdict == "linear" and "by construction" in found[("p", "re2")].describe()
+    assert found[("p", "std")].verdict == "unknown"
+    assert found[("p", "go")].verdict == "rejected"  # a refusal stays a refusal

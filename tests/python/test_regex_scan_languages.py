@@ -105,7 +105,7 @@ def test_a_tree_without_any_regex_is_one_line_and_exit_2(tmp_path, runtimes):
 def test_a_mixed_tree_in_one_scan_each_regex_measured_on_its_own_engine_first(tmp_path, runtimes):
     out = tmp_path / "out"
     result = stallbench("regex", "--no-build", "--no-throughput", "--no-report", "--no-cache", "--out", str(out),
-                        "--scan", str(MIXED), "--engines", "python,ruby,java,go,re2", "--node", "none",
+                        "--scan", str(MIXED), "--engines", "python,ruby,java,go,re2,node", "--node", "26",
                         "--lengths", "16,20,24")
     assert result.returncode in (0, 1), result.stderr
     listing = result.stdout.split("risky first")[1].split("\n\n")[0]
@@ -115,3 +115,9 @@ def test_a_mixed_tree_in_one_scan_each_regex_measured_on_its_own_engine_first(tm
     ruby = listing[listing.index("lib-parse-rb-L2:"):].splitlines()
     assert ruby[1].startswith("  blow up: ruby ")
     assert "time split" in result.stderr and "triage:" in result.stderr
+    # Beside recheck alone: only the JavaScript regex (recheck reads JavaScript), its verdict the same.
+    (run_dir,) = [p for p in out.iterdir() if p.is_dir()]
+    compared = stallbench("versus-recheck", str(run_dir))
+    assert compared.returncode == 0, compared.stderr
+    assert compared.stdout.startswith("1 regexes, recheck 4.5.0") and "agree: 1 of 1" in compared.stdout
+    assert (run_dir / "versus-recheck.csv").read_text().count("\n") == 2
