@@ -153,6 +153,23 @@ TEST(RegexAdapters, BatchCountsMatches) {
   }
 }
 
+// A whole set answered at once (one request to an engine's program) says what each input alone
+// says, in order, and an empty set is an empty answer.
+TEST(RegexAdapters, AnswersOfASetAreEachInputsAnswer) {
+  for (const auto& engine : engines()) {
+    SCOPED_TRACE(engine);
+    auto regex = compile(engine, "^a+$", rx::Anchoring::search);
+    std::string_view inputs[] = {"aaa", "ab", "a", "", "aa"};
+    std::string one_by_one;
+    for (auto input : inputs) one_by_one.push_back(regex->matches(input) ? '1' : '0');
+    EXPECT_EQ(one_by_one, "10101");
+    EXPECT_EQ(regex->answers(inputs), one_by_one);
+    EXPECT_EQ(regex->answers({}), "");
+    std::string_view other[] = {"b", "aa", "ba"};
+    EXPECT_EQ(regex->answers(other), "010");  // a new set replaces the one the program had
+  }
+}
+
 TEST(RegexAdapters, Re2RefusesABackreferenceWithItsMessage) {
   if (!built("re2")) GTEST_SKIP() << "RE2 not built";
   try {

@@ -170,6 +170,20 @@ Batch Regex::run_batch(std::span<const std::string_view> inputs, int repeat) {
   return batch;
 }
 
+std::string Regex::answers(std::span<const std::string_view> inputs) {
+  std::string out;
+  for (auto input : inputs) {
+    try {
+      out.push_back(matches(input) ? '1' : '0');
+    } catch (const EngineFailure&) {
+      out.push_back('g');
+    } catch (const std::exception&) {
+      out.push_back('e');
+    }
+  }
+  return out;
+}
+
 Flags Flags::parse(std::string_view letters) {
   Flags flags;
   for (char c : letters) {

@@ -61,6 +61,44 @@ func (s *server) compile(letters, anchoring, pattern string) string {
 	return fmt.Sprintf("ok %d", len(s.regexes)-1)
 }
 
+// strings: the current inputs as the compiled regex reads them (decoded once per mode).
+func (s *server) strings(c compiled) ([]string, error) {
+	strs, ok := s.decoded[c.unicode]
+	if !ok {
+		for _, h := range s.inputs {
+			t, err := text(h, c.unicode)
+			if err != nil {
+				return nil, err
+			}
+			strs = append(strs, t)
+		}
+		s.decoded[c.unicode] = strs
+	}
+	return strs, nil
+}
+
+func (s *server) answers(id string) string {
+	index, err := strconv.Atoi(id)
+	if err != nil || index < 0 || index >= len(s.regexes) {
+		return "error bad answers request"
+	}
+	strs, err := s.strings(s.regexes[index])
+	if err != nil {
+		return "error " + err.Error()
+	}
+	bits := make([]byte, len(strs))
+	for i, str := range strs {
+		bits[i] = '0'
+		if s.regexes[index].regex.MatchString(str) {
+			bits[i] = '1'
+		}
+	}
+	if len(bits) == 0 {
+		return "ok -"
+	}
+	return "ok " + string(bits)
+}
+
 func (s *server) batch(id, repeat string) string {
 	index, err1 := strconv.Atoi(id)
 	times, err2 := strconv.Atoi(repeat)
@@ -68,16 +106,9 @@ func (s *server) batch(id, repeat string) string {
 		return "error bad batch request"
 	}
 	c := s.regexes[index]
-	strs, ok := s.decoded[c.unicode]
-	if !ok {
-		for _, h := range s.inputs {
-			t, err := text(h, c.unicode)
-			if err != nil {
-				return "error " + err.Error()
-			}
-			strs = append(strs, t)
-		}
-		s.decoded[c.unicode] = strs
+	strs, err := s.strings(c)
+	if err != nil {
+		return "error " + err.Error()
 	}
 	matched := 0
 	started := time.Now()
@@ -101,6 +132,8 @@ func (s *server) handle(words []string) string {
 		return "ok"
 	case words[0] == "batch" && len(words) == 3:
 		return s.batch(words[1], words[2])
+	case words[0] == "answers" && len(words) == 2:
+		return s.answers(words[1])
 	case words[0] == "free":
 		return "ok"
 	}

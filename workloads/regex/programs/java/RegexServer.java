@@ -66,6 +66,22 @@ public final class RegexServer {
     }
   }
 
+  private String answers(String id) {
+    Compiled regex = regexes.get(Integer.parseInt(id));
+    List<String> strings = decoded.computeIfAbsent(regex.unicode(), u -> inputs.stream().map(h -> text(h, u)).toList());
+    Matcher matcher = regex.pattern().matcher("");
+    StringBuilder bits = new StringBuilder();
+    for (String s : strings) {
+      try {
+        matcher.reset(s);
+        bits.append((regex.full() ? matcher.matches() : matcher.find()) ? '1' : '0');
+      } catch (StackOverflowError e) {
+        bits.append('g');
+      }
+    }
+    return "ok " + (bits.length() == 0 ? "-" : bits);
+  }
+
   private String handle(String[] words) {
     switch (words[0]) {
       case "compile":
@@ -76,6 +92,8 @@ public final class RegexServer {
         return "ok";
       case "batch":
         return batch(words[1], words[2]);
+      case "answers":
+        return answers(words[1]);
       case "free":
         return "ok";
       default:

@@ -85,6 +85,20 @@ function handle(words) {
         throw e;
       }
     }
+    case 'answers': {
+      const { regex, encoding } = regexes.get(Number(words[1]));
+      if (!decoded.has(encoding)) decoded.set(encoding, inputs.map((hex) => text(hex, encoding)));
+      let bits = '';
+      for (const s of decoded.get(encoding)) {
+        try {
+          bits += regex.test(s) ? '1' : '0';
+        } catch (e) {
+          if (!(e instanceof RangeError)) throw e;
+          bits += 'g';  // V8's guard, as in a batch
+        }
+      }
+      return `ok ${bits || '-'}`;
+    }
     case 'free':
       regexes.delete(Number(words[1]));
       return 'ok';

@@ -48,6 +48,13 @@ def batch(regex_id: str, repeat: str) -> str:
     return f"ok {matched} {(time.perf_counter() - started) * 1000}"
 
 
+def answers(regex_id: str) -> str:
+    match, unicode = regexes[int(regex_id)]
+    if unicode not in decoded:
+        decoded[unicode] = [text(h, unicode) for h in inputs]
+    return "ok " + ("".join("0" if match(s) is None else "1" for s in decoded[unicode]) or "-")
+
+
 def handle(words: list[str]) -> str:
     if words[0] == "compile":
         return compile_regex(*words[1:4])
@@ -57,6 +64,8 @@ def handle(words: list[str]) -> str:
         return "ok"
     if words[0] == "batch":
         return batch(*words[1:3])
+    if words[0] == "answers":
+        return answers(words[1])
     if words[0] == "free":
         return "ok"  # ids are not reused; the compiled pattern stays in re's cache anyway
     return f"error unknown request {words[0]}"

@@ -50,6 +50,15 @@ handle = lambda do |words|
     rescue RegexpError => e # Onigmo's own limits (its match stack)
       "guarded #{e.class}: #{e.message}"
     end
+  when 'answers'
+    regex, unicode = regexes[Integer(words[1])]
+    strings = (decoded[unicode] ||= inputs.map { |hex| text(hex, unicode) })
+    bits = strings.map do |s|
+      regex.match?(s) ? '1' : '0'
+    rescue RegexpError # Onigmo's own limits (its match stack)
+      'g'
+    end
+    "ok #{bits.empty? ? '-' : bits.join}"
   when 'free'
     'ok'
   else

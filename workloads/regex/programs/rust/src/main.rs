@@ -67,6 +67,16 @@ impl Server {
         format!("ok {} {}", matched, started.elapsed().as_secs_f64() * 1e3)
     }
 
+    fn answers(&self, id: &str) -> String {
+        match id.parse().ok().and_then(|i: usize| self.regexes.get(&i)) {
+            Some(regex) => {
+                let bits: String = self.inputs.iter().map(|input| if regex.is_match(input) { '1' } else { '0' }).collect();
+                format!("ok {}", if bits.is_empty() { "-" } else { &bits })
+            }
+            None => "error bad answers request".into(),
+        }
+    }
+
     fn handle(&mut self, words: &[&str]) -> String {
         match words {
             ["compile", flags, anchoring, pattern] => self.compile(flags, anchoring, pattern),
@@ -78,6 +88,7 @@ impl Server {
                 Err(e) => format!("error {}", e),
             },
             ["batch", id, repeat] => self.batch(id, repeat),
+            ["answers", id] => self.answers(id),
             ["free", id] => {
                 id.parse().ok().and_then(|i: usize| self.regexes.remove(&i));
                 "ok".into()
