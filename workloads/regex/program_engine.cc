@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <span>
+#include <sstream>
 #include <stdexcept>
 
 #include "line_program.h"
@@ -118,6 +119,20 @@ class ProgramRegex : public Regex {
       return {std::stoul(counts.status), std::stod(counts.rest)};
     } catch (const std::logic_error&) {
       throw std::runtime_error(engine_ + " program: a batch reply is 'ok <matched> <ms>', not 'ok " + counts.status +
+                               " " + counts.rest + "'");
+    }
+  }
+
+  Batch fastest(std::string_view input, const Rounds& rounds) override {
+    std::string_view one[] = {input};
+    send_inputs(engine_, program_, one);
+    std::ostringstream line;
+    line << "timed " << id_ << " " << rounds.rounds << " " << rounds.floor_ms << " " << rounds.below_ms;
+    Reply counts = parse(expect_ok(engine_, program_.process.request(line.str())));
+    try {
+      return {std::stoul(counts.status), std::stod(counts.rest)};
+    } catch (const std::logic_error&) {
+      throw std::runtime_error(engine_ + " program: a timed reply is 'ok <matched> <ms>', not 'ok " + counts.status +
                                " " + counts.rest + "'");
     }
   }
