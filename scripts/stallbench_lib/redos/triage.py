@@ -10,8 +10,9 @@ regexes cost one process per engine where a catalogue study costs one per engine
   curve needs it before its verdict can stand (refine.py: lengths inside a turn, a noisy verdict's
   lengths again; the fastest time of a length counts).
 
-A match cannot be interrupted inside the probe: a process silent for HANG_S after announcing a match
-is killed (its whole group, through children.py), that match recorded as `timeout`, and the probe
+A match cannot be interrupted inside the probe: a process that has spent HANG_S of processor time
+(its whole group's: an engine's program included) on a match it announced, or has been silent for
+HANG_WALL_S, is killed (its whole group, through children.py), that match recorded as `timeout`, and the probe
 started again from the next regex; one that dies is `crashed` the same way."""
 import json
 import math
@@ -35,7 +36,11 @@ from .summary import BLOWS_UP, SLOW_MS as ESCALATION_STOP_MS
 TRIAGE_FILE = "triage.csv"
 ESCALATION_FILE = "escalation.csv"
 SLOW_MS = 50                          # in the triage, a match this slow ends its regex's probe on that engine
-HANG_S = 2.0                          # silence after announcing a match: it is stuck
+HANG_S = 2.0                          # processor time on one match: it is stuck
+HANG_WALL_S = 60.0                    # silence after announcing a match, whatever the processor time
+# On a loaded machine (load 40 on 2 cores here) a 100 ms match waits seconds for the processor: a
+# limit on silence alone killed matches that were only waiting, restarted the probe each time and
+# recorded timeouts that were the load's.
 START_S = 30.0                        # silence allowed before the first line (a JVM, a node, a big compile)
 
 
@@ -78,6 +83,20 @@ def blown_up(rows: list[Row], variants: list[Variant]) -> set[tuple[str, str]]:
             and (c.verdict in BLOWS_UP or _steepest_end(c) >= STEEP_END)}
 
 
+def _group_cpu_s(pgid: int) -> float:
+    """Processor seconds (user and system) spent so far by the live processes of a process group (the
+    probe and its engine's program): how much work a match did, whatever the load made its wall time."""
+    ticks = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue  # it ended meanwhile
+        if int(fields[2]) == pgid:  # after the name: state, ppid, pgrp, ..., utime (the 12th), stime
+            ticks += int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
 @dataclass
 class _EngineProbe:
     """One engine's probe process and what it said: rows, restarts after a stuck match."""
@@ -91,6 +110,7 @@ class _EngineProbe:
     current: tuple[int, int | None] | None = None  # (regex, input) announced and not answered
     heard: float = 0.0
     said_anything: bool = False
+    cpu_at_silence: float | None = None     # the group's processor seconds when the silence passed HANG_S
     started: float = 0.0
     busy_s: float = 0.0                     # the life of its processes, restarts included
     reached: int = 0                        # regexes it has got past, for the progress line
@@ -140,7 +160,7 @@ class _EngineProbe:
         """Reads what the process wrote: `running`, `finished` (it said done, or nothing is left to
         probe) or `restart` (it died in a match: start it again from the next regex)."""
         chunk = os.read(self.proc.stdout.fileno(), 1 << 16)
-        self.heard, self.said_anything = time.monotonic(), True
+        self.heard, self.said_anything, self.cpu_at_silence = time.monotonic(), True, None
         if not chunk:
             return self._ended("crashed", f"the probe died (exit status {self.proc.wait()})")
         self.buffer += chunk
@@ -154,7 +174,16 @@ class _EngineProbe:
         return "finished"
 
     def overdue(self, now: float) -> bool:
-        return now - self.heard > (HANG_S if self.said_anything else START_S)
+        """Stuck: HANG_S of processor time spent since it fell silent for HANG_S, or silent HANG_WALL_S."""
+        silent = now - self.heard
+        if not self.said_anything:
+            return silent > START_S
+        if silent <= HANG_S:
+            return False
+        spent = _group_cpu_s(self.proc.pid)
+        if self.cpu_at_silence is None:
+            self.cpu_at_silence = spent
+        return spent - self.cpu_at_silence > HANG_S or silent > HANG_WALL_S
 
     def _ended(self, status: str, detail: str) -> str:
         """The process is gone before `done`: the match it was in gets `status`, the probe goes on from
@@ -172,7 +201,7 @@ class _EngineProbe:
         return "finished" if self.first >= len(self.items) else "restart"
 
     def hang(self) -> str:
-        return self._ended("timeout", f"one match over {HANG_S:g} s in regex_probe")
+        return self._ended("timeout", f"one match over {HANG_S:g} s of processor time in regex_probe")
 
 
 def probe(binary_path: Path, plan: dict[str, list[tuple[Variant, list[int]]]], nodes: dict[str, str] | None = None,
