@@ -12,20 +12,11 @@
 // the first check, which is timed apart (`warmup_ms`) so that no regex pays for it.
 const fs = require('fs');
 const path = require('path');
-
-function nativeAvailable() {
-  try {
-    require.resolve(`recheck-${process.platform}-${process.arch}/package.json`);
-    return true;
-  } catch (e) {
-    return false;
-  }
-}
+const { chooseBackend } = require('./recheck_backend');
 
 async function main() {
   const request = JSON.parse(fs.readFileSync(0, 'utf8'));
-  const native = nativeAvailable();
-  process.env.RECHECK_BACKEND = native ? 'native' : 'pure';
+  const backend = chooseBackend();
   const recheck = require('recheck');
   const version = JSON.parse(fs.readFileSync(path.join(path.dirname(require.resolve('recheck')), 'package.json'))).version;
   const warm = process.hrtime.bigint();
@@ -39,7 +30,7 @@ async function main() {
     results.push({ status: d.status, complexity: d.complexity?.type ?? null, checker: d.checker ?? null,
                    error: d.error?.kind ?? null, ms });
   }
-  const reply = JSON.stringify({ recheck: `recheck ${version} (${native ? 'native' : 'Scala.js'})`,
+  const reply = JSON.stringify({ recheck: `recheck ${version} (${backend})`,
                                  warmup_ms: warmupMs, results }) + '\n';
   process.stdout.write(reply, () => process.exit(0));  // recheck's native agent would keep the process alive
 }

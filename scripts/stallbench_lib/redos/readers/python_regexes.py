@@ -55,6 +55,18 @@ class Module:
         self.folding: set[str] = set()
         self.bound: dict[str, object] = {}  # a comprehension's variable, while its element is folded
 
+    def named(self, node) -> bool:
+        """A module-level constant's name, not already being folded (a cycle)."""
+        return isinstance(node, ast.Name) and node.id in self.constants and node.id not in self.folding
+
+    def through(self, node: ast.Name, fold):
+        """`fold` of the constant a name stands for."""
+        self.folding.add(node.id)
+        try:
+            return fold(self.constants[node.id])
+        finally:
+            self.folding.discard(node.id)
+
     def fold(self, node):
         """The str or bytes an expression always evaluates to, or UNFOLDABLE."""
         if isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes)):
@@ -65,12 +77,8 @@ class Module:
             return UNFOLDABLE if any(not isinstance(p, str) for p in parts) else "".join(parts)
         if isinstance(node, ast.Name) and node.id in self.bound:
             return self.bound[node.id]
-        if isinstance(node, ast.Name) and node.id in self.constants and node.id not in self.folding:
-            self.folding.add(node.id)
-            try:
-                return self.fold(self.constants[node.id])
-            finally:
-                self.folding.discard(node.id)
+        if self.named(node):
+            return self.through(node, self.fold)
         if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
             base, bounds = self.fold(node.value), [self.number(b) for b in (node.slice.lower, node.slice.upper,
                                                                             node.slice.step)]
@@ -122,12 +130,8 @@ class Module:
         if isinstance(node, ast.Dict) and all(k is not None for k in node.keys):
             items = {self.fold(k): self.fold(v) for k, v in zip(node.keys, node.values)}
             return UNFOLDABLE if UNFOLDABLE in items or UNFOLDABLE in items.values() else items
-        if isinstance(node, ast.Name) and node.id in self.constants and node.id not in self.folding:
-            self.folding.add(node.id)
-            try:
-                return self.values(self.constants[node.id])
-            finally:
-                self.folding.discard(node.id)
+        if self.named(node):
+            return self.through(node, self.values)
         return self.fold(node)
 
     @staticmethod
@@ -152,12 +156,8 @@ class Module:
             return int(found) if isinstance(found, re.RegexFlag) else None
         if isinstance(node, ast.Name) and node.id in self.flag_names:
             return int(self.flag_names[node.id])
-        if isinstance(node, ast.Name) and node.id in self.constants and node.id not in self.folding:
-            self.folding.add(node.id)
-            try:
-                return self.flags(self.constants[node.id])
-            finally:
-                self.folding.discard(node.id)
+        if self.named(node):
+            return self.through(node, self.flags)
         if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.BitOr, ast.Add)):
             left, right = self.flags(node.left), self.flags(node.right)
             return None if left is None or right is None else left | right
