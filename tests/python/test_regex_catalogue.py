@@ -3,7 +3,7 @@ back, the sample inputs, and the agreement checks and their reference, without a
 import pytest
 
 from stallbench_lib.errors import UsageError
-from stallbench_lib.redos import agreement, catalogue_file, inputs, patterns, samples, upgrade
+from stallbench_lib.redos import agreement, catalogue_file, inputs, patterns, regex_syntax, samples, upgrade
 from stallbench_lib.redos.checker import EngineAnswers
 from stallbench_lib.redos.engines import Engines
 
@@ -198,3 +198,9 @@ def test_an_entry_that_says_nothing_gets_short_samples_only_with_a_repeat_inside
     # The sample check's generated strings: short where an engine without a guard could take minutes
     # (a repeat inside a repeat), long enough elsewhere for a polynomial pattern's counterexample.
     assert samples.has_nested_repeat(regex) == nested
+
+
+def test_a_class_up_to_the_last_code_point_has_no_neighbour_above_it():
+    # Python's regexes name [\U00010000-\U0010FFFF]: its upper end has no next character.
+    named = regex_syntax.named_characters("[\U00010000-\U0010ffff]")
+    assert named.characters() == {"\U00010000", "\U0010ffff"}  # U+FFFF below it is not printable
