@@ -37,7 +37,7 @@ TRIAGE_FILE = "triage.csv"
 ESCALATION_FILE = "escalation.csv"
 SLOW_MS = 50                          # in the triage, a match this slow ends its regex's probe on that engine
 HANG_S = 2.0                          # processor time on one match: it is stuck
-HANG_WALL_S = 60.0                    # silence after announcing a match, whatever the processor time
+HANG_WALL_S = 20.0                    # silence after announcing a match, whatever the processor time
 # On a loaded machine (load 40 on 2 cores here) a 100 ms match waits seconds for the processor: a
 # limit on silence alone killed matches that were only waiting, restarted the probe each time and
 # recorded timeouts that were the load's.
