@@ -49,6 +49,9 @@ class Clock:
         return "\n".join(lines)
 
 
+SETTLED = 0.02  # the share done before the rate says anything about the time left
+
+
 class Progress:
     """'triage: 1,204 of 13,395 regex x engine pairs (9%), about 4 min 10 s left', at most every
     `every_s` seconds, the estimate from the rate so far."""
@@ -60,7 +63,7 @@ class Progress:
     def advance(self, count: int = 1) -> None:
         self.done += count
         now = time.monotonic()
-        if now - self.said < self.every_s or not self.done or self.done >= self.total:
+        if now - self.said < self.every_s or self.done >= self.total or self.done < self.total * SETTLED:
             return
         self.said = now
         left = (now - self.started) / self.done * (self.total - self.done)
