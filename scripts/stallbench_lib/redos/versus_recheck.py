@@ -16,7 +16,7 @@ from ..errors import UsageError
 from ..medians import middle
 from . import tools
 from .scan_clock import minutes
-from .summary import BLOWS_UP
+from .summary import BLOWS_UP, fmt_time
 
 FILE = "versus-recheck.csv"
 COLUMNS = ["pattern", "regex", "flags", "recheck", "complexity", "checker", "recheck_ms", "engine", "verdict",
@@ -52,7 +52,7 @@ class Compared:
             f"  recheck vulnerable, own engine linear: {t[(True, False)]}; recheck safe, own engine blows up: "
             f"{t[(False, True)]}",
             f"  recheck safe, linear on the own engine, blowing up on another engine: {len(elsewhere)}",
-            f"  time a regex: recheck median {minutes(middle(times) / 1000)}, max {minutes(times[-1] / 1000)}, "
+            f"  time a regex: recheck median {fmt_time(middle(times))}, max {fmt_time(times[-1])}, "
             f"{minutes(sum(times) / 1000)} in all; the scan {minutes(self.scan_s)} for {self.scan_regexes} regexes "
             f"({self.scan_s / max(1, self.scan_regexes):.2f} s a regex, every engine)"])
 
