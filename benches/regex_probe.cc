@@ -16,7 +16,6 @@
 // skipped once one match takes `slow_ms` (a longer input only takes longer). A match that never
 // returns cannot be stopped here: the orchestrator (redos/triage.py) kills the process after the
 // last `start` it saw, records it, and starts the probe again from the next regex (`first`).
-#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <iterator>
@@ -32,27 +31,23 @@ using nlohmann::json;
 
 namespace {
 
-constexpr double kClockFloorMs = 0.2;  // a fast match is repeated until the repetitions take this long
-constexpr int kRounds = 3;             // a fast match's time is the fastest of this many rounds
-constexpr double kRoundsBelowMs = 20;  // ... and a match faster than this is run this many times
+// A fast match is repeated until the repetitions take 0.2 ms, and its time is the fastest of 3
+// such rounds; a match slower than 20 ms is run once (rx::Rounds' defaults).
+constexpr rx::Rounds kRounds{};
 
 void emit(const json& event) {
   std::puts(event.dump().c_str());
   std::fflush(stdout);
 }
 
-// One match's time: the first run (which also warms the engine up), then the fastest of kRounds
+// One match's time: the first run (which also warms the engine up), then the fastest of a few
 // more (each, when the match is fast, enough runs for the clock). On a busy machine load only ever
-// adds time, and one lost time slice in a single round reads as growth.
+// adds time, and one lost time slice in a single round reads as growth. An engine in a program runs
+// the rounds there (one request, not one per round: round trips between two processes were most of
+// a tree's triage on a loaded machine).
 json timed(rx::Regex& regex, const std::string& input) {
-  std::string_view one[] = {input};
-  rx::Batch first = regex.run_batch(one, 1);
-  if (first.ms >= kRoundsBelowMs) return {{"ms", first.ms}, {"matched", first.matched}};
-  int repeat = static_cast<int>(std::min(10000.0, std::ceil(kClockFloorMs / std::max(first.ms, 1e-4))));
-  double fastest = first.ms;
-  for (int round = 0; round < kRounds; ++round)
-    fastest = std::min(fastest, regex.run_batch(one, repeat).ms / repeat);
-  return {{"ms", fastest}, {"matched", first.matched}};
+  rx::Batch found = regex.fastest(input, kRounds);
+  return {{"ms", found.ms}, {"matched", found.matched}};
 }
 
 void probe(const std::string& engine, const json& item, std::size_t index, double slow_ms,

@@ -19,6 +19,7 @@ from ..errors import UsageError
 from .. import parallel
 from . import dialects, samples, tools, worst_attack
 from .patterns import ATTACKS_DISAGREE, NO_ATTACK, RANDOM_ATTACK, Pattern, Pump, with_attack
+from .scan_clock import Progress
 
 RECHECK_TIMEOUT_MS = 10_000  # recheck's own limit per regex (its default)
 RETRY_TIMEOUT_MS = 5_000     # its automaton checker again, with raised limits, when its fuzzer alone decided
@@ -26,6 +27,7 @@ PROBE = {"slow_ms": 20, "hang_ms": 1500, "budget_ms": 3000}  # the probe of cand
 GENERATED = 60               # strings generated per regex
 MAX_REPEAT = 5               # randexp's cap on * and +: short strings, cheap for backtracking engines
 SEED = 1
+SHARE = 40                   # regexes per analyser process: a progress line per share, one process start each
 
 
 @dataclass
@@ -98,23 +100,25 @@ def _measured(candidates: list[dict] | None) -> list[dict] | None:
 
 
 def _analysed(regexes: list[dict]) -> dict:
-    """analyse.js's reply for every regex, its work shared out over the machine's cores (one analyser
-    per share, in regex order); ToolFailed when a share failed."""
+    """analyse.js's reply for every regex, its work shared out over the machine's cores in shares of
+    at most SHARE regexes (one analyser each, as many at once as there are cores), so that a tree's
+    hundreds of regexes show their progress; ToolFailed when a share failed."""
     tools.ensure_installed()  # once, before the shares run side by side
     tools.tool_node()
-    shares = [regexes[k::parallel.cores()] for k in range(min(parallel.cores(), len(regexes)))]
+    shares = [regexes[k:k + SHARE] for k in range(0, len(regexes), SHARE)]
+    progress = Progress("attacks", len(regexes), "regexes analysed")
 
     def one(share: list[dict]) -> dict:
         request = {"regexes": share, "generated": GENERATED, "max_repeat": MAX_REPEAT, "seed": SEED,
                    "timeout_ms": RECHECK_TIMEOUT_MS, "retry_timeout_ms": RETRY_TIMEOUT_MS, "probe": PROBE}
         # Per regex asked: the automaton checker, then the fuzzer, the retry and the probe at the worst.
         per_regex_s = (2 * RECHECK_TIMEOUT_MS + RETRY_TIMEOUT_MS + PROBE["budget_ms"] + PROBE["hang_ms"]) / 1000 + 5
-        return tools.run("analyse.js", request, 60 + sum(r["attack"] for r in share) * per_regex_s + len(share))
+        reply = tools.run("analyse.js", request, 60 + sum(r["attack"] for r in share) * per_regex_s + len(share))
+        progress.advance(len(share))
+        return reply
 
     replies = parallel.each(one, shares)
-    results = [None] * len(regexes)
-    for k, reply in enumerate(replies):
-        results[k::len(shares)] = reply["results"]
+    results = [result for reply in replies for result in reply["results"]]
     return {"recheck": replies[0]["recheck"], "results": results} if replies else {"recheck": "", "results": []}
 
 

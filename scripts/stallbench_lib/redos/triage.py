@@ -10,8 +10,9 @@ regexes cost one process per engine where a catalogue study costs one per engine
   curve needs it before its verdict can stand (refine.py: lengths inside a turn, a noisy verdict's
   lengths again; the fastest time of a length counts).
 
-A match cannot be interrupted inside the probe: a process silent for HANG_S after announcing a match
-is killed (its whole group, through children.py), that match recorded as `timeout`, and the probe
+A match cannot be interrupted inside the probe: a process that has spent HANG_S of processor time
+(its whole group's: an engine's program included) on a match it announced, or has been silent for
+HANG_WALL_S, is killed (its whole group, through children.py), that match recorded as `timeout`, and the probe
 started again from the next regex; one that dies is `crashed` the same way."""
 import json
 import math
@@ -35,7 +36,11 @@ from .summary import BLOWS_UP, SLOW_MS as ESCALATION_STOP_MS
 TRIAGE_FILE = "triage.csv"
 ESCALATION_FILE = "escalation.csv"
 SLOW_MS = 50                          # in the triage, a match this slow ends its regex's probe on that engine
-HANG_S = 2.0                          # silence after announcing a match: it is stuck
+HANG_S = 2.0                          # processor time on one match: it is stuck
+HANG_WALL_S = 20.0                    # silence after announcing a match, whatever the processor time
+# On a loaded machine (load 40 on 2 cores here) a 100 ms match waits seconds for the processor: a
+# limit on silence alone killed matches that were only waiting, restarted the probe each time and
+# recorded timeouts that were the load's.
 START_S = 30.0                        # silence allowed before the first line (a JVM, a node, a big compile)
 
 
@@ -78,6 +83,20 @@ def blown_up(rows: list[Row], variants: list[Variant]) -> set[tuple[str, str]]:
             and (c.verdict in BLOWS_UP or _steepest_end(c) >= STEEP_END)}
 
 
+def _group_cpu_s(pgid: int) -> float:
+    """Processor seconds (user and system) spent so far by the live processes of a process group (the
+    probe and its engine's program): how much work a match did, whatever the load made its wall time."""
+    ticks = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue  # it ended meanwhile
+        if int(fields[2]) == pgid:  # after the name: state, ppid, pgrp, ..., utime (the 12th), stime
+            ticks += int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
 @dataclass
 class _EngineProbe:
     """One engine's probe process and what it said: rows, restarts after a stuck match."""
@@ -91,6 +110,16 @@ class _EngineProbe:
     current: tuple[int, int | None] | None = None  # (regex, input) announced and not answered
     heard: float = 0.0
     said_anything: bool = False
+    cpu_at_silence: float | None = None     # the group's processor seconds when the silence passed HANG_S
+    started: float = 0.0
+    busy_s: float = 0.0                     # the life of its processes, restarts included
+    reached: int = 0                        # regexes it has got past, for the progress line
+    progress: object = None
+
+    def _reach(self, index: int) -> None:
+        if index > self.reached and self.progress is not None:
+            self.progress.advance(index - self.reached)
+        self.reached = max(self.reached, index)
 
     def start(self, binary_path: Path) -> None:
         self.proc = children.start([str(binary_path)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -98,7 +127,7 @@ class _EngineProbe:
         self.proc.stdin.write(json.dumps({**self.request, "first": self.first}).encode())
         self.proc.stdin.close()
         self.buffer, self.current, self.said_anything = b"", None, False
-        self.heard = time.monotonic()
+        self.heard = self.started = time.monotonic()
 
     def _row(self, index: int, k: int, metric: str, value, status: str, detail: str) -> Row:
         v, ns = self.items[index]
@@ -109,8 +138,10 @@ class _EngineProbe:
     def _event(self, event: dict) -> bool:
         """Records one line; True when the probe said it is done."""
         if event.get("done"):
+            self._reach(len(self.items))
             return True
         i, k = event["regex"], event.get("input", 0)
+        self._reach(i)
         if event.get("start"):
             self.current = (i, k)
         elif "rejected" in event:
@@ -129,7 +160,7 @@ class _EngineProbe:
         """Reads what the process wrote: `running`, `finished` (it said done, or nothing is left to
         probe) or `restart` (it died in a match: start it again from the next regex)."""
         chunk = os.read(self.proc.stdout.fileno(), 1 << 16)
-        self.heard, self.said_anything = time.monotonic(), True
+        self.heard, self.said_anything, self.cpu_at_silence = time.monotonic(), True, None
         if not chunk:
             return self._ended("crashed", f"the probe died (exit status {self.proc.wait()})")
         self.buffer += chunk
@@ -139,39 +170,52 @@ class _EngineProbe:
         self.proc.stdout.close()
         self.proc.wait()
         children.forget(self.proc)
+        self.busy_s += time.monotonic() - self.started
         return "finished"
 
     def overdue(self, now: float) -> bool:
-        return now - self.heard > (HANG_S if self.said_anything else START_S)
+        """Stuck: HANG_S of processor time spent since it fell silent for HANG_S, or silent HANG_WALL_S."""
+        silent = now - self.heard
+        if not self.said_anything:
+            return silent > START_S
+        if silent <= HANG_S:
+            return False
+        spent = _group_cpu_s(self.proc.pid)
+        if self.cpu_at_silence is None:
+            self.cpu_at_silence = spent
+        return spent - self.cpu_at_silence > HANG_S or silent > HANG_WALL_S
 
     def _ended(self, status: str, detail: str) -> str:
         """The process is gone before `done`: the match it was in gets `status`, the probe goes on from
         the next regex (`restart`), when there is one (else `finished`)."""
         children.kill(self.proc)
         self.proc.stdout.close()
+        self.busy_s += time.monotonic() - self.started
         if self.current is not None:
             i, k = self.current
             self.rows.append(self._row(i, k, "match_ms", None, status, detail))
             self.first = i + 1
         else:
             self.first = len(self.items)  # it failed outside any match: nothing more to learn from it
+        self._reach(self.first)
         return "finished" if self.first >= len(self.items) else "restart"
 
     def hang(self) -> str:
-        return self._ended("timeout", f"one match over {HANG_S:g} s in regex_probe")
+        return self._ended("timeout", f"one match over {HANG_S:g} s of processor time in regex_probe")
 
 
 def probe(binary_path: Path, plan: dict[str, list[tuple[Variant, list[int]]]], nodes: dict[str, str] | None = None,
-          slow_ms: float = SLOW_MS, workers: int | None = None, finished=None) -> list[Row]:
+          slow_ms: float = SLOW_MS, workers: int | None = None, finished=None, progress=None) -> list[Row]:
     """Match rows (benchmark `match`, run id empty) of every engine's regexes at their lengths (`plan`:
     engine -> [(variant, lengths)]), a regex's longer lengths skipped once a match takes `slow_ms`.
-    `finished(engine, regexes, rows, engines done, engines)` is told of each engine as it ends."""
+    `finished(engine, regexes, rows, engines done, engines, busy seconds)` is told of each engine as it
+    ends; `progress` (scan_clock.Progress) of each regex x engine pair done."""
     waiting = []
     for engine, items in plan.items():
         regexes = [{"regex": v.regex, "flags": v.pattern.flags, "inputs": [v.pattern.attack_input(n) for n in ns]}
                    for v, ns in items]
         request = {"engine": engine, "nodes": nodes or {}, "slow_ms": slow_ms, "regexes": regexes}
-        waiting.append(_EngineProbe(engine, request, items))
+        waiting.append(_EngineProbe(engine, request, items, progress=progress))
     running: dict[int, _EngineProbe] = {}
     rows: list[Row] = []
     selector = selectors.DefaultSelector()
@@ -192,7 +236,7 @@ def probe(binary_path: Path, plan: dict[str, list[tuple[Variant, list[int]]]], n
             rows.extend(p.rows)
             done.append(p.engine)
             if finished:
-                finished(p.engine, len(p.items), p.rows, len(done), len(plan))
+                finished(p.engine, len(p.items), p.rows, len(done), len(plan), p.busy_s)
 
     done: list[str] = []
     try:
@@ -216,13 +260,21 @@ def probe(binary_path: Path, plan: dict[str, list[tuple[Variant, list[int]]]], n
 
 
 def triage(binary_path: Path, engines: list[str], variants: list[Variant], nodes: dict[str, str] | None = None,
-           finished=None) -> list[Row]:
-    """Every engine x variant at the triage's lengths."""
-    return probe(binary_path, {e: [(v, lengths(v)) for v in variants] for e in engines}, nodes, finished=finished)
+           finished=None, progress=None, automata: frozenset[str] = frozenset()) -> list[Row]:
+    """Every engine x variant at the triage's lengths; an engine linear by construction (`automata`)
+    once, at the longest: that it compiles the regex, answers, and at what cost, is all it can tell."""
+    return probe(binary_path, {e: [(v, lengths(v)[-1:] if e in automata else lengths(v)) for v in variants]
+                               for e in _backtracking_first(engines, automata)}, nodes, finished=finished,
+                 progress=progress)
+
+
+def _backtracking_first(engines: list[str], automata: frozenset[str]) -> list[str]:
+    """The engines that can blow up first (they take the longest), the automata after them."""
+    return sorted(engines, key=lambda e: e in automata)
 
 
 def escalate(binary_path: Path, pairs: set[tuple[str, str]], variants: list[Variant], nodes: dict[str, str] | None = None,
-             ladder: list[int] | None = None, finished=None) -> list[Row]:
+             ladder: list[int] | None = None, finished=None, progress=None) -> list[Row]:
     """The escalation of the (variant, engine) pairs: each through its ladder (`ladder` for every
     variant, else its own lengths) up to the first match past ESCALATION_STOP_MS, then once more
     where its curve needs it (refine.py; lengths below a match that passed it too soon)."""
@@ -236,7 +288,7 @@ def escalate(binary_path: Path, pairs: set[tuple[str, str]], variants: list[Vari
         return plan
 
     rows = probe(binary_path, plan_of({pair: by_name[pair[0]].ladder(ladder) for pair in pairs}), nodes,
-                 ESCALATION_STOP_MS, finished=finished)
+                 ESCALATION_STOP_MS, finished=finished, progress=progress)
     found = curves(rows, {v.name: v.pattern.fixed for v in variants})
     whole = lambda pair, ns: [n for n in by_name[pair[0]].pattern.snapped(ns) if n not in dict(found[pair].points)]
     again = {pair: whole(pair, refine.turn_lengths(c) + refine.below_slow(c, ESCALATION_STOP_MS))

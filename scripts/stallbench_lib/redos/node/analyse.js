@@ -31,17 +31,9 @@ const path = require('path');
 const { attackShapes } = require('./attack_shapes');
 const { withRequired } = require('./literals');
 const { probe } = require('./probe');
+const { chooseBackend } = require('./recheck_backend');
 
 const RAISED = { maxRepeatCount: 1024, maxNFASize: 350000, maxPatternSize: 15000 };  // recheck's: 30, 35000, 1500
-
-function nativeAvailable() {
-  try {
-    require.resolve(`recheck-${process.platform}-${process.arch}/package.json`);
-    return true;
-  } catch (e) {
-    return false;
-  }
-}
 
 // A small seeded generator (mulberry32), so generated inputs are the same on every run.
 function seeded(seed) {
@@ -122,8 +114,7 @@ function generate(RandExp, source, flags, count, maxRepeat, random) {
 
 async function main() {
   const request = JSON.parse(fs.readFileSync(0, 'utf8'));
-  const native = nativeAvailable();
-  process.env.RECHECK_BACKEND = native ? 'native' : 'pure';
+  const backend = chooseBackend();
   // recheck is a large module: loaded only when an attack is asked for.
   const recheck = request.regexes.some((r) => r.attack) ? require('recheck') : null;
   const RandExp = require('randexp');
@@ -148,7 +139,7 @@ async function main() {
     }
     results.push(result);
   }
-  const reply = JSON.stringify({ recheck: `recheck ${version} (${native ? 'native' : 'Scala.js'})`, results }) + '\n';
+  const reply = JSON.stringify({ recheck: `recheck ${version} (${backend})`, results }) + '\n';
   // Exit once the reply is written (a pipe takes megabytes in pieces; exiting at once cut a long reply
   // short): recheck's native agent would otherwise keep the process alive.
   process.stdout.write(reply, () => process.exit(0));
