@@ -48,7 +48,7 @@ def triaged(probe_binary: Path, engines: list[str], variants: list[Variant],
     progress = Progress("triage", len(variants) * len(engines), "regex x engine pairs")
     rows = triage.triage(probe_binary, engines, variants, node_paths, _engine_done(clock, "triage"), progress,
                          automata)
-    escalate = triage.blown_up(rows, variants)
+    escalate = triage.blown_up(rows, variants, automata)
     print(f"stallbench: triage: {len({v for v, _ in escalate})} of {len(variants)} regexes grew on some engine "
           f"({len(escalate)} regex x engine pairs): the escalation measures those", file=sys.stderr, flush=True)
     kept = [r for r in rows if (r.param_dict()["pattern"], r.param_dict()["engine"]) not in escalate]
