@@ -16,8 +16,8 @@ from ..atomic import atomic_write
 from ..errors import UsageError
 from ..execute import execute, run_meta
 from ..plan import Cell
-from ..redos import (agreement, attacks, cache, catalogue_file, checker, dialects, outcome, patterns, scan,
-                     scan_shards, scan_steps, summary, triage, upgrade, verify)
+from ..redos import (agreement, attacks, cache, catalogue_file, checker, dialects, native_probe, outcome, patterns,
+                     scan, scan_shards, scan_steps, served_cells, summary, triage, upgrade, verify)
 from ..redos.curves import curves
 from ..redos.engines import Engines
 from ..redos.scan_clock import Clock
@@ -156,11 +156,11 @@ def _settings(args, origin, resolved, engines, lengths, samples, nodes, analysis
         "sample_check": samples}}
 
 
-def _resolve(catalogue_patterns, args) -> tuple[attacks.Analysis, list[int] | None]:
+def _resolve(catalogue_patterns, args, native) -> tuple[attacks.Analysis, list[int] | None]:
     needing = sum(1 for p in catalogue_patterns if not p.pumps)
     if needing:
         print(f"stallbench: finding attacks for {needing} pattern(s) with recheck ...", file=sys.stderr, flush=True)
-    analysis = attacks.analyse(catalogue_patterns)
+    analysis = attacks.analyse(catalogue_patterns, native)
     for note in analysis.notes:
         print(f"stallbench: {note}", file=sys.stderr)
     for p in analysis.patterns:
@@ -243,7 +243,9 @@ def run(args) -> int:
     patterns.check_references(catalogue_patterns, table, origin)
     catalogue_patterns = dialects.with_native_reference(catalogue_patterns, table)
     with clock.step("attacks"):
-        analysis, lengths = _resolve(catalogue_patterns, args)
+        native = native_probe.OwnEngines(build_dir, table, declared_match.param("engine").choices,
+                                         {n.line: str(n.path) for n in nodes}, attacks.PROBE["slow_ms"])
+        analysis, lengths = _resolve(catalogue_patterns, args, native)
     resolved = analysis.patterns
     with tempfile.TemporaryDirectory(prefix="stallbench-regex-") as scratch:
         # The bench binary reads the resolved catalogue and the budget from its inputs, in every cell.
@@ -277,9 +279,10 @@ def run(args) -> int:
                       for p in throughput.param("pattern").values for e in engines]
         settings = _settings(args, origin, resolved, engines, lengths, checked.per_pattern, nodes, analysis, found_scan)
         meta = run_meta([family], build_dir, {**settings, **part})
-        with clock.step("cells"):
+        with clock.step("cells"), served_cells.ServedCells() as served:
             result = execute(cells, 1, args.out or paths.RUNS, meta, skip=escalation.skip, finished=escalation.finished,
-                             notices=optional.notices(build_dir, {family.name}, args.no_build), more=escalation.more)
+                             notices=optional.notices(build_dir, {family.name}, args.no_build), more=escalation.more,
+                             run_one=served.run_cell)
 
     if triaged or escalated:
         write_csv(result.path / triage.TRIAGE_FILE, triaged)

@@ -9,13 +9,16 @@ exponential attack hung past 1.5 s at 32 bytes and lost to a flat one, and the r
 the study then measures below where it hung (refine.py). Its growth (growth.py, on the probe's
 points) is the entry's `expect`, and its lengths are the probe's, one rung beyond, and 65,536 bytes
 for the engines that stay linear."""
+import math
 from dataclasses import dataclass, replace
 
 from . import samples
 from .growth import classify
 from .patterns import Pattern, Pump, with_attack
 
+LADDER = (8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192)  # the probe's pumped lengths (node/probe.js)
 LONGEST = 65_536  # pumped bytes: where linear engines show they stay linear
+BETWEEN = 6       # study lengths between the probe's last fast rung and its first slow one
 
 
 @dataclass(frozen=True)
@@ -44,10 +47,25 @@ class Measured:
             return kind
         return "exponential" if kind == "growing" or self.over else None
 
-    def lengths(self, fixed: int) -> tuple[int, ...]:
-        measured = [n for n, _ in self.points] + ([self.over] if self.over else [])
-        pumped = sorted(set(measured) | {2 * max(measured, default=8), LONGEST})
-        return tuple(fixed + n for n in pumped)
+    def lengths(self, fixed: int, slow_ms: float) -> tuple[int, ...]:
+        """The study's lengths: the probe's rungs (LADDER in whole rounds of the pumps) up to the first
+        that got slow or hung, BETWEEN more between it and the rung before, one rung beyond it, and
+        LONGEST. They depend on the probe's times only through which rung got slow (a factor of two),
+        not on the lengths it measured inside a jump: a curve whose growth three timing-chosen
+        lengths carried read polynomial in one run and exponential in the next."""
+        rungs = ladder(sum(len(p["pump"]) for p in self.pumps))
+        slow = [n for n, t in self.points if t >= slow_ms] + ([self.over] if self.over else [])
+        measured = [n for n, _ in self.points]
+        top = min((r for r in rungs if any(n <= r for n in slow)), default=max((r for r in rungs if r in measured),
+                                                                            default=rungs[0]))
+        below = max((r for r in rungs if r < top), default=max(top // 2, 1))
+        between = {round(below * (top / below) ** (k / (BETWEEN + 1))) for k in range(1, BETWEEN + 1)}
+        return tuple(fixed + n for n in sorted({r for r in rungs if r <= top} | between | {2 * top, LONGEST}))
+
+
+def ladder(period: int) -> list[int]:
+    """LADDER's pumped lengths in whole rounds of a `period`-byte pump, rounded as node/probe.js does."""
+    return sorted({max(1, math.floor(n / max(period, 1) + 0.5)) * max(period, 1) for n in LADDER})
 
 
 def worst(candidates: list[dict], slow_ms: float) -> Measured | None:
@@ -61,10 +79,10 @@ def grew(m: Measured, slow_ms: float) -> bool:
     return m.severity(slow_ms)[0] != float("inf") or m.expect() is not None
 
 
-def as_pattern(pattern: Pattern, m: Measured, attack: str) -> Pattern:
+def as_pattern(pattern: Pattern, m: Measured, attack: str, slow_ms: float) -> Pattern:
     """The entry with the measured attack, its expected growth and (unless it has its own) the
     probe's lengths."""
     to_bytes = lambda text: samples.as_bytes(text, pattern.unicode)
     pumps = [Pump(to_bytes(p["before"]), to_bytes(p["pump"])) for p in m.pumps]
     found = with_attack(pattern, "", pumps, to_bytes(m.suffix), attack, m.expect())
-    return found if pattern.lengths else replace(found, lengths=m.lengths(found.fixed))
+    return found if pattern.lengths else replace(found, lengths=m.lengths(found.fixed, slow_ms))
