@@ -477,7 +477,7 @@ int main(int argc, char** argv) {
             .doc = "the browser's event loop in Chromium and Firefox: a long task against frames and input, by "
                    "scheduling strategy; and a user's own page (stallbench page)",
             .benchmarks = {report_benchmark(), parse_benchmark(),
-                           page::benchmark(in, browser_param(), session)},
+                           page::benchmark(in, browser_param(), session, missing)},
             .tables = {browsers_table(),
                        names_table("tbt_signals", "where tbt_ms came from, numbered as tbt_signal", kTbtSignals),
                        names_table("loaf_invokers", "a LoAF script's invokerType, numbered as loaf_script_invoker",

@@ -153,7 +153,8 @@ inline double milliseconds(const Inputs& in, const std::string& name) {
 // waits for the page to go quiet (on a loaded machine, up to its own limits).
 constexpr double kLimitS = 300;
 
-inline Benchmark benchmark(const Inputs& in, Param browser_param, Session session) {
+// `missing`: why no browser at all can run it ("" when one can), as the family's other benchmarks say.
+inline Benchmark benchmark(const Inputs& in, Param browser_param, Session session, std::function<std::string()> missing) {
   const double limit_s = kLimitS;
   std::string page = in.text("page");
   nlohmann::json request = {{"page", page}, {"script", in.text("page_script")},
@@ -189,6 +190,7 @@ inline Benchmark benchmark(const Inputs& in, Param browser_param, Session sessio
         return !page.empty() && browser::why_unavailable(browser::browser_kind(cell.text("browser"))).empty();
       },
       .outcomes = {"rejected"},
+      .missing = std::move(missing),
       .reserves_address_space = true,
       .constants = kThresholds,
   };
