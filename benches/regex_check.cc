@@ -29,16 +29,6 @@ using nlohmann::json;
 
 namespace {
 
-char answer(rx::Regex& regex, const std::string& input) {
-  try {
-    return regex.matches(input) ? '1' : '0';
-  } catch (const rx::EngineFailure&) {
-    return 'g';
-  } catch (const std::exception&) {
-    return 'e';
-  }
-}
-
 json check(const std::string& engine, const json& regex, const std::map<std::string, std::string>& nodes,
            const std::vector<std::string>& inputs) {
   std::unique_ptr<rx::Regex> compiled;
@@ -50,8 +40,8 @@ json check(const std::string& engine, const json& regex, const std::map<std::str
   } catch (const std::exception& e) {
     return {{"rejected", e.what()}, {"answers", ""}, {"fallback", nullptr}};
   }
-  std::string answers;
-  for (const auto& input : inputs) answers.push_back(answer(*compiled, input));
+  std::vector<std::string_view> views(inputs.begin(), inputs.end());
+  std::string answers = compiled->answers(views);
   std::string fallback = compiled->fallback();
   return {{"rejected", nullptr}, {"answers", answers}, {"fallback", fallback.empty() ? json(nullptr) : json(fallback)}};
 }

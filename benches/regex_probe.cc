@@ -3,7 +3,7 @@
 // hundreds of regexes cost one process per engine rather than one per cell. Reads one JSON request
 // on stdin and writes one JSON line per event on stdout, flushed as it happens:
 //
-//   {"engine": "node@26", "nodes": {"26": "/path/to/node"}, "slow_ms": 50, "first": 0,
+//   {"engine": "node@26", "nodes": {"26": "/path/to/node"}, "slow_ms": 50, "skip_ms": 500, "first": 0,
 //    "regexes": [{"regex": "^a+$", "flags": "", "inputs": ["aaa!", ...]}, ...]}
 //   -> {"regex": 0, "rejected": "..."}                      the engine refused it
 //      {"regex": 0, "input": 1, "start": true}               about to match
@@ -13,14 +13,19 @@
 //      {"done": true}
 //
 // Inputs are bytes as Latin-1 characters, as for regex_check. A regex's remaining inputs are
-// skipped once one match takes `slow_ms` (a longer input only takes longer). A match that never
+// skipped once one match takes `slow_ms` (a longer input only takes longer), or when the next would
+// take `skip_ms` growing at the rate of the last two (0 or absent: never). A match that never
 // returns cannot be stopped here: the orchestrator (redos/triage.py) kills the process after the
 // last `start` it saw, records it, and starts the probe again from the next regex (`first`).
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <iterator>
 #include <map>
+#include <optional>
+#include <utility>
+#include <vector>
 #include <nlohmann/json.hpp>
 
 #include "../workloads/regex/engine.h"
@@ -32,30 +37,39 @@ using nlohmann::json;
 
 namespace {
 
-constexpr double kClockFloorMs = 0.2;  // a fast match is repeated until the repetitions take this long
-constexpr int kRounds = 3;             // a fast match's time is the fastest of this many rounds
-constexpr double kRoundsBelowMs = 20;  // ... and a match faster than this is run this many times
+// A fast match is repeated until the repetitions take 0.2 ms, and its time is the fastest of 3
+// such rounds; a match slower than 20 ms is run once (rx::Rounds' defaults).
+constexpr rx::Rounds kRounds{};
 
 void emit(const json& event) {
   std::puts(event.dump().c_str());
   std::fflush(stdout);
 }
 
-// One match's time: the first run (which also warms the engine up), then the fastest of kRounds
+// One match's time: the first run (which also warms the engine up), then the fastest of a few
 // more (each, when the match is fast, enough runs for the clock). On a busy machine load only ever
-// adds time, and one lost time slice in a single round reads as growth.
+// adds time, and one lost time slice in a single round reads as growth. An engine in a program runs
+// the rounds there (one request, not one per round: round trips between two processes were most of
+// a tree's triage on a loaded machine).
 json timed(rx::Regex& regex, const std::string& input) {
-  std::string_view one[] = {input};
-  rx::Batch first = regex.run_batch(one, 1);
-  if (first.ms >= kRoundsBelowMs) return {{"ms", first.ms}, {"matched", first.matched}};
-  int repeat = static_cast<int>(std::min(10000.0, std::ceil(kClockFloorMs / std::max(first.ms, 1e-4))));
-  double fastest = first.ms;
-  for (int round = 0; round < kRounds; ++round)
-    fastest = std::min(fastest, regex.run_batch(one, repeat).ms / repeat);
-  return {{"ms", fastest}, {"matched", first.matched}};
+  rx::Batch found = regex.fastest(input, kRounds);
+  return {{"ms", found.ms}, {"matched", found.matched}};
 }
 
-void probe(const std::string& engine, const json& item, std::size_t index, double slow_ms,
+// Whether the next input can be skipped: a match took slow_ms, or growing from the last two at
+// their rate (at least in proportion to the length) it would take skip_ms. A regex whose curve
+// already turned up is escalated anyway, where its next length is measured on the way: in the
+// triage, a quadratic at 10 ms on 2 KB took seconds at 32 KB, each one killed as stuck and its
+// engine's runtime started again.
+bool ends_here(double ms, double slow_ms, double skip_ms, std::size_t length, std::size_t next_length,
+               const std::optional<std::pair<std::size_t, double>>& before) {
+  if (ms >= slow_ms) return true;
+  if (skip_ms <= 0 || !before || before->second <= 0 || ms <= 0 || length <= before->first) return false;
+  double rate = std::max(1.0, std::log(ms / before->second) / std::log(static_cast<double>(length) / before->first));
+  return ms * std::pow(static_cast<double>(next_length) / length, rate) >= skip_ms;
+}
+
+void probe(const std::string& engine, const json& item, std::size_t index, double slow_ms, double skip_ms,
            const std::map<std::string, std::string>& nodes) {
   std::unique_ptr<rx::Regex> compiled;
   try {
@@ -64,10 +78,12 @@ void probe(const std::string& engine, const json& item, std::size_t index, doubl
   } catch (const rx::EngineFailure& e) {
     return emit({{"regex", index}, {"rejected", e.what()}});
   }
-  const auto& inputs = item.at("inputs");
+  std::vector<std::string> inputs;
+  for (const auto& text : item.at("inputs")) inputs.push_back(stallbench::regex_check::latin1_bytes(text.get<std::string>()));
+  std::optional<std::pair<std::size_t, double>> before;  // the last finished input's length and time
   for (std::size_t k = 0; k < inputs.size(); ++k) {
     emit({{"regex", index}, {"input", k}, {"start", true}});
-    std::string input = stallbench::regex_check::latin1_bytes(inputs[k].get<std::string>());
+    const std::string& input = inputs[k];
     json event = {{"regex", index}, {"input", k}};
     try {
       event.update(timed(*compiled, input));
@@ -77,7 +93,11 @@ void probe(const std::string& engine, const json& item, std::size_t index, doubl
       event["error"] = e.what();
     }
     emit(event);
-    if (!event.contains("ms") || event["ms"].get<double>() >= slow_ms) return;
+    if (!event.contains("ms")) return;
+    double ms = event["ms"].get<double>();
+    std::size_t next = k + 1 < inputs.size() ? inputs[k + 1].size() : 0;
+    if (ends_here(ms, slow_ms, skip_ms, input.size(), next, before)) return;
+    before = std::make_pair(input.size(), ms);
   }
 }
 
@@ -89,9 +109,10 @@ int main() {
     auto engine = request.at("engine").get<std::string>();
     auto nodes = request.value("nodes", std::map<std::string, std::string>{});
     double slow_ms = request.at("slow_ms").get<double>();
+    double skip_ms = request.value("skip_ms", 0.0);
     const auto& regexes = request.at("regexes");
     for (std::size_t i = request.value("first", std::size_t{0}); i < regexes.size(); ++i)
-      probe(engine, regexes[i], i, slow_ms, nodes);
+      probe(engine, regexes[i], i, slow_ms, skip_ms, nodes);
     emit({{"done", true}});
     return 0;
   } catch (const std::exception& e) {

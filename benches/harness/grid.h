@@ -21,6 +21,7 @@ struct Options {
   std::vector<std::string> grids;             // [BENCHMARK.]NAME=V1,V2 as given
   std::map<std::string, std::string> inputs;  // --stallbench-input NAME=VALUE, checked against the declared
   int records_fd = -1;                        // --stallbench-records-fd; -1: none
+  bool serve = false;                         // --stallbench-serve: cells from stdin, one a line
   GridOverrides overrides;                    // the grids, once checked against the family (check_grids)
   std::vector<std::string> passthrough;       // argv[0] and everything for Google Benchmark
 };

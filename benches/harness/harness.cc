@@ -6,8 +6,10 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <iostream>
 #include <memory>
 #include <optional>
+#include <sstream>
 #include <variant>
 
 #include "grid.h"
@@ -121,38 +123,48 @@ struct CellRun {
   int repetitions_started = 0;
 };
 
-void fail_repetition(benchmark::State& state, const CellRun& run, int index, const Failure& failure) {
-  write_record(run.records_fd, failed_record(index, failure.status, failure.detail));
-  state.SkipWithError((failure.status + ": " + failure.detail).c_str());
-}
+// What one repetition gave: its time and values, or the failure that ends the cell.
+struct Outcome {
+  double ms = 0;
+  std::vector<Value> values;
+  std::optional<Failure> failure;
+};
 
-void run_repetition(benchmark::State& state, CellRun& run) {
-  for (auto _ : state) {
-    int index = run.repetitions_started++;
-    if (index == 0 && run.benchmark->prepare) run.build_failure = failure_of([&] { run.benchmark->prepare(run.cell); });
-    write_record(run.records_fd, start_record(index));
-    if (run.build_failure) {
-      fail_repetition(state, run, index, *run.build_failure);
-      break;
-    }
-    auto failed = failure_of([&] {
+// Runs the cell's next repetition (its prepare and make first, for the first), writing its start
+// and end records: a Google Benchmark iteration's work, and --stallbench-serve's per repetition.
+Outcome run_next_repetition(CellRun& run) {
+  int index = run.repetitions_started++;
+  if (index == 0 && run.benchmark->prepare) run.build_failure = failure_of([&] { run.benchmark->prepare(run.cell); });
+  write_record(run.records_fd, start_record(index));
+  Outcome outcome{.failure = run.build_failure};
+  if (!outcome.failure) {
+    outcome.failure = failure_of([&] {
       if (!run.repetition) run.repetition = run.benchmark->make(run.cell);
       Counters counters(run.benchmark->metrics);
       // No-ops unless run under callgrind (`run --instructions`), where they make each dump hold
       // exactly one repetition's instructions, all threads included; the label names it.
       CALLGRIND_ZERO_STATS;
-      double ms = run.repetition(counters);
+      outcome.ms = run.repetition(counters);
       std::string dump_label = callgrind_dump_label(index);  // named: the macro keeps the pointer past one expression
       CALLGRIND_DUMP_STATS_AT(dump_label.c_str());
-      state.SetIterationTime(ms / 1e3);
-      auto values = counters.values();
-      for (const auto& v : values) state.counters[counter_name(v)] = v.value;
-      write_record(run.records_fd, end_record(index, ms, values));
+      outcome.values = counters.values();
+      write_record(run.records_fd, end_record(index, outcome.ms, outcome.values));
     });
-    if (!failed) continue;
-    if (!run.repetition) run.build_failure = failed;
-    fail_repetition(state, run, index, *failed);
-    break;
+    if (outcome.failure && !run.repetition) run.build_failure = outcome.failure;
+  }
+  if (outcome.failure) write_record(run.records_fd, failed_record(index, outcome.failure->status, outcome.failure->detail));
+  return outcome;
+}
+
+void run_repetition(benchmark::State& state, CellRun& run) {
+  for (auto _ : state) {
+    Outcome outcome = run_next_repetition(run);
+    if (outcome.failure) {
+      state.SkipWithError((outcome.failure->status + ": " + outcome.failure->detail).c_str());
+      break;
+    }
+    state.SetIterationTime(outcome.ms / 1e3);
+    for (const auto& v : outcome.values) state.counters[counter_name(v)] = v.value;
   }
 }
 
@@ -167,6 +179,47 @@ void register_cells(const Benchmark& b, const Options& options, const PerProcess
         ->UseManualTime()
         ->Unit(benchmark::kMillisecond);
   }
+}
+
+// The one cell a --stallbench-serve line names (`REPETITIONS BENCH.NAME=VALUE ...`, a value for
+// every parameter, checked as --stallbench-grid's are), with its repetitions; throws
+// std::invalid_argument saying what is wrong with the line.
+std::pair<CellRun, int> served_cell(const Family& family, const Options& options, const PerProcessValues& per_process,
+                                    const std::string& line) {
+  std::istringstream words(line);
+  int repetitions = 0;
+  Options one = options;
+  one.grids.clear();
+  one.overrides.clear();
+  words >> repetitions;
+  for (std::string grid; words >> grid;) one.grids.push_back(grid);
+  for (const auto& b : family.benchmarks) {
+    if (one.grids.empty() || one.grids.front().rfind(b.name + ".", 0) != 0) continue;
+    if (repetitions < 1 || check_grids(family, one) >= 0) break;
+    auto cells = runnable_cells(b, one.overrides, per_process);
+    if (cells.size() != 1) break;
+    return {CellRun{&b, cells.front(), options.records_fd, {}, {}, 0}, repetitions};
+  }
+  throw std::invalid_argument("--stallbench-serve: not one cell: " + line);
+}
+
+// --stallbench-serve: cells read from stdin, one a line, each run in this process as it is read,
+// its records written as a Google Benchmark cell writes them (no Google Benchmark output); a line
+// that names no one cell gets one `error` record. It ends at the end of its input. An orchestrator
+// with many cells of one kind (a regex engine's, whose runtime takes a second to start) starts one
+// process for them, and another only when it had to kill one.
+int serve(const Family& family, const Options& options, const PerProcessValues& per_process) {
+  for (std::string line; std::getline(std::cin, line);) {
+    std::optional<std::pair<CellRun, int>> served;
+    if (auto refused = failure_of([&] { served = served_cell(family, options, per_process, line); })) {
+      write_record(options.records_fd, start_record(0));
+      write_record(options.records_fd, failed_record(0, refused->status, refused->detail));
+      continue;
+    }
+    auto& [run, repetitions] = *served;
+    while (run.repetitions_started < repetitions) run_next_repetition(run);  // as Google Benchmark's repetitions
+  }
+  return 0;
 }
 
 // --stallbench-cells: what the orchestrator plans from, instead of reading cell names back.
@@ -216,6 +269,7 @@ int run_main(int argc, char** argv, FamilyFromInputs maker) {
   try {
     auto per_process = apply_per_process(family, options.overrides);
     if (!options.cells.empty()) return print_cells(family, options, per_process);
+    if (options.serve) return serve(family, options, per_process);
     for (auto& [name, value] : per_process) benchmark::AddCustomContext(name, value);
     for (const auto& b : family.benchmarks) {
       auto inject_pct = injected_work_pct(family.name, b.name);

@@ -15,6 +15,9 @@
 //                                  parameter's `node_values` runs once per line, as VALUE@LINE
 //   --stallbench-input NAME=VALUE  one of the family's declared inputs (a catalogue file, a budget)
 //   --stallbench-records-fd N      write the repetition records (records.h) to this open descriptor
+//   --stallbench-serve             run the cells read from stdin, one a line (REPETITIONS followed by
+//                                  BENCH.NAME=VALUE for every parameter), one after another in this
+//                                  process, instead of the grid's: each writes its records as above
 // Environment:
 //   STALLBENCH_INJECT_WORK=FAMILY/BENCH:PCT
 //                                  calibration knob (`stallbench calibrate`): that benchmark's

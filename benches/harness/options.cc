@@ -46,6 +46,8 @@ int parse_options(int argc, char** argv, const FamilyFromInputs& family, Options
   app.add_option("--stallbench-node", nodes, "LINE=PATH: a Node line to measure (repeatable, in order)");
   app.add_option("--stallbench-input", inputs, "NAME=VALUE: one of the family's inputs (repeatable)");
   app.add_option("--stallbench-records-fd", options.records_fd, "N: write one record per repetition to this descriptor");
+  app.add_flag("--stallbench-serve", options.serve,
+               "run the cells read from stdin, one a line (REPETITIONS BENCH.NAME=VALUE ...), in this process");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

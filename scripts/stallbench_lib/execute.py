@@ -83,7 +83,8 @@ def per_process_values(cells: list[Cell]) -> dict[str, list[str]]:
     return {name: sorted(vs, key=numbers.natural_order) for name, vs in sorted(values.items())}
 
 
-def _step_result(run: RunDir, cells: list[Cell], step: schedule.Step, failed: dict, progress: Progress) -> CellResult:
+def _step_result(run: RunDir, cells: list[Cell], step: schedule.Step, failed: dict, progress: Progress,
+                 run_one=run_cell) -> CellResult:
     """Runs one step. In rounds, a cell that failed is not run again: its later repetitions get
     the same status, saying which one failed."""
     cell = cells[step.cell]
@@ -91,7 +92,7 @@ def _step_result(run: RunDir, cells: list[Cell], step: schedule.Step, failed: di
         status, detail = failed[step.cell]
         return CellResult(failure_rows(run.run_id, cell.benchmark, cell.params, step.round, status,
                                        f"not run again after: {detail}"), status, "not run again", 0.0)
-    result = run_cell(cell, run.run_id, run.raw, schedule.step_slug(step, cell), step.repetitions, progress)
+    result = run_one(cell, run.run_id, run.raw, schedule.step_slug(step, cell), step.repetitions, progress)
     if step.round is None:
         return result
     return dataclasses.replace(result, rows=[dataclasses.replace(r, repetition=step.round) for r in result.rows])
@@ -112,10 +113,11 @@ def execute(cells: list[Cell], repetitions: int, out_parent: Path, meta: dict,
             finished: Callable[[Cell, CellResult], None] | None = None,
             notices: list[str] = (),
             more: Callable[[], list[tuple[Cell, int | None]]] | None = None,
-            final_pass: FinalPass | None = None) -> RunDir:
+            final_pass: FinalPass | None = None, run_one=run_cell) -> RunDir:
     """Runs every cell's repetitions into a new run directory under `out_parent`. `notices` (what
     this build leaves out) are printed once the run directory exists: every input has been accepted
-    by then, so a notice never stands beside a refusal."""
+    by then, so a notice never stands beside a refusal. `run_one` runs a cell (runner.run_cell's
+    contract): the regex study's runs its cells in long-lived processes (redos/served_cells.py)."""
     if interleave_seed is not None:
         meta = {**meta, "interleave": {"rounds": repetitions, "seed": interleave_seed}}
         steps = schedule.interleaved(len(cells), repetitions, interleave_seed)
@@ -125,7 +127,7 @@ def execute(cells: list[Cell], repetitions: int, out_parent: Path, meta: dict,
     for line in notices:
         print(f"stallbench: {line}", file=sys.stderr, flush=True)
     try:
-        _run_steps(run, list(cells), steps, repetitions, interleave_seed, skip, finished, more, final_pass)
+        _run_steps(run, list(cells), steps, repetitions, interleave_seed, skip, finished, more, final_pass, run_one)
     except OSError as e:
         if is_disk_error(e):
             _stop_for_disk(run, e)
@@ -173,7 +175,7 @@ def _count_seconds(meta: dict, spent: dict, cell: Cell, step: schedule.Step, res
 def _run_steps(run: RunDir, cells: list[Cell], steps: list, repetitions: int, interleave_seed: int | None,
                skip: Callable[[Cell], str | None] | None, finished: Callable[[Cell, CellResult], None] | None,
                more: Callable[[], list[tuple[Cell, int | None]]] | None = None,
-               final_pass: FinalPass | None = None) -> None:
+               final_pass: FinalPass | None = None, run_one=run_cell) -> None:
     run.meta["cells"] = {"planned": len(cells), "ok": 0, "failed": 0, "findings": 0}
     if skip:
         run.meta["cells"]["skipped"] = 0
@@ -204,7 +206,7 @@ def _run_steps(run: RunDir, cells: list[Cell], steps: list, repetitions: int, in
             else:  # a cell `more()` asked to measure again
                 rounds = f" · again (repetition {step.round})" if step.round else ""
             progress.start_cell(k, cell.label() + rounds)
-            result = _step_result(run, cells, step, failed, progress)
+            result = _step_result(run, cells, step, failed, progress, run_one)
             done.append((step, result))
             run.add(result.rows)
             _count_seconds(run.meta, spent, cell, step, result)

@@ -37,7 +37,7 @@ class CellResult:
     startup_s: float = 0.0  # of `seconds`, what came before the first repetition started (a prepare step)
 
 
-def _signal_name(returncode: int) -> str:
+def signal_name(returncode: int) -> str:
     try:
         return signal.Signals(-returncode).name
     except ValueError:
@@ -177,7 +177,7 @@ def run_cell(cell: Cell, run_id: str, raw_dir: Path, slug: str, repetitions: int
         elif (over_cap := children.memory_kill(proc)) is not None:
             status, detail = "crashed", f"{over_cap} during repetition {current}"
         elif proc.returncode < 0:
-            status, detail = "crashed", f"{_signal_name(proc.returncode)} during repetition {current}"
+            status, detail = "crashed", f"{signal_name(proc.returncode)} during repetition {current}"
         elif watch.unreadable:
             status, detail = "error", watch.unreadable
         else:

@@ -155,6 +155,23 @@ TEST(RegexAdapters, BatchCountsMatches) {
   }
 }
 
+// A whole set answered at once (one request to an engine's program) says what each input alone
+// says, in order, and an empty set is an empty answer.
+TEST(RegexAdapters, AnswersOfASetAreEachInputsAnswer) {
+  for (const auto& engine : engines()) {
+    SCOPED_TRACE(engine);
+    auto regex = compile(engine, "^a+$", rx::Anchoring::search);
+    std::string_view inputs[] = {"aaa", "ab", "a", "", "aa"};
+    std::string one_by_one;
+    for (auto input : inputs) one_by_one.push_back(regex->matches(input) ? '1' : '0');
+    EXPECT_EQ(one_by_one, "10101");
+    EXPECT_EQ(regex->answers(inputs), one_by_one);
+    EXPECT_EQ(regex->answers({}), "");
+    std::string_view other[] = {"b", "aa", "ba"};
+    EXPECT_EQ(regex->answers(other), "010");  // a new set replaces the one the program had
+  }
+}
+
 TEST(RegexAdapters, Re2RefusesABackreferenceWithItsMessage) {
   if (!built("re2")) GTEST_SKIP() << "RE2 not built";
   try {
@@ -266,7 +283,11 @@ TEST(RegexAdapters, FlagsAreHonouredOrRejected) {
       SCOPED_TRACE(engine + " /" + c.pattern + "/" + c.flags);
       bool refuses = honoured[engine].find(c.flags) == std::string::npos;
       try {
-        EXPECT_EQ(compile(engine, c.pattern, rx::Anchoring::search, c.flags)->matches(c.input), c.matches);
+        auto regex = compile(engine, c.pattern, rx::Anchoring::search, c.flags);
+        EXPECT_EQ(regex->matches(c.input), c.matches);
+        // A set answered in one request runs the flag as a match does (twice: g and y keep no state).
+        std::string_view twice[] = {c.input, c.input};
+        EXPECT_EQ(regex->answers(twice), std::string(2, c.matches ? '1' : '0'));
         EXPECT_FALSE(refuses) << "accepted a flag it cannot honour";
       } catch (const rx::EngineFailure& e) {
         EXPECT_TRUE(refuses) << e.what();

@@ -3,7 +3,7 @@ back, the sample inputs, and the agreement checks and their reference, without a
 import pytest
 
 from stallbench_lib.errors import UsageError
-from stallbench_lib.redos import agreement, catalogue_file, inputs, patterns, samples, upgrade
+from stallbench_lib.redos import agreement, catalogue_file, inputs, patterns, regex_syntax, samples, upgrade
 from stallbench_lib.redos.checker import EngineAnswers
 from stallbench_lib.redos.engines import Engines
 
@@ -222,3 +222,9 @@ def test_a_catalogue_written_with_a_random_pump_reloads_under_the_u_flag():
     assert inputs.is_utf8(random_attack.pumps[0].pump)
     assert patterns.parse(catalogue_file.to_toml([random_attack]), "written") == [random_attack]
     assert samples.as_bytes("a\ud800", True) == "a\xef\xbf\xbd"
+
+
+def test_a_class_up_to_the_last_code_point_has_no_neighbour_above_it():
+    # Python's regexes name [\U00010000-\U0010FFFF]: its upper end has no next character.
+    named = regex_syntax.named_characters("[\U00010000-\U0010ffff]")
+    assert named.characters() == {"\U00010000", "\U0010ffff"}  # U+FFFF below it is not printable

@@ -68,10 +68,10 @@ def test_scan_finds_literals_and_constant_constructions_with_their_line_and_skip
     assert all(p.reference is None and not p.pumps for p in found.patterns)
     # JavaScript's engine in the bench's table is their reference (V8).
     table = Engines.from_family(describe(BUILD / "benches" / "bench_regex"))
-    assert all(p.reference == "node" for p in scan.with_reference(found.patterns, table))
+    assert all(p.reference == "node" for p in scan.with_reference(found, found.patterns, table))
     assert [(d["file"], d["line"], d["why"]) for d in found.dynamic] == [
         ("lib/parse.js", 11, "the pattern is not a constant"), ("src/words.ts", 4, "the flags are not a constant")]
-    assert found.files == 2 and not found.unparsed  # node_modules/ not entered
+    assert found.files == {"JavaScript/TypeScript": 2} and not found.unparsed  # node_modules/ not entered
     assert found.declarations == 1  # src/words.d.mts: types only, skipped as such
     assert "1 TypeScript declaration files" in scan.summary_lines(found)[0]
 

@@ -293,3 +293,12 @@ def test_a_polynomial_over_a_narrow_range_is_not_read_as_a_slight_exponential(se
     # An exponential over enough points is still one, with a long pump's small base per byte too.
     pumped = [13 * k for k in range(2, 12)]
     assert classify(pumped, noisy([1e-4 * 2 ** (n / 13) for n in pumped], 0.05, seed)).kind == "exponential"
+
+
+def test_an_automaton_checked_once_is_linear_by_construction_and_a_backtracking_engine_is_not():
+    # A scan's triage checks the engines linear by construction (RE2, Go...) at one length only.
+    found = curves(_rows("re2", [(32776, 0.05)]) + _rows("std", [(32776, 0.05)])
+                   + _rows("go", [], (32776, "rejected", "invalid escape")), automata=frozenset({"re2", "go"}))
+    assert found[("p", "re2")].verdict == "linear" and "by construction" in found[("p", "re2")].describe()
+    assert found[("p", "std")].verdict == "unknown"
+    assert found[("p", "go")].verdict == "rejected"  # a refusal stays a refusal

@@ -53,7 +53,7 @@ def chosen_lengths(p: Pattern, rng: random.Random) -> list[tuple[Pattern, int]]:
     as_text = lambda data: samples.as_text(data, p.unicode)
     measured = worst_attack.Measured("shape", [{"before": as_text(q.before), "pump": as_text(q.pump)} for q in p.pumps],
                                      as_text(p.suffix), [(8, 0.1), (16, 0.4)], 32)
-    probed = worst_attack.as_pattern(p, measured, "measured")
+    probed = worst_attack.as_pattern(p, measured, "measured", 20.0)
     return [(p, n) for n in found] + [(probed, n) for n in probed.lengths_for(False)]
 
 

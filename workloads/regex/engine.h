@@ -62,6 +62,15 @@ struct Batch {
   double ms = 0;            // wall time of the whole batch, measured where the engine runs
 };
 
+// How one match is timed when a single time must stand for it on a busy machine: a first run (which
+// also warms the engine up), then, when that was faster than `below_ms`, the fastest of `rounds`
+// more, each repeated until it takes `floor_ms` (load only ever adds time).
+struct Rounds {
+  int rounds = 3;
+  double floor_ms = 0.2;
+  double below_ms = 20;
+};
+
 // A compiled pattern. Not thread-safe: one per thread.
 class Regex {
  public:
@@ -71,6 +80,13 @@ class Regex {
   // Every input `repeat` times, timed around the loop. Engines in another process (V8 through
   // node) time the loop there, so the pipe between the processes is not measured.
   virtual Batch run_batch(std::span<const std::string_view> inputs, int repeat);
+  // One character per input: 1 it matches, 0 it does not, g the engine's guard fired, e any other
+  // failure. Engines in another process answer a whole set in one request (a sample check is
+  // hundreds of thousands of inputs: one pipe round trip each took minutes).
+  virtual std::string answers(std::span<const std::string_view> inputs);
+  // One match's time by `rounds` (Batch.ms is per match, matched is the first run's): engines in
+  // another process run the whole protocol there, one request instead of one per round.
+  virtual Batch fastest(std::string_view input, const Rounds& rounds);
   // Why the engine runs this pattern with another algorithm than the one it is named for (V8's
   // node-linear on a pattern its linear engine cannot take: plain backtracking); empty when not.
   virtual std::string fallback() const { return {}; }

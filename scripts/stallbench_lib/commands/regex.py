@@ -16,10 +16,11 @@ from ..atomic import atomic_write
 from ..errors import UsageError
 from ..execute import execute, run_meta
 from ..plan import Cell
-from ..redos import (agreement, attacks, cache, catalogue_file, checker, dialects, outcome, patterns, scan,
-                     scan_shards, scan_steps, summary, triage, upgrade, verify)
+from ..redos import (agreement, attacks, cache, catalogue_file, checker, dialects, native_probe, outcome, patterns,
+                     scan, scan_shards, scan_steps, served_cells, summary, triage, upgrade, verify)
 from ..redos.curves import curves
 from ..redos.engines import Engines
+from ..redos.scan_clock import Clock
 from ..redos.escalation import Escalation
 from ..tidy import write_csv
 
@@ -38,7 +39,8 @@ def add_arguments(p):
     source.add_argument("--pattern", metavar="RE", action="append",
                         help="a regex to study (repeatable); its attack is found by recheck")
     source.add_argument("--scan", metavar="DIR", type=Path,
-                        help="study every constant regex of the JavaScript/TypeScript sources under DIR")
+                        help="study every constant regex of the sources under DIR (JavaScript/TypeScript, Python, Ruby, "
+                             "Java, Go), each on its own language's engine and every other")
     source.add_argument("--upgrade-catalogue", metavar="FILE", type=Path,
                         help=f"rewrite a catalogue of an older format in format {patterns.FORMAT} (the original is "
                              "kept beside it) and stop")
@@ -154,11 +156,11 @@ def _settings(args, origin, resolved, engines, lengths, samples, nodes, analysis
         "sample_check": samples}}
 
 
-def _resolve(catalogue_patterns, args) -> tuple[attacks.Analysis, list[int] | None]:
+def _resolve(catalogue_patterns, args, native) -> tuple[attacks.Analysis, list[int] | None]:
     needing = sum(1 for p in catalogue_patterns if not p.pumps)
     if needing:
         print(f"stallbench: finding attacks for {needing} pattern(s) with recheck ...", file=sys.stderr, flush=True)
-    analysis = attacks.analyse(catalogue_patterns)
+    analysis = attacks.analyse(catalogue_patterns, native)
     for note in analysis.notes:
         print(f"stallbench: {note}", file=sys.stderr)
     for p in analysis.patterns:
@@ -194,7 +196,9 @@ def run(args) -> int:
     if shard is not None and args.scan is None:
         raise UsageError("--shard applies to --scan (a catalogue study is not split across machines)")
     store = None if args.scan is None or args.no_cache else scan_steps.cache_of(args.cache, args.out)
-    catalogue_patterns, origin, found_scan = _catalogue(args)
+    clock = Clock()
+    with clock.step("listing"):
+        catalogue_patterns, origin, found_scan = _catalogue(args)
     _lengths(args.lengths)
     if not BUDGET_RANGE[0] <= args.budget_ms <= BUDGET_RANGE[1]:
         raise UsageError(f"--budget-ms {args.budget_ms} is out of range: valid values are "
@@ -212,7 +216,7 @@ def run(args) -> int:
     versions = table.versions(engines, declared.versions, nodes)
     cached, seen, runs_throughput, part = {}, [], not args.no_throughput, {}
     if found_scan is not None:
-        catalogue_patterns = scan.with_reference(catalogue_patterns, table)
+        catalogue_patterns = scan.with_reference(found_scan, catalogue_patterns, table)
         for line in scan.summary_lines(found_scan):
             print(f"stallbench: {line}", file=sys.stderr)
         if shard is not None:
@@ -228,7 +232,7 @@ def run(args) -> int:
             print(f"stallbench: {len(seen)} of {len(seen) + len(catalogue_patterns)} regexes measured before by these "
                   f"engine versions (cache {store.path}): not measured again", file=sys.stderr)
         if not catalogue_patterns:
-            print(summary.risk_text(summary.risk_rows({}, [], engines, cached),
+            print(summary.risk_text(summary.risk_rows({}, [], engines, cached, {p.name: p.reference for p in seen}),
                                     outcome.described([], outcome.cached_entries(cached, seen))))
             if shard is not None:  # the merge must find every shard, one with nothing to measure too
                 settings = _settings(args, origin, [], engines, None, {}, nodes, attacks.Analysis([]), found_scan)
@@ -238,7 +242,10 @@ def run(args) -> int:
             return 0
     patterns.check_references(catalogue_patterns, table, origin)
     catalogue_patterns = dialects.with_native_reference(catalogue_patterns, table)
-    analysis, lengths = _resolve(catalogue_patterns, args)
+    with clock.step("attacks"):
+        native = native_probe.OwnEngines(build_dir, table, declared_match.param("engine").choices,
+                                         {n.line: str(n.path) for n in nodes}, attacks.PROBE["slow_ms"])
+        analysis, lengths = _resolve(catalogue_patterns, args, native)
     resolved = analysis.patterns
     with tempfile.TemporaryDirectory(prefix="stallbench-regex-") as scratch:
         # The bench binary reads the resolved catalogue and the budget from its inputs, in every cell.
@@ -248,15 +255,21 @@ def run(args) -> int:
         inputs = {"patterns": str(resolved_file), "budget_ms": str(args.budget_ms)}
         family, match, throughput = _describe(build_dir, inputs)
         node_paths = {n.line: n.path for n in nodes}
-        checker.require_some_engine_accepts(check_binary, engines, resolved, Path(origin), node_paths, table)
+        with clock.step("compile check"):
+            checker.require_some_engine_accepts(check_binary, engines, resolved, Path(origin), node_paths, table)
 
         print("stallbench: checking engine answers and safe rewrites on sample inputs ...", file=sys.stderr, flush=True)
-        checked = verify.check_all(check_binary, engines, resolved, analysis.generated, node_paths)
+        with clock.step("sample check"):
+            checked = verify.check_all(check_binary, engines, resolved, analysis.generated, node_paths)
         only, triaged, escalated = None, [], []
         if found_scan is not None and not args.no_triage:
             # A scan measures in the probe, one process per engine: no match cell is left to run.
-            grew, triaged = scan_steps.triaged(probe_binary, engines, patterns.variants(resolved), node_paths)
-            escalated = scan_steps.escalated(probe_binary, grew, patterns.variants(resolved), node_paths, lengths)
+            with clock.step("triage"):
+                grew, triaged = scan_steps.triaged(probe_binary, engines, patterns.variants(resolved), node_paths,
+                                                   clock, table.automata(engines))
+            with clock.step("escalation"):
+                escalated = scan_steps.escalated(probe_binary, grew, patterns.variants(resolved), node_paths,
+                                                 lengths, clock)
             only = set()
         escalation = Escalation(match, patterns.variants(resolved), engines, lengths, tuple(nodes), inputs, only)
         cells = list(escalation.cells)
@@ -266,8 +279,10 @@ def run(args) -> int:
                       for p in throughput.param("pattern").values for e in engines]
         settings = _settings(args, origin, resolved, engines, lengths, checked.per_pattern, nodes, analysis, found_scan)
         meta = run_meta([family], build_dir, {**settings, **part})
-        result = execute(cells, 1, args.out or paths.RUNS, meta, skip=escalation.skip, finished=escalation.finished,
-                         notices=optional.notices(build_dir, {family.name}, args.no_build), more=escalation.more)
+        with clock.step("cells"), served_cells.ServedCells() as served:
+            result = execute(cells, 1, args.out or paths.RUNS, meta, skip=escalation.skip, finished=escalation.finished,
+                             notices=optional.notices(build_dir, {family.name}, args.no_build), more=escalation.more,
+                             run_one=served.run_cell)
 
     if triaged or escalated:
         write_csv(result.path / triage.TRIAGE_FILE, triaged)
@@ -277,11 +292,13 @@ def run(args) -> int:
     correctness = _correctness(result, rows, resolved, checked, table)
     offsets = {v.name: v.pattern.fixed for v in patterns.variants(resolved)}
     found_curves = curves(rows, offsets, correctness["wrong_answers"], verify.fallbacks(checked.per_pattern),
-                          correctness["unresolved"], patterns.doubts({p.name: p.attack for p in resolved}))
+                          correctness["unresolved"], patterns.doubts({p.name: p.attack for p in resolved}),
+                          table.automata(engines))
     result.meta["regex"].update(censoring=[asdict(c) for c in escalation.censoring()], refined=escalation.refined,
                                 correctness=correctness,
                                 overrun=summary.overrun(escalation.times, args.budget_ms))
     result.meta["regex"]["cached"] = outcome.cached_entries(cached, seen)
+    result.meta["regex"]["time_split"] = clock.meta()
     result.save()
     atomic_write(result.path / "classification.csv", summary.classification_csv(found_curves))
     if store is not None:
@@ -294,7 +311,10 @@ def run(args) -> int:
     atomic_write(result.path / "catalogue.toml", resolved_text)
 
     shown = outcome.Shown(throughput=runs_throughput, budget_ms=args.budget_ms, report=not args.no_report)
-    outcome.printed(shown, result, resolved, found_curves, engines, correctness, checked.per_pattern,
-                    found_scan is not None, cached, seen)
+    with clock.step("listing and report"):
+        outcome.printed(shown, result, resolved, found_curves, engines, correctness, checked.per_pattern,
+                        found_scan is not None, cached, seen)
+    if found_scan is not None:
+        print(clock.text(), file=sys.stderr)
     errors = any(r.status == "error" for r in result.rows)
     return 1 if correctness["unresolved"] or errors else 0

@@ -296,7 +296,8 @@ def sections(context) -> str:
         found = curves(match_rows, offsets, checks.get("wrong_answers", {}),
                        verify.fallbacks(regex_meta.get("sample_check", {})), checks.get("unresolved", []),
                        doubts({name: entry.get("attack") or ""
-                               for name, entry in regex_meta.get("patterns", {}).items()}))
+                               for name, entry in regex_meta.get("patterns", {}).items()}),
+                       Engines.from_meta(context.run.meta).automata())
         variants = _variants(match_rows)
         parts += ["### Catastrophic backtracking (ReDoS)\n", READING, _nodes(context),
                   _risky_first(found, variants, engines, regex_meta),

@@ -19,13 +19,17 @@ from ..errors import UsageError
 from .. import parallel
 from . import dialects, samples, tools, worst_attack
 from .patterns import ATTACKS_DISAGREE, NO_ATTACK, RANDOM_ATTACK, Pattern, Pump, with_attack
+from .scan_clock import Progress
 
 RECHECK_TIMEOUT_MS = 10_000  # recheck's own limit per regex (its default)
-RETRY_TIMEOUT_MS = 5_000     # its automaton checker again, with raised limits, when its fuzzer alone decided
-PROBE = {"slow_ms": 20, "hang_ms": 1500, "budget_ms": 3000}  # the probe of candidate attacks on V8, per regex
+RETRY_TIMEOUT_MS = 2_000     # its automaton checker again, with raised limits, when its fuzzer alone decided (those
+# that decided took under 0.5 s on a tree of 893 regexes; 5 s was 55 s of timeouts there that decided nothing)
+PROBE = {"slow_ms": 20, "hang_ms": 1500, "budget_ms": 3000,  # the probe of candidate attacks on V8, per regex
+         "ladder": worst_attack.LADDER}
 GENERATED = 60               # strings generated per regex
 MAX_REPEAT = 5               # randexp's cap on * and +: short strings, cheap for backtracking engines
 SEED = 1
+SHARE = 40                   # regexes per analyser process: a progress line per share, one process start each
 
 
 @dataclass
@@ -56,11 +60,12 @@ def _resolved(pattern: Pattern, result: dict, analyser: str) -> Pattern:
         first += f"; with raised limits: {_verdict(retry)}"
     if retry and retry["status"] == "safe":
         return _from_recheck(pattern, retry, first)
-    measured = worst_attack.worst(result.get("candidates") or [], PROBE["slow_ms"])
-    if measured and worst_attack.grew(measured, PROBE["slow_ms"]):
-        tried = len(result["candidates"])
-        return worst_attack.as_pattern(pattern, measured, f"{first}; worst of {tried} attacks measured: "
-                                                          f"{measured.shape}, {measured.expect() or 'growing'}")
+    for candidates, where in ((result.get("native"), f" on {pattern.reference}"), (result.get("candidates"), "")):
+        measured = worst_attack.worst(candidates or [], PROBE["slow_ms"])
+        if measured and worst_attack.grew(measured, PROBE["slow_ms"]):
+            return worst_attack.as_pattern(pattern, measured, f"{first}; worst of {len(candidates)} attacks measured"
+                                                              f"{where}: {measured.shape}, {measured.expect() or 'growing'}",
+                                           PROBE["slow_ms"])
     tried = len(result.get("candidates") or [])
     if diagnostics["status"] == "vulnerable" or (retry and retry["status"] == "vulnerable"):
         # recheck calls it vulnerable and nothing measured grew: a flat curve would be the flattest
@@ -98,37 +103,41 @@ def _measured(candidates: list[dict] | None) -> list[dict] | None:
 
 
 def _analysed(regexes: list[dict]) -> dict:
-    """analyse.js's reply for every regex, its work shared out over the machine's cores (one analyser
-    per share, in regex order); ToolFailed when a share failed."""
+    """analyse.js's reply for every regex, its work shared out over the machine's cores in shares of
+    at most SHARE regexes (one analyser each, as many at once as there are cores), so that a tree's
+    hundreds of regexes show their progress; ToolFailed when a share failed."""
     tools.ensure_installed()  # once, before the shares run side by side
     tools.tool_node()
-    shares = [regexes[k::parallel.cores()] for k in range(min(parallel.cores(), len(regexes)))]
+    shares = [regexes[k:k + SHARE] for k in range(0, len(regexes), SHARE)]
+    progress = Progress("attacks", len(regexes), "regexes analysed")
 
     def one(share: list[dict]) -> dict:
         request = {"regexes": share, "generated": GENERATED, "max_repeat": MAX_REPEAT, "seed": SEED,
                    "timeout_ms": RECHECK_TIMEOUT_MS, "retry_timeout_ms": RETRY_TIMEOUT_MS, "probe": PROBE}
         # Per regex asked: the automaton checker, then the fuzzer, the retry and the probe at the worst.
         per_regex_s = (2 * RECHECK_TIMEOUT_MS + RETRY_TIMEOUT_MS + PROBE["budget_ms"] + PROBE["hang_ms"]) / 1000 + 5
-        return tools.run("analyse.js", request, 60 + sum(r["attack"] for r in share) * per_regex_s + len(share))
+        reply = tools.run("analyse.js", request, 60 + sum(r["attack"] for r in share) * per_regex_s + len(share))
+        progress.advance(len(share))
+        return reply
 
     replies = parallel.each(one, shares)
-    results = [None] * len(regexes)
-    for k, reply in enumerate(replies):
-        results[k::len(shares)] = reply["results"]
+    results = [result for reply in replies for result in reply["results"]]
     return {"recheck": replies[0]["recheck"], "results": results} if replies else {"recheck": "", "results": []}
 
 
-def analyse(patterns: list[Pattern]) -> Analysis:
+def analyse(patterns: list[Pattern], native=None) -> Analysis:
     """Attacks for the entries that have none, and generated strings for every regex. Without the
     tools, an entry that needs an attack is a UsageError; the sample check only loses its
-    generated strings (a note says so)."""
+    generated strings (a note says so). `native` (native_probe.OwnEngines), when given, measures the
+    candidate attacks of the entries whose reference engine is not V8 on that engine: their worst
+    there is the one chosen, when it grew."""
     every = [v for p in patterns for v in p.variants()]
     written = {v.name: _as_javascript(v) for v in every}
     unreadable = {v.pattern.name: written[v.name] for v in every if isinstance(written[v.name], str) and not v.is_safe}
     variants = [v for v in every if not isinstance(written[v.name], str)]
     asks = [not v.pattern.pumps and not v.is_safe for v in variants]
-    regexes = [{"source": written[v.name][0], "flags": written[v.name][1], "attack": ask}
-               for v, ask in zip(variants, asks)]
+    regexes = [{"source": written[v.name][0], "flags": written[v.name][1], "attack": ask,
+                "native": ask and native is not None and native.wants(v.pattern)} for v, ask in zip(variants, asks)]
     try:
         reply = _analysed(regexes)
     except tools.ToolFailed as e:
@@ -145,6 +154,12 @@ def analyse(patterns: list[Pattern]) -> Analysis:
             analysis.recheck[v.pattern.name] = {"analyser": reply["recheck"], "verdict": _verdict(result["diagnostics"]),
                                                 "uncertain": result.get("uncertain"),
                                                 "candidates": _measured(result.get("candidates"))}
+    wanted = {name: (p, result["candidates"]) for p in patterns if (name := p.name) in by_pattern
+              and (result := by_pattern[name]).get("candidates") and p.reference is not None}
+    if native is not None and wanted:
+        for name, candidates in native.measure(wanted).items():
+            by_pattern[name]["native"] = candidates
+            analysis.recheck[name]["on_own_engine"] = _measured(candidates)
     for name, why in unreadable.items():
         analysis.recheck[name] = {"analyser": reply["recheck"], "verdict": f"not read: {why}", "uncertain": why,
                                   "candidates": None}

@@ -1,7 +1,9 @@
 """--scan's cache of verdicts (`--cache FILE`, default regex-cache.json beside the run directories):
 a regex an engine of the same version already measured is not measured again, so a rescan in CI
-measures only the regexes it has not seen. One entry per regex, flags, engine (a V8 engine per
-Node line) and engine version (meta.json's, or the Node line's): the verdict, its short form, the
+measures only the regexes it has not seen. One entry per regex, flags, language (its reference
+engine and dialect: the same text is another regex in Python than in JavaScript), engine (a V8
+engine per Node line), engine version (meta.json's, or the Node line's) and the rules it was
+attacked and classified by (RULES): the verdict, its short form, the
 length at which a match passed 100 ms, how it was measured (triage or escalation) and by which run.
 A regex is skipped only when every engine of the scan has an entry for it; a newer engine version
 is a new key, so an upgrade measures again. The file is JSON, written atomically at the end of a
@@ -17,10 +19,14 @@ from ..documents import json_loads
 
 FORMAT = 1
 FILE = "regex-cache.json"
+# How stallbench attacks and classifies a regex: part of every key, raised when that changes, so that
+# a verdict reached by older rules (an attack a dialect's parser now makes better) is measured again.
+RULES = 2
 
 
-def _key(regex: str, flags: str, engine: str, version: str) -> str:
-    return hashlib.sha256(json.dumps([regex, flags, engine, version]).encode()).hexdigest()
+def _key(pattern: Pattern, engine: str, version: str) -> str:
+    return hashlib.sha256(json.dumps([pattern.regex, pattern.flags, pattern.reference, pattern.dialect, engine,
+                                      version, RULES]).encode()).hexdigest()
 
 
 class Cache:
@@ -42,15 +48,16 @@ class Cache:
     def seen(self, pattern: Pattern, versions: dict[str, str]) -> list[dict] | None:
         """The cached verdict of every engine of `versions` (engine -> version) on `pattern`; None
         when any engine has not measured it."""
-        found = [self.entries.get(_key(pattern.regex, pattern.flags, e, v)) for e, v in versions.items()]
+        found = [self.entries.get(_key(pattern, e, v)) for e, v in versions.items()]
         return None if any(entry is None for entry in found) else found
 
     def store(self, pattern: Pattern, versions: dict[str, str], verdicts: list[dict], run_id: str,
               measured: str) -> None:
         for verdict in verdicts:
             engine = verdict["engine"]
-            self.entries[_key(pattern.regex, pattern.flags, engine, versions[engine])] = {
-                **verdict, "regex": pattern.regex, "flags": pattern.flags, "version": versions[engine],
+            self.entries[_key(pattern, engine, versions[engine])] = {
+                **verdict, "regex": pattern.regex, "flags": pattern.flags, "reference": pattern.reference,
+                "version": versions[engine],
                 "measured": measured, "run_id": run_id}
 
     def save(self) -> None:

@@ -4,7 +4,9 @@ the reference (agreement.judge: its times are not classified), `disputed answers
 with another engine and nothing could decide which is right (not classified either), else linear,
 polynomial, exponential or growing (growth.py, fitted on the pumped length: the input length less
 the attack's fixed parts), or the status that ended the curve when too little finished to fit
-(guarded, crashed, timeout), or rejected. A fitted curve that then stopped keeps its fit and shows
+(guarded, crashed, timeout), or rejected; an automaton (an engine linear by construction: RE2,
+Hyperscan, Go, Rust) that a scan checked at one length only is linear when that check finished. A
+fitted curve that then stopped keeps its fit and shows
 where it stopped. A length measured more than once (refine.py repeats cells the machine's noise
 could have made grow) counts its fastest cell: load only ever adds time.
 
@@ -50,6 +52,12 @@ class Curve:
     disputed: dict | None = None      # an undecided disagreement it took part in (its first input)
     measured: dict[int, list[float]] = field(default_factory=dict)  # length -> every cell's match_ms
     doubt: str | None = None          # why a flat curve proves nothing (patterns.DOUBTS): its verdict then
+    automaton: bool = False           # the engine is linear by construction (its kind in the engine table)
+
+    @property
+    def by_construction(self) -> bool:
+        """Too few points to fit, every one finished, on an engine linear by construction."""
+        return self.automaton and bool(self.points) and not self.stop and self.growth.kind == "unknown"
 
     def stop_proves_growth(self) -> bool:
         """Whether the curve's end says it grew faster than its input (the module's docstring)."""
@@ -76,6 +84,8 @@ class Curve:
             return self.stop.status  # too few points to fit before it stopped
         if self.growth.kind == "linear" and self.stop_proves_growth():
             return "growing"
+        if self.by_construction:
+            return "linear"  # an automaton needs no attack to be linear
         if self.doubt and self.growth.kind in ("linear", "unknown"):
             return self.doubt
         return self.growth.kind
@@ -92,6 +102,9 @@ class Curve:
             d = self.disputed
             return (f"disputed answers: engines disagreed on {d['inputs']} input{'s' * (d['inputs'] > 1)} (e.g. "
                     f"{d['input']}) and neither a reference nor a majority could say which is right")
+        if self.by_construction:
+            n, ms = self.points[-1]
+            return f"linear by construction (an automaton), checked at {n:,} ({ms:.4g} ms)"
         fell = f"; fell back: {self.fallback}" if self.fallback else ""
         again = self.spread()
         noise = f"; measured again, the same length up to x{again:.1f} apart" if again else ""
@@ -133,13 +146,14 @@ def disputed_engines(unresolved: list[dict]) -> dict[str, dict[str, dict]]:
 
 def curves(rows: list[Row], offsets: dict[str, int] | None = None, wrong: dict[str, dict[str, dict]] | None = None,
            fallbacks: dict[str, dict[str, str]] | None = None,
-           unresolved: list[dict] | None = None, doubts: dict[str, str | None] | None = None
-           ) -> dict[tuple[str, str], Curve]:
+           unresolved: list[dict] | None = None, doubts: dict[str, str | None] | None = None,
+           automata: frozenset[str] = frozenset()) -> dict[tuple[str, str], Curve]:
     """(variant, engine) -> Curve, from the match benchmark's rows (any number of repetitions).
     `offsets`: variant -> fixed bytes of its attack; `wrong`: variant -> engine -> first wrong answer;
     `fallbacks`: variant -> engine -> why it fell back (the rows' fell_back say that it did);
     `unresolved`: the disagreements nothing decided (agreement.judge), whose engines are disputed;
-    `doubts`: variant -> why its flat curves prove nothing (patterns.doubt_of)."""
+    `doubts`: variant -> why its flat curves prove nothing (patterns.doubt_of);
+    `automata`: the engines linear by construction (engines.Engines.automata)."""
     offsets, wrong, fallbacks, doubts = offsets or {}, wrong or {}, fallbacks or {}, doubts or {}
     disputed = disputed_engines(unresolved or [])
     times = defaultdict(lambda: defaultdict(list))
@@ -166,7 +180,7 @@ def curves(rows: list[Row], offsets: dict[str, int] | None = None, wrong: dict[s
         growth = classify([n for n, _ in pumped], [t for _, t in pumped])
         why = fallbacks.get(key[0], {}).get(key[1]) or (FELL_BACK if key in fell_back else None)
         found[key] = Curve(key[0], key[1], points, stop, growth, offset, wrong.get(key[0], {}).get(key[1]), why,
-                           disputed.get(key[0], {}).get(key[1]), measured, doubts.get(key[0]))
+                           disputed.get(key[0], {}).get(key[1]), measured, doubts.get(key[0]), key[1] in automata)
     return found
 
 

@@ -61,3 +61,9 @@ DIALECTS = {
 }
 JAVASCRIPT = "javascript"
 NAMES = (JAVASCRIPT, *DIALECTS)
+
+
+def dialect_of(language: str) -> str:
+    """The dialect of a language as the engine table names it ("Python" -> python); JavaScript's when
+    no other dialect is that language's."""
+    return next((name for name, rules in DIALECTS.items() if rules.language == language), JAVASCRIPT)

@@ -40,6 +40,11 @@ class Engines:
         """pcre2-jit -> pcre2, node-linear@26 -> node: engines that vote once."""
         return self._row(engine).get("implementation") or runtimes.base(engine)
 
+    def automata(self, engines: list[str] | None = None) -> frozenset[str]:
+        """The engines (of `engines`, default all) linear by construction: kind automaton."""
+        return frozenset(e for e in (engines if engines is not None else self.names())
+                         if self._row(e).get("kind") == "automaton")
+
     def in_process(self, engine: str) -> bool:
         """An adapter in the bench's own process (no program to start)."""
         return self._row(engine).get("runs_in") == "process"

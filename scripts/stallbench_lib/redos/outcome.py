@@ -57,7 +57,9 @@ def printed(shown: Shown, result, resolved, found_curves, engines, correctness, 
     """What the run found, on stdout (findings on stderr), and where it wrote."""
     names = [v.name for v in variants(resolved)]
     if scanned:
-        print(summary.risk_text(summary.risk_rows(found_curves, names, engines, cached),
+        own = {v.name: v.pattern.reference for v in variants(resolved)}
+        own.update({p.name: p.reference for p in seen})
+        print(summary.risk_text(summary.risk_rows(found_curves, names, engines, cached, own),
                                 described(resolved, cached_entries(cached, seen))))
     print(summary.matrix_text(found_curves, names, engines))
     if shown.throughput:

@@ -4,6 +4,7 @@ just outside them (a class's boundaries are where a rewrite most often differs f
 A light reading of the common JavaScript/Perl syntax, not a validator: what it does not know it
 skips (the engines are the judges of syntax)."""
 import re
+import sys
 from dataclasses import dataclass, field
 
 # Class shorthands: their ranges, so they get boundaries like written classes.
@@ -25,7 +26,8 @@ class Named:
         found = set(self.literals)
         for low, high in self.ranges:
             found |= {low, high}
-            for c in (chr(ord(low) - 1) if ord(low) > 0 else "", chr(ord(high) + 1)):
+            for c in (chr(ord(low) - 1) if ord(low) > 0 else "",
+                      chr(ord(high) + 1) if ord(high) < sys.maxunicode else ""):  # a class up to U+10FFFF (Python's)
                 if c.isprintable() and c:
                     found.add(c)
         return found

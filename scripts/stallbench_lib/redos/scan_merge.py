@@ -22,6 +22,7 @@ from ..tidy import read_csv, write_csv
 from . import catalogue_file, outcome, patterns, summary, triage, verify
 from .agreement import CSV_COLUMNS
 from .curves import curves
+from .engines import Engines
 
 MEASURED_FILES = (triage.TRIAGE_FILE, triage.ESCALATION_FILE)
 CATALOGUE = "catalogue.toml"
@@ -132,7 +133,7 @@ def write(parts: list[group_merge.Part], meta: dict, out_parent: Path, run_id: s
     offsets = {v.name: v.pattern.fixed for v in patterns.variants(resolved)}
     found_curves = curves(run.rows + measured, offsets, regex["correctness"]["wrong_answers"],
                           verify.fallbacks(regex["sample_check"]), regex["correctness"]["unresolved"],
-                          patterns.doubts({p.name: p.attack for p in resolved}))
+                          patterns.doubts({p.name: p.attack for p in resolved}), Engines.from_meta(meta).automata())
     atomic_write(run.path / CLASSIFICATION, summary.classification_csv(found_curves))
     atomic_write(run.path / CATALOGUE, catalogue_file.to_toml(resolved, f"Patterns from: {regex['patterns_file']}"))
     return run, _listing(meta, resolved, found_curves)

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from .. import parallel, paths
 from . import cache, triage
+from .scan_clock import Clock, Progress, minutes
 from .patterns import Pattern, Variant
 
 
@@ -28,20 +29,26 @@ def _matches(rows) -> int:
     return sum(r.metric == "match_ms" for r in rows)
 
 
-def _engine_done(engine: str, regexes: int, rows, done: int, engines: int) -> None:
-    """Minutes of work on a tree: each engine said as it finishes."""
-    print(f"stallbench:   {engine}: {regexes} regexes, {_matches(rows)} matches ({done} of {engines} engines done)",
-          file=sys.stderr, flush=True)
+def _engine_done(clock: Clock, step: str):
+    """Minutes of work on a tree: each engine said as it finishes, its busy time on the clock."""
+    def done(engine: str, regexes: int, rows, finished: int, engines: int, busy_s: float) -> None:
+        clock.engine(step, engine, busy_s)
+        print(f"stallbench:   {engine}: {regexes} regexes, {_matches(rows)} matches in {minutes(busy_s)} "
+              f"({finished} of {engines} engines done)", file=sys.stderr, flush=True)
+    return done
 
 
 def triaged(probe_binary: Path, engines: list[str], variants: list[Variant],
-            node_paths: dict[str, str]) -> tuple[set[tuple[str, str]], list]:
+            node_paths: dict[str, str], clock: Clock, automata: frozenset[str]) -> tuple[set[tuple[str, str]], list]:
     """The (variant, engine) pairs to escalate (those that blew up in the triage) and the triage's
     rows of the others, which give their verdicts."""
-    print(f"stallbench: triage: {len(variants)} regexes x {len(engines)} engines at 3 lengths, one process per "
-          f"engine, {parallel.cores()} at a time ...", file=sys.stderr, flush=True)
-    rows = triage.triage(probe_binary, engines, variants, node_paths, _engine_done)
-    escalate = triage.blown_up(rows, variants)
+    print(f"stallbench: triage: {len(variants)} regexes x {len(engines) - len(automata)} engines at 3 lengths, "
+          f"{len(automata)} linear by construction ({', '.join(sorted(automata))}) at one, one process per engine, "
+          f"{parallel.cores()} at a time ...", file=sys.stderr, flush=True)
+    progress = Progress("triage", len(variants) * len(engines), "regex x engine pairs")
+    rows = triage.triage(probe_binary, engines, variants, node_paths, _engine_done(clock, "triage"), progress,
+                         automata)
+    escalate = triage.blown_up(rows, variants, automata)
     print(f"stallbench: triage: {len({v for v, _ in escalate})} of {len(variants)} regexes grew on some engine "
           f"({len(escalate)} regex x engine pairs): the escalation measures those", file=sys.stderr, flush=True)
     kept = [r for r in rows if (r.param_dict()["pattern"], r.param_dict()["engine"]) not in escalate]
@@ -49,14 +56,16 @@ def triaged(probe_binary: Path, engines: list[str], variants: list[Variant],
 
 
 def escalated(probe_binary: Path, pairs: set[tuple[str, str]], variants: list[Variant], node_paths: dict[str, str],
-              ladder: list[int] | None) -> list:
+              ladder: list[int] | None, clock: Clock) -> list:
     """The escalation's rows of the pairs the triage saw grow, measured in the probe."""
     if not pairs:
         return []
     print(f"stallbench: escalation: {len(pairs)} regex x engine pairs through their lengths, each up to a match "
           f"past {triage.ESCALATION_STOP_MS:g} ms, one process per engine ...", file=sys.stderr, flush=True)
     start = time.monotonic()
-    rows = triage.escalate(probe_binary, pairs, variants, node_paths, ladder, _engine_done)
+    progress = Progress("escalation", len(pairs), "regex x engine pairs")
+    rows = triage.escalate(probe_binary, pairs, variants, node_paths, ladder, _engine_done(clock, "escalation"),
+                           progress)
     print(f"stallbench: escalation: {_matches(rows):,} matches timed in {time.monotonic() - start:.0f} s",
           file=sys.stderr, flush=True)
     return rows

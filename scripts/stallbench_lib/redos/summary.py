@@ -4,6 +4,7 @@ budget overrun figure."""
 import csv
 import io
 
+from .. import runtimes
 from ..report import stats
 from .curves import Curve, largest_common_length
 
@@ -180,12 +181,21 @@ def risk_row(variant: str, verdicts: list[dict]) -> dict:
     return row
 
 
+def own_first(engines: list[str], own: str | None) -> list[str]:
+    """The engines with those of the regex's own language (its reference: python, node for node@26) first."""
+    return sorted(engines, key=lambda e: runtimes.base(e) != own) if own else engines
+
+
 def risk_rows(curves: dict[tuple[str, str], Curve], variants: list[str], engines: list[str],
-              cached: dict[str, list[dict]] | None = None) -> list[dict]:
+              cached: dict[str, list[dict]] | None = None, own: dict[str, str] | None = None) -> list[dict]:
     """Per variant (and per regex the cache answered: `cached`, variant -> engine verdicts): its
-    risk_row, riskiest first (most engines blowing up, then the shortest input past 100 ms)."""
-    rows = [risk_row(v, engine_verdicts(curves, v, engines)) for v in variants]
-    rows += [{**risk_row(v, verdicts), "cached": True} for v, verdicts in (cached or {}).items()]
+    risk_row, its own language's engine first (`own`: variant -> reference engine), riskiest first
+    (most engines blowing up, then the shortest input past 100 ms)."""
+    own = own or {}
+    rows = [{**risk_row(v, engine_verdicts(curves, v, own_first(engines, own.get(v)))), "own": own.get(v)}
+            for v in variants]
+    rows += [{**risk_row(v, sorted(verdicts, key=lambda d: runtimes.base(d["engine"]) != own.get(v))),
+              "cached": True, "own": own.get(v)} for v, verdicts in (cached or {}).items()]
     soonest = lambda row: min((b["over_100ms"] for b in row["blow_up"] if b["over_100ms"]), default=float("inf"))
     return sorted(rows, key=lambda row: (-len(row["blow_up"]), soonest(row)))
 
@@ -195,7 +205,8 @@ def risk_text(rows: list[dict], described: dict[str, str]) -> str:
     lines = [f"risky first: engines that blow up (and the input length where a match passes {SLOW_MS:g} ms), "
              "engines that stay linear"]
     for row in rows:
-        lines.append(f"{row['variant']}: {described.get(row['variant'], '')}")
+        lines.append(f"{row['variant']}: {described.get(row['variant'], '')}"
+                     + (f"  [own engine: {row['own']}]" if row.get("own") else ""))
         if row["blow_up"]:
             lines.append("  blow up: " + "; ".join(
                 f"{b['engine']} {b['verdict']}" + (f" ({SLOW_MS:g} ms at {b['over_100ms']:,})" if b["over_100ms"] else "")

@@ -46,18 +46,28 @@ def tool_node() -> Path:
 
 def run(script: str, request: dict, timeout_s: float) -> dict:
     """Runs redos/node/<script> with `request` on stdin; its JSON reply, or ToolFailed (one line)."""
+    return run_text(script, json.dumps(request), timeout_s)
+
+
+def run_text(script: str, request: str, timeout_s: float) -> dict:
+    """Runs redos/node/<script> with the text `request` on stdin; its JSON reply, or ToolFailed."""
     ensure_installed()
     binary = tool_node()
     env = {**os.environ, "NODE_PATH": str(modules_dir()), "STALLBENCH_REGEX_TOOLS": str(modules_dir())}
     try:
-        done = children.run([str(binary), str(HERE / script)], input=json.dumps(request), text=True, env=env,
+        done = children.run([str(binary), str(HERE / script)], input=request, text=True, env=env,
                             timeout_s=timeout_s, memory_bytes=0)
     except subprocess.TimeoutExpired:
         raise ToolFailed(f"{script} did not finish within {timeout_s:g} s") from None
+    return reply(done, script)
+
+
+def reply(done: subprocess.CompletedProcess, what: str) -> dict:
+    """A finished tool's JSON reply, or ToolFailed naming `what` and its last line on stderr."""
     if done.returncode != 0:
         said = [line for line in done.stderr.splitlines() if line.strip()]
-        raise ToolFailed(f"{script} failed: {said[-1] if said else f'exit status {done.returncode}'}")
+        raise ToolFailed(f"{what} failed: {said[-1] if said else f'exit status {done.returncode}'}")
     try:
         return json.loads(done.stdout)
     except ValueError:
-        raise ToolFailed(f"{script} printed no JSON reply") from None
+        raise ToolFailed(f"{what} printed no JSON reply") from None

@@ -5,14 +5,17 @@ one pattern at a time, so it loses only that pattern's answers. What it finds: p
 meta.json and the report (how many inputs, how many disagreements, which engines fall back on
 which variant and why, the rewrite's counterexamples), and every engine disagreement, for the
 judgement and disagreements.csv."""
+import math
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from .. import parallel
 from . import agreement, checker, inputs, samples
 from .patterns import Pattern
+from .scan_clock import Progress
 
 
+PROGRESS_FROM = 50      # patterns: a sample check this large says how far it is
 BATCH_TIMEOUT_S = 60     # one engine's process for the whole catalogue: this, plus PER_PATTERN_S per pattern
 PER_PATTERN_S = 2
 
@@ -72,11 +75,16 @@ def check_all(check_binary: Path, engines: list[str], patterns: list[Pattern], g
     made = {p.name: [g for v in p.variants() for g in generated.get(v.name, [])] for p in patterns}
     sample = {p.name: samples.sample_inputs(p, made[p.name]) for p in patterns}
 
+    # Each engine's end said, with the time left, when the check is long enough to need it (a tree).
+    progress = Progress("sample check", len(engines), "engines", every_s=0 if len(patterns) >= PROGRESS_FROM else math.inf)
+
     def ask(engine):
         try:
             return _answers(check_binary, engine, patterns, sample, nodes)
         except checker.CheckFailed as e:
             return {}, [f"{patterns[0].name}: {engine} {e}"]
+        finally:
+            progress.advance()
 
     answered = dict(zip(engines, parallel.each(ask, engines)))
     found = SampleCheck()

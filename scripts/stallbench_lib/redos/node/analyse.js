@@ -4,7 +4,7 @@
 // redos/tools.py under a pinned Node line, with NODE_PATH at the pinned regex-tools set; reads one
 // JSON request on stdin, writes one JSON reply on stdout:
 //
-//   {"regexes": [{"source": "^(a+)+$", "flags": "", "attack": true}], "generated": 40, "max_repeat": 5,
+//   {"regexes": [{"source": "^(a+)+$", "flags": "", "attack": true, "native": false}], "generated": 40, "max_repeat": 5,
 //    "seed": 1, "timeout_ms": 10000}
 //   -> {"recheck": "recheck 4.5.0 (native)",
 //       "results": [{"diagnostics": {"status", "checker", "complexity", "attack": {"pumps", "suffix"}, "error"}|null,
@@ -23,25 +23,17 @@
 // pattern's structure (attack_shapes.js) and the fuzzer's are measured on V8 (probe.js), and the
 // reply carries them all with their points (`uncertain` says why): the caller keeps the worst.
 //
-//   request adds "probe": {"slow_ms", "hang_ms", "budget_ms"}; each result adds
+//   request adds "probe": {"slow_ms", "hang_ms", "budget_ms", "ladder"}; each result adds
 //   "uncertain": why | null, "retry": diagnostics | null,
 //   "candidates": [{"shape", "pumps": [{"before", "pump"}], "suffix", "points": [[pumped, ms]], "over"}] | null
 const fs = require('fs');
 const path = require('path');
 const { attackShapes } = require('./attack_shapes');
-const { withRequired } = require('./literals');
+const { withMatch, withRequired } = require('./literals');
 const { probe } = require('./probe');
+const { chooseBackend } = require('./recheck_backend');
 
 const RAISED = { maxRepeatCount: 1024, maxNFASize: 350000, maxPatternSize: 15000 };  // recheck's: 30, 35000, 1500
-
-function nativeAvailable() {
-  try {
-    require.resolve(`recheck-${process.platform}-${process.arch}/package.json`);
-    return true;
-  } catch (e) {
-    return false;
-  }
-}
 
 // A small seeded generator (mulberry32), so generated inputs are the same on every run.
 function seeded(seed) {
@@ -104,10 +96,15 @@ async function resolveUncertain(recheck, parse, regex, first, params, request, a
   const exact = retry ? recheckAttack(retry, 'recheck with raised limits') : [];
   const shapes = attackShapes(parse, regex.source, regex.flags).map((a) => ({
     shape: a.shape, pumps: [{ before: a.prefix, pump: a.pump }], suffix: a.suffix }));
-  const attacks = [...exact, ...recheckAttack(first, "recheck's fuzzer"), ...shapes]
+  const found = [...exact, ...recheckAttack(first, "recheck's fuzzer"), ...shapes]
     .map((a) => withRequired(parse, regex.source, regex.flags, a));
+  // For another engine than V8 (regex.native), each also with a match after it: V8 cannot tell them
+  // apart, the regex's own engine measures both (native_probe.py).
+  const attacks = regex.native ? found.concat(found.map((a) => withMatch(parse, regex.source, regex.flags, a)).filter(Boolean))
+    : found;
   const measured = await probe(regex.source, regex.flags, attacks, {
-    slowMs: request.probe.slow_ms, hangMs: request.probe.hang_ms, budgetMs: request.probe.budget_ms });
+    slowMs: request.probe.slow_ms, hangMs: request.probe.hang_ms, budgetMs: request.probe.budget_ms,
+    ladder: request.probe.ladder });
   return { uncertain: why, retry, candidates: attacks.map((a, i) => ({ ...a, ...measured[i] })) };
 }
 
@@ -122,8 +119,7 @@ function generate(RandExp, source, flags, count, maxRepeat, random) {
 
 async function main() {
   const request = JSON.parse(fs.readFileSync(0, 'utf8'));
-  const native = nativeAvailable();
-  process.env.RECHECK_BACKEND = native ? 'native' : 'pure';
+  const backend = chooseBackend();
   // recheck is a large module: loaded only when an attack is asked for.
   const recheck = request.regexes.some((r) => r.attack) ? require('recheck') : null;
   const RandExp = require('randexp');
@@ -148,7 +144,7 @@ async function main() {
     }
     results.push(result);
   }
-  const reply = JSON.stringify({ recheck: `recheck ${version} (${native ? 'native' : 'Scala.js'})`, results }) + '\n';
+  const reply = JSON.stringify({ recheck: `recheck ${version} (${backend})`, results }) + '\n';
   // Exit once the reply is written (a pipe takes megabytes in pieces; exiting at once cut a long reply
   // short): recheck's native agent would otherwise keep the process alive.
   process.stdout.write(reply, () => process.exit(0));

@@ -1,13 +1,14 @@
 'use strict';
 // Attack inputs of stallbench's own, read from a pattern's structure (regjsparser's syntax tree),
 // for when recheck's exact checker gives up and its fuzzer alone decides (a "safe" from it is no
-// evidence, and its attack need not be the worst one). Three shapes of catastrophic backtracking:
+// evidence, and its attack need not be the worst one). Four shapes of catastrophic backtracking:
 //
 //   nested quantifier         a repeat inside a repeat, (\w{44,88}\s?)+: pump what the inner one
 //                             takes (and one round of the outer), so the outer can split the run in
 //                             exponentially many ways
-//   overlapping alternatives  a repeated alternation whose branches take the same text, (a|aa)+:
-//                             pump each branch's text
+//   overlapping alternatives  a repeat with an alternation in it whose branches take the same text,
+//                             (a|aa)+ or (([a-z])|([a-z][a-z]))\.)+: pump one round with each branch
+//   repeat and what follows   a repeat that also takes the text after it, (.*)@[^/]*: pump that text
 //   adjacent repeats          two repeats in a row that take the same character, \d+\d+ or .*.*:
 //                             pump what the first takes; polynomial
 //
@@ -17,10 +18,11 @@
 // backtracking). With the g flag a global replace searches again after each match, so every shape
 // also comes behind a character its pump lacks: the first match ends there (trim's `^\s*` matches
 // nothing), and each search from inside the pump then runs over the rest of it (`\s*$`: quadratic).
-// analyse.js measures them (probe.js) and the orchestrator keeps the worst.
+// analyse.js measures them (probe.js) and the orchestrator keeps the worst; at most MAX_SHAPES of
+// them, taken one of each kind in turn.
 const SUFFIXES = ['!', '\n', '', '\0', '#', 'a', '0', ' ', '.'];
 const CHARACTERS = [...'a0 !A_-.x9Z\t#/:=@~'];
-const MAX_SHAPES = 8;
+const MAX_SHAPES = 12;
 
 // One character `raw` (an atom: a class, an escape, a dot, a literal) matches, or undefined.
 function characterOf(raw, flags) {
@@ -33,21 +35,25 @@ function characterOf(raw, flags) {
   return CHARACTERS.find((c) => re.test(c));
 }
 
-// The shortest text a node takes (`atLeastOnce`: a repeat taken once even where it may be skipped).
-function shortest(node, flags, atLeastOnce = false) {
+// The shortest text a node takes (`atLeastOnce`: a repeat taken once even where it may be skipped);
+// `forced` (disjunction -> branch index) takes the given branch of a disjunction instead of its first.
+function shortest(node, flags, atLeastOnce = false, forced = undefined) {
+  const of = (n, once = false) => shortest(n, flags, once, forced);
   switch (node.type) {
     case 'alternative':
-      return node.body.map((n) => shortest(n, flags)).join('');
+      return node.body.map((n) => of(n)).join('');
     case 'group':
       if (node.behavior !== 'normal' && node.behavior !== 'ignore') return '';  // lookaround takes nothing
-      return node.body.map((n) => shortest(n, flags, atLeastOnce)).join('');
+      return node.body.map((n) => of(n, atLeastOnce)).join('');
     case 'disjunction':
-      return shortest(node.body[0], flags, atLeastOnce);
+      return of(node.body[forced?.get(node) ?? 0], atLeastOnce);
     case 'quantifier':
-      return shortest(node.body[0], flags, true).repeat(Math.max(node.min, atLeastOnce ? 1 : 0));
+      return of(node.body[0], true).repeat(Math.max(node.min, atLeastOnce ? 1 : 0));
     case 'anchor':
     case 'reference':
       return '';
+    case 'value':  // a literal is itself: CHARACTERS stand in for a class or an escape ('1' and ',' were dropped)
+      return String.fromCodePoint(node.codePoint);
     default:
       return characterOf(node.raw, flags) ?? '';
   }
@@ -55,14 +61,15 @@ function shortest(node, flags, atLeastOnce = false) {
 
 const repeats = (node) => node.type === 'quantifier' && (node.max === undefined || node.max > 1);
 
-// Every node with the nodes whose text comes before it in a match (its prefix terms).
-function visit(node, prefix, out) {
-  out.push({ node, prefix });
-  const sequence = (terms) => terms.forEach((t, i) => visit(t, prefix.concat(terms.slice(0, i)), out));
+// Every node with the nodes whose text comes before it in a match (its prefix terms) and after it.
+function visit(node, prefix, after, out) {
+  out.push({ node, prefix, after });
+  const sequence = (terms) => terms.forEach((t, i) => visit(t, prefix.concat(terms.slice(0, i)),
+                                                            terms.slice(i + 1).concat(after), out));
   if (node.type === 'alternative') sequence(node.body);
   else if (node.type === 'group' && (node.behavior === 'normal' || node.behavior === 'ignore')) sequence(node.body);
-  else if (node.type === 'quantifier') visit(node.body[0], prefix, out);
-  else if (node.type === 'disjunction') node.body.forEach((alternative) => visit(alternative, prefix, out));
+  else if (node.type === 'quantifier') visit(node.body[0], prefix, after, out);
+  else if (node.type === 'disjunction') node.body.forEach((alternative) => visit(alternative, prefix, after, out));
   return out;
 }
 
@@ -70,10 +77,26 @@ function inside(ancestor, node) {
   return ancestor !== node && ancestor.range[0] <= node.range[0] && node.range[1] <= ancestor.range[1];
 }
 
-function disjunctionOf(quantifier) {
-  const body = quantifier.body[0];
-  const found = body.type === 'group' && body.body.length === 1 ? body.body[0] : body;
-  return found.type === 'disjunction' ? found : undefined;
+// Whether `text` is one or more rounds of a repeat's body.
+function takes(body, text, flags) {
+  try {
+    return new RegExp(`^(?:${body.raw})+$`, flags).test(text);
+  } catch (e) {
+    return false;  // a body that refers to groups outside it
+  }
+}
+
+// The shapes in turns, one of each kind at a time, so that a pattern with many repeats of one kind
+// (Ruby's URI regex: nested quantifiers everywhere) still gets its other kinds measured.
+function inTurns(found) {
+  const kinds = new Map();
+  for (const a of found) {
+    const kind = a.shape.split(',')[0];
+    kinds.set(kind, [...(kinds.get(kind) ?? []), a]);
+  }
+  const lists = [...kinds.values()];
+  const longest = Math.max(0, ...lists.map((l) => l.length));
+  return Array.from({ length: longest }, (_, i) => lists.map((l) => l[i]).filter(Boolean)).flat();
 }
 
 // The shapes found in `source` (JavaScript syntax, `flags` of imsu): [{shape, prefix, pump, suffix}],
@@ -88,7 +111,7 @@ function attackShapes(parse, source, given) {
   } catch (e) {
     return [];
   }
-  const nodes = visit(tree, [], []);
+  const nodes = visit(tree, [], [], []);
   const text = (terms) => terms.map((t) => shortest(t, flags)).join('');
   const found = [];
   const fails = (input) => {
@@ -113,15 +136,26 @@ function attackShapes(parse, source, given) {
       add('nested quantifier', outer.prefix, shortest(outer.node.body[0], flags, true));
     }
   }
+  // A repeat whose round can take the same text through two branches of an alternation anywhere in
+  // it, (a|aa)+ or validators' ((a)|(aa)|(a[-a0]{0,61}a))\.)+: one round with each branch in turn.
   for (const { node, prefix } of quantifiers) {
-    for (const branch of disjunctionOf(node)?.body ?? []) add('overlapping alternatives', prefix, shortest(branch, flags, true));
+    const body = node.body[0];
+    for (const { node: branching } of nodes.filter(({ node: d }) => d.type === 'disjunction' && (d === body || inside(body, d)))) {
+      branching.body.forEach((_, b) => add('overlapping alternatives', prefix, shortest(body, flags, true, new Map([[branching, b]]))));
+    }
+  }
+  // A repeat that also takes what follows it, (.*)@ before a host that takes @ too (urllib3's
+  // authority): the repeat can end at any copy of that text, and what follows takes the rest.
+  for (const { node, prefix, after } of quantifiers.filter(({ node }) => node.max === undefined)) {
+    const next = after.map((t) => shortest(t, flags, true)).find((t) => t);
+    if (next && takes(node.body[0], next, flags)) add('repeat and what follows it', prefix, next);
   }
   for (const { node, prefix } of nodes.filter(({ node }) => node.type === 'alternative' || node.type === 'group')) {
     node.body.forEach((first, i) => {
       const second = node.body[i + 1];
       if (!second || !repeats(first) || !repeats(second)) return;
       const pump = shortest(first.body[0], flags, true);
-      if (characterOf(second.body[0].raw, flags) !== undefined && new RegExp(`^(?:${second.body[0].raw})+$`, flags).test(pump)) {
+      if (characterOf(second.body[0].raw, flags) !== undefined && takes(second.body[0], pump, flags)) {
         add('adjacent repeats', prefix.concat(node.body.slice(0, i)), pump);
       }
     });
@@ -129,8 +163,12 @@ function attackShapes(parse, source, given) {
   for (const { node, prefix } of quantifiers.filter(({ node }) => node.max === undefined)) {
     add('repeat', prefix, shortest(node.body[0], flags, true));
   }
-  const unique = new Map(found.map((a) => [`${a.prefix}\u0001${a.pump}\u0001${a.suffix}`, a]));
-  return [...unique.values()].slice(0, MAX_SHAPES);
+  const unique = new Map();  // the first shape to find an input names it (the most catastrophic kind)
+  for (const a of found) {
+    const key = `${a.prefix}\u0001${a.pump}\u0001${a.suffix}`;
+    if (!unique.has(key)) unique.set(key, a);
+  }
+  return inTurns([...unique.values()]).slice(0, MAX_SHAPES);
 }
 
-module.exports = { attackShapes };
+module.exports = { attackShapes, shortest };

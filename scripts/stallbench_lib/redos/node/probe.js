@@ -1,14 +1,12 @@
 'use strict';
 // A short measured probe of attack inputs on V8's backtracking engine, to find the worst of several
 // candidate attacks (recheck's and attack_shapes.js's) before the study measures one on every
-// engine. Each attack's pumped part doubles (8, 16, ... bytes) until a match takes `slow_ms`, the
+// engine. Each attack's pumped part climbs the caller's ladder (8, 16, ... bytes) until a match takes `slow_ms`, the
 // ladder ends, or the regex's probe budget is spent. A match cannot be interrupted from the thread
 // that runs it, so the matches run in a worker thread that the main thread terminates (V8 stops a
 // backtracking regex on termination) when one match outlasts `hang_ms`: that attack is then the
 // catastrophic one, recorded as `over` at that length.
 const { Worker, isMainThread, parentPort, workerData } = require('worker_threads');
-
-const LADDER = [8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192];
 
 // An attack ({pumps: [{before, pump}], suffix}) with about `pumped` bytes of pump: every pump repeated
 // the same whole number of times, never cut (a cut pump's leftover can let the input match early).
@@ -45,11 +43,11 @@ function timed(regex, attack, a, asked) {
 
 // In the worker: every attack from `first` on, each length announced before it is matched. Where
 // the time jumps to `slowMs` from far below, three lengths in between show the growth's shape.
-function measure({ source, flags, attacks, first, slowMs }) {
+function measure({ source, flags, attacks, first, slowMs, ladder }) {
   const regex = new RegExp(source, flags);
   for (let a = first; a < attacks.length; a++) {
     let last = null;
-    for (const asked of LADDER) {
+    for (const asked of ladder) {
       if (last && attackInput(attacks[a], asked).pumped === last[0]) continue;  // a long pump: the same input
       const { ms, pumped } = timed(regex, attacks[a], a, asked);
       if (ms < slowMs) {
@@ -70,14 +68,14 @@ function measure({ source, flags, attacks, first, slowMs }) {
 
 // In the main thread: [{points: [[pumped, ms], ...], over: pumped | null}] per attack, within
 // `budgetMs` in all.
-function probe(source, flags, attacks, { slowMs = 20, hangMs = 1500, budgetMs = 3000 } = {}) {
+function probe(source, flags, attacks, { slowMs, hangMs, budgetMs, ladder }) {
   const results = attacks.map(() => ({ points: [], over: null }));
   const deadline = Date.now() + budgetMs;
   return new Promise((resolve) => {
     const start = (first) => {
       if (first >= attacks.length || Date.now() > deadline) return resolve(results);
-      const worker = new Worker(__filename, { workerData: { source, flags, attacks, first, slowMs } });
-      let current = { attack: first, pumped: LADDER[0] };
+      const worker = new Worker(__filename, { workerData: { source, flags, attacks, first, slowMs, ladder } });
+      let current = { attack: first, pumped: ladder[0] };
       let timer = null;
       const stop = (next) => {
         clearTimeout(timer);
@@ -111,4 +109,4 @@ function probe(source, flags, attacks, { slowMs = 20, hangMs = 1500, budgetMs = 
 
 if (!isMainThread) measure(workerData);
 
-module.exports = { probe, LADDER };
+module.exports = { probe };

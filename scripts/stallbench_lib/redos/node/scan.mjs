@@ -1,47 +1,27 @@
-// Finds the regexes of a JavaScript/TypeScript source tree with a real parser (acorn, and its
+// Finds the regexes of JavaScript/TypeScript source files with a real parser (acorn, and its
 // TypeScript plugin for .ts files and for JavaScript acorn alone cannot read, such as JSX): regex
 // literals, and `new RegExp(...)` / `RegExp(...)` whose pattern and flags are constants (string or
 // template literals without substitutions, a regex literal, or `+` of those). Everything else that
-// builds a RegExp is reported as dynamic, with where it is. Run by redos/tools.py; reads one JSON
-// request on stdin, writes one JSON reply on stdout:
+// builds a RegExp is reported as dynamic, with where it is. Run by redos/languages.py, which walks the
+// tree and hands each language's files to its reader: reads the root and then one file (relative to
+// it) a line on stdin, writes one JSON reply on stdout:
 //
-//   {"root": "/abs/dir", "max_files": 20000, "max_bytes": 10000000}
-//   -> {"files": 12, "declarations": 3, "regexes": [{"file": "lib/a.js", "line": 3, "column": 9, "kind": "literal",
-//                                 "source": "^a+$", "flags": "i"}],
-//       "dynamic": [{"file", "line", "column", "kind", "why"}], "unparsed": [{"file", "line", "column", "message"}],
-//       "skipped": [{"file", "why"}]}
+//   {"regexes": [{"file": "lib/a.js", "line": 3, "column": 9, "kind": "literal", "source": "^a+$", "flags": "i"}],
+//    "dynamic": [{"file", "line", "column", "kind", "why"}], "unparsed": [{"file", "line", "column", "message"}]}
 //
-// Directories named node_modules and hidden ones below the root are not entered (the root itself
-// may be anything, e.g. one installed package's folder). TypeScript declaration files (.d.ts,
-// .d.mts, .d.cts) hold types only, no code that runs a regex: they are counted, not parsed.
+// `flags` are JavaScript's, as written (redos/scan.py maps them).
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 
-const SOURCE = /\.(?:[cm]?[jt]s|[jt]sx)$/;
 const TYPESCRIPT = /\.(?:[cm]?ts|tsx)$/;
-const DECLARATION = /\.d\.[cm]?ts$/;  // TypeScript declaration files: types only, no code that runs a regex
 const tools = createRequire(path.join(process.env.STALLBENCH_REGEX_TOOLS, 'x.js'));
 const acorn = await import(pathToFileURL(tools.resolve('acorn')).href);
 const { tsPlugin } = await import(pathToFileURL(tools.resolve('@sveltejs/acorn-typescript')).href);
 const TypeScriptParser = acorn.Parser.extend(tsPlugin({ jsx: true }));
 const OPTIONS = { ecmaVersion: 'latest', locations: true, allowHashBang: true, allowReturnOutsideFunction: true,
                   allowImportExportEverywhere: true, allowAwaitOutsideFunction: true };
-
-function* sourceFiles(root, dir, limit) {
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name < b.name ? -1 : 1)) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory() && entry.name !== 'node_modules' && !entry.name.startsWith('.')) {
-      yield* sourceFiles(root, full, limit);
-    } else if (entry.isFile() && DECLARATION.test(entry.name)) {
-      limit.declarations++;
-    } else if (entry.isFile() && SOURCE.test(entry.name)) {
-      if (limit.files-- <= 0) return;
-      yield full;
-    }
-  }
-}
 
 function parse(text, file) {
   const attempts = [];
@@ -112,24 +92,14 @@ function scanFile(ast, file, reply) {
   }
 }
 
-const request = JSON.parse(fs.readFileSync(0, 'utf8'));
-const reply = { files: 0, declarations: 0, regexes: [], dynamic: [], unparsed: [], skipped: [] };
-const limit = { files: request.max_files, declarations: 0 };
-for (const full of sourceFiles(request.root, request.root, limit)) {
-  const file = path.relative(request.root, full);
-  const size = fs.statSync(full).size;
-  if (size > request.max_bytes) {
-    reply.skipped.push({ file, why: `${size} bytes (over ${request.max_bytes})` });
-    continue;
-  }
-  reply.files++;
-  const { ast, error } = parse(fs.readFileSync(full, 'utf8'), file);
+const [root, ...files] = fs.readFileSync(0, 'utf8').split('\n');
+const reply = { regexes: [], dynamic: [], unparsed: [] };
+for (const file of files.filter(Boolean)) {
+  const { ast, error } = parse(fs.readFileSync(path.join(root, file), 'utf8'), file);
   if (error) {
     reply.unparsed.push({ file, line: error.loc?.line ?? 0, column: (error.loc?.column ?? 0) + 1, message: error.message });
   } else {
     scanFile(ast, file, reply);
   }
 }
-reply.declarations = limit.declarations;
-if (limit.files < 0) reply.skipped.push({ file: '', why: `more than ${request.max_files} source files: the rest not read` });
 process.stdout.write(JSON.stringify(reply) + '\n');

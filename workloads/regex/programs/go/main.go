@@ -9,6 +9,7 @@ import (
 	"bufio"
 	"encoding/hex"
 	"fmt"
+	"math"
 	"os"
 	"regexp"
 	"strconv"
@@ -73,6 +74,64 @@ func (s *server) compile(letters, anchoring, pattern string) string {
 	return fmt.Sprintf("ok %d", len(s.regexes)-1)
 }
 
+// strings: the current inputs as the compiled regex reads them (decoded once per mode).
+func (s *server) strings(c compiled) ([]string, error) {
+	strs, ok := s.decoded[c.unicode]
+	if !ok {
+		for _, h := range s.inputs {
+			t, err := text(h, c.unicode)
+			if err != nil {
+				return nil, err
+			}
+			strs = append(strs, t)
+		}
+		s.decoded[c.unicode] = strs
+	}
+	return strs, nil
+}
+
+// timed: the probe's timing protocol in one request (../README.md).
+func (s *server) timed(id, rounds, floorMs, belowMs string) string {
+	first := strings.Split(s.batch(id, "1"), " ")
+	n, err1 := strconv.Atoi(rounds)
+	floor, err2 := strconv.ParseFloat(floorMs, 64)
+	below, err3 := strconv.ParseFloat(belowMs, 64)
+	if first[0] != "ok" || err1 != nil || err2 != nil || err3 != nil {
+		return strings.Join(first, " ")
+	}
+	best, _ := strconv.ParseFloat(first[2], 64)
+	if best < below {
+		repeat := int(math.Min(10000, math.Ceil(floor/math.Max(best, 1e-4))))
+		for r := 0; r < n; r++ {
+			ms, _ := strconv.ParseFloat(strings.Split(s.batch(id, strconv.Itoa(repeat)), " ")[2], 64)
+			best = math.Min(best, ms/float64(repeat))
+		}
+	}
+	return fmt.Sprintf("ok %s %g", first[1], best)
+}
+
+func (s *server) answers(id string) string {
+	index, err := strconv.Atoi(id)
+	if err != nil || index < 0 || index >= len(s.regexes) {
+		return "error bad answers request"
+	}
+	strs, err := s.strings(s.regexes[index])
+	if err != nil {
+		return "error " + err.Error()
+	}
+	bits := make([]byte, len(strs))
+	for i, str := range strs {
+		bits[i] = '0'
+		if s.regexes[index].matches(str) {
+			bits[i] = '1'
+		}
+	}
+	if len(bits) == 0 {
+		return "ok -"
+	}
+	return "ok " + string(bits)
+}
+
 func (s *server) batch(id, repeat string) string {
 	index, err1 := strconv.Atoi(id)
 	times, err2 := strconv.Atoi(repeat)
@@ -80,16 +139,9 @@ func (s *server) batch(id, repeat string) string {
 		return "error bad batch request"
 	}
 	c := s.regexes[index]
-	strs, ok := s.decoded[c.unicode]
-	if !ok {
-		for _, h := range s.inputs {
-			t, err := text(h, c.unicode)
-			if err != nil {
-				return "error " + err.Error()
-			}
-			strs = append(strs, t)
-		}
-		s.decoded[c.unicode] = strs
+	strs, err := s.strings(c)
+	if err != nil {
+		return "error " + err.Error()
 	}
 	matched := 0
 	started := time.Now()
@@ -113,6 +165,10 @@ func (s *server) handle(words []string) string {
 		return "ok"
 	case words[0] == "batch" && len(words) == 3:
 		return s.batch(words[1], words[2])
+	case words[0] == "timed" && len(words) == 5:
+		return s.timed(words[1], words[2], words[3], words[4])
+	case words[0] == "answers" && len(words) == 2:
+		return s.answers(words[1])
 	case words[0] == "free":
 		return "ok"
 	}

@@ -89,6 +89,37 @@ public final class RegexServer {
     }
   }
 
+  // The probe's timing protocol in one request (../README.md).
+  private String timed(String id, String rounds, String floorMs, String belowMs) {
+    String[] first = batch(id, "1").split(" ");
+    if (!first[0].equals("ok")) return String.join(" ", first);
+    double best = Double.parseDouble(first[2]);
+    if (best < Double.parseDouble(belowMs)) {
+      int repeat = (int) Math.min(10000, Math.ceil(Double.parseDouble(floorMs) / Math.max(best, 1e-4)));
+      for (int r = 0; r < Integer.parseInt(rounds); r++) {
+        String[] reply = batch(id, Integer.toString(repeat)).split(" ");
+        if (!reply[0].equals("ok")) return String.join(" ", reply);
+        best = Math.min(best, Double.parseDouble(reply[2]) / repeat);
+      }
+    }
+    return "ok " + first[1] + " " + best;
+  }
+
+  private String answers(String id) {
+    Compiled regex = regexes.get(Integer.parseInt(id));
+    List<String> strings = decoded.computeIfAbsent(regex.unicode(), u -> inputs.stream().map(h -> text(h, u)).toList());
+    Matcher matcher = regex.pattern().matcher("");
+    StringBuilder bits = new StringBuilder();
+    for (String s : strings) {
+      try {
+        bits.append(answer(regex, matcher, s) ? '1' : '0');
+      } catch (StackOverflowError e) {
+        bits.append('g');
+      }
+    }
+    return "ok " + (bits.length() == 0 ? "-" : bits);
+  }
+
   private String handle(String[] words) {
     switch (words[0]) {
       case "compile":
@@ -99,6 +130,10 @@ public final class RegexServer {
         return "ok";
       case "batch":
         return batch(words[1], words[2]);
+      case "timed":
+        return timed(words[1], words[2], words[3], words[4]);
+      case "answers":
+        return answers(words[1]);
       case "free":
         return "ok";
       default:

@@ -98,6 +98,34 @@ function handle(words) {
         throw e;
       }
     }
+    case 'timed': {  // the probe's timing protocol in one request (../README.md)
+      const first = handle(['batch', words[1], '1']).split(' ');
+      if (first[0] !== 'ok') return first.join(' ');
+      let best = Number(first[2]);
+      if (best < Number(words[4])) {
+        const repeat = Math.min(10000, Math.ceil(Number(words[3]) / Math.max(best, 1e-4)));
+        for (let r = 0; r < Number(words[2]); r++) {
+          const reply = handle(['batch', words[1], String(repeat)]).split(' ');
+          if (reply[0] !== 'ok') return reply.join(' ');
+          best = Math.min(best, Number(reply[2]) / repeat);
+        }
+      }
+      return `ok ${first[1]} ${best}`;
+    }
+    case 'answers': {
+      const { regex, encoding } = regexes.get(Number(words[1]));
+      if (!decoded.has(encoding)) decoded.set(encoding, inputs.map((hex) => text(hex, encoding)));
+      let bits = '';
+      for (const s of decoded.get(encoding)) {
+        try {
+          bits += answer(regex, s) ? '1' : '0';
+        } catch (e) {
+          if (!(e instanceof RangeError)) throw e;
+          bits += 'g';  // V8's guard, as in a batch
+        }
+      }
+      return `ok ${bits || '-'}`;
+    }
     case 'free':
       regexes.delete(Number(words[1]));
       return 'ok';

@@ -2,6 +2,7 @@
 ASCII, as JavaScript's (with or without u). Without u the pattern and inputs are bytes read as
 Latin-1 text (one character per byte); with u, UTF-8 text. Python's `$` also matches before a final
 newline (re has no option to stop it): docs/regex.md lists it."""
+import math
 import re
 import sys
 import time
@@ -66,6 +67,27 @@ def batch(regex_id: str, repeat: str) -> str:
     return f"ok {matched} {(time.perf_counter() - started) * 1000}"
 
 
+def timed(regex_id: str, rounds: str, floor_ms: str, below_ms: str) -> str:
+    """A first run, then (when faster than below_ms) the fastest of `rounds` batches repeated to
+    floor_ms, per match: the probe's timing protocol in one request (../README.md)."""
+    first = batch(regex_id, "1").split(" ")
+    if first[0] != "ok":
+        return " ".join(first)
+    best = float(first[2])
+    if best < float(below_ms):
+        repeat = min(10000, math.ceil(float(floor_ms) / max(best, 1e-4)))
+        for _ in range(int(rounds)):
+            best = min(best, float(batch(regex_id, str(repeat)).split(" ")[2]) / repeat)
+    return f"ok {first[1]} {best}"
+
+
+def answers(regex_id: str) -> str:
+    match, unicode = regexes[int(regex_id)]
+    if unicode not in decoded:
+        decoded[unicode] = [text(h, unicode) for h in inputs]
+    return "ok " + ("".join("0" if match(s) is None else "1" for s in decoded[unicode]) or "-")
+
+
 def handle(words: list[str]) -> str:
     if words[0] == "compile":
         return compile_regex(*words[1:4])
@@ -75,6 +97,10 @@ def handle(words: list[str]) -> str:
         return "ok"
     if words[0] == "batch":
         return batch(*words[1:3])
+    if words[0] == "timed":
+        return timed(*words[1:5])
+    if words[0] == "answers":
+        return answers(words[1])
     if words[0] == "free":
         return "ok"  # ids are not reused; the compiled pattern stays in re's cache anyway
     return f"error unknown request {words[0]}"

@@ -87,6 +87,37 @@ impl Server {
         format!("ok {} {}", matched, started.elapsed().as_secs_f64() * 1e3)
     }
 
+    /// The probe's timing protocol in one request (../README.md).
+    fn timed(&self, id: &str, rounds: &str, floor_ms: &str, below_ms: &str) -> String {
+        let first = self.batch(id, "1");
+        let words: Vec<&str> = first.split(' ').collect();
+        let parsed = (words.get(2).and_then(|m| m.parse::<f64>().ok()), rounds.parse::<usize>(),
+                      floor_ms.parse::<f64>(), below_ms.parse::<f64>());
+        let (mut best, rounds, floor, below) = match parsed {
+            (Some(ms), Ok(r), Ok(f), Ok(b)) if words[0] == "ok" => (ms, r, f, b),
+            _ => return first,
+        };
+        if best < below {
+            let repeat = (floor / best.max(1e-4)).ceil().min(10000.0) as usize;
+            for _ in 0..rounds {
+                let reply = self.batch(id, &repeat.to_string());
+                let ms = reply.split(' ').nth(2).and_then(|m| m.parse::<f64>().ok()).unwrap_or(f64::INFINITY);
+                best = best.min(ms / repeat as f64);
+            }
+        }
+        format!("ok {} {}", words[1], best)
+    }
+
+    fn answers(&self, id: &str) -> String {
+        match id.parse().ok().and_then(|i: usize| self.regexes.get(&i)) {
+            Some(regex) => {
+                let bits: String = self.inputs.iter().map(|input| if regex.matches(input) { '1' } else { '0' }).collect();
+                format!("ok {}", if bits.is_empty() { "-" } else { &bits })
+            }
+            None => "error bad answers request".into(),
+        }
+    }
+
     fn handle(&mut self, words: &[&str]) -> String {
         match words {
             ["compile", flags, anchoring, pattern] => self.compile(flags, anchoring, pattern),
@@ -98,6 +129,8 @@ impl Server {
                 Err(e) => format!("error {}", e),
             },
             ["batch", id, repeat] => self.batch(id, repeat),
+            ["timed", id, rounds, floor_ms, below_ms] => self.timed(id, rounds, floor_ms, below_ms),
+            ["answers", id] => self.answers(id),
             ["free", id] => {
                 id.parse().ok().and_then(|i: usize| self.regexes.remove(&i));
                 "ok".into()

@@ -1,0 +1,2 @@
+const nested = /^(a+)+$/;
+module.exports = { nested };

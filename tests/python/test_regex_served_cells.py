@@ -1,0 +1,75 @@
+"""The regex study's cells in one long-lived process per engine (`--stallbench-serve`,
+redos/served_cells.py): a bench binary runs the cells it is sent one after another, each with its
+own records; the study starts a process per engine and another only after it killed one (a match
+past its budget), and that cell is still a timeout row."""
+import csv
+import os
+import subprocess
+
+from conftest import BUILD, Quiet
+from stallbench_lib.convert import read_record
+from test_regex_found import regex_run, verdicts, regex_tools  # noqa: F401 (a fixture)
+
+TINY = BUILD / "tests" / "tiny_bench"
+
+
+def test_a_served_binary_runs_each_cell_it_is_sent_with_its_own_records():
+    read_end, write_end = os.pipe()
+    done = subprocess.run([str(TINY), "--stallbench-serve", f"--stallbench-records-fd={write_end}"], pass_fds=(write_end,),
+                          input="2 sum.n=1000\n1 sum.n=0\n1 nothing=1\n1 sum.n=5000\n", text=True, capture_output=True,
+                          timeout=60)
+    os.close(write_end)
+    with os.fdopen(read_end) as records:
+        found = [read_record(line) for line in records]
+    assert done.returncode == 0, done.stderr
+    ends = [r for r in found if r.event == "end"]
+    assert [(r.rep, r.status) for r in ends] == [(0, "ok"), (1, "ok"), (0, "error"), (0, "error"), (0, "ok")]
+    assert [dict((v.metric, v.value) for v in r.values).get("n_done") for r in ends] == [1000, 1000, None, None, 5000]
+    assert "not one cell" in ends[3].detail
+    assert [r.event for r in found].count("start") == 5  # every cell's repetitions announced as they start
+
+
+def test_a_study_starts_one_process_per_engine_and_another_only_after_a_kill(tmp_path, regex_tools):
+    # std::regex has no guard: the nested repeat's curve ends over the budget, its process killed, and
+    # the second pattern's cells need a process again; RE2 never overruns: one process for all its cells.
+    result, run_dir = regex_run(tmp_path, "--pattern", "^(a+)+$", "--pattern", "^a+$", "--engines", "std,re2",
+                                "--node", "none", "--lengths", "8,14,20,26,32", "--budget-ms", "300")
+    assert result.returncode == 0, result.stderr
+    raw = run_dir / "raw"
+    starts = {e: (raw / f"served-{e}.log").read_text().count("$ ") for e in ("std", "re2")}
+    with open(run_dir / "results.csv") as f:
+        cells = {(r["params"], r["status"]) for r in csv.DictReader(f) if r["benchmark"] == "match"}
+    killed = sum(1 for params, status in cells if status == "timeout" and "engine=std" in params)
+    logs = [p.read_text() for p in raw.glob("*.log")]
+    again = sum(log.count("run again") for log in logs if "match.engine=std " in log)  # the machine's load
+    assert verdicts(run_dir)[("pattern-1", "std")]["stop_status"] == "timeout"
+    assert starts["std"] == 1 + killed + again and killed >= 1
+    assert starts["re2"] == 1 and sum(1 for params, _ in cells if "engine=re2" in params) >= 5
+
+
+def test_a_cell_that_overran_while_it_waited_for_the_processor_is_run_again_and_one_that_worked_is_a_timeout(
+        tmp_path, monkeypatch):
+    # Main's CI beside two spinners: node@26 timed out at 121 bytes on a match of well under a
+    # millisecond (one process a cell then, each waiting its turn for a processor), and the curve
+    # read `timeout` instead of exponential. A served cell that overruns with less than half its
+    # budget in processor time is run again in a new process; one that spent its budget working is
+    # a timeout at once. The fake server waits (sleep) on its first request, spins on a `spin` one.
+    from test_runner import ended, fake_bench, started
+    from stallbench_lib.plan import Cell
+    from stallbench_lib.redos import served_cells
+
+    monkeypatch.setattr(served_cells, "STARTUP_ALLOWANCE_S", 5)
+    mark = tmp_path / "waited-once"
+    cell = fake_bench(tmp_path, "\n".join([
+        "while read -r reps cell; do", started(0),
+        "  case $cell in *spin*) while :; do :; done;; esac",
+        f"  if [ ! -e {mark} ]; then touch {mark}; exec sleep 60; fi", ended(0, 1.5), "done"]), timeout_s=1.0)
+    raw = tmp_path / "raw"
+    raw.mkdir()
+    with served_cells.ServedCells() as served:
+        waited = served.run_cell(cell, "r", raw, "waited", 1, Quiet())
+        assert waited.status == "ok" and waited.rows[0].value == 1.5
+        assert "run again" in (raw / "waited.log").read_text()
+        spun = served.run_cell(Cell(cell.benchmark, {"n": "spin"}), "r", raw, "spun", 1, Quiet())
+    assert spun.status == "timeout"
+    assert (raw / "spun.log").read_text().count("run again") <= served_cells.LOAD_RETRIES
