@@ -5,13 +5,16 @@ spends as long before its loop in every scenario where that can change the order
 startup-race says which), annotated or not. Where the model of a line gets it, first found first:
 
 1. measured now, on the Node compared (`trace --node`), its probe runs spread evenly among that Node's
-   runs of the scenarios compared, so that both see the same load on the machine;
-2. stored with the installed line: measured when scripts/install-npm installed it (this module's
-   `record`), in <deps>/npm/node-LINE/startup-tail.json beside the binary, with the date and the load,
-   while the load per core now is within STORED_LOAD_PER_CORE of the load it was measured at (or
-   within a factor of two);
-3. measured now on the installed line, when nothing was stored (a line installed before this was)
-   or the machine's load has moved too far since;
+   runs of the scenarios compared, so that both see the same state of the machine;
+2. measured now on the installed line (MEASURE_RUNS probe runs), when no Node is compared: the tail is
+   a few hundred microseconds of Node's own work, and how long that takes moves with the machine's
+   state far beyond what its load average says (Node 20's median was 0.17 ms on the idle machine it
+   was installed on, 0.25 and 0.35 ms in two batches of 100 probes back to back at load 1.5 per core);
+3. stored with the installed line, when Node may not be run now (STALLBENCH_NODE=none) or is not
+   installed here: measured when scripts/install-npm installed it (this module's `record`), in
+   <deps>/npm/node-LINE/startup-tail.json beside the binary, with the date and the load, while the
+   load per core now is within STORED_LOAD_PER_CORE of the load it was measured at (or within a
+   factor of two);
 4. none: the model shows the orders such a scenario can take, not their odds.
 
     python3 -m stallbench_lib.startup_tail record NODE_BINARY OUT.json   (what install-npm runs)
@@ -158,23 +161,23 @@ def stored(line: str) -> tuple[Tail | None, str]:
 
 
 def without_node(line: str, needed: bool) -> Tail:
-    """The tail the model of `line` spends when no Node is compared: stored with the installed line,
-    else measured on the installed line, else none (the module docstring's 2-4)."""
+    """The tail the model of `line` spends when no Node is compared: measured now on the installed line,
+    else stored with it, else none (the module docstring's 2-4)."""
     if not needed:
         return Tail(needed=False)
+    binary = nodejs.installed_path(line)
+    cannot_run = ("running Node is disabled (STALLBENCH_NODE)" if os.environ.get("STALLBENCH_NODE") in ("", "none")
+                  else f"Node {line} is not installed to measure it: scripts/bootstrap --node {line}" if binary is None
+                  else "")
+    if not cannot_run:
+        try:
+            return measure(nodejs.probe(line, str(binary)), "measured now on the installed line")
+        except UsageError as e:
+            cannot_run = str(e)
     found, why_not = stored(line)
     if found:
         return found
-    if os.environ.get("STALLBENCH_NODE") in ("", "none"):
-        return Tail(source=f"none stored with Node {line}, and running Node is disabled (STALLBENCH_NODE)")
-    binary = nodejs.installed_path(line)
-    if binary is None:
-        return Tail(source=f"Node {line} is not installed to measure it: scripts/bootstrap --node {line}")
-    try:
-        installed = nodejs.probe(line, str(binary))
-    except UsageError as e:
-        return Tail(source=str(e))
-    return measure(installed, f"measured now on the installed line ({why_not or 'none was stored when it was installed'})")
+    return Tail(source=f"{cannot_run}; {why_not}" if why_not else cannot_run)
 
 
 def record(binary: str, out: Path) -> int:
