@@ -36,8 +36,9 @@ struct Body {
                       // callbacks inside it run before it returns to the loop, so they share it
   bool timers;        // it may arm timers in free slots (not an interval's ticks, not beforeExit)
   int depth;
+  bool after_pool = false;  // it runs after its line's pool request ended (that request's callback)
 
-  Body inside() const { return {slot, mode, continuations, timers, depth + 1}; }
+  Body inside() const { return {slot, mode, continuations, timers, depth + 1, after_pool}; }
 };
 
 class Generator {
@@ -93,7 +94,17 @@ class Generator {
   // when something awaits it (`quiet`), starts nothing on the loop: the awaiting callback does.
   json loop_op(Body& b, bool quiet);
 
-  std::vector<int> free_slots(int from) const;
+  // Pool requests and timers due in later slots never overlap: a pool request in flight while such a
+  // timer is pending would end before it only while the process is not stalled for the slots between
+  // (at load 30-60 here a process stalled for over 100 ms: the timer ran first, then the completion).
+  // A pool request fits where no timer armed at or before its slot is due after it; a timer fits
+  // where no pool request is in flight in the slots from its arming to its last due one (one in the
+  // arming slot is over when the timer is armed from that request's callback).
+  bool pool_request_fits(const Body& b) const;
+  bool timer_fits(const Body& b, int last_due) const;
+  void arm(const Body& b, int last_due) { pending_.emplace_back(b.slot, last_due); }
+
+  std::vector<int> free_slots(const Body& b) const;
 
   // A timer due at the start of a free slot, or (rarely) two armed back to back with one delay:
   // they share Node's list and run in turn. Their callbacks then start nothing on the loop, so it
@@ -114,7 +125,7 @@ class Generator {
 
   // The slots an interval of `every` slots and `count` ticks armed in `from` would take; none when
   // one of them is taken.
-  std::vector<int> interval_slots(int from, int every, int count) const;
+  std::vector<int> interval_slots(const Body& b, int every, int count) const;
 
   json interval(Body& b);
 
@@ -129,6 +140,8 @@ class Generator {
   int labels_ = 0;
   std::set<int> taken_ = {0};  // slots with a timer due (0: the main module)
   std::vector<std::pair<std::string, std::string>> names_;  // name, the kind of op it names
+  std::vector<std::pair<int, int>> pending_;  // timers due in a later slot: the slot arming them, the last due
+  std::set<int> pool_slots_;                  // slots in which a pool request is in flight
 };
 
 }  // namespace stallbench::loop::random_draw

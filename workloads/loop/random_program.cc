@@ -44,8 +44,8 @@ void Generator::append(json& out, Body& b) {
   if (b.depth < kMaxDepth) {
     menu.push_back({14, [&] { out.push_back(microtask(b)); }});
     menu.push_back({5, [&] { out.push_back(awaiting(chance(50) ? "await" : chance(50) ? "promiseAll" : "promiseRace", b, false)); }});
-    if (b.timers && !free_slots(b.slot).empty()) menu.push_back({10, [&] { timers(out, b); }});
-    if (b.timers && !interval_slots(b.slot, 1, 1).empty()) menu.push_back({3, [&] { out.push_back(interval(b)); }});
+    if (b.timers && !free_slots(b).empty()) menu.push_back({10, [&] { timers(out, b); }});
+    if (b.timers && !interval_slots(b, 1, 1).empty()) menu.push_back({3, [&] { out.push_back(interval(b)); }});
     bool burst_fits = b.mode == Mode::fan_out || b.continuations > 0;
     if (b.timers && bursts_left_ > 0 && burst_fits) menu.push_back({6, [&] { burst(out, b); }});
     if (b.mode == Mode::fan_out) menu.push_back({14, [&] { out.push_back(fast(b)); }});
@@ -73,7 +73,7 @@ json Generator::clear() {
 }
 
 std::string Generator::name(const std::string& kind) {
-  names_.emplace_back("n" + std::to_string(names_.size() + 1), kind);
+  names_.emplace_back(std::string("n").append(std::to_string(names_.size() + 1)), kind);  // appended: GCC 12 -Wrestrict
   return names_.back().first;
 }
 
@@ -112,6 +112,7 @@ bool Generator::awaitable(json& into, Body& b, bool may_continue) {
 }
 
 json Generator::awaiting(const std::string& kind, Body& b, bool toplevel) {
+  bool timers = b.timers;  // before a pool request among the awaited ones takes them away
   json op = {{"op", kind}, {"log", label(kind == "await" ? "await" : kind == "promiseAll" ? "all" : "race")}};
   if (toplevel) op["toplevel"] = true;
   json children = json::array();
@@ -121,59 +122,9 @@ json Generator::awaiting(const std::string& kind, Body& b, bool toplevel) {
   for (std::uint64_t i = 0; i < count; ++i) continued = awaitable(children, b, kind == "await") || continued;
   if (kind == "await" && !of_null) op["on"] = children[0];
   if (kind != "await") op["of"] = children;
-  Body then = continued ? Body{b.slot, mode(), 1, b.timers, b.depth + 1} : b.inside();
+  Body then = continued ? Body{b.slot, mode(), 1, timers, b.depth + 1, true} : b.inside();
   with_then(op, list(then, below(3)));
   if (!continued) b.continuations = then.continuations;
-  return op;
-}
-
-json Generator::fast(Body& b) {
-  bool immediate = chance(75);
-  json op = {{"op", immediate ? "setImmediate" : "socketClose"}, {"log", label(immediate ? "immediate" : "close")}};
-  if (immediate && chance(25)) op["name"] = name("setImmediate");
-  Body inside = b.inside();
-  with_then(op, list(inside, below(3)));
-  return op;
-}
-
-json Generator::loop_op(Body& b, bool quiet) {
-  b.continuations = 0;
-  // No dns.lookup: getaddrinfo("localhost") took 2-25 ms here (the first call the longest), as long
-  // as a slot, so its callback would race the next slot's timer.
-  static const std::vector<const char*> kinds = {"readFile", "readFile", "stat", "open", "writeFile",
-                                                 "setImmediate", "socketClose", "setTimeout"};
-  std::string kind = kinds[below(kinds.size())];
-  if (kind == "open" && quiet) kind = "stat";  // its close would still be in flight when the awaiting callback runs
-  Body then = quiet ? Body{b.slot, Mode::line, 0, b.timers, b.depth + 1} : Body{b.slot, mode(), 1, b.timers, b.depth + 1};
-  std::string n = std::to_string(labels_ + 1);
-  json op = {{"op", kind}};
-  bool missing = chance(15);
-  if (kind == "readFile" || kind == "stat" || kind == "open") {
-    if (missing) op["path"] = "missing-" + n + ".txt", op["error"] = "ENOENT";  // else the program's own file
-  } else if (kind == "writeFile") {
-    op["path"] = missing ? "missing/out-" + n + ".txt" : "out-" + n + ".txt";
-    op["bytes"] = below(64);
-    if (missing) op["error"] = "ENOENT";
-  } else if (kind == "setTimeout") {
-    op["ms"] = below(3);  // nothing else is pending: a short timer cannot race anything
-    if (chance(25)) op["name"] = name("setTimeout");
-  }
-  static const std::map<std::string, const char*> prefixes = {
-      {"readFile", "read"}, {"stat", "stat"}, {"open", "open"}, {"writeFile", "write"},
-      {"setImmediate", "immediate"}, {"socketClose", "close"}, {"setTimeout", "timeout"}};
-  op["log"] = label(prefixes.at(kind));
-  if (kind == "open" && !missing) {
-    // The close is the open callback's loop-level op; the open's other ops start nothing.
-    Body open_body{b.slot, Mode::line, 0, b.timers, b.depth + 1};
-    json ops = list(open_body, below(2));
-    json close = {{"op", "close"}, {"log", label("fclose")}};
-    Body after{b.slot, mode(), 1, b.timers, b.depth + 2};
-    with_then(close, list(after, below(3)));
-    ops.push_back(close);
-    op["then"] = ops;
-    return op;
-  }
-  with_then(op, list(then, below(3)));
   return op;
 }
 

@@ -7,17 +7,29 @@
 
 namespace stallbench::loop::random_draw {
 
-std::vector<int> Generator::free_slots(int from) const {
+bool Generator::pool_request_fits(const Body& b) const {
+  return std::none_of(pending_.begin(), pending_.end(),
+                      [&](const auto& timer) { return timer.first <= b.slot && b.slot < timer.second; });
+}
+
+bool Generator::timer_fits(const Body& b, int last_due) const {
+  return std::none_of(pool_slots_.begin(), pool_slots_.end(), [&](int slot) {
+    return b.slot <= slot && slot < last_due && !(slot == b.slot && b.after_pool);
+  });
+}
+
+std::vector<int> Generator::free_slots(const Body& b) const {
   std::vector<int> free;
-  for (int s = from + 1; s <= std::min(from + kSlotsAhead, kLastSlot); ++s)
-    if (!taken_.count(s)) free.push_back(s);
+  for (int s = b.slot + 1; s <= std::min(b.slot + kSlotsAhead, kLastSlot); ++s)
+    if (!taken_.count(s) && timer_fits(b, s)) free.push_back(s);
   return free;
 }
 
 void Generator::timers(json& out, Body& b) {
-  std::vector<int> free = free_slots(b.slot);
+  std::vector<int> free = free_slots(b);
   int slot = free[below(free.size())];
   taken_.insert(slot);
+  arm(b, slot);
   int ms = (slot - b.slot) * kRandomSlotMs;
   bool pair = chance(15);
   for (int i = 0; i < (pair ? 2 : 1); ++i) {
@@ -62,21 +74,23 @@ void Generator::burst(json& out, Body& b) {
   out.push_back({{"op", "busy"}, {"ms", kBurstBusyMs}, {"log", label("busy")}});
 }
 
-std::vector<int> Generator::interval_slots(int from, int every, int count) const {
+std::vector<int> Generator::interval_slots(const Body& b, int every, int count) const {
   std::vector<int> slots;
   for (int i = 1; i <= count; ++i) {
-    int s = from + i * every;
+    int s = b.slot + i * every;
     if (s > kLastSlot || taken_.count(s)) return {};
     slots.push_back(s);
   }
-  return slots;
+  return timer_fits(b, slots.back()) ? slots : std::vector<int>{};
 }
 
 json Generator::interval(Body& b) {
   int every = 1 + static_cast<int>(below(2));
   int count = 1 + static_cast<int>(below(3));
-  while (interval_slots(b.slot, every, count).empty()) every > 1 ? --every : --count;  // (1, 1) was free
-  for (int s : interval_slots(b.slot, every, count)) taken_.insert(s);
+  while (interval_slots(b, every, count).empty()) every > 1 ? --every : --count;  // (1, 1) was free
+  std::vector<int> slots = interval_slots(b, every, count);
+  for (int s : slots) taken_.insert(s);
+  arm(b, slots.back());
   json op = {{"op", "setInterval"}, {"ms", every * kRandomSlotMs}, {"count", count}, {"log", label("interval")}};
   if (chance(25)) op["name"] = name("setInterval");
   Body tick{b.slot + every, mode(), 1, false, b.depth + 1};  // every tick runs the same ops
