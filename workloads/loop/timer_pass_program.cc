@@ -54,7 +54,10 @@ class Decoder {
       if (!then.empty()) ops[static_cast<std::size_t>(i)]["then"] = then;
     }
     ops.push_back({{"op", "busy"}, {"ms", kBusyMs}});
-    if (throws_) ops.insert(ops.begin(), {{"op", "uncaughtException"}, {"log", "uncaughtException"}});
+    if (throws_) {
+      json listener = {{"op", "uncaughtException"}, {"log", "uncaughtException"}};
+      ops.insert(ops.begin(), listener);  // a named value: a braced list here would insert its elements
+    }
     return ops;
   }
 
