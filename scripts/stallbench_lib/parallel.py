@@ -1,9 +1,10 @@
 """Independent work (one child process each, through children.py) spread over the machine's cores,
-in threads: the regex family's sample check (one regex_check per engine) and recheck's analysis (one
-analyser per share of the regexes) and the Node lines `trace --jobs` compares at once. The threads block SIGINT and SIGTERM, so an interruption reaches
-the main thread at once (children.thread's rule); when it does, every child still running is killed
-and no new one starts (children.stop_all), which ends the threads waiting on them or about to start
-their next one, and the interruption goes on."""
+in threads: the regex family's sample check (one regex_check per engine), recheck's analysis (one
+analyser per share of the regexes) and the Node lines `trace --jobs` compares at once. The threads
+block SIGINT and SIGTERM, so an interruption reaches the main thread at once (children.thread's
+rule); when it does, every child still running is killed and no new one starts
+(children.stop_all), which ends the threads waiting on them or about to start their next one, and
+the interruption goes on."""
 import os
 import signal
 from collections.abc import Callable, Iterable
