@@ -46,6 +46,7 @@ _MEMORY_VERDICT_WAIT_S = 1.0
 STOPPING_GRACE_S = 0.5  # terminate()'s grace once a stop signal came: the command ends within 2 s
 _live: dict[int, tuple[subprocess.Popen, int]] = {}  # pid -> (child, its memory cap)
 _lock = threading.Lock()
+_stopping = threading.Event()  # set by stop_all(): the command is on its way out
 
 
 def memory_limit_bytes() -> int:
@@ -107,6 +108,8 @@ def start(argv: list[str], *, memory_bytes: int | None = None, reserves_address_
     """Starts argv (no shell) in a new session whose group is capped at `memory_bytes` resident (default:
     three quarters of physical memory; 0: no cap, for the build and installers). The cap is also the
     child's RLIMIT_AS unless it `reserves_address_space` (V8: node). popen_kwargs go to subprocess.Popen."""
+    if _stopping.is_set():  # a worker thread going on after the command was interrupted
+        raise Stopping(f"not starting {Path(argv[0]).name}: the command is being stopped")
     cap = memory_limit_bytes() if memory_bytes is None else memory_bytes
     # The stop signals wait while the child starts: an interruption landing between Popen's fork
     # and our registering the group would leave a child nobody kills.
@@ -231,6 +234,19 @@ def kill_all() -> None:
     for proc in procs:
         kill(proc)
     _kill_adopted_when_alone()
+
+
+class Stopping(KeyboardInterrupt):
+    """start() after stop_all(): a KeyboardInterrupt, so a worker's `except Exception` (a failed run
+    made a row) does not carry on to its next child."""
+
+
+def stop_all() -> None:
+    """Kills every child still running and refuses new ones: when the command is interrupted while
+    worker threads run children one after another (parallel.each), each ends at its next start
+    instead of running its whole share of the work before the command can exit."""
+    _stopping.set()
+    kill_all()
 
 
 atexit.register(kill_all)

@@ -1,8 +1,10 @@
 """Independent work (one child process each, through children.py) spread over the machine's cores,
-in threads: the regex family's sample check (one regex_check per engine) and recheck's analysis (one
-analyser per share of the regexes). The threads block SIGINT and SIGTERM, so an interruption reaches
-the main thread at once (children.thread's rule); when it does, every child still running is killed,
-which ends the threads waiting on them, and the interruption goes on."""
+in threads: the regex family's sample check (one regex_check per engine), recheck's analysis (one
+analyser per share of the regexes) and the Node lines `trace --jobs` compares at once. The threads
+block SIGINT and SIGTERM, so an interruption reaches the main thread at once (children.thread's
+rule); when it does, every child still running is killed and no new one starts
+(children.stop_all), which ends the threads waiting on them or about to start their next one, and
+the interruption goes on."""
 import os
 import signal
 from collections.abc import Callable, Iterable
@@ -27,6 +29,9 @@ def each(work: Callable, items: Iterable, workers: int | None = None) -> list:
     pool = ThreadPoolExecutor(max_workers=min(workers or cores(), len(items)), initializer=_hold_stop_signals)
     try:
         return list(pool.map(work, items))
+    except KeyboardInterrupt:  # an interruption: the workers still going start no further child
+        children.stop_all()
+        raise
     except BaseException:
         children.kill_all()
         raise

@@ -5,13 +5,15 @@ spends as long before its loop in every scenario where that can change the order
 startup-race says which), annotated or not. Where the model of a line gets it, first found first:
 
 1. measured now, on the Node compared (`trace --node`), its probe runs spread evenly among that Node's
-   runs of the scenarios compared, so that both see the same load on the machine;
-2. stored with the installed line, in <deps>/npm/node-LINE/startup-tail.json beside the binary, with
-   the date and the load, while the load per core now is within STORED_LOAD_PER_CORE of the load it
-   was measured at (or within a factor of two);
-3. measured now on the installed line (this module's `record`) and stored, when nothing was stored or
-   the machine's load has moved too far since: the first time the model of a line needs it, not when
-   the line is installed, so that installing a line costs its download alone;
+   runs of the scenarios compared, so that both see the same state of the machine;
+2. measured now on the installed line (MEASURE_RUNS probe runs), when no Node is compared, and stored
+   beside it for 3: the tail is a few hundred microseconds of Node's own work, and how long that takes
+   moves with the machine's state far beyond what its load average says (Node 20's median was 0.17 ms
+   on an idle machine, 0.25 and 0.35 ms in two batches of 100 probes back to back at load 1.5 per core);
+3. the last tail measured on the installed line (2), when Node may not be run now (STALLBENCH_NODE=none):
+   <deps>/npm/node-LINE/startup-tail.json beside the binary, with the date and the load, while the
+   load per core now is within STORED_LOAD_PER_CORE of the load it was measured at (or within a
+   factor of two). Installing a line does not measure it, so that an install costs its download alone;
 4. none: the model shows the orders such a scenario can take, not their odds.
 
     python3 -m stallbench_lib.startup_tail record NODE_BINARY OUT.json
@@ -27,7 +29,6 @@ from . import node as nodejs, paths
 from .atomic import atomic_write
 from .errors import UsageError
 from .medians import median
-from .documents import json_loads
 
 PROBE = paths.ROOT / "workloads" / "loop" / "node" / "startup_tail.cjs"
 # The read-to-return time is a share of runs (a tick fell between the two, or not): at 20 runs its
@@ -41,7 +42,7 @@ SPREAD_MAX_RUNS = 200
 # median; the timer first in 18% and 38% of runs), far more than the other lines': a tail stored on an
 # idle machine made the model of 20 give the immediate first 80% of the time where Node gave 62%.
 STORED_LOAD_PER_CORE = 1.0
-RECORD_RUNS = 100  # stored for later runs, so worth more runs (20 s a line on this loaded machine)
+RECORD_RUNS = 100  # `record` by hand: worth more runs than a trace's (20 s a line on a loaded machine)
 STORED_NAME = "startup-tail.json"
 PROBE_TIMEOUT_S = 60
 
@@ -96,6 +97,11 @@ def _probe_runs(node: nodejs.Node, runs: int) -> tuple[list[float], str]:
     return samples, "" if samples else f"no usable probe run of Node {node.version}"
 
 
+def measure(node: nodejs.Node, how: str = "measured now") -> Tail:
+    samples, why_not = _probe_runs(node, MEASURE_RUNS)
+    return Tail(samples, f"Node {node.version.lstrip('v')}, {how}" if samples else why_not)
+
+
 class Spread:
     """Probe runs of `node` spread evenly over `total` other runs of it (the scenarios compared), one
     per run between MEASURE_RUNS and SPREAD_MAX_RUNS: call after_run() after each of those; tail() when
@@ -137,7 +143,7 @@ def stored(line: str) -> tuple[Tail | None, str]:
     measured at a load per core like this one's; else None and why not (empty: none stored)."""
     path = stored_path(line)
     try:
-        doc = json_loads(path.read_text(encoding="utf-8"))
+        doc = json.loads(path.read_text(encoding="utf-8"))
         samples = [float(x) for x in doc["samples_ms"]]
         version, measured = str(doc["node"]), str(doc["measured"])
         then = _load_per_core(float(doc["load_average"][0]), int(doc["cores"]))
@@ -149,28 +155,34 @@ def stored(line: str) -> tuple[Tail | None, str]:
     if abs(now - then) > STORED_LOAD_PER_CORE and max(now, then) > 2 * min(now, then):
         return None, (f"the one stored with it was measured at load {then:.1f} per core, the machine is at "
                       f"{now:.1f} now")
-    return Tail(samples, f"Node {version.lstrip('v')}, measured on {measured[:10]} at load {then:.1f} per core "
-                         f"(stored in {path})"), ""
+    return Tail(samples, f"Node {version.lstrip('v')}, measured on {measured[:10]} at load "
+                         f"{then:.1f} per core (stored in {path})"), ""
 
 
 def without_node(line: str, needed: bool) -> Tail:
-    """The tail the model of `line` spends when no Node is compared: stored with the installed line,
-    else measured on the installed line now and stored, else none (the module docstring's 2-4)."""
+    """The tail the model of `line` spends when no Node is compared: measured now on the installed line,
+    else stored with it, else none (the module docstring's 2-4)."""
     if not needed:
         return Tail(needed=False)
+    binary = nodejs.installed_path(line)
+    cannot_run = ("running Node is disabled (STALLBENCH_NODE)" if os.environ.get("STALLBENCH_NODE") in ("", "none")
+                  else f"Node {line} is not installed to measure it: scripts/bootstrap --node {line}" if binary is None
+                  else "")
+    if not cannot_run:
+        try:
+            node = nodejs.probe(line, str(binary))
+        except UsageError as e:
+            cannot_run = str(e)
+        else:
+            tail = measure(node, "measured now on the installed line")
+            if tail.samples_ms:
+                _store(node, tail.samples_ms, stored_path(line))
+                return tail
+            cannot_run = tail.source
     found, why_not = stored(line)
     if found:
         return found
-    if os.environ.get("STALLBENCH_NODE") in ("", "none"):
-        return Tail(source=f"none stored with Node {line}, and running Node is disabled (STALLBENCH_NODE)")
-    binary = nodejs.installed_path(line)
-    if binary is None:
-        return Tail(source=f"Node {line} is not installed to measure it: scripts/bootstrap --node {line}")
-    print(f"stallbench: measuring the start-up tail of Node {line} ({RECORD_RUNS} runs, stored with the line for "
-          f"later runs; {why_not or 'none is stored yet'}) ...", file=sys.stderr, flush=True)
-    if record(str(binary), stored_path(line)) != 0:
-        return Tail(source=f"measuring it under Node {line} failed (the notice above says why)")
-    return stored(line)[0] or Tail(source=f"the tail measured under Node {line} could not be read back")
+    return Tail(source=f"{cannot_run}; {why_not}" if why_not else cannot_run)
 
 
 def record(binary: str, out: Path) -> int:
@@ -184,13 +196,21 @@ def record(binary: str, out: Path) -> int:
     if not samples:
         print(f"stallbench: notice: start-up tail not stored: {why_not}", file=sys.stderr)
         return 1
-    atomic_write(out, json.dumps({
-        "node": node.version, "libuv": node.libuv,
-        "measured": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-        "runs": RECORD_RUNS, "load_average": list(os.getloadavg()), "cores": os.cpu_count(),
-        "samples_ms": [round(x, 4) for x in samples],
-    }, indent=1) + "\n")
+    _store(node, samples, out)
     return 0
+
+
+def _store(node: nodejs.Node, samples: list[float], out: Path) -> None:
+    """The tail of `node` for a later run that may not run it (a failed write only loses that)."""
+    try:
+        atomic_write(out, json.dumps({
+            "node": node.version, "libuv": node.libuv,
+            "measured": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            "runs": len(samples), "load_average": list(os.getloadavg()), "cores": os.cpu_count(),
+            "samples_ms": [round(x, 4) for x in samples],
+        }, indent=1) + "\n")
+    except OSError as e:
+        print(f"stallbench: notice: start-up tail not stored in {out}: {e.strerror}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 // any bytes, run on the model of every line: every run ends with an order and no exception (the
 // model once looked up a list a microtask had emptied and threw), and a timer is printed at most
 // once (each ticks once). Node's answer for such programs is checked by `stallbench_trace timer-pass`
-// and tests/python/test_trace_random.py.
+// and tests/python/test_trace_held_out.py.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>

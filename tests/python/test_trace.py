@@ -272,21 +272,6 @@ def test_a_lasting_disagreement_on_a_race_fails_the_trace():
     assert "node: DISAGREE" in result.stdout and "agreeing with node" not in result.stdout.splitlines()[-1]
 
 
-NODE_TESTS = sorted(p for p in SCENARIOS if p.name.startswith(("node-test-", "loop-microtask-clears", "loop-microtask-empties")))
-
-
-@pytest.mark.skipif(not INSTALLED, reason="no pinned Node line installed: nothing to compare with")
-def test_nodes_own_ordering_tests_agree_on_every_installed_line():
-    """Node's own ordering tests (test/parallel, cited in each scenario) and the timer cases of a list
-    re-read after each callback: the order each asserts, on the model of each line and under that line."""
-    assert len([p for p in NODE_TESTS if p.name.startswith("node-test-")]) >= 15
-    result = stallbench("trace", "--no-build", "--node", ",".join(INSTALLED), "--runs", "1", *map(str, NODE_TESTS),
-                        timeout=1800)
-    assert result.returncode == 0, result.stdout[-6000:] + result.stderr
-    assert "DISAGREE" not in result.stdout and "undecided" not in result.stdout
-    assert f"{len(NODE_TESTS)} scenarios: {len(NODE_TESTS)} as expected" in result.stdout
-
-
 def test_a_run_that_fails_is_one_line_and_the_others_still_run(tmp_path):
     """A run that fails (here a readFile of a folder, which calls back with EISDIR where the scenario
     expects success) is that scenario's one line naming it and the op; the scenario after it runs."""

@@ -78,6 +78,28 @@ def test_the_model_alone_spends_the_tail_stored_with_the_line(tmp_path):
     assert re.findall(r"^ +\d+  (\w+)$", result.stdout, re.M) == ["timeout", "immediate"]
 
 
+@pytest.mark.skipif(NEWEST not in INSTALLED, reason=f"Node {NEWEST} not installed: nothing to measure the tail on")
+def test_the_model_alone_measures_the_tail_now_where_the_line_is_installed(tmp_path):
+    """Node's tail moves with the machine's state far more than its load average says (Node 20's median
+    was 0.17 ms when installed on an idle machine, 0.25-0.35 ms in later batches at load 1.5 per core),
+    so where the line is installed and Node may run, the model alone measures it now; the stored one
+    (here 5 ms) is for when Node may not be run (STALLBENCH_NODE=none)."""
+    deps = tmp_path / "deps"
+    _stored(deps, NEWEST, PINNED[NEWEST], [5.0] * 8)
+    real = nodejs.installed_path(NEWEST).parents[2]  # <deps>/npm/node-LINE/node_modules
+    (deps / "npm" / f"node-{NEWEST}" / "node_modules").symlink_to(real)
+    race = str(_race(tmp_path))
+    measured = stallbench_command("trace", "--no-build", "--model-node", NEWEST, "--runs", "5", race,
+                                  env={"STALLBENCH_DEPS": str(deps)})
+    assert measured.returncode == 0, measured.stdout + measured.stderr
+    unwrapped = " ".join(measured.stdout.split())
+    assert "measured now on the installed line" in unwrapped and "5.000 ms" not in unwrapped
+    offline = stallbench_command("trace", "--no-build", "--model-node", NEWEST, "--runs", "5", race,
+                                 env={"STALLBENCH_DEPS": str(deps), "STALLBENCH_NODE": "none"})
+    assert offline.returncode == 0, offline.stdout + offline.stderr
+    assert "5.000 ms median of 8 runs" in " ".join(offline.stdout.split())
+
+
 @pytest.mark.parametrize("text", ["{not json", json.dumps({"node": "v0.1.0", "measured": "2026-11-30", "samples_ms": [5.0]})],
                          ids=["damaged", "another version"])
 def test_a_stored_tail_that_is_damaged_or_of_another_version_is_not_used(tmp_path, text):

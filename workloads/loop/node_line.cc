@@ -11,11 +11,16 @@ namespace {
 // One row per Node line, oldest first: adding a line starts here (docs/adding-a-node-line.md).
 const std::vector<NodeLineModel>& models() {
   static const std::vector<NodeLineModel> all = {
-      {18, "18.20.8", "1.44", false, EsmEntry::read_on_pool, FsRequests::one_per_step},
-      {20, "20.20.2", "1.46", true, EsmEntry::read_on_pool, FsRequests::one_per_step},
-      {22, "22.23.5", "1.51", true, EsmEntry::before_loop, FsRequests::one_per_step},
-      {24, "24.22.3", "1.52", true, EsmEntry::before_loop, FsRequests::one_per_step},
-      {26, "26.12.1", "1.52", true, EsmEntry::before_loop, FsRequests::one_shot},
+      {18, "18.20.8", "1.44", false, EsmEntry::read_on_pool, FsRequests::one_per_step, ThrownQueues::drained_at_check,
+       RejectionReport::skips_handled},
+      {20, "20.20.2", "1.46", true, EsmEntry::read_on_pool, FsRequests::one_per_step, ThrownQueues::drained_at_check,
+       RejectionReport::all_pending},
+      {22, "22.23.5", "1.51", true, EsmEntry::before_loop, FsRequests::one_per_step, ThrownQueues::drained_at_check,
+       RejectionReport::all_pending},
+      {24, "24.22.3", "1.52", true, EsmEntry::before_loop, FsRequests::one_per_step, ThrownQueues::drained_at_check,
+       RejectionReport::all_pending},
+      {26, "26.12.1", "1.52", true, EsmEntry::before_loop, FsRequests::one_shot, ThrownQueues::next_callback,
+       RejectionReport::all_pending},
   };
   return all;
 }
@@ -36,6 +41,14 @@ std::vector<std::pair<std::string, std::string>> NodeLineModel::semantics() cons
              "reads, close); fs.writeFile is one request"
            : "fs.readFile is open, fstat, reads of at most 512 KiB (64 KiB until a 0-byte read when the size is 0), "
              "close; fs.writeFile is open, writes, close: one pool request each"},
+      {"after_uncaught",
+       thrown_queues == ThrownQueues::drained_at_check
+           ? "the ticks and microtasks left behind a handled uncaught exception run as the next check phase begins"
+           : "the ticks and microtasks left behind a handled uncaught exception run after the next callback"},
+      {"rejection_report",
+       rejection_report == RejectionReport::skips_handled
+           ? "an 'unhandledRejection' listener that handles a rejection pending in the same report keeps it from being reported"
+           : "every rejection pending when a report begins is reported, even one an earlier listener of that report handled"},
   };
 }
 

@@ -25,6 +25,22 @@ enum class FsRequests {
   one_shot,      // one pool request per readFile (files up to 512 KiB, or size 0) and per writeFile
 };
 
+// Where the ticks and microtasks an exception left queued run, once an 'uncaughtException' listener
+// has handled it (the drain stopped at the throw).
+enum class ThrownQueues {
+  drained_at_check,  // as the next check phase begins: CheckImmediate's RunAndClearNativeImmediates
+                     // opens a callback scope every time, whose close drains them (up to Node 24)
+  next_callback,     // after the next callback; Node's handler queues an empty immediate so that
+                     // there is one (setImmediate(noop) in lib/internal/process/execution.js)
+};
+
+// processPromiseRejections (lib/internal/process/promises.js): which of the rejections pending when
+// a report begins it reports, when an earlier listener of the same report handles a later one.
+enum class RejectionReport {
+  skips_handled,  // each is looked up in turn: one handled meanwhile is skipped (Node 18)
+  all_pending,    // the pending ones are taken at once and all reported (Node 20 on)
+};
+
 struct NodeLineModel {
   int line;                 // 18, 20, ...
   std::string release;      // the release pinned from the npm registry: the newest of the line when pinned
@@ -32,9 +48,11 @@ struct NodeLineModel {
   bool timers_after_poll;   // libuv 1.45 and later
   EsmEntry esm_entry;
   FsRequests fs_requests;
+  ThrownQueues thrown_queues;
+  RejectionReport rejection_report;
 
   // What the model does on this line, one sentence per aspect: {timers_phase, ...}, {esm_entry,
-  // ...}, {fs_requests, ...}. The docs table's columns.
+  // ...}, {fs_requests, ...}, {after_uncaught, ...}, {rejection_report, ...}. The docs table's columns.
   std::vector<std::pair<std::string, std::string>> semantics() const;
   // The same sentences alone, for the trace header and meta.json.
   std::vector<std::string> describe() const;

@@ -35,7 +35,7 @@ Runtime::Runtime(const NodeLineModel& model) : model_(model) {
   wakeup_.data = timer_due_.data = check_handle_.data = idle_handle_.data = this;
   // As in Node: the check handle always runs but does not keep the loop alive; the idle handle is
   // active only while immediates are pending, which keeps the loop alive and poll from blocking.
-  uv_check(uv_check_start(&check_handle_, [](uv_check_t* h) { static_cast<Runtime*>(h->data)->run_immediates(); }),
+  uv_check(uv_check_start(&check_handle_, [](uv_check_t* h) { static_cast<Runtime*>(h->data)->check_phase(); }),
            "uv_check_start");
   uv_unref(reinterpret_cast<uv_handle_t*>(&check_handle_));
   // Whether Node's timer keeps the loop alive is the wakeup timer's ref (update_timer_ref); this
@@ -163,13 +163,28 @@ void Runtime::clear_immediate(ImmediateId id) {
       }
 }
 
+void Runtime::check_phase() {
+  // Node's CheckImmediate: up to Node 24 its RunAndClearNativeImmediates opens a callback scope
+  // every time, whose close drains what a handled exception left in the queues.
+  if (model_.thrown_queues == ThrownQueues::drained_at_check) invoke([] {});
+  run_immediates();
+}
+
 void Runtime::run_immediates() {
   if (immediates_.empty()) return;
   invoke([this] {
     running_immediates_.swap(immediates_);  // those queued from here on wait for the next iteration
     bool ran_one = false;
     while (!running_immediates_.empty() && !died_) {
-      if (ran_one) drain();
+      try {
+        if (ran_one) drain();
+      } catch (const Thrown&) {
+        // processImmediate threw before the next immediate: CheckImmediate calls it again for the
+        // rest, which runs the next one with no drain before it.
+        report_thrown();
+        ran_one = false;
+        continue;
+      }
       ran_one = true;
       std::shared_ptr<Immediate> immediate = std::move(running_immediates_.front());
       running_immediates_.pop_front();

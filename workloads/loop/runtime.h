@@ -186,7 +186,8 @@ class Runtime {
   void run_timers();      // Node's RunTimers
   std::uint64_t process_timers(std::uint64_t now);  // the next expiry, 0 when no timer is left
   void list_on_timeout(const std::shared_ptr<TimerList>& list, std::uint64_t now);
-  void run_immediates();  // Node's processImmediate (the check callback)
+  void check_phase();     // Node's CheckImmediate
+  void run_immediates();  // Node's processImmediate
   // One uv_fs request of an fs call: `issue` starts it (uv_fs_open(loop, req, ..., cb)), `next`
   // gets the finished request on the loop thread. Steps between Node's requests are not user
   // callbacks: they go on after a failure, so that a file opened is closed again.

@@ -36,18 +36,20 @@ void Runtime::handle_rejection(RejectionId id, Callback reaction) {
 bool Runtime::report_rejections() {
   // processPromiseRejections: the late handlers' 'rejectionHandled' first, then the rejections
   // pending now, each listener in turn; those their listeners cause wait for the next round,
-  // after the queues are drained again.
+  // after the queues are drained again. Those handled before the report began are never reported;
+  // one an earlier listener handles is skipped by Node 18 and reported from Node 20 on (the
+  // pending ones are taken at once), and then gets no 'rejectionHandled'.
   bool ran = !handled_late_.empty();
   while (!handled_late_.empty()) {
     Callback listener = std::move(handled_late_.front());
     handled_late_.pop_front();
     listener();
   }
-  std::size_t pending = rejections_.size();
-  for (std::size_t i = 0; i < pending; ++i) {
-    std::shared_ptr<Rejection> rejection = std::move(rejections_.front());
-    rejections_.pop_front();
-    if (rejection->handled) continue;
+  std::deque<std::shared_ptr<Rejection>> pending;
+  pending.swap(rejections_);
+  std::erase_if(pending, [](const auto& rejection) { return rejection->handled; });
+  for (auto& rejection : pending) {
+    if (rejection->handled && model_.rejection_report == RejectionReport::skips_handled) continue;
     rejection->reported = true;
     rejection->listener();
     ran = true;
@@ -67,6 +69,9 @@ void Runtime::report_thrown() {
   }
   auto listeners = uncaught_listeners_;  // an emit calls the listeners registered when it began
   for (auto& listener : listeners) listener();
+  // "make sure any ticks get processed by ensuring that the next Immediate cycle isn't empty"
+  // (lib/internal/process/execution.js): the queues the throw left run at the latest after it.
+  set_immediate([] {});
 }
 
 void Runtime::close_server(uv_tcp_t* server) {

@@ -148,10 +148,11 @@ void Runtime::run_timers() {
   invoke([this] {
     std::uint64_t next = 0;
     // Node's RunTimers calls processTimers again after a timer threw (the listeners having run),
-    // for the timers left, with no drain first: the queues run once it returns.
+    // for the timers left, with no drain first and the same `now`: the queues run once it returns.
+    const std::uint64_t started = now();
     for (bool done = false; !done && !died_;) {
       try {
-        next = process_timers(now());
+        next = process_timers(started);
         done = true;
       } catch (const Thrown&) {
         report_thrown();

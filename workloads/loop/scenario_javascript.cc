@@ -130,7 +130,9 @@ class Writer {
                  const std::string& params = "()", const Lines& first = {}) {
     Lines inside = first;
     append(inside, body(op, tail));
-    std::string target = op.name.empty() ? "" : "named[" + literal(op.name) + "] = ";
+    // A catch's name is the rejection it handles, not a name it gives.
+    bool names_it = !op.name.empty() && op.kind != OpKind::catch_rejection;
+    std::string target = names_it ? "named[" + literal(op.name) + "] = " : "";
     return block(target + call + params + " => {", inside, "}" + after + ";");
   }
 

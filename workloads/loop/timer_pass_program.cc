@@ -54,6 +54,10 @@ class Decoder {
       if (!then.empty()) ops[static_cast<std::size_t>(i)]["then"] = then;
     }
     ops.push_back({{"op", "busy"}, {"ms", kBusyMs}});
+    if (throws_) {
+      json listener = {{"op", "uncaughtException"}, {"log", "uncaughtException"}};
+      ops.insert(ops.begin(), listener);  // a named value: a braced list here would insert its elements
+    }
     return ops;
   }
 
@@ -63,12 +67,18 @@ class Decoder {
     return {{"op", bytes_.next(2) == 0 ? "clearTimeout" : "clearInterval"}, {"name", timer_name(k)}};
   }
 
+  // A throw ends the callback it is in (the program then listens for 'uncaughtException').
+  json thrown(const std::string& tag) {
+    throws_ = true;
+    return {{"op", "throw"}, {"text", tag}};
+  }
+
   json callback_ops(int i, int count) {
     json ops = json::array();
     std::string label = timer_name(i);
     for (int n = bytes_.next(kMaxOps + 1), k = 0; k < n; ++k) {
-      static const char* kinds[] = {"clear", "nextTick", "queueMicrotask", "promise", "setImmediate", "nested", "log"};
-      std::string kind = kinds[bytes_.next(7)];
+      static const char* kinds[] = {"clear", "nextTick", "queueMicrotask", "promise", "setImmediate", "nested", "log", "throw"};
+      std::string kind = kinds[bytes_.next(8)];
       std::string tag = label + "." + std::to_string(k);
       if (kind == "clear") {
         ops.push_back(clear(count));
@@ -76,8 +86,26 @@ class Decoder {
         ops.push_back({{"op", "setTimeout"}, {"ms", durations_[static_cast<std::size_t>(i)]}, {"log", "nested " + tag}});
       } else if (kind == "log") {
         ops.push_back({{"op", "log"}, {"text", "log " + tag}});
+      } else if (kind == "throw") {
+        ops.push_back(thrown(tag));
+        break;
       } else {
-        ops.push_back({{"op", kind}, {"log", kind + " " + tag}, {"then", json::array({clear(count)})}});
+        ops.push_back({{"op", kind}, {"log", kind + " " + tag}, {"then", queued_ops(kind, tag, count)}});
+      }
+    }
+    return ops;
+  }
+
+  // What a tick, microtask, promise reaction or immediate of a timer does: a clear, and sometimes a
+  // throw (not from a promise's callback: that would be a rejection), or for an immediate a tick
+  // that throws in the drain before the next immediate.
+  json queued_ops(const std::string& kind, const std::string& tag, int count) {
+    json ops = json::array({clear(count)});
+    if (kind != "promise" && bytes_.next(4) == 0) {
+      if (kind == "setImmediate") {
+        ops.push_back({{"op", "nextTick"}, {"log", "nextTick in " + tag}, {"then", json::array({thrown(tag)})}});
+      } else {
+        ops.push_back(thrown(tag));
       }
     }
     return ops;
@@ -85,6 +113,7 @@ class Decoder {
 
   Bytes bytes_;
   std::vector<int> durations_;
+  bool throws_ = false;
 };
 
 }  // namespace

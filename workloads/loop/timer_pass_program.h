@@ -4,10 +4,12 @@
 // list and none shorter than one armed before it (a shorter one armed later would race the
 // clock), then works 5 ms, so that every one is due in the loop's first timers pass whatever the load.
 // Each callback may clear any of them (the next ones of its list, a list due after it, itself, one
-// already run), at once or from a tick, a microtask, a promise reaction or an immediate, and may arm
-// a timer into its own list. Its order is decided by the program alone: what the queues clear
-// between two timers of the pass never runs and the others still do (lib/internal/timers.js), the
-// immediates run after the pass, the nested timers in a later one.
+// already run), at once or from a tick, a microtask, a promise reaction or an immediate, may arm
+// a timer into its own list, and may throw (itself, its tick, microtask or immediate, or a tick of
+// that immediate, in the drain before the next one), with an 'uncaughtException' listener. Its order
+// is decided by the program alone: what the queues clear between two timers of the pass never runs
+// and the others still do (lib/internal/timers.js), the immediates run after the pass, the nested
+// timers in a later one, and a throw's listener runs where Node reports it.
 #pragma once
 
 #include <cstddef>

@@ -18,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from .. import build, node as nodejs, numbers, paths, startup_tail, trace_parity as parity, trace_text
+from .. import build, node as nodejs, numbers, parallel, paths, startup_tail, trace_parity as parity, trace_text
 from ..browser import trace as browser_trace
 from ..errors import UsageError
 from ..documents import json_loads
@@ -53,6 +53,9 @@ def add_arguments(p):
                    help="run page scenarios in a headless browser instead: chromium (--browser alone: the first "
                         "the family declares), firefox, or all (every installed one, with a parity matrix across them); default scenarios: every "
                         f"file in {browser_trace.SCENARIOS.relative_to(paths.ROOT)}/; docs/browser.md")
+    p.add_argument("--jobs", type=numbers.integer_option, metavar="N", default=1,
+                   help="with --node: compare N lines at once (default 1; more is faster, but each line's races "
+                        "and start-up tail are then measured while the others run)")
     p.add_argument("--no-build", action="store_true", help="use the existing build")
 
 
@@ -135,17 +138,18 @@ def _scripts(tool: Path, files: list[Path], docs: list[dict], workdir: Path) -> 
 
 
 def _compare(tool: Path, files: list[Path], runs: int | None, nodes: list[nodejs.Node], model_node: str | None,
-             workdir: Path) -> list[Comparison]:
+             workdir: Path, jobs: int = 1) -> list[Comparison]:
     """Each Node's runs first, with its start-up tail measured among them where it can change an order,
-    then the model of its line given that tail."""
+    then the model of its line given that tail; `jobs` lines at a time (each line's tail is measured
+    among its own runs, so under the same load as they are)."""
     # Per line, whether the start-up tail can change any file's order, read from the programs (this
     # also checks every file: bad input is refused before anything runs).
     races = json_loads(parity.call_tool(tool, "startup-race", *map(str, files)))
     docs = [json_loads(f.read_bytes()) for f in files]
     counts = [runs or doc.get("runs", 1) for doc in docs]
     scripts = _scripts(tool, files, docs, workdir) if nodes else []
-    comparisons = []
-    for node in nodes or [None]:
+
+    def one_line(node: nodejs.Node | None) -> Comparison:
         line = parity.model_line(node, model_node)
         node_runs = None
         if node is None:
@@ -161,8 +165,9 @@ def _compare(tool: Path, files: list[Path], runs: int | None, nodes: list[nodejs
         for i in range(len(files) if node else 0):
             if comparison.verdict(i) == parity.UNDECIDED:
                 comparison.decide(i, tool, files[i], scripts[i], workdir)
-        comparisons.append(comparison)
-    return comparisons
+        return comparison
+
+    return parallel.each(one_line, nodes or [None], workers=jobs)
 
 
 def _random_files(tool: Path, args, folder: Path) -> tuple[list[Path], str]:
@@ -209,6 +214,8 @@ def run(args) -> int:
         return browser_trace.run(files, args.runs, browser, paths.build_dir() if args.no_build else build.ensure_built())
     if args.runs is not None and not 1 <= args.runs <= 1000:
         raise UsageError(f"--runs {args.runs} is out of range: valid values are 1-1000")
+    if not 1 <= args.jobs <= 16:
+        raise UsageError(f"--jobs {args.jobs} is out of range: valid values are 1-16")
     if args.random is not None and not 1 <= args.random <= 1000:
         raise UsageError(f"--random {args.random} is out of range: valid values are 1-1000")
     for name in ("seed", "first"):
@@ -220,7 +227,7 @@ def run(args) -> int:
     tool = _tool(paths.build_dir() if args.no_build else build.ensure_built())
     with tempfile.TemporaryDirectory(prefix="stallbench-trace-") as tmp:
         generated, which = _random_files(tool, args, Path(tmp) / "random")
-        comparisons = _compare(tool, files + generated, args.runs, nodes, args.model_node, Path(tmp))
+        comparisons = _compare(tool, files + generated, args.runs, nodes, args.model_node, Path(tmp), args.jobs)
         trace_text.print_all(tool, comparisons, which, why_not, {str(f) for f in generated})
     total = len(comparisons[0].result["scenarios"])
     failures = sum(not all(c.ok(i) for c in comparisons) for i in range(total))
