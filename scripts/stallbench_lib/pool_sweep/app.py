@@ -65,7 +65,7 @@ def declarations(metrics: dict | None = None) -> dict[str, dict]:
 def check_load(rate: float, duration_s: float, ready_timeout_s: float) -> None:
     """The load options every --app command takes; UsageError (one line) when one is out of range."""
     if not 0 < rate <= 10_000:
-        raise UsageError(f"--rate {rate:g} is out of range: valid rates are 0-10000 requests per second")
+        raise UsageError(f"--rate {rate:g} is out of range: a rate is more than 0 and at most 10000 requests per second")
     if not 1 <= duration_s <= 600 or duration_s != int(duration_s):
         raise UsageError(f"--duration {duration_s:g} is out of range: valid values are 1-600 whole seconds")
     if not 1 <= ready_timeout_s <= 600:
