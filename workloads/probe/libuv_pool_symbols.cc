@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 
@@ -109,18 +110,22 @@ bool find_libuv_pool(LibuvPool& pool, std::string& why) {
     why = "uv_queue_work is not exported by this process";
     return false;
   }
-  // The main program has no name in its link map: /proc/self/exe is its file.
-  std::string path = object->l_name && object->l_name[0] ? object->l_name : "/proc/self/exe";
+  // The main program has no name in its link map: /proc/self/exe is its file (named by where it links to).
+  bool main_program = !object->l_name || !object->l_name[0];
+  std::string path = main_program ? "/proc/self/exe" : object->l_name;
+  char* real = main_program ? realpath(path.c_str(), nullptr) : nullptr;
+  std::string shown = real ? real : path;
+  free(real);
   MappedFile file(path.c_str());
   Found found;
   if (!scan(file, found, why)) {
-    why = path + ": " + why;
+    why = shown + ": " + why;
     return false;
   }
   // Address in the running image = address in the file + the object's load bias, the same for
   // every symbol of it; a file whose uv_queue_work does not land there is not the image that runs.
   if (found.queue_work->st_value + object->l_addr != reinterpret_cast<std::uintptr_t>(queue_work)) {
-    why = path + ": its uv_queue_work is not where this process has it (the file changed since Node started)";
+    why = shown + ": its uv_queue_work is not where this process has it (the file changed since Node started)";
     return false;
   }
   auto at = [&](const char* name) { return reinterpret_cast<void*>(found.locals.at(name)->st_value + object->l_addr); };

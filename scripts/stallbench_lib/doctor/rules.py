@@ -11,6 +11,7 @@ POOL_P50_MS = 10.0
 POOL_P99_MS = 100.0
 POOL_SHARE_OF_LATENCY = 0.10
 MIN_WAIT_PER_REQUEST_MS = 1.0  # below this the pool's share of a fast request is noise, not saturation
+QUEUE_OVER_WORK = 1.0  # without requests: jobs waited for a thread at least as long as they ran
 
 
 @dataclass(frozen=True)
@@ -20,6 +21,7 @@ class Evidence:
     per_request_ms: float | None   # the pool's queue per request (Little's law, or the canaries' mean)
     latency_ms: float | None       # the requests' median latency it is a share of
     requests_per_s: float | None
+    queue_over_work: float | None  # jobs waiting for a thread / threads busy (Little: mean wait / mean run)
 
     @property
     def share(self) -> float | None:
@@ -58,7 +60,8 @@ def evidence(w: Window, request_p50_ms: float | None, requests_per_s: float | No
         per_request = w.pool.wait_per_request_ms(rate)
     else:  # libuv's pool unreadable: each request waits about one canary's mean (one pool job a request)
         per_request = w.wait.mean if latency else None
-    return Evidence(w.long_task_ms / (w.seconds * 1000) if w.seconds > 0 else 0.0, per_request, latency, rate)
+    over = w.pool.waiting / w.pool.busy if w.pool is not None and w.pool.busy > 0 else None
+    return Evidence(w.long_task_ms / (w.seconds * 1000) if w.seconds > 0 else 0.0, per_request, latency, rate, over)
 
 
 def judge(w: Window, e: Evidence) -> tuple[bool, bool]:
@@ -68,5 +71,6 @@ def judge(w: Window, e: Evidence) -> tuple[bool, bool]:
     waits = w.thread_wait if w.thread_wait is not None else w.wait
     saturated = ((waits.p50 or 0) >= POOL_P50_MS or (waits.p99 or 0) >= POOL_P99_MS
                  or (e.share is not None and e.share >= POOL_SHARE_OF_LATENCY
-                     and e.per_request_ms >= MIN_WAIT_PER_REQUEST_MS))
+                     and e.per_request_ms >= MIN_WAIT_PER_REQUEST_MS)
+                 or (e.per_request_ms is None and e.queue_over_work is not None and e.queue_over_work >= QUEUE_OVER_WORK))
     return blocked, saturated

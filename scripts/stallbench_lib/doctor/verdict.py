@@ -11,8 +11,10 @@
   more at p99 (a canary that found a thread idle and still waited, waited for a core: it counts as
   no wait for a thread); or the pool's queue added a tenth or more of the requests' median latency
   to each request, by Little's law from the jobs waiting for a thread on average (probe/occupancy.py),
-  which counts work libuv splits into many short jobs as a single canary cannot. Where libuv's pool
-  cannot be read, the canaries' waits are taken as they are, with a note.
+  which counts work libuv splits into many short jobs as a single canary cannot; for a program that
+  serves no requests, when its jobs waited for a thread at least as long as they ran (jobs waiting /
+  threads busy, Little's law again: mean wait / mean run). Where libuv's pool cannot be read, the
+  canaries' waits are taken as they are, with a note.
 - **both**, or **neither**."""
 from . import verdict_text
 from .rules import Verdict, evidence, judge

@@ -5,7 +5,7 @@ that could not be read)."""
 from ..probe.window import LONG_TASK_MS, Window
 from ..report.stats import fmt
 from .rules import (LOOP_MAX_MS, LOOP_P50_MS, LONG_TASK_SHARE, POOL_P50_MS, POOL_P99_MS, POOL_SHARE_OF_LATENCY,
-                    Evidence, Verdict)
+                    QUEUE_OVER_WORK, Evidence, Verdict)
 
 BUSY_MACHINE = 0.9  # of every core: the pool's threads waited for cores as well as the work for threads
 MACHINE_HELD_MS = 50.0  # a loop this much later than its own code explains: said, as the machine's doing
@@ -39,10 +39,13 @@ def _queue(w: Window, e: Evidence) -> str | None:
         return (f"the canaries' mean wait, {fmt(e.per_request_ms, 2)} ms, is {e.share:.0%} of the requests' median "
                 f"latency {fmt(e.latency_ms, 1)} ms (saturated: ≥ {POOL_SHARE_OF_LATENCY:.0%})")
     p = w.pool
-    line = (f"the pool's {p.threads} threads were {p.utilization:.0%} busy with the program's jobs; on average "
+    line = (f"the pool's {p.threads} thread{'s' if p.threads != 1 else ''} {'were' if p.threads != 1 else 'was'} "
+            f"{p.utilization:.0%} busy with the program's jobs; on average "
             f"{p.waiting:.2f} of its jobs waited for a thread")
     if e.per_request_ms is None:
-        return line + " (no requests seen: no per-request figure)"
+        over = f"{e.queue_over_work:.2f}" if e.queue_over_work is not None else "–"
+        return line + (f"; no requests seen, so per job: they waited {over} times as long as they ran (saturated: ≥ "
+                       f"{QUEUE_OVER_WORK:g})")
     share = (f", {e.share:.0%} of the requests' median latency {fmt(e.latency_ms, 1)} ms (saturated: ≥ "
              f"{POOL_SHARE_OF_LATENCY:.0%})" if e.share is not None else "")
     return line + (f": by Little's law {fmt(e.per_request_ms, 1)} ms of waiting per request at "
@@ -60,15 +63,16 @@ def notes(w: Window, v: Verdict, machine_cpu_util: float | None) -> list[str]:
     if w.least_own and w.least_own[0] - w.least_own[1] >= MACHINE_HELD_MS:
         late, held = w.least_own
         out.append(f"The loop was delayed {late:.0f} ms but ran only {held:.0f} ms of its own code meanwhile: the "
-                   f"main thread waited for a core{machine}. That is not JavaScript holding the loop.")
+                   f"main thread waited for a core the rest of the time{machine}"
+                   + (": not JavaScript holding the loop." if not v.loop_blocked else "."))
     if w.core_wait is not None and w.core_wait.count and (w.core_wait.p99 or 0) >= 1.0:
         out.append(f"Canaries that found a thread idle still waited a median of {fmt(w.core_wait.p50, 2)} ms (p99 "
                    f"{fmt(w.core_wait.p99, 1)} ms) for the thread to get a core{machine}: a wait for a core, which "
                    "more threads cannot shorten.")
     if v.pool_saturated and busy is not None and busy >= BUSY_MACHINE:
         out.append(f"The machine's cores were {busy:.0%} busy meanwhile: the pool's threads were busy with the "
-                   "program's own jobs, but they also waited for cores, and more threads only share the same cores. "
-                   "The sweep below tells which: it includes a smaller size.")
+                   "program's own jobs, but they also waited for cores, and more threads only share the same cores: "
+                   "the sweep below tells whether more threads shorten the wait on this machine.")
     if w.pool is None:
         out.append(f"libuv's pool could not be read in this Node ({w.pool_unreadable or 'no samples'}): a wait for a "
                    "thread cannot be told from a wait for a core here, and the canaries' waits count as they are.")

@@ -101,8 +101,9 @@ def _cost_section(context) -> str:
              f"×{c.ratio:.3f} ({c.ratio_low:.3f}–{c.ratio_high:.3f})" if c.ratio is not None else None, c.rounds]
             for metric, c in cost.summary(rounds).items()]
     meta = context.run.meta
+    exporter = f", with its {meta['exporter']} exporter" if meta.get("exporter") else ""
     return (f"### What the pool probe costs\n\n`{meta.get('app')}` at {meta.get('rate')} requests/s, the probe at "
-            f"{meta.get('probe_rate_per_s')} canaries/s.\n\n" + COST_READING + "\n" + table.markdown(COST_COLUMNS, rows))
+            f"{meta.get('probe_rate_per_s')} canaries/s{exporter}.\n\n" + COST_READING + "\n" + table.markdown(COST_COLUMNS, rows))
 
 
 def sections(context) -> str:

@@ -74,10 +74,17 @@ def check_load(rate: float, duration_s: float, ready_timeout_s: float) -> None:
 
 @dataclass(frozen=True)
 class Probe:
-    """The pool probe preloaded into the program, writing to `out`."""
+    """The pool probe preloaded into the program, writing to `out`; `also_require` preloaded after it
+    with `env` (probe-cost's exporter)."""
     preload: Path
     out: Path
     rate_per_s: float = preload.DEFAULT_RATE_PER_S
+    also_require: tuple[Path, ...] = ()
+    env: tuple[tuple[str, str], ...] = ()
+
+    def environment(self) -> dict:
+        return {**preload.environment(self.preload, self.out, self.rate_per_s, also_require=self.also_require),
+                **dict(self.env)}
 
 
 @dataclass(frozen=True)
@@ -142,7 +149,7 @@ class RunningApp:
         self.target, self.pool, self.ready_timeout_s, self.probe = target, pool, ready_timeout_s, probe
         self.output = ProgramOutput()
         self._stopped = False
-        env = preload.environment(probe.preload, probe.out, probe.rate_per_s) if probe else dict(os.environ)
+        env = probe.environment() if probe else dict(os.environ)
         # No memory cap: runtimes such as V8 reserve address space up front, and a cap on it breaks them.
         self.proc = children.start(target.argv, env={**env, "UV_THREADPOOL_SIZE": str(pool)},
                                    stdin=subprocess.DEVNULL, stdout=self.output.file, stderr=subprocess.STDOUT,
