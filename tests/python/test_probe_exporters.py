@@ -51,6 +51,7 @@ def test_the_opentelemetry_exporter_records_every_instrument_on_the_sdk(tmp_path
     (delay,), (held,) = found["stallbench.eventloop.delay"]["points"], found["stallbench.eventloop.held"]["points"]
     assert delay["count"] == held["count"] > 0
     assert found["stallbench.pool.threads"]["points"][0]["value"] == 2
+    assert found["stallbench.pool.queue.wait_per_request"]["points"][0]["value"] >= 0
     assert 0 <= found["stallbench.pool.utilization"]["points"][0]["value"] <= 1
 
 

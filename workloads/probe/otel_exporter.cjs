@@ -25,7 +25,7 @@ function register(meter, probe = runningProbe()) {
     } else {
       meter.createObservableGauge(m.otel, { description: m.help, unit: m.unit }).addCallback((result) => {
         const values = gauges(last);
-        if (values) result.observe(values[key]);
+        if (values && values[key] !== undefined) result.observe(values[key]);
       });
     }
   }

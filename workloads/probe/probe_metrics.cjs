@@ -30,6 +30,12 @@ const METRICS = {
     kind: 'gauge', unit: '{job}', otel: 'stallbench.pool.queue.length', prometheus: 'stallbench_pool_queue_length',
     labels: [], help: 'The program\'s pool jobs waiting for a thread, mean over the last period',
   },
+  waitPerRequest: {
+    kind: 'gauge', unit: 's', otel: 'stallbench.pool.queue.wait_per_request',
+    prometheus: 'stallbench_pool_queue_wait_per_request_seconds', labels: [],
+    help: 'Little\'s law over the last period: the program\'s jobs waiting for a thread / its HTTP requests a second, '
+      + 'how long each request\'s pool work waited for threads in all (absent without HTTP requests)',
+  },
   threads: {
     kind: 'gauge', unit: '{thread}', otel: 'stallbench.pool.threads', prometheus: 'stallbench_pool_threads',
     labels: [], help: 'Threads in libuv\'s pool',
@@ -49,11 +55,15 @@ function samples(news) {
   return out;
 }
 
-// The gauges' values from the last period (null before the pool could be read).
+// The gauges' values from the last period (null before the pool could be read; the wait per request
+// only when the period saw requests).
 function gauges(period) {
   const pool = period && period.pool;
   if (!pool) return null;
-  return { utilization: pool.threads ? pool.busy / pool.threads : 0, queueLength: pool.waiting, threads: pool.threads };
+  const values = { utilization: pool.threads ? pool.busy / pool.threads : 0, queueLength: pool.waiting, threads: pool.threads };
+  const started = period.requests && period.requests.started;
+  if (started) values.waitPerRequest = pool.waiting / (started / ((period.t1 - period.t0) / 1000));
+  return values;
 }
 
 // The running probe: preloaded, or started now from beside this file.

@@ -25,7 +25,8 @@ function register(client, { registry = client && client.register, probe = runnin
   return probe.subscribe((news) => {
     for (const [key, value, labels] of samples(news)) made[key].observe(labels, value);
     const values = gauges(news.period);
-    if (values) for (const [key, value] of Object.entries(values)) made[key].set(value);
+    for (const [key, value] of Object.entries(values || {})) made[key].set(value);
+    if (values && values.waitPerRequest === undefined) made.waitPerRequest.reset();
   });
 }
 

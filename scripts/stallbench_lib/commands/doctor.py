@@ -87,14 +87,20 @@ def request_line(m: dict) -> str:
             f"{fmt(m.get('throughput_per_s'), 1)}/s answered of {fmt(m.get('offered_per_s'), 1)}/s sent")
 
 
+def duration_of(session) -> float:
+    return (session.load.sending_to_ms - session.load.sending_from_ms) / 1000
+
+
 def _finish(args, session, pool: int, started_at: str) -> int:
     request_p50 = session.load.metrics.get("latency_p50_ms") if session.load else None
-    verdict = verdicts.diagnose(session.window, request_p50, args.rate if session.load else None,
-                                session.machine_cpu_util)
+    # The requests arrived at the rate sent, over the sending time; the window runs on to the last answer.
+    rate = (args.rate * duration_of(session) / session.window.seconds) if session.load else None
+    verdict = verdicts.diagnose(session.window, request_p50, rate, session.machine_cpu_util)
     cores = metadata.machine().get("cores")
     step = verdicts.next_step(verdict, args.app, args.url, args.rate if args.url else None, pool, cores)
     measured = session.measured
-    over = (f"the {session.window.seconds:.0f} s of load at {args.rate:g}/s" if session.load
+    over = (f"the {session.window.seconds:.0f} s from the first of {duration_of(session):.0f} s of requests at "
+            f"{args.rate:g}/s to the last answer" if session.load
             else f"{session.window.seconds:.0f} s ({session.ended})")
     settings = {"command": NAME, "app": args.app, "url": args.url, "rate": args.rate if args.url else None,
                 "pool": pool, "probe_rate_per_s": args.probe_rate}

@@ -26,8 +26,8 @@ every thread busy with the program's jobs (a wait for a thread), grey when a thr
 a thread. The green steps, on the right-hand axis, are how many of the program's jobs waited for a
 thread on average in each second (libuv's own counters): work split into many short jobs shows there
 even when each canary waits little. Dashed lines are the verdict's thresholds. The shaded band is
-when stallbench sent requests (with --url). Both axes of delay are logarithmic from 0.1 ms: points at
-the bottom edge waited 0.1 ms or less.
+what the verdict is over, with --url: from the first request stallbench sent to the last answered.
+Both axes of delay are logarithmic from 0.1 ms: points at the bottom edge waited 0.1 ms or less.
 """
 
 
@@ -75,7 +75,7 @@ def _timeline(context, trace: probe_trace.Trace, window_ms, driven: bool, index:
     if driven:
         for ax in (loop_ax, pool_ax):
             ax.axvspan((window_ms[0] - origin) / 1000, (window_ms[1] - origin) / 1000, color="#ffd8a8", alpha=0.5,
-                       lw=0, label="requests sent")
+                       lw=0, label="judged: the first request sent to the last answered")
     fig.suptitle(f"Inside {trace.short_command}: the event loop and the thread pool over time", fontsize=11)
     fig.tight_layout()
     shared_legend(fig, ncol=4, fontsize=7)

@@ -225,10 +225,12 @@ def drain_s(duration_s: int) -> float:
 
 @dataclass
 class Load:
-    """One size's load: its metrics, and when requests were being sent (CLOCK_MONOTONIC ms)."""
+    """One size's load: its metrics, when requests were being sent, and when the last of them was
+    answered or given up (CLOCK_MONOTONIC ms)."""
     metrics: dict[str, float]
     sending_from_ms: float
     sending_to_ms: float
+    answered_by_ms: float
 
 
 def drive(app: RunningApp, load_node: Node, modules, rate: float, duration_s: int) -> Load:
@@ -257,7 +259,8 @@ def drive(app: RunningApp, load_node: Node, modules, rate: float, duration_s: in
         stdout.seek(0)
         stderr.seek(0)
         out, err = stdout.read(), stderr.read()
-    seconds = time.monotonic() - started
+    finished = time.monotonic()
+    seconds = finished - started
     cpu = process_group.cpu_seconds(group) - cpu_start
     machine = process_group.machine_util(ticks_start, process_group.machine_ticks())
     if app.proc.poll() is not None:
@@ -282,4 +285,4 @@ def drive(app: RunningApp, load_node: Node, modules, rate: float, duration_s: in
         metrics["machine_cpu_util"] = machine
     sending_from = result.get("sending_from_ms", started * 1000)
     return Load({k: float(v) for k, v in metrics.items() if v is not None and v is not False}, sending_from,
-                sending_from + duration_s * 1000)
+                sending_from + duration_s * 1000, finished * 1000)

@@ -1,8 +1,9 @@
 'use strict';
 // Reference service for the doctor, built so the truth is known: a status route that answers a small
 // JSON object, no pool work, well under a millisecond of JavaScript. Neither its loop nor its pool is
-// ever the bottleneck. Built for 200 requests a second: on a machine whose cores other processes keep
-// busy its threads wait for cores, which is neither a blocked loop nor a saturated pool.
+// ever the bottleneck. Built for 50 requests a second, which the 2-core development machine served
+// with two spinners per core on top of its other work: its threads then wait for cores, which is
+// neither a blocked loop nor a saturated pool.
 //
 //   node status_json.js PORT           GET /status
 const { need, listen } = require('./service.js');

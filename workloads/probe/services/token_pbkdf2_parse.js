@@ -1,9 +1,10 @@
 'use strict';
 // Reference service for the doctor, built so the truth is known: a token route that derives a key
 // with crypto.pbkdf2 on libuv's pool, and every 20th request also parses a 19 MB JSON document on the
-// main thread (a report someone asked for). Built for UV_THREADPOOL_SIZE=2 at the rate that keeps
-// both threads about 80% busy with pbkdf2 (2 x 0.8 / one request's time alone, a second): the pool is
-// saturated, and the parse blocks the loop for a few hundred ms: both.
+// main thread (a report someone asked for). Built for UV_THREADPOOL_SIZE=1 at the rate that keeps
+// that thread about 80% busy with pbkdf2 (one takes about 100 ms of CPU on the 2-core development
+// machine: 8 requests a second): the pool is saturated, and each parse holds the loop for about half
+// a second: both.
 //
 //   node token_pbkdf2_parse.js PORT    GET /token
 const crypto = require('crypto');
@@ -11,7 +12,7 @@ const { need, listen } = require('./service.js');
 
 const express = need('express');
 
-const ITERATIONS = 200000;
+const ITERATIONS = 650000;
 const PARSE_EVERY = 20;
 const ORDERS = 260000;  // 19 MB of JSON
 const orders = [];
