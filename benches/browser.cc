@@ -28,6 +28,7 @@
 #include "../workloads/common/temp_file.h"
 #include "../workloads/common/node_process.h"
 #include "../workloads/report/price_report.h"
+#include "browser_page.h"
 #include "harness/harness.h"
 #include "harness/node_lines.h"
 
@@ -58,16 +59,16 @@ std::string driver_node() {
 
 // One driver per browser for every cell of this process (the orchestrator runs one cell per
 // process; tests run several); started again after a run that overran its limit.
-browser::BrowserSession& session(const BrowserKind& kind) {
+browser::BrowserSession& session(const BrowserKind& kind, const std::string& driver) {
   static std::map<std::string, std::unique_ptr<browser::BrowserSession>> sessions;
-  auto& current = sessions[kind.name];
+  auto& current = sessions[kind.name + "/" + driver];
   if (!current || !current->alive()) {
     current.reset();
     std::string node = driver_node(), library = browser::find_library(kind);
     if (node.empty()) throw std::runtime_error("no Node to run the browser driver (pinned lines: --node; or node on PATH)");
     if (library.empty()) throw std::runtime_error(kind.library + " is not installed (scripts/bootstrap --npm browser)");
     current = std::make_unique<browser::BrowserSession>(
-        browser::SessionSetup{node, kind.name, browser::find_browser(kind), library});
+        browser::SessionSetup{node, kind.name, browser::find_browser(kind), library, driver});
   }
   return *current;
 }
@@ -86,6 +87,9 @@ const std::vector<Constant> kThresholds = {
 // The page files a LoAF's script can come from, in the order the `loaf_script_source` series
 // numbers them (-1: another source).
 const std::vector<std::string> kPageScripts = {"long_task.html", "long_task.js", "work.js", "worker.js"};
+
+// Where tbt_ms came from, in the order the `tbt_signal` metric numbers them.
+const std::vector<std::string> kTbtSignals = {browser::kTbtFromLongtasks, browser::kTbtFromFrames};
 
 double index_in(const std::vector<std::string>& names, const std::string& name) {
   auto it = std::find(names.begin(), names.end(), name);
@@ -127,18 +131,24 @@ void report_summary(Counters& out, const PageSummary& s) {
   out.set("frame_longtasks", static_cast<double>(s.frame_longtask_spans.size()));
   out.set("frame_longtask_max_ms", s.frame_longtask_max_ms);
   out.set("tbt_ms", s.tbt_ms);
+  out.set("tbt_frames_ms", s.tbt_frames_ms);
+  out.set("tbt_signal", index_in(kTbtSignals, s.tbt_signal));
   // What the browser does not report is left out (no row), never zero.
   if (s.has_longtasks) {
     out.set("longtasks", s.longtasks);
     out.set("longtask_max_ms", s.longtask_max_ms);
-    out.set("tbt_longtask_ms", s.tbt_longtask_ms);
   }
   if (s.has_loafs) report_loafs(out, s);
+  out.set("input_lag_max_ms", s.delivery.lag_max_ms);
+  out.set("clicks_backlogged", s.delivery.backlogged);
+  // A backlogged repetition's clicks never sampled the work: no INP or input delay is the page's.
   if (s.inp_ms >= 0) {
     out.set("inp_ms", s.inp_ms);
     out.set("inp_input_delay_ms", s.inp_input_delay_ms);
     out.set("inp_processing_ms", s.inp_processing_ms);
     out.set("inp_presentation_ms", s.inp_presentation_ms);
+    out.set("input_delay_max_ms", s.input_delay_max_ms);
+    out.set("input_delay_p50_ms", s.input_delay_p50_ms);
   }
   if (s.has_worker_phases) {
     out.set("worker_start_ms", s.worker_start_ms);
@@ -150,8 +160,6 @@ void report_summary(Counters& out, const PageSummary& s) {
   out.set("chunks", s.chunks);
   out.set("chunk_max_ms", s.chunk_max_ms);
   out.set("clicks", static_cast<double>(s.clicks.size()));
-  out.set("input_delay_max_ms", s.input_delay_max_ms);
-  out.set("input_delay_p50_ms", s.input_delay_p50_ms);
   out.set("click_processing_max_ms", s.processing_max_ms);
   if (s.interaction_max_ms >= 0) out.set("interaction_max_ms", s.interaction_max_ms);
   out.set("work_start_ms", s.work_start_ms);
@@ -184,7 +192,7 @@ Repetition page_repetition(PageRequest request, Check check) {
     const BrowserKind& kind = browser::browser_kind(request.browser);
     browser::PageRun run;
     try {
-      run = session(kind).run(request);
+      run = session(kind, "long_task.mjs").run(request);
     } catch (const browser::PageRejected& e) {
       throw CellFailure("rejected", e.what());
     } catch (const std::runtime_error& e) {
@@ -192,7 +200,6 @@ Repetition page_repetition(PageRequest request, Check check) {
       throw;
     }
     check(run.answer, out);
-    run.input_time = kind.input_time;
     PageSummary summary = browser::summarize_page(run);
     report_summary(out, summary);
     return summary.total_ms;
@@ -247,15 +254,25 @@ std::vector<Metric> page_metrics(std::vector<Metric> own) {
       {.name = "frame_gap_max_ms", .unit = "ms", .doc = "the longest gap between two frames in the window"},
       {.name = "frame_interval_ms", .unit = "ms", .tracked = false, .doc = "the median gap between two frames in the window"},
       {.name = "frame_longtasks", .unit = "count", .tracked = false,
-       .doc = "long tasks as the frames show them, in any browser: gaps that exceed the frame interval by 50 ms or more"},
-      {.name = "frame_longtask_max_ms", .unit = "ms", .tracked = false, .doc = "the longest of them (gap - frame interval)"},
+       .doc = "long tasks as the frames show them, in any browser: gaps less half a frame interval of 50 ms or more"},
+      {.name = "frame_longtask_max_ms", .unit = "ms", .tracked = false,
+       .doc = "the longest of them (gap - half the frame interval)"},
       {.name = "tbt_ms", .unit = "ms",
-       .doc = "Total Blocking Time: the sum over long tasks (as the frames show them) of their time beyond 50 ms"},
+       .doc = "Total Blocking Time: the sum over long tasks of their time beyond 50 ms, from the best signal the "
+              "browser gives (tbt_signal: its longtask entries, else the frame gaps)"},
+      {.name = "tbt_frames_ms", .unit = "ms", .tracked = false,
+       .doc = "Total Blocking Time over the frame gaps' long tasks, in any browser: the cross-check on tbt_ms"},
+      {.name = "tbt_signal", .unit = "index", .tracked = false,
+       .doc = "where tbt_ms came from: a row of the tbt_signals table (longtask entries, frame gaps)"},
       {.name = "longtasks", .unit = "count", .tracked = false,
        .doc = "tasks of 50 ms or more (PerformanceObserver longtask; Chromium only: no row where the browser lacks it)"},
       {.name = "longtask_max_ms", .unit = "ms", .doc = "the longest of them"},
-      {.name = "tbt_longtask_ms", .unit = "ms", .tracked = false,
-       .doc = "Total Blocking Time over the longtask entries (Chromium only): the check on tbt_ms"},
+      {.name = "input_lag_max_ms", .unit = "ms", .tracked = false,
+       .doc = "the longest from the driver's send of a click to its event's timestamp (the driver's way in, not "
+              "the page's delay)"},
+      {.name = "clicks_backlogged", .unit = "count", .tracked = false,
+       .doc = "clicks sent during the work that reached the page after it ended, over click_ms late (a burst "
+              "behind each other): when any, the repetition has no INP or input delay rows"},
       {.name = "loafs", .unit = "count", .tracked = false,
        .doc = "long animation frames (long-animation-frame observer; Chromium only: no row where the browser lacks it)"},
       {.name = "loaf_max_ms", .unit = "ms", .doc = "the longest of them"},
@@ -284,7 +301,8 @@ std::vector<Metric> page_metrics(std::vector<Metric> own) {
       {.name = "chunks", .unit = "count", .tracked = false, .doc = "pieces the work ran in on the main thread"},
       {.name = "chunk_max_ms", .unit = "ms", .tracked = false, .doc = "the longest piece"},
       {.name = "clicks", .unit = "count", .tracked = false, .doc = "clicks in the window (every one sent is checked to be handled)"},
-      {.name = "input_delay_max_ms", .unit = "ms", .doc = "worst click: from the input to its listener starting (Event Timing)"},
+      {.name = "input_delay_max_ms", .unit = "ms",
+       .doc = "worst click: from its event's timestamp (the input) to its listener starting (Event Timing)"},
       {.name = "input_delay_p50_ms", .unit = "ms", .tracked = false, .doc = "median click's input delay"},
       {.name = "click_processing_max_ms", .unit = "ms", .tracked = false, .doc = "longest click listener run"},
       {.name = "interaction_max_ms", .unit = "ms", .tracked = false,
@@ -332,15 +350,19 @@ std::vector<std::string> browser_names() {
   return names;
 }
 
+// Smoke keeps Chromium alone (a browser start per cell is most of a smoke run's time); the default
+// and full grids run every browser, whichever is installed.
+Param browser_param() {
+  return {.name = "browser", .values = browser_names(), .smoke = {"chromium"}, .full = browser_names(),
+          .choices = browser_names(),
+          .doc = "chromium (Debian's, over the DevTools protocol) | firefox (Debian's Firefox ESR, over WebDriver "
+                 "BiDi); a browser not installed has no cells"};
+}
+
 std::vector<Param> page_params(Param size, Param chunk, std::vector<std::string> strategies,
                                std::vector<std::string> smoke) {
   return {
-      // Smoke keeps Chromium alone (a browser start per cell is most of a smoke run's time); the
-      // default and full grids run every browser, whichever is installed.
-      {.name = "browser", .values = browser_names(), .smoke = {"chromium"}, .full = browser_names(),
-       .choices = browser_names(),
-       .doc = "chromium (Debian's, over the DevTools protocol) | firefox (Debian's Firefox ESR, over WebDriver BiDi); "
-              "a browser not installed has no cells"},
+      browser_param(),
       {.name = "strategy", .values = std::move(strategies), .smoke = std::move(smoke), .full = kStrategies,
        .choices = kStrategies,
        .doc = "inline | timeout (setTimeout 0) | message-channel | idle-callback | yield (scheduler.yield) | "
@@ -418,7 +440,7 @@ Table browsers_table() {
   Table t{.name = "browsers", .doc = "the browsers the family drives (the browser parameter's values), each optional"};
   for (const auto& kind : browser::browser_kinds())
     t.rows.push_back({{"name", kind.name}, {"label", kind.label}, {"env", kind.env}, {"package", kind.package},
-                      {"library", kind.library}, {"protocol", kind.protocol}, {"input_time", kind.input_time},
+                      {"library", kind.library}, {"protocol", kind.protocol}, {"input", kind.input},
                       {"executables", [&] {
                          std::string all;
                          for (const auto& e : kind.executables) all += (all.empty() ? "" : " ") + e;
@@ -450,17 +472,21 @@ int main(int argc, char** argv) {
       versions.emplace_back(kind.name, !version.empty() ? version : "unknown (" + path + " --version printed no version)");
     }
   }
-  return run_main(argc, argv,
-                  {.name = "browser",
-                   .doc = "the browser's event loop in Chromium and Firefox: a long task against frames and input, "
-                          "by scheduling strategy",
-                   .benchmarks = {report_benchmark(), parse_benchmark()},
-                   .tables = {browsers_table(),
-                              names_table("loaf_invokers", "a LoAF script's invokerType, numbered as loaf_script_invoker",
-                                          browser::loaf_invoker_types()),
-                              names_table("page_scripts", "the page files a LoAF script's source can be, numbered as "
-                                          "loaf_script_source (pages in workloads/browser/pages/)", kPageScripts)},
-                   .versions = versions,
-                   .npm_sets = {"browser"},
-                   .os_packages = {"browser"}});
+  auto family = [versions](const Inputs& in) -> Family {
+    return {.name = "browser",
+            .doc = "the browser's event loop in Chromium and Firefox: a long task against frames and input, by "
+                   "scheduling strategy; and a user's own page (stallbench page)",
+            .benchmarks = {report_benchmark(), parse_benchmark(),
+                           page::benchmark(in, browser_param(), session, missing)},
+            .tables = {browsers_table(),
+                       names_table("tbt_signals", "where tbt_ms came from, numbered as tbt_signal", kTbtSignals),
+                       names_table("loaf_invokers", "a LoAF script's invokerType, numbered as loaf_script_invoker",
+                                   browser::loaf_invoker_types()),
+                       names_table("page_scripts", "the page files a LoAF script's source can be, numbered as "
+                                   "loaf_script_source (pages in workloads/browser/pages/)", kPageScripts)},
+            .versions = versions,
+            .npm_sets = {"browser"},
+            .os_packages = {"browser"}};
+  };
+  return run_main(argc, argv, FamilyFromInputs{.name = "browser", .inputs = page::kInputs, .make = family});
 }

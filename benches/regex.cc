@@ -192,7 +192,7 @@ Benchmark match(const rx::Catalogue& catalogue, double budget) {
                   .doc = "catalogue entry; NAME.safe is its safe rewrite"},
                  {.name = "length", .values = {"20", "24", "28"}, .smoke = {"20"},
                   .full = {"16", "20", "24", "28", "32"}, .range = {{1, 50'000'000}},
-                  .doc = "attack input length in bytes: prefix + pumps cycled + suffix"}},
+                  .doc = "attack input length in bytes: prefix + k whole rounds of the pumps + suffix"}},
       .metrics = {{.name = "match_ms", .unit = "ms", .doc = "median time of one match"},
                   {.name = "matched", .unit = "count", .tracked = false, .doc = "1 when the pattern matched"},
                   samples_metric(),

@@ -8,7 +8,9 @@
 //                        gave each, the orders it expects on that line and whether the tail can
 //                        change its order (`startup_race`). With `unknown`, a scenario it can
 //                        change runs with no tail and with kLongTail, kPossibleRuns times in turn:
-//                        the orders it can take, not their odds (`odds_modelled`: false)
+//                        the orders it can take, not their odds (`odds_modelled`: false). A run that
+//                        fails is that scenario's `error` (one line naming it and the op), with no
+//                        orders; the other scenarios still run
 //   stallbench_trace startup-race FILE...     per modelled line, whether the start-up tail can
 //                        change the order of any of the files: {"18": true, ...}
 //   stallbench_trace javascript FILE          the scenario as a Node program
@@ -16,6 +18,9 @@
 //   stallbench_trace random --seed S [--first I] --count N --out DIR
 //                        writes random programs I .. I+N-1 of series S (random_program.h) into the
 //                        folder DIR as random-S-I.json, and prints their paths, one per line
+//   stallbench_trace timer-pass --seed S [--first I] --count N --out DIR
+//                        the same for programs of timers due in one pass with clears between them
+//                        (timer_pass_program.h), as timer-pass-S-I.json
 //
 // Bad input (a malformed scenario, an unknown op, a bad delay, a missing file, more runs than
 // the time limit allows): one line on stderr naming the file and the JSON path, exit 2, before
@@ -28,6 +33,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <functional>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -35,6 +42,7 @@
 #include "tools/run_limit.h"
 #include "workloads/loop/random_program.h"
 #include "workloads/loop/scenario.h"
+#include "workloads/loop/timer_pass_program.h"
 
 using namespace stallbench::loop;
 using nlohmann::json;
@@ -111,12 +119,19 @@ int run(const std::vector<std::string>& files, int runs, const ModelSettings& se
     if (!odds) these.startup_tail_ms = {0, kLongTailMs};
     int n = !odds ? kPossibleRuns : runs > 0 ? runs : s.runs;
     double limit_ms = s.min_run_ms + kRunLimitMs;
-    auto orders = run_scenario_times(s, these, n, [&](int i) { limit.arm(limit_ms, timeout_line(s, i, n)); });
+    // A run that fails (whatever it throws) is this scenario's result, and the others still run.
+    std::vector<OrderCount> orders;
+    std::string error;
+    try {
+      orders = run_scenario_times(s, these, n, [&](int i) { limit.arm(limit_ms, timeout_line(s, i, n)); });
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
     limit.disarm();
     out["scenarios"].push_back({{"file", s.file}, {"name", s.name}, {"module", module_name(s.module)},
                                 {"analysis", s.analysis}, {"seed", s.seed}, {"expect", s.expected_on(model.line)},
                                 {"runs", n}, {"orders", orders_json(orders)}, {"startup_race", race},
-                                {"odds_modelled", odds}});
+                                {"odds_modelled", odds}, {"error", error}});
   }
   std::cout << out.dump(-1, ' ', false, json::error_handler_t::replace) << "\n";
   return 0;
@@ -160,13 +175,25 @@ struct RandomSeries {
   std::string out;
 };
 
-int write_random(const RandomSeries& series) {
+// Programs first .. first+count-1 of a series, each written by `write` (which returns its path).
+int write_series(const char* command, const RandomSeries& series,
+                 const std::function<std::string(std::uint64_t seed, std::uint64_t index)>& write) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  if (!fs::is_directory(series.out, ec)) throw std::invalid_argument("random: --out " + series.out + ": not a folder");
+  if (!fs::is_directory(series.out, ec))
+    throw std::invalid_argument(std::string(command) + ": --out " + series.out + ": not a folder");
   for (std::uint64_t i = series.first; i < series.first + static_cast<std::uint64_t>(series.count); ++i)
-    std::cout << write_random_program(series.seed, i, series.out) << "\n";
+    std::cout << write(series.seed, i) << "\n";
   return 0;
+}
+
+std::string write_timer_pass(std::uint64_t seed, std::uint64_t index, const std::string& folder) {
+  json program = timer_pass_program(seed, index);
+  std::string path = (std::filesystem::path(folder) / (program.at("name").get<std::string>() + ".json")).string();
+  std::ofstream out(path);
+  out << program.dump(2) << "\n";
+  if (!out.flush()) throw std::runtime_error("cannot write " + path);
+  return path;
 }
 
 int timer_phase_of(const std::string& version) {
@@ -200,11 +227,16 @@ int main(int argc, char** argv) {
   auto* phase_cmd = app.add_subcommand("timer-phase", "where a libuv version runs timers");
   phase_cmd->add_option("version", version, "e.g. 1.46.0")->required();
   RandomSeries series;
+  auto series_options = [&](CLI::App* cmd) {
+    cmd->add_option("--seed", series.seed, "the series")->required();
+    cmd->add_option("--first", series.first, "the first program's index (default 0)");
+    cmd->add_option("--count", series.count, "how many programs, 1-1000")->required()->check(CLI::Range(1, 1000));
+    cmd->add_option("--out", series.out, "an existing folder")->required();
+  };
   auto* random_cmd = app.add_subcommand("random", "write random programs (scenario files) into a folder");
-  random_cmd->add_option("--seed", series.seed, "the series")->required();
-  random_cmd->add_option("--first", series.first, "the first program's index (default 0)");
-  random_cmd->add_option("--count", series.count, "how many programs, 1-1000")->required()->check(CLI::Range(1, 1000));
-  random_cmd->add_option("--out", series.out, "an existing folder")->required();
+  series_options(random_cmd);
+  auto* pass_cmd = app.add_subcommand("timer-pass", "write programs of timers due in one pass, with clears, into a folder");
+  series_options(pass_cmd);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -224,7 +256,10 @@ int main(int argc, char** argv) {
       std::cout << to_javascript(load_scenario(file));
       return 0;
     }
-    if (*random_cmd) return write_random(series);
+    if (*random_cmd)
+      return write_series("random", series, [&](std::uint64_t seed, std::uint64_t i) { return write_random_program(seed, i, series.out); });
+    if (*pass_cmd)
+      return write_series("timer-pass", series, [&](std::uint64_t seed, std::uint64_t i) { return write_timer_pass(seed, i, series.out); });
     return timer_phase_of(version);
   } catch (const std::invalid_argument& e) {  // ScenarioError among them: bad input
     std::cerr << e.what() << "\n";

@@ -1,6 +1,7 @@
 """Configure and build through the CMake presets, only as much as is stale."""
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -52,6 +53,28 @@ def _step(what: str, command: list[str], log_path: Path, cwd: Path) -> None:
 # What the command runs, declared by CMake (the top-level CMakeLists): every bench_<family> and the
 # helper programs, not the tests, so a first report does not wait for them to compile.
 COMMANDS = "stallbench_commands"
+# Another checkout (ab's worktrees of a revision) is configured with its tests off: ab runs its bench
+# binaries, never its tests, and a nightly or pull request then compiles none of them. A revision
+# that predates the switch ignores it; one that predates COMMANDS builds all of its targets.
+TESTS_OFF = "-DSTALLBENCH_TESTS=OFF"
+
+
+def _cache_launcher(source: Path, build: Path) -> list[str]:
+    """ccache with its base_dir the common folder of `source` and `build` (for ab, build/ab/<commit>):
+    every path of a compile is then relative, the same for every commit, so one revision's objects
+    are hits for the next and a CI cache restored from another commit serves this one. (The
+    project's own launcher makes paths relative to the source alone, and a worktree's build folder
+    lies beside it, so its paths, the commit in them, would differ for every revision.)"""
+    ccache = shutil.which("ccache")
+    if ccache is None:
+        return []
+    launcher = f"env;CCACHE_BASEDIR={os.path.commonpath([source.resolve(), build.resolve()])};{ccache}"
+    return [f"-DCMAKE_C_COMPILER_LAUNCHER={launcher}", f"-DCMAKE_CXX_COMPILER_LAUNCHER={launcher}"]
+
+
+def _defines(build: Path, target: str) -> bool:
+    """The configured build has `target` (a revision older than it builds everything)."""
+    return f"\nbuild {target}: " in (build / "build.ninja").read_text(errors="replace")
 
 
 def ensure_built(preset: str = "release", source: Path = paths.ROOT, build: Path | None = None,
@@ -61,8 +84,6 @@ def ensure_built(preset: str = "release", source: Path = paths.ROOT, build: Path
     the folders libraries appear in). A failed configure or build raises UsageError with the first
     error line and the log's path."""
     build = build or paths.build_dir(preset)
-    if source != paths.ROOT:
-        target = None  # another checkout (ab's worktrees) may predate COMMANDS: all of its targets
     log = build / "build.log"
     if not (build / "build.ninja").exists():  # never configured, or a configure cut short (the cache comes first)
         print(f"stallbench: configuring the {preset} build in {build} ...", file=sys.stderr, flush=True)
@@ -71,9 +92,12 @@ def ensure_built(preset: str = "release", source: Path = paths.ROOT, build: Path
         if build == paths.build_dir(preset) and source == paths.ROOT:
             _step("configure", ["cmake", "--preset", preset], log, source)
         elif (source / "CMakePresets.json").exists():  # another checkout (ab's worktrees): its own preset
-            _step("configure", ["cmake", "-S", str(source), "--preset", preset, "-B", str(build)], log, source)
+            _step("configure", ["cmake", "-S", str(source), "--preset", preset, "-B", str(build), TESTS_OFF,
+                                *_cache_launcher(source, build)], log, source)
         else:
             _step("configure", ["cmake", "-S", str(source), "-B", str(build), "-G", "Ninja"], log, source)
+    if source != paths.ROOT and target and not _defines(build, target):
+        target = None  # another checkout that predates COMMANDS: all of its targets
     print(f"stallbench: building ({preset}) ...", file=sys.stderr, flush=True)
     log.write_text("")
     _step("build", ["cmake", "--build", str(build), *(["--target", target] if target else [])], log, source)

@@ -55,19 +55,32 @@ def _os_name() -> str:
         return platform.system()
 
 
-def _git(*args: str) -> str | None:
+def _git(*args: str, cwd: Path = paths.ROOT) -> str | None:
     try:
-        out = subprocess.run(["git", *args], cwd=paths.ROOT, capture_output=True, text=True, timeout=10)
+        out = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, timeout=10)
     except (OSError, subprocess.TimeoutExpired):
         return None
     return out.stdout.strip() if out.returncode == 0 else None
+
+
+# How many of a run's ancestor commits its meta.json keeps (git.ancestors): `history` names the
+# commits between two nights from them where git cannot (a shallow checkout, as CI makes), so a
+# change accepted as intended is matched there as in a full clone. 200 ids are about 8 KB.
+ANCESTRY = 200
+
+
+def ancestry(commit: str | None, cwd: Path = paths.ROOT) -> list[str]:
+    """The commit and its ancestors, newest first, in topological order (an ancestor never before a
+    descendant), at most ANCESTRY; [] when git cannot say."""
+    listed = _git("rev-list", "--topo-order", f"--max-count={ANCESTRY}", commit, "--", cwd=cwd) if commit else None
+    return listed.split() if listed else []
 
 
 def git_info() -> dict:
     commit = _git("rev-parse", "HEAD")
     status = _git("status", "--porcelain", "--untracked-files=no")
     return {"commit": commit, "short": commit[:8] if commit else None, "dirty": bool(status),
-            "branch": _git("rev-parse", "--abbrev-ref", "HEAD")}
+            "branch": _git("rev-parse", "--abbrev-ref", "HEAD"), "ancestors": ancestry(commit)}
 
 
 def build_type(build: Path) -> str | None:

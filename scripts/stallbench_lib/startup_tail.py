@@ -7,8 +7,11 @@ startup-race says which), annotated or not. Where the model of a line gets it, f
 1. measured now, on the Node compared (`trace --node`), its probe runs spread evenly among that Node's
    runs of the scenarios compared, so that both see the same load on the machine;
 2. stored with the installed line: measured when scripts/install-npm installed it (this module's
-   `record`), in <deps>/npm/node-LINE/startup-tail.json beside the binary, with the date;
-3. measured now on the installed line, when nothing was stored (a line installed before this was);
+   `record`), in <deps>/npm/node-LINE/startup-tail.json beside the binary, with the date and the load,
+   while the load per core now is within STORED_LOAD_PER_CORE of the load it was measured at (or
+   within a factor of two);
+3. measured now on the installed line, when nothing was stored (a line installed before this was)
+   or the machine's load has moved too far since;
 4. none: the model shows the orders such a scenario can take, not their odds.
 
     python3 -m stallbench_lib.startup_tail record NODE_BINARY OUT.json   (what install-npm runs)
@@ -29,6 +32,14 @@ PROBE = paths.ROOT / "workloads" / "loop" / "node" / "startup_tail.cjs"
 # The read-to-return time is a share of runs (a tick fell between the two, or not): at 20 runs its
 # binomial error alone is about 0.07 ms for a 0.1 ms share, 7 points of the race's odds.
 MEASURE_RUNS = 40
+# Among a Node's own runs, one probe per run compared, up to this many: the odds of a race run 100
+# times are only as good as the tail's read-to-return share (about 6 points of error at 40 probes).
+SPREAD_MAX_RUNS = 200
+# A stored tail is used while the machine's load per core is within this of the load it was measured
+# at, or within a factor of two of it. Node 20's tail doubled between an idle machine and one at load 15 per core here (0.17 to 0.33 ms
+# median; the timer first in 18% and 38% of runs), far more than the other lines': a tail stored on an
+# idle machine made the model of 20 give the immediate first 80% of the time where Node gave 62%.
+STORED_LOAD_PER_CORE = 1.0
 RECORD_RUNS = 100  # stored once per install, so worth more runs (20 s a line on this loaded machine)
 STORED_NAME = "startup-tail.json"
 PROBE_TIMEOUT_S = 60
@@ -90,17 +101,19 @@ def measure(node: nodejs.Node, how: str = "measured now") -> Tail:
 
 
 class Spread:
-    """MEASURE_RUNS probe runs of `node` spread evenly over `total` other runs of it (the scenarios
-    compared): call after_run() after each of those; tail() when they are done."""
+    """Probe runs of `node` spread evenly over `total` other runs of it (the scenarios compared), one
+    per run between MEASURE_RUNS and SPREAD_MAX_RUNS: call after_run() after each of those; tail() when
+    they are done."""
 
     def __init__(self, node: nodejs.Node, total: int):
         self.node, self.total, self.done = node, max(total, 1), 0
+        self.runs = min(max(total, MEASURE_RUNS), SPREAD_MAX_RUNS)
         self.probes: list[dict] = []
         self.failed = ""
 
     def after_run(self) -> None:
         self.done += 1
-        due = -(-self.done * MEASURE_RUNS // self.total)  # ceil: the last run brings them to MEASURE_RUNS
+        due = -(-self.done * self.runs // self.total)  # ceil: the last run brings them to self.runs
         while len(self.probes) < due and not self.failed:
             result, error = nodejs.run_json(self.node, str(PROBE), PROBE_TIMEOUT_S)
             if result is None:
@@ -119,19 +132,29 @@ def stored_path(line: str) -> Path:
     return nodejs.deps_dir() / "npm" / f"node-{line}" / STORED_NAME
 
 
-def stored(line: str) -> Tail | None:
-    """The tail stored with the installed line, when there is a readable one of the pinned version."""
+def _load_per_core(load_average: float, cores: int | None) -> float:
+    return load_average / max(cores or 1, 1)
+
+
+def stored(line: str) -> tuple[Tail | None, str]:
+    """The tail stored with the installed line, when there is a readable one of the pinned version
+    measured at a load per core like this one's; else None and why not (empty: none stored)."""
     path = stored_path(line)
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
         samples = [float(x) for x in doc["samples_ms"]]
         version, measured = str(doc["node"]), str(doc["measured"])
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
+        then = _load_per_core(float(doc["load_average"][0]), int(doc["cores"]))
+    except (OSError, ValueError, KeyError, TypeError, IndexError):
+        return None, ""
     if not samples or version.lstrip("v") != nodejs.pinned().get(line):
-        return None
-    return Tail(samples, f"Node {version.lstrip('v')}, measured on {measured[:10]} when it was installed "
-                         f"(stored in {path})")
+        return None, ""
+    now = _load_per_core(os.getloadavg()[0], os.cpu_count())
+    if abs(now - then) > STORED_LOAD_PER_CORE and max(now, then) > 2 * min(now, then):
+        return None, (f"the one stored with it was measured at load {then:.1f} per core, the machine is at "
+                      f"{now:.1f} now")
+    return Tail(samples, f"Node {version.lstrip('v')}, measured on {measured[:10]} when it was installed, at load "
+                         f"{then:.1f} per core (stored in {path})"), ""
 
 
 def without_node(line: str, needed: bool) -> Tail:
@@ -139,7 +162,7 @@ def without_node(line: str, needed: bool) -> Tail:
     else measured on the installed line, else none (the module docstring's 2-4)."""
     if not needed:
         return Tail(needed=False)
-    found = stored(line)
+    found, why_not = stored(line)
     if found:
         return found
     if os.environ.get("STALLBENCH_NODE") in ("", "none"):
@@ -151,7 +174,7 @@ def without_node(line: str, needed: bool) -> Tail:
         installed = nodejs.probe(line, str(binary))
     except UsageError as e:
         return Tail(source=str(e))
-    return measure(installed, "measured now on the installed line (none was stored when it was installed)")
+    return measure(installed, f"measured now on the installed line ({why_not or 'none was stored when it was installed'})")
 
 
 def record(binary: str, out: Path) -> int:

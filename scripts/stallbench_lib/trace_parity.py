@@ -1,8 +1,9 @@
 """The model beside real Node for `stallbench trace --node`: the generated JavaScript run under Node,
 and the verdict for each scenario: agree (the same one order), race (the order varies on either side
-or can vary from the main module; the orders are ones the scenario allows, when it says, and each
-order's odds on the two sides agree within their 95% intervals), DISAGREE. The model's start-up tail
-is startup_tail.py's."""
+or can vary from the main module; the orders are ones the scenario allows, when it says, both sides
+gave the same orders and each one's odds on the two sides agree within their 95% intervals),
+undecided (no difference shown, but one side gave an order the other never did, after as many runs
+as the budget allows), DISAGREE. The model's start-up tail is startup_tail.py's."""
 import math
 import os
 import subprocess
@@ -17,7 +18,16 @@ TOOL_TIMEOUT_S = 900
 # A scenario's callbacks and their logs need a few MB; a runaway one (timers that multiply) grew by
 # ~75 MB/s, and would take three quarters of the machine's memory before the default cap stopped it.
 TOOL_MEMORY_BYTES = 1 << 30
-AGREE, RACE, DISAGREE, FAILED = "agree", "race", "DISAGREE", "failed"
+AGREE, RACE, DISAGREE, UNDECIDED, FAILED = "agree", "race", "DISAGREE", "undecided", "failed"
+# A race one side has seen an order of that the other has not gets more runs on both sides, doubling
+# from at least DECIDE_FIRST_RUNS, until decided or this many runs a side (about 20 s of Node's a
+# scenario and line on this machine, busy).
+DECIDE_FIRST_RUNS = 8
+DECIDE_BUDGET_RUNS = 64
+
+
+class RunFailed(Exception):
+    """A run on either side failed while more runs were being made to decide a race."""
 
 
 def call_tool(tool: Path, *args: str, tmpdir: Path | None = None) -> str:
@@ -103,10 +113,13 @@ def odds_agree(model: list[dict], node: list[dict]) -> bool:
 
 
 def verdict(expect: list[list[str]], model: list[dict], node: list[dict], startup_race: bool = False) -> str:
-    """agree: both sides gave the same one order; race: the order varies on either side, the scenario
-    allows several, or it can vary with the start-up tail (`startup_race`), every order given is one
-    the scenario allows (when it says) and each order's odds agree; else DISAGREE. Annotations only
-    add the check that the orders are allowed: an un-annotated race is judged by its odds."""
+    """agree: both sides gave the same one order. Else, for a race (the order varies on either side,
+    the scenario allows several, or it can vary with the start-up tail, `startup_race`): DISAGREE when
+    an order given is one the scenario does not allow (when it says) or when some order's odds on the
+    two sides differ beyond their 95% intervals; UNDECIDED while one side gave an order the other
+    never did (the runs so far cannot tell a rare order from a wrong one: more runs decide, see
+    `decide`); else race, an agreeing one. Not a race: DISAGREE. Annotations only add the check that
+    the orders are allowed: an un-annotated race is judged by its odds."""
     ours = {tuple(o["order"]) for o in model}
     theirs = {tuple(o["order"]) for o in node}
     allowed = {tuple(e) for e in expect}
@@ -116,7 +129,31 @@ def verdict(expect: list[list[str]], model: list[dict], node: list[dict], startu
         return DISAGREE
     if len(allowed) > 1 and not ours | theirs <= allowed:
         return DISAGREE
-    return RACE if odds_agree(model, node) else DISAGREE
+    if not odds_agree(model, node):
+        return DISAGREE
+    return RACE if ours == theirs else UNDECIDED
+
+
+def merged(a: list[dict], b: list[dict]) -> list[dict]:
+    """Two lists of distinct orders with counts, as one."""
+    counts: Counter = Counter()
+    for o in a + b:
+        counts[tuple(o["order"])] += o["count"]
+    return [{"order": list(o), "count": c} for o, c in counts.items()]
+
+
+def decide(expect: list[list[str]], model: list[dict], node: list[dict], startup_race: bool, more) -> tuple[list[dict], list[dict]]:
+    """While the verdict is UNDECIDED, more runs on both sides: `more(n)` makes n more runs of each and
+    returns (the model's orders, Node's orders) for them; n doubles each round, until the verdict is
+    decided or each side has made DECIDE_BUDGET_RUNS. Returns both sides' orders, all runs merged."""
+    while verdict(expect, model, node, startup_race) == UNDECIDED:
+        runs = sum(o["count"] for o in node)
+        extra = min(max(runs, DECIDE_FIRST_RUNS), DECIDE_BUDGET_RUNS - runs)
+        if extra <= 0:
+            break
+        more_model, more_node = more(extra)
+        model, node = merged(model, more_model), merged(node, more_node)
+    return model, node
 
 
 def share(orders: list[dict], order: list[str]) -> str:

@@ -20,10 +20,10 @@ def _print_header(tool: Path, c) -> None:
               + f": {phase}")
 
 
-def _print_distinct(who: str, orders: list[dict], runs: int, indent: str = "   ") -> None:
+def _print_distinct(who: str, orders: list[dict], indent: str = "   ") -> None:
     """Each distinct order with how many runs gave it and, over several runs, its odds with their 95%
     interval."""
-    n = len(orders)
+    n, runs = len(orders), sum(o["count"] for o in orders)
     print(f"{indent}{who}: {n} distinct order{'s' if n != 1 else ''} in {runs} run{'s' if runs != 1 else ''}")
     for o in sorted(orders, key=lambda o: -o["count"]):
         odds = f"  {parity.odds_text(o['count'], runs)}" if runs > 1 else ""
@@ -66,6 +66,9 @@ def _print_scenario(c, i: int) -> None:
     """One scenario, the model beside at most one Node, in full."""
     s = c.result["scenarios"][i]
     scenario_text.print_intro(s, s["module"])
+    if s["error"]:
+        print(f"   model: failed: {s['error']}")
+        return
     theirs = c.node_orders[i]
     left = f"model of Node {c.line}"
     right = f"node {c.node.version}" if c.node else ""
@@ -79,17 +82,20 @@ def _print_scenario(c, i: int) -> None:
                      if s["startup_race"] else ""))
         _print_columns(s["orders"][0]["order"], theirs[0]["order"] if theirs else None, left, right)
     elif s["odds_modelled"]:
-        _print_distinct(left, s["orders"], s["runs"])
+        _print_distinct(left, s["orders"])
         if theirs:
-            _print_distinct(right, theirs, s["runs"])
+            _print_distinct(right, theirs)
     _print_expectation(s)
     if c.node:
         text = c.verdict(i)
         if text == parity.FAILED:
             print(f"   node: failed: {c.node_errors[i]}")
         elif text == parity.RACE:
-            print("   node: agree: a race; every order either side gave is one the scenario allows (when it says), "
-                  "and each one's odds on the two sides agree within their 95% intervals")
+            print("   node: agree: a race; both sides gave the same orders, each one the scenario allows (when it "
+                  "says), and each one's odds on the two sides agree within their 95% intervals")
+        elif text == parity.UNDECIDED:
+            print(f"   node: undecided: a race one side gave an order of that the other never did, in {s['runs']} runs "
+                  "a side (the most it makes to decide): not shown to agree")
         else:
             print(f"   node: {text}")
 
@@ -117,8 +123,9 @@ def _print_matrix(comparisons: list) -> None:
         print(f"{s['name']:<{name_width}}" + "".join(f"{x:<{width}}" for x in row))
     for c in comparisons:
         verdicts = [c.verdict(i) for i in range(len(scenarios))]
-        races = [v for s, v in zip(scenarios, verdicts) if len(s["expect"]) > 1 or v == parity.RACE]
-        deterministic = [v for s, v in zip(scenarios, verdicts) if len(s["expect"]) <= 1 and v != parity.RACE]
+        race = [len(s["expect"]) > 1 or v in (parity.RACE, parity.UNDECIDED) for s, v in zip(scenarios, verdicts)]
+        races = [v for r, v in zip(race, verdicts) if r]
+        deterministic = [v for r, v in zip(race, verdicts) if not r]
         agree = deterministic.count(parity.AGREE)
         parts = [f"{agree} of {len(deterministic)} deterministic scenarios agree ({100 * agree / len(deterministic):.0f}%)"
                  if deterministic else "", f"{sum(v in (parity.AGREE, parity.RACE) for v in races)} of {len(races)} races agree" if races else ""]
@@ -129,17 +136,17 @@ def _print_lines(c, i: int) -> None:
     """One scenario on one of several lines: its verdict, and the distributions when they differ."""
     s = c.result["scenarios"][i]
     text = c.verdict(i)
-    print(f"   {c.title}: {text}" + (f": {c.node_errors[i]}" if c.node_errors[i] else ""))
-    if text in (parity.RACE, parity.DISAGREE):
-        _print_distinct(f"model of Node {c.line}", s["orders"], s["runs"], "      ")
-        _print_distinct(f"node {c.node.version}", c.node_orders[i], s["runs"], "      ")
+    print(f"   {c.title}: {text}" + (f": {c.node_errors[i] or s['error']}" if text == parity.FAILED else ""))
+    if text in (parity.RACE, parity.DISAGREE, parity.UNDECIDED):
+        _print_distinct(f"model of Node {c.line}", s["orders"], "      ")
+        _print_distinct(f"node {c.node.version}", c.node_orders[i], "      ")
     if parity.as_expected(s["expect"], s["orders"]) is False:
         print(f"      model of Node {c.line}: NOT as expected; expected " + " or ".join(" → ".join(e) for e in s["expect"]))
 
 
 def print_program(s: dict, comparisons: list, i: int, generated: set[str]) -> None:
     """A generated program some line disagrees on, whole, so it can be saved and run again."""
-    if s["file"] in generated and any(c.node and c.verdict(i) == parity.DISAGREE for c in comparisons):
+    if s["file"] in generated and any(c.node and c.verdict(i) in (parity.DISAGREE, parity.UNDECIDED) for c in comparisons):
         print("   the program (save it as a .json file to run it again): "
               + json.dumps(json.loads(Path(s["file"]).read_text(encoding="utf-8")), ensure_ascii=False))
 

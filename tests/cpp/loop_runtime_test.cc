@@ -265,3 +265,96 @@ TEST(LoopRules, TimerPhaseFollowsTheLibuvVersion) {
   EXPECT_TRUE(timer_phase(1, 46).after_poll);
   EXPECT_TRUE(timer_phase(2, 0).after_poll);
 }
+
+// lib/internal/timers.js listOnTimeout: the front timer is peeked, the queues run, and only then
+// is it taken off; what they cleared never runs and the one behind it still does.
+TEST(LoopTimers, ACallbacksMicrotaskClearsTheNextTimerOfItsList) {
+  Trace t;
+  t.runtime.run_main(ModuleKind::commonjs, [&] {
+    TimerId* next = new TimerId;
+    t.runtime.set_timeout([&, next] {
+      t.order.push_back("T");
+      t.runtime.queue_microtask([&, next] {
+        t.order.push_back("TQ");
+        t.runtime.clear_timer(*next);
+        delete next;
+      });
+    }, 30);
+    *next = t.runtime.set_interval(t.log("V"), 30);
+    t.runtime.set_timeout(t.log("T2"), 30);
+    t.runtime.set_timeout(t.log("T3"), 30);
+  });
+  EXPECT_EQ(t.order, (Order{"T", "TQ", "T2", "T3"}));
+}
+
+// processTimers: a microtask run between two lists empties the next due one, which is then found
+// empty; the list after it still runs.
+TEST(LoopTimers, AListEmptiedBetweenListsIsSkipped) {
+  Trace t;
+  t.runtime.run_main(ModuleKind::commonjs, [&] {
+    auto six = std::make_shared<TimerId>();
+    t.runtime.set_timeout([&, six] {
+      t.order.push_back("5");
+      t.runtime.queue_microtask([&, six] { t.runtime.clear_timer(*six); });
+    }, 5);
+    *six = t.runtime.set_timeout(t.log("6"), 6);
+    t.runtime.set_timeout(t.log("7"), 7);
+    busy_wait(20);
+  });
+  EXPECT_EQ(t.order, (Order{"5", "7"}));
+}
+
+// A timer that throws goes to 'uncaughtException'; the next timer of the pass runs straight after,
+// and the ticks it queued wait for the end of the pass. With no listener the process ends: only
+// the 'exit' listeners still run.
+TEST(LoopErrors, AThrowingTimerAndItsListener) {
+  Trace t;
+  t.runtime.run_main(ModuleKind::commonjs, [&] {
+    t.runtime.on_uncaught_exception(t.log("uncaught"));
+    t.runtime.set_timeout([&] {
+      t.order.push_back("t1");
+      t.runtime.next_tick(t.log("tick"));
+      throw Runtime::Thrown("t1");
+    }, 1);
+    t.runtime.set_timeout(t.log("t2"), 1);
+    busy_wait(3);
+  });
+  EXPECT_EQ(t.order, (Order{"t1", "uncaught", "t2", "tick"}));
+
+  Trace dies;
+  dies.runtime.run_main(ModuleKind::commonjs, [&] {
+    dies.runtime.on_exit(dies.log("exit"));
+    dies.runtime.set_immediate([&] {
+      dies.order.push_back("i1");
+      throw Runtime::Thrown("i1");
+    });
+    dies.runtime.set_immediate(dies.log("i2"));
+  });
+  EXPECT_EQ(dies.order, (Order{"i1", "exit"}));
+}
+
+// A handler attached before the report: never reported. After it: 'rejectionHandled' at the next
+// report, after the handler's reaction.
+TEST(LoopErrors, EarlyAndLateRejectionHandlers) {
+  Trace t;
+  t.runtime.run_main(ModuleKind::commonjs, [&] {
+    auto early = t.runtime.reject_unhandled(t.log("unhandled early"));
+    t.runtime.handle_rejection(early, t.log("early catch"));
+    auto late = t.runtime.reject_unhandled(t.log("unhandled late"), t.log("handled late"));
+    t.runtime.set_timeout([&, late] {
+      t.order.push_back("timer");
+      t.runtime.handle_rejection(late, t.log("late catch"));
+    }, 1);
+  });
+  EXPECT_EQ(t.order, (Order{"early catch", "unhandled late", "timer", "late catch", "handled late"}));
+}
+
+// 'listening' two ticks after listen(0, "127.0.0.1"): after a tick queued just after the call.
+TEST(LoopServer, ListeningComesTwoTicksLater) {
+  Trace t;
+  t.runtime.run_main(ModuleKind::commonjs, [&] {
+    t.runtime.listen(t.log("listening"));
+    t.runtime.next_tick(t.log("tick"));
+  });
+  EXPECT_EQ(t.order, (Order{"tick", "listening"}));
+}

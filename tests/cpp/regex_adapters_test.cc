@@ -8,9 +8,11 @@
 #include <cstdlib>
 #include <map>
 #include <sstream>
+#include <vector>
 
 #include "workloads/regex/engine.h"
 #include "workloads/regex/engines.h"
+#include "workloads/regex/every_match.h"
 
 namespace rx = stallbench::regex;
 
@@ -212,13 +214,34 @@ TEST(RegexAdapters, VersionsAreRecorded) {
 
 TEST(RegexAdapters, UnknownEngineIsAnError) {
   EXPECT_THROW(rx::compile("perl", "a", rx::Anchoring::search), std::invalid_argument);
-  EXPECT_THROW(rx::Flags::parse("ig"), std::invalid_argument);
-  EXPECT_EQ(rx::Flags::parse("usmi").letters(), "imsu");
+  EXPECT_THROW(rx::Flags::parse("iq"), std::invalid_argument);
+  EXPECT_EQ(rx::Flags::parse("yusmig").letters(), "imsugy");
+}
+
+// A global replace's loop (every_match.h): from the end of each match, one character on after an
+// empty one (a whole UTF-8 character with u), until none is found.
+TEST(RegexAdapters, EveryMatchGoesOnFromEachMatchsEnd) {
+  std::vector<std::size_t> asked;
+  auto empty_then_pairs = [&](std::size_t from) -> rx::Found {
+    asked.push_back(from);
+    if (from >= 7) return std::nullopt;
+    return from == 0 ? rx::Found({0, 0}) : rx::Found({from, from + 2});
+  };
+  rx::Flags global = rx::Flags::parse("g");
+  EXPECT_TRUE(rx::every_match("abcdefg", global, empty_then_pairs));
+  EXPECT_EQ(asked, (std::vector<std::size_t>{0, 1, 3, 5, 7}));
+  asked.clear();
+  EXPECT_TRUE(rx::every_match("abcdefg", rx::Flags{}, empty_then_pairs));
+  EXPECT_EQ(asked, std::vector<std::size_t>{0});  // without g: one search
+  asked.clear();
+  auto empties = [&](std::size_t from) -> rx::Found { asked.push_back(from); return rx::Found({from, from}); };
+  EXPECT_TRUE(rx::every_match("\xc3\xa9" "a", rx::Flags::parse("gu"), empties));
+  EXPECT_EQ(asked, (std::vector<std::size_t>{0, 2, 3}));  // é is one character: never inside it
 }
 
 // A flag runs on the engines that can honour it and is `rejected`, naming the flag, on the others:
-// the table says which (`flags`): i everywhere; s (dotAll) not in std::regex; u (code points)
-// neither in std::regex nor in Boost.
+// the table says which (`flags`): i and g everywhere; s (dotAll) not in std::regex; u (code points)
+// neither in std::regex nor in Boost; y (sticky) not in Hyperscan, Go or Rust.
 TEST(RegexAdapters, FlagsAreHonouredOrRejected) {
   struct FlagCase {
     const char* flags;
@@ -231,11 +254,13 @@ TEST(RegexAdapters, FlagsAreHonouredOrRejected) {
       {"s", "a.b", "a\nb", true},
       {"m", "^b$", "a\nb\nc", true},
       {"u", "^.$", "\xc3\xa9", true},  // é in UTF-8: one code point
+      {"y", "b", "ab", false},        // sticky: a match only where the search stands, the start
+      {"g", "a|b", "ab", true},       // global: every match, the answer whether there was one
   };
   std::map<std::string, std::string> honoured;
   for (const auto& info : rx::all_engines()) honoured[info.name] = info.flags;
-  EXPECT_EQ(honoured["std"], "im");
-  EXPECT_EQ(honoured["boost"], "ims");
+  EXPECT_EQ(honoured["std"], "imgy");
+  EXPECT_EQ(honoured["boost"], "imsgy");
   for (const auto& c : cases) {
     for (const auto& engine : engines()) {
       SCOPED_TRACE(engine + " /" + c.pattern + "/" + c.flags);
@@ -250,7 +275,7 @@ TEST(RegexAdapters, FlagsAreHonouredOrRejected) {
       }
     }
     // Without the flag the same input is not matched (bytes, no dotAll, one line).
-    if (std::string(c.flags) != "i") {
+    if (std::string("smu").find(c.flags) != std::string::npos) {
       EXPECT_FALSE(compile("std", c.pattern, rx::Anchoring::search)->matches(c.input));
     }
   }

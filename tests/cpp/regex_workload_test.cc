@@ -23,33 +23,31 @@ std::string write_temp(const std::string& text) {
 
 }  // namespace
 
-TEST(AttackInput, SeedRecipe) {
+// The input is prefix + k whole pumps + suffix: a pump is never cut to fill a length.
+TEST(AttackInput, WholePumps) {
   rx::Pattern coupon{.name = "coupon-code", .suffix = "!", .pumps = {{"", "BOOKSTORE2026"}}};
-  // "BOOKSTORE2026BOOKSTORE2026BOOK".slice(0, length - 1) + "!"
-  EXPECT_EQ(rx::attack_input(coupon, 20), "BOOKSTORE2026BOOKST!");
-  EXPECT_EQ(rx::attack_input(coupon, 28), "BOOKSTORE2026BOOKSTORE2026B!");
+  EXPECT_EQ(rx::attack_input(coupon, 27), "BOOKSTORE2026BOOKSTORE2026!");
   EXPECT_EQ(rx::attack_input(coupon, 1), "!");
-  EXPECT_THROW(rx::attack_input(coupon, 0), std::invalid_argument);
+  for (std::int64_t cut : {0, 2, 20, 26, 28}) EXPECT_THROW(rx::attack_input(coupon, cut), std::invalid_argument) << cut;
   rx::Pattern spaces{.name = "ws", .prefix = "a", .suffix = "a", .pumps = {{"", " "}}};
   EXPECT_EQ(rx::attack_input(spaces, 5), "a   a");
   rx::Pattern none{.name = "unanalysed"};
   EXPECT_THROW(rx::attack_input(none, 5), std::invalid_argument);
 }
 
-// recheck's polynomial attacks pump two places: each pump gets half the fill after its `before`.
-TEST(AttackInput, SeveralPumpsShareTheFill) {
+// recheck's polynomial attacks pump two places: each pump is repeated the same number of times.
+TEST(AttackInput, SeveralPumpsRepeatTogether) {
   rx::Pattern two{.name = "two", .prefix = "<", .suffix = ">", .pumps = {{"", "a"}, {"=", "bc"}}};
   EXPECT_EQ(rx::attack_input(two, 3), "<=>");
-  EXPECT_EQ(rx::attack_input(two, 8), "<aaa=bc>");
-  EXPECT_EQ(rx::attack_input(two, 9), "<aaa=bcb>");
+  EXPECT_EQ(rx::attack_input(two, 9), "<aa=bcbc>");
+  EXPECT_THROW(rx::attack_input(two, 8), std::invalid_argument);
 }
 
-// With the u flag the fill never ends inside a UTF-8 sequence.
-TEST(AttackInput, UnicodeCutsWholeCharacters) {
+// With the u flag a pump is whole UTF-8 text, so the input is too.
+TEST(AttackInput, UnicodePumpsStayWhole) {
   rx::Pattern accents{.name = "e", .flags = rx::Flags::parse("u"), .pumps = {{"", "\xc3\xa9"}}};
-  EXPECT_EQ(rx::attack_input(accents, 5), "\xc3\xa9\xc3\xa9");
-  accents.flags = {};
-  EXPECT_EQ(rx::attack_input(accents, 5), "\xc3\xa9\xc3\xa9\xc3");
+  EXPECT_EQ(rx::attack_input(accents, 4), "\xc3\xa9\xc3\xa9");
+  EXPECT_THROW(rx::attack_input(accents, 5), std::invalid_argument);
 }
 
 TEST(AttackInput, EscapesAreBytes) {
@@ -73,7 +71,7 @@ TEST(Catalogue, ShippedCatalogueLoadsWithVariants) {
 
 TEST(Catalogue, RefusesWhatItCannotRead) {
   EXPECT_THROW(rx::Catalogue::load(write_temp("[[pattern]\n")), std::runtime_error);
-  EXPECT_THROW(rx::Catalogue::load(write_temp("[[pattern]]\nname = \"x\"\nregex = \"a\"\nflags = \"g\"\nsource = \"s\"\n")),
+  EXPECT_THROW(rx::Catalogue::load(write_temp("[[pattern]]\nname = \"x\"\nregex = \"a\"\nflags = \"q\"\nsource = \"s\"\n")),
                std::runtime_error);
   EXPECT_THROW(rx::Catalogue::load(
                    write_temp("format = 2\n[[pattern]]\nname = \"x\"\nregex = \"a\"\npump = '\\q'\nsource = \"s\"\n")),

@@ -196,3 +196,22 @@ def test_ab_between_tiny_builds_catches_the_one_doing_more_work(tmp_path):
         injected = [p for p in (run / "raw").glob("*-round*.json") if "stallbench_inject_work_pct:sum" in p.read_text()]
         assert len(injected) == (7 if role == "current" else 0)
     assert "**regressed**" in (out / "ab.md").read_text()
+
+
+@pytest.mark.parametrize("has_commands", [True, False])
+def test_a_revisions_worktree_is_configured_without_tests_and_builds_its_commands(tmp_path, monkeypatch, has_commands):
+    steps = []
+
+    def step(what, command, log, cwd):
+        steps.append(command)
+        if what == "configure":  # what CMake writes: the commands' target only where the revision has it
+            (tmp_path / "build" / "build.ninja").write_text(
+                "rule x\n" + ("build stallbench_commands: phony bench_x\n" if has_commands else "build all: phony\n"))
+
+    monkeypatch.setattr(builder, "_step", step)
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "CMakePresets.json").write_text("{}")
+    builder.ensure_built("release", source=tmp_path / "src", build=tmp_path / "build")
+    configure, compile_ = steps
+    assert builder.TESTS_OFF in configure  # ab runs the revision's benches, never its tests
+    assert (compile_[-2:] == ["--target", builder.COMMANDS]) == has_commands  # an older revision: everything

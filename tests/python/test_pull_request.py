@@ -17,7 +17,7 @@ from stallbench_lib import build, catalogue
 
 FIXTURE = DATA / "pull_request"
 REPOSITORY = "owner/stallbench"
-MARKER = "<!-- stallbench-pr -->"
+MARKER = "<!-- stallbench-pr"
 
 
 def pull_request(*args, env=None, stdin=None):
@@ -211,9 +211,11 @@ def test_the_comment_shows_the_geomeans_the_changed_metrics_and_the_links(tmp_pa
     result = pull_request("comment", _job(tmp_path / "jobs", "run-1"), env=_env(tmp_path, github))
     assert result.returncode == 0, result.stderr
     text = github.comments[-1]["body"]
-    table = [line for line in text.splitlines() if line.startswith("| tiny |") or line.startswith("| all measured |")]
-    assert len(table) == 2 and all("1.071" in line and "+7.12%" in line and "[+3.50%, +10.90%]" in line
-                                   for line in table)
+    assert text.splitlines()[0] == "## stallbench: regressed — 1 gated metric"  # the verdict comes first
+    means = [line for line in text.splitlines() if line.startswith("| instruction counts") or line.startswith("| wall time")]
+    assert len(means) == 2 and "gates the counted cells" in means[0] and "-5.00%" in means[0]  # the gate's, first
+    assert "1.071" in means[1] and "+7.12%" in means[1] and "[+3.50%, +10.90%]" in means[1]
+    assert "builds 9.1, callgrind 1.5, rounds 0.9 of the 8-minute budget" in text
     changed = [line for line in text.splitlines() if line.startswith("| ") and "tiny/sum" in line]
     assert [("regressed" in line, "improved" in line) for line in changed] == [(True, False), (False, True)]
     assert "[+21.20%, +28.90%]" in changed[0]  # the interval from ab.csv
@@ -223,10 +225,43 @@ def test_the_comment_shows_the_geomeans_the_changed_metrics_and_the_links(tmp_pa
     assert (tmp_path / "summary.md").read_text() == text  # the job summary has the same
 
 
+def test_an_inconclusive_ab_says_so_in_the_first_line(tmp_path, github):
+    name = _job(tmp_path / "jobs", "run-1")
+    summary = tmp_path / "jobs" / name / "ab" / "ab.json"
+    found = json.loads(summary.read_text())
+    found.update(exit=4, verdict="inconclusive", gating=[], inconclusive={
+        "metrics": 2, "gated": 3, "worst": "tiny/sum/n=2000/sum_ms", "detectable_pct": 19.0, "min_effect_pct": 5.0,
+        "rounds": 9, "alpha": 0.05})
+    summary.write_text(json.dumps(found))
+    assert pull_request("comment", name, env=_env(tmp_path, github)).returncode == 0
+    first = github.comments[-1]["body"].splitlines()[0]
+    assert first.startswith("## stallbench: inconclusive:") and "+19.0%" in first and "minimum effect 5%" in first
+
+
+def test_an_older_run_never_overwrites_a_newer_runs_comment(tmp_path, github):
+    env = _env(tmp_path, github)
+    assert pull_request("comment", _job(tmp_path / "jobs", "900-1", ab_exit=1), env=env).returncode == 0
+    assert "run=900-1" in github.comments[-1]["body"]
+    late = pull_request("comment", _job(tmp_path / "jobs", "899-2", ab=False, ab_exit=2), env=env)  # superseded
+    assert late.returncode == 0 and "newer than this run" in late.stdout
+    assert "run=900-1" in github.comments[-1]["body"] and [r[0] for r in github.writes()] == ["POST"]
+    assert pull_request("comment", _job(tmp_path / "jobs", "901-1", ab_exit=0), env=env).returncode == 0
+    assert "run=901-1" in github.comments[-1]["body"] and [r[0] for r in github.writes()] == ["POST", "PATCH"]
+
+
+def test_a_measure_that_did_not_finish_leaves_the_comment_as_it_was(tmp_path, github):
+    name = _job(tmp_path / "jobs", "run-1", ab=False)  # families to measure, but no `ab` step recorded
+    (tmp_path / "jobs" / name / "steps.txt").write_text("affected 0\n")
+    result = pull_request("comment", name, env=_env(tmp_path, github))
+    assert result.returncode == 0 and "did not finish" in result.stdout
+    assert github.requests == [] and (tmp_path / "summary.md").exists()
+
+
 def test_an_ab_json_without_geomean_renders_without_it(tmp_path, github):
     name = _job(tmp_path / "jobs", "run-1")
     summary = tmp_path / "jobs" / name / "ab" / "ab.json"
-    summary.write_text(json.dumps({k: v for k, v in json.loads(summary.read_text()).items() if k != "geomean"}))
+    summary.write_text(json.dumps({k: v for k, v in json.loads(summary.read_text()).items()
+                                   if k not in ("geomean", "geomean_instructions")}))
     result = pull_request("comment", name, env=_env(tmp_path, github))
     assert result.returncode == 0, result.stderr
     assert "Geometric mean" not in github.comments[-1]["body"] and "tiny/sum" in github.comments[-1]["body"]
@@ -272,9 +307,10 @@ def test_the_workflow_runs_the_script_and_fails_with_ab():
     assert "github.event.pull_request.base.sha" in gate["run"] and "github.event.pull_request.head.sha" in gate["run"]
     assert "--budget" in gate["run"]
     upload = next(s for s in steps if s.get("uses", "").startswith("actions/upload-artifact"))
-    assert upload["if"] == "always()" and "env.JOB" in upload["with"]["path"]
+    assert upload["if"] == "${{ !cancelled() }}" and "env.JOB" in upload["with"]["path"]
     post = next(s for s in steps if "scripts/pull-request comment" in s.get("run", ""))
-    assert post["if"] == "always()" and post["continue-on-error"] is True  # a refused comment does not fail it
+    assert post["if"] == "${{ !cancelled() }}"  # a cancelled run never overwrites a finished comment
+    assert post["continue-on-error"] is True  # a refused comment does not fail it
     assert "steps.upload.outputs.artifact-url" in post["env"]["STALLBENCH_ARTIFACT_URL"]
     assert "secrets.GITHUB_TOKEN" in post["env"]["GITHUB_TOKEN"]
     assert steps.index(upload) < steps.index(post)

@@ -20,8 +20,8 @@ def test_shipped_catalogue_has_the_seed_pair_and_classic_shapes():
     loaded = {p.name: p for p in patterns.load(patterns.SHIPPED)}
     coupon = loaded["coupon-code"]
     assert (coupon.regex, coupon.safe) == ("^([A-Z0-9]+-?)+$", "^[A-Z0-9]+(-[A-Z0-9]+)*$")
-    # the seed's "BOOKSTORE2026BOOKSTORE2026BOOK".slice(0, length - 1) + "!"
-    assert coupon.attack_input(20) == "BOOKSTORE2026BOOKSTORE2026BOOK"[:19] + "!"
+    # the seed's input with a one-character pump: the run grid's 20, 24 and 28 are whole pumps
+    assert coupon.attack_input(20) == "B" * 19 + "!"
     assert {"nested-plus", "overlapping-alternation", "dot-star-equals", "trailing-whitespace",
             "repeated-dot-star", "alternation-star"} <= set(loaded)
     assert loaded["dot-star-equals"].regex == ".*.*=.*" and loaded["trailing-whitespace"].regex == "\\s+$"
@@ -52,7 +52,10 @@ def test_flags_escapes_and_several_pumps(tmp_path):
                 "prefix = '\\x1b['\npumps = [{before = '\\u{e9}', pump = \"ab\"}, {pump = '\\\\'}]\n")
     assert p.flags == "iu" and p.prefix == "\x1b[" and p.pumps[0].before == "\xc3\xa9"
     assert p.pumps[1].pump == "\\" and p.fixed == 2 + 2 + 1
-    assert p.attack_input(9) == "\x1b[\xc3\xa9ab\\\\!"
+    assert p.attack_input(8) == "\x1b[\xc3\xa9ab\\!" and p.period == 3
+    assert p.attack_input(11) == "\x1b[\xc3\xa9abab\\\\!"
+    with pytest.raises(ValueError, match="whole pumps"):
+        p.attack_input(9)
 
 
 def test_catalogue_file_round_trips(tmp_path):
@@ -77,7 +80,7 @@ def test_inputs_decode_and_encode():
     ("[[pattern]]\n" + ENTRY.replace('regex = "^(a+)+$"\n', ""), "missing field 'regex'"),
     ("[[pattern]]\n" + ENTRY.replace('pump = "a"', 'pump = ""'), "'pump' is empty"),
     ("[[pattern]]\n" + ENTRY + "pumps = []\n", "give 'pump' or 'pumps', not both"),
-    ("[[pattern]]\n" + ENTRY + "flags = \"g\"\n", "flags 'g' is not valid (valid: any of i, m, s, u"),
+    ("[[pattern]]\n" + ENTRY + "flags = \"q\"\n", "flags 'q' is not valid (valid: any of i, m, s, u, g, y"),
     ("format = 2\n[[pattern]]\n" + ENTRY.replace('pump = "a"', "pump = '\\q'"), "'pump': unknown escape at character 1"),
     ("format = 2\n[[pattern]]\n" + ENTRY + "flags = \"u\"\nprefix = '\\xff'\n", "with the u flag, 'prefix' must be UTF-8"),
     ("format = 3\n[[pattern]]\n" + ENTRY, "format 3 is not one this stallbench reads (valid: 1, 2"),
@@ -138,7 +141,7 @@ def test_samples_are_deterministic_over_the_alphabet():
     assert first == again and len(first) == len(set(first)) > 300
     letters = set(samples.alphabet(coupon))
     # Class ends and the characters just outside them: [A-Z0-9] gives A Z 0 9 and @ [ / :
-    assert {"-", "!", "B", "2", "A", "Z", "0", "9", "@", "[", "/", ":"} <= letters and "\n" not in letters
+    assert {"-", "!", "B", "A", "Z", "0", "9", "@", "[", "/", ":"} <= letters and "\n" not in letters
     assert all(set(s) <= letters for s in first)
     assert coupon.attack_input(16) in first
 
@@ -170,6 +173,16 @@ def test_wrong_answers_are_judged_against_the_reference_or_the_majority():
     assert set(found.wrong["js"]) == {"std", "re2", "boost"} and found.wrong["js"]["std"]["by"] == "node"
 
 
+def test_an_engine_of_the_reference_implementation_speaks_for_it_when_the_reference_gave_no_answer():
+    # A scan: node@26 ran out of time on an input node-linear@26 answered; V8 is one semantics, so its
+    # answer decides, and the linear engines that differ answered wrongly: no dispute, no exit 1.
+    d = agreement.Disagreement
+    found = agreement.judge([d("js", "'x'", {"node-linear@26": True, "re2": False, "std": True, "boost": False})],
+                            {"js": "node"}, TABLE)
+    assert not found.unresolved
+    assert set(found.wrong["js"]) == {"re2", "boost"} and found.wrong["js"]["re2"]["by"] == "node"
+
+
 def test_counterexample_is_the_shortest_input_where_rewrite_and_original_differ():
     inputs = ["AB-C", "A-", "AB", "ABC-"]
     original = {"re2": EngineAnswers(None, "1111"), "std": EngineAnswers(None, "1111")}
@@ -198,3 +211,14 @@ def test_an_entry_that_says_nothing_gets_short_samples_only_with_a_repeat_inside
     # The sample check's generated strings: short where an engine without a guard could take minutes
     # (a repeat inside a repeat), long enough elsewhere for a polynomial pattern's counterexample.
     assert samples.has_nested_repeat(regex) == nested
+
+
+def test_a_catalogue_written_with_a_random_pump_reloads_under_the_u_flag():
+    # A class naming lone surrogates: the random pump once held one, encoded as bytes no UTF-8 has,
+    # and the run's own catalogue.toml was refused on reload ("with the u flag, 'pump' must be UTF-8").
+    (p,) = patterns.parse("format = 2\n[[pattern]]\nname = \"s\"\nregex = '[\\\\uD800-\\\\uDBFF][\\\\uDC00-\\\\uDFFF]x+'\n"
+                          "flags = \"u\"\nsource = \"test\"\n", "given")
+    random_attack = patterns.with_attack(p, "", [patterns.Pump("", samples.random_pump(p))], "", "random input", None)
+    assert inputs.is_utf8(random_attack.pumps[0].pump)
+    assert patterns.parse(catalogue_file.to_toml([random_attack]), "written") == [random_attack]
+    assert samples.as_bytes("a\ud800", True) == "a\xef\xbf\xbd"

@@ -13,7 +13,7 @@ COUPON = """[[pattern]]
 name = "coupon-code"
 regex = '^([A-Z0-9]+-?)+$'
 safe = '^[A-Z0-9]+(-[A-Z0-9]+)*$'
-pump = "BOOKSTORE2026"
+pump = "B"
 suffix = "!"
 source = "seed 000"
 """

@@ -17,7 +17,7 @@ def test_the_worked_example_engine_is_declared_measured_and_classified(tmp_path)
     (row,) = [r for r in table.rows if r["name"] == "python"]
     if not row["available"]:
         pytest.skip(f"engine python is not in this build (install {row['package']})")
-    assert (row["language"], row["runs_in"], row["kind"], row["flags"]) == ("Python", "program", "backtracking", "imsu")
+    assert (row["language"], row["runs_in"], row["kind"], row["flags"]) == ("Python", "program", "backtracking", "imsugy")
     catalogue = tmp_path / "p.toml"
     catalogue.write_text('[[pattern]]\nname = "nested-plus"\nregex = "^(a+)+$"\nsafe = "^a+$"\npump = "a"\n'
                          'suffix = "!"\nlengths = [12, 14, 16, 18, 20]\nsafe_lengths = [12, 1024, 65536]\nsource = "test"\n')

@@ -4,6 +4,7 @@ import random
 
 import pytest
 
+from stallbench_lib.redos import refine
 from stallbench_lib.redos.curves import curves
 from stallbench_lib.redos.growth import classify
 from stallbench_lib.tidy import Row
@@ -232,7 +233,8 @@ def test_the_triage_escalates_a_curve_that_turns_up_steeply_at_its_end_whatever_
 
     variant = SimpleNamespace(name="p", pattern=SimpleNamespace(fixed=27))
     # Boost on a quadratic regex of a real scan (27 fixed bytes): a fit over the three points reads it
-    # linear (median slope 1.49); its last segment, 1.8, does not.
+    # linear (median slope 1.49; its last segment's 1.8 could be a linear engine changing regime); the
+    # triage escalates it all the same.
     turning = _rows("boost", [(59, 0.0012), (539, 0.022), (32795, 35.8)])
     linear = _rows("re2", [(59, 0.001), (539, 0.009), (32795, 0.55)])
     fast = _rows("std", [(59, 0.00001), (539, 0.00002), (32795, 0.0004)])  # steep, under the noise floor
@@ -255,3 +257,39 @@ def test_a_tree_s_report_draws_the_riskiest_curves_only():
     assert sorted(drawn) == sorted(f"p{k}" for k in range(0, family.MAX_PANELS + 8, 3))
     assert "7 riskiest of the 20 regexes (7 blow up" in note
     assert family.panels(curves(rows), names[:family.MAX_PANELS], ["std"]) == (names[:family.MAX_PANELS], "")
+
+
+def test_a_curve_that_ends_in_a_timeout_too_soon_for_linear_growth_is_never_linear():
+    # Tika's header regex on Java (the figures): 0.012 ms up to 35 ms, then over the budget at
+    # the next length. Growing in proportion it would have taken 140 ms there: the stop proves growth.
+    tika = [(1000, 22.0), (2000, 40.0), (4000, 70.0), (8000, 150.0)]  # its fit: linear (median slope 0.95)
+    assert classify(*zip(*tika)).kind == "linear"
+    found = curves(_rows("java", tika, (16000, "timeout", "repetition 0 exceeded 1.05 s")))[("p", "java")]
+    assert found.verdict == "growing" and "grew faster than its input" in found.describe()
+    assert refine.turn_lengths(found)  # then measured below the stop, where its degree can be read
+    # A linear curve whose next length would be over the budget anyway stays linear.
+    linear = [(n, 5e-3 * n) for n in (1000, 10000, 100000)]
+    long = curves(_rows("std", linear, (200000, "timeout", "repetition 0 exceeded 1.05 s")))[("p", "std")]
+    assert long.verdict == "linear"
+    # A guard that counts steps proves growth; one that fires on stack depth does not.
+    flat = [(n, 1e-4) for n in (1000, 10000, 100000)]
+    stepped = curves(_rows("pcre2", flat, (200000, "guarded", "error -47: match limit exceeded")))[("p", "pcre2")]
+    stack = curves(_rows("java", flat, (200000, "guarded", "StackOverflowError: the matcher's recursion")))[("p", "java")]
+    assert stepped.verdict == "growing" and stack.verdict == "linear"
+    # The scan's probe names its own limit.
+    probed = curves(_rows("java", tika, (16000, "timeout", "one match over 2 s in regex_probe")))[("p", "java")]
+    assert probed.verdict == "growing"
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_polynomial_over_a_narrow_range_is_not_read_as_a_slight_exponential(seed):
+    # Java's quadratic curves read "exp x1.02-1.20" and repeated-dot-star's degree 4 "exp x1.17":
+    # over a narrow range both models fit noisy points alike; the polynomial stands unless the
+    # exponential is clearly better.
+    quadratic = [1000, 1414, 2000, 2828, 4000]
+    assert classify(quadratic, noisy([1e-5 * n * n for n in quadratic], 0.25, seed)).kind in ("polynomial", "growing")
+    quartic = [64, 76, 90, 107, 128]
+    assert classify(quartic, noisy([1e-8 * n ** 4 for n in quartic], 0.25, seed)).kind in ("polynomial", "growing")
+    # An exponential over enough points is still one, with a long pump's small base per byte too.
+    pumped = [13 * k for k in range(2, 12)]
+    assert classify(pumped, noisy([1e-4 * 2 ** (n / 13) for n in pumped], 0.05, seed)).kind == "exponential"

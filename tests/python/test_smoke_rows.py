@@ -7,7 +7,9 @@ holds one placeholder line, `LINE`, for the Node line in a value such as `node@2
 it with every line the run chose. A key marked `series` belongs to a metric reported as a series (one
 value per stall, per probe, per frame): how many values a repetition has is a measurement (a cell
 sees a stall on a busy machine and none on a calm one), so a series' key may be missing, or appear
-for a stored cell that had none; every other key must be there, and no other key may appear. It
+for a stored cell that had none (the browser family's INP and input-delay keys are marked so too: a
+repetition whose clicks reached the page in a backlog has none); every other key must be there, and
+no other key may appear. It
 was made as root with Chromium installed (so the
 browser family and slow-dns's real lookups ran); where this machine lacks one, those keys are left
 out. The keys of starvation/random_parity were added by hand with that benchmark (issue 24); the

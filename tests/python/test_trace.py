@@ -100,7 +100,7 @@ def test_without_node_a_one_line_note():
 
 @needs_lines(NEWEST)
 def test_node_agrees_on_every_shipped_scenario():
-    result = stallbench("trace", "--no-build", "--node", NEWEST, "--runs", "1")
+    result = stallbench("trace", "--no-build", "--node", NEWEST, "--runs", "1", timeout=1200)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "DISAGREE" not in result.stdout and "node: failed" not in result.stdout
     assert result.stdout.count("node: agree") == len(SCENARIOS)
@@ -158,7 +158,8 @@ def test_agreement_rules():
     assert verdict([], orders(["a", "b"]), same) == "agree"
     assert verdict([], orders(["b", "a"]), same) == "DISAGREE"
     race = [["a", "b"], ["b", "a"]]
-    assert verdict(race, orders(["b", "a"]), same) == "race"
+    assert verdict(race, orders(["b", "a"]), same) == "undecided"  # each side gave one the other never did
+    assert verdict(race, orders(["b", "a"], ["a", "b"]), same + orders(["b", "a"])) == "race"
     assert verdict(race, orders(["c"]), same) == "DISAGREE"  # an order outside the allowed ones
 
 
@@ -173,8 +174,10 @@ def test_an_unannotated_race_is_judged_by_its_odds():
     assert verdict([], counts(45, 5), counts(42, 8)) == "race"        # the same odds within their intervals
     assert verdict([], counts(50, 0), counts(0, 50)) == "DISAGREE"    # each certain, of the other order
     assert verdict([], counts(50, 0), counts(25, 25)) == "DISAGREE"   # a race on one side only, by a wide margin
-    # One run each of a race from the main module: different orders are what a race gives.
-    assert verdict([], counts(1, 0), counts(0, 1), startup_race=True) == "race"
+    # One run each of a race from the main module: different orders are not yet a disagreement,
+    # nor an agreement: more runs decide.
+    assert verdict([], counts(1, 0), counts(0, 1), startup_race=True) == "undecided"
+    assert verdict([], counts(3, 1), counts(2, 2), startup_race=True) == "race"
     assert verdict([], counts(1, 0), counts(0, 1)) == "DISAGREE"
     # A declared race is judged by its odds too, not only by the orders being allowed.
     assert verdict([["a", "b"], ["b", "a"]], counts(50, 0), counts(0, 50)) == "DISAGREE"
@@ -233,3 +236,67 @@ def test_the_readfile_chain_on_the_model_of_22_matches_node_22(tmp_path):
                                     _immediate_chain(6, 10)], name="readfile-chain")
     result = stallbench("trace", "--no-build", "--node", "22", "--runs", "6", str(scenario))
     assert result.returncode == 0 and "node: agree" in result.stdout, result.stdout + result.stderr
+
+
+def test_more_runs_decide_a_race_and_a_lasting_difference_disagrees():
+    from stallbench_lib.trace_parity import DECIDE_BUDGET_RUNS, decide, verdict
+
+    made = []
+
+    def always(model_order, node_order):
+        def more(n):
+            made.append(n)
+            return [{"order": model_order, "count": n}], [{"order": node_order, "count": n}]
+        return more
+
+    # One run each, different orders: undecided; more runs on both sides, each side still certain of
+    # its own order: a disagreement, found within the budget.
+    model, node = decide([], [{"order": ["a"], "count": 1}], [{"order": ["b"], "count": 1}], True, always(["a"], ["b"]))
+    assert verdict([], model, node, True) == "DISAGREE"
+    assert made and sum(made) + 1 <= DECIDE_BUDGET_RUNS
+    # A rare order on one side only, to the end of the budget: undecided, never "agree".
+    made.clear()
+    model, node = decide([], [{"order": ["a"], "count": 9}], [{"order": ["a"], "count": 8}, {"order": ["b"], "count": 1}],
+                         True, always(["a"], ["a"]))
+    assert verdict([], model, node, True) == "undecided"
+    assert sum(o["count"] for o in node) == DECIDE_BUDGET_RUNS
+
+
+@needs_lines("18", NEWEST)
+def test_a_lasting_disagreement_on_a_race_fails_the_trace():
+    """The model of 18 (its timer always due first) against Node of the newest line (the immediate first
+    most of the time): the race must end as DISAGREE, with exit 1, never as agreeing."""
+    race = ROOT / "workloads" / "loop" / "scenarios" / "000-main-timeout-vs-immediate.json"
+    result = stallbench("trace", "--no-build", "--node", NEWEST, "--model-node", "18", "--runs", "1", str(race))
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "node: DISAGREE" in result.stdout and "agreeing with node" not in result.stdout.splitlines()[-1]
+
+
+NODE_TESTS = sorted(p for p in SCENARIOS if p.name.startswith(("node-test-", "loop-microtask-clears", "loop-microtask-empties")))
+
+
+@pytest.mark.skipif(not INSTALLED, reason="no pinned Node line installed: nothing to compare with")
+def test_nodes_own_ordering_tests_agree_on_every_installed_line():
+    """Node's own ordering tests (test/parallel, cited in each scenario) and the timer cases of a list
+    re-read after each callback: the order each asserts, on the model of each line and under that line."""
+    assert len([p for p in NODE_TESTS if p.name.startswith("node-test-")]) >= 15
+    result = stallbench("trace", "--no-build", "--node", ",".join(INSTALLED), "--runs", "1", *map(str, NODE_TESTS),
+                        timeout=1800)
+    assert result.returncode == 0, result.stdout[-6000:] + result.stderr
+    assert "DISAGREE" not in result.stdout and "undecided" not in result.stdout
+    assert f"{len(NODE_TESTS)} scenarios: {len(NODE_TESTS)} as expected" in result.stdout
+
+
+def test_a_run_that_fails_is_one_line_and_the_others_still_run(tmp_path):
+    """A run that fails (here a readFile of a folder, which calls back with EISDIR where the scenario
+    expects success) is that scenario's one line naming it and the op; the scenario after it runs."""
+    (tmp_path / "folder").mkdir()
+    failing = _scenario(tmp_path, [{"op": "readFile", "path": "folder", "log": "read"}], name="reads-a-folder")
+    fine = _scenario(tmp_path, [{"op": "promise", "log": "p"}, {"op": "nextTick", "log": "t"}], name="fine",
+                     expect=[["t", "p"]])
+    result = stallbench("trace", "--no-build", str(failing), str(fine))
+    assert result.returncode == 1, result.stdout + result.stderr
+    failed = [line for line in result.stdout.splitlines() if "model: failed:" in line]
+    assert failed == ["   model: failed: reads-a-folder: in the main module: $.program[0]: readFile: EISDIR"], result.stdout
+    assert "── fine (" in result.stdout and "order: as expected" in result.stdout
+    assert "2 scenarios: 1 as expected, 1 NOT" in result.stdout

@@ -5,6 +5,7 @@ new disagreement is found here and not by a user. The nightly profile runs more 
 order per program on the model) are tests/cpp/random_program_test.cc's."""
 import json
 import re
+import subprocess
 
 import pytest
 
@@ -37,6 +38,22 @@ def test_random_programs_agree_with_every_installed_line():
             agree, deterministic, races_agree, races = (int(g or 0) for g in summary.groups())
             assert agree == deterministic and races_agree == races, summary.group(0)
             assert deterministic + races == PROGRAMS, summary.group(0)
+
+
+@pytest.mark.skipif(not INSTALLED, reason="no pinned Node line installed (scripts/bootstrap --node all): nothing to compare with")
+def test_timer_pass_programs_agree_with_every_installed_line(tmp_path):
+    """Programs of timers due in one pass with clears between them (what the timer_pass_fuzz target runs
+    on the model), written by stallbench_trace timer-pass and run under every installed line."""
+    from stallbench_lib import paths
+    written = subprocess.run([str(paths.build_dir() / "tools" / "stallbench_trace"), "timer-pass", "--seed", "40",
+                              "--count", "8", "--out", str(tmp_path)], capture_output=True, text=True, timeout=60)
+    assert written.returncode == 0, written.stderr
+    files = written.stdout.split()
+    assert len(files) == 8
+    result = stallbench_command("trace", "--no-build", "--node", ",".join(INSTALLED), *files, timeout=1800)
+    assert result.returncode == 0, result.stdout[-6000:] + result.stderr
+    assert "DISAGREE" not in result.stdout and "undecided" not in result.stdout
+    assert "8 scenarios: 8 as expected and agreeing with node" in result.stdout
 
 
 def test_a_random_program_is_printed_whole_when_a_line_disagrees(tmp_path, capsys):

@@ -3,6 +3,7 @@ own main-module race (no `expect`) gets it under --node and without; the header 
 from (measured now, stored with the installed line on a date, none); with none, the model shows the
 orders the race can take, never one of them as certain; the tail is stored when a line is installed."""
 import json
+import os
 import re
 import subprocess
 
@@ -26,10 +27,14 @@ def _race(tmp_path):
     return path
 
 
-def _stored(deps, line, version, samples):
+def _stored(deps, line, version, samples, load_per_core=None):
+    """A stored tail, measured at the load the machine has now unless told otherwise."""
     path = deps / "npm" / f"node-{line}" / startup_tail.STORED_NAME
     path.parent.mkdir(parents=True)
-    path.write_text(json.dumps({"node": f"v{version}", "measured": "2026-11-30T10:00:00Z", "samples_ms": samples}))
+    cores = os.cpu_count()
+    load = os.getloadavg()[0] if load_per_core is None else load_per_core * cores
+    path.write_text(json.dumps({"node": f"v{version}", "measured": "2026-11-30T10:00:00Z", "samples_ms": samples,
+                                "load_average": [load, load, load], "cores": cores}))
     return path
 
 
@@ -66,7 +71,7 @@ def test_the_model_alone_spends_the_tail_stored_with_the_line(tmp_path):
     assert result.returncode == 0, result.stdout + result.stderr
     unwrapped = "".join(result.stdout.split())  # the header is wrapped, long paths too
     assert "".join(f"start-up tail: 5.000 ms median of 8 runs, Node {PINNED[NEWEST]}, measured on 2026-11-30 when it was "
-                   f"installed (stored in {stored})".split()) in unwrapped
+                   f"installed, at load".split()) in unwrapped and "".join(f"(stored in {stored})".split()) in unwrapped
     assert "every run of 10 gave the same order (a race from the main module: 95% interval for its odds 72-100%)" \
         in result.stdout
     assert re.findall(r"^ +\d+  (\w+)$", result.stdout, re.M) == ["timeout", "immediate"]
@@ -82,6 +87,18 @@ def test_a_stored_tail_that_is_damaged_or_of_another_version_is_not_used(tmp_pat
                                 env={"STALLBENCH_DEPS": str(tmp_path / "deps")})
     assert result.returncode == 0, result.stdout + result.stderr
     assert "start-up tail: not modelled" in result.stdout
+
+
+def test_a_tail_stored_at_a_far_other_load_is_not_used(tmp_path):
+    """Node's start-up tail grows with the machine's load (Node 20's doubled between idle and load 15 per
+    core here): a tail stored at a load far from this one's is measured again, or, with the line not
+    installed to measure it, not modelled."""
+    far = 3 * os.getloadavg()[0] / os.cpu_count() + 2 * startup_tail.STORED_LOAD_PER_CORE + 4
+    _stored(tmp_path / "deps", NEWEST, PINNED[NEWEST], [5.0] * 8, load_per_core=far)
+    result = stallbench_command("trace", "--no-build", "--model-node", NEWEST, str(_race(tmp_path)),
+                                env={"STALLBENCH_DEPS": str(tmp_path / "deps")})
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "start-up tail: not modelled" in result.stdout and "5.000 ms" not in result.stdout
 
 
 def test_a_scenario_the_tail_cannot_change_needs_none(tmp_path):
@@ -112,5 +129,5 @@ def test_recording_a_tail_stores_what_the_model_reads(tmp_path):
     assert 0 < len(doc["samples_ms"]) <= startup_tail.RECORD_RUNS
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("STALLBENCH_DEPS", str(tmp_path / "deps"))
-        tail = startup_tail.stored(line)
+        tail, _ = startup_tail.stored(line)
     assert tail is not None and tail.samples_ms == pytest.approx(doc["samples_ms"])

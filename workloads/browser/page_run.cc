@@ -90,7 +90,8 @@ PageRun parse_page_run(const json& reply) {
     run.longtasks = list_of(reply, "longtasks", span);
     run.loafs = list_of(reply, "loafs", loaf);
     run.clicks_sent = reply.at("clicks_sent").get<int>();
-    if (reply.contains("sent_at")) run.sent_at = list_of(reply, "sent_at", number);
+    run.sent_at = list_of(reply, "sent_at", number);
+    run.click_ms = reply.at("click_ms").get<double>();
     if (reply.contains("supported")) {
       run.has_longtasks = reply.at("supported").at("longtask").get<bool>();
       run.has_loafs = reply.at("supported").at("loaf").get<bool>();
@@ -107,34 +108,11 @@ const std::vector<std::string>& loaf_invoker_types() {
   return types;
 }
 
-double total_blocking_time(const std::vector<Span>& tasks) {
-  double total = 0;
-  for (const auto& t : tasks) total += std::max(0.0, t.duration - kLongTaskMs);
-  return total;
-}
-
-std::vector<Span> frame_gap_long_tasks(const std::vector<double>& frames, double interval) {
-  std::vector<Span> tasks;
-  for (std::size_t i = 1; i < frames.size(); ++i)
-    if (double held = frames[i] - frames[i - 1] - interval; held >= kLongTaskMs) tasks.push_back({frames[i - 1], held});
-  return tasks;
-}
-
-int inp_index(const std::vector<ClickTiming>& clicks) {
-  if (clicks.empty()) return -1;
-  std::vector<int> order(clicks.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
-  std::stable_sort(order.begin(), order.end(),
-                   [&](int a, int b) { return clicks[a].interaction > clicks[b].interaction; });
-  return order[std::min(clicks.size() / 50, clicks.size() - 1)];
-}
-
 PageSummary summarize_page(const PageRun& run) {
   if (static_cast<int>(run.clicks.size()) != run.clicks_sent)
     throw std::runtime_error(std::to_string(run.clicks_sent) + " clicks were sent but the page handled " +
                              std::to_string(run.clicks.size()));
-  bool sent_time = run.input_time == "sent";
-  if (sent_time && run.sent_at.size() != run.clicks.size())
+  if (run.sent_at.size() != run.clicks.size())
     throw std::runtime_error("the driver gave " + std::to_string(run.sent_at.size()) + " send times for " +
                              std::to_string(run.clicks.size()) + " clicks");
   PageSummary s;
@@ -155,11 +133,12 @@ PageSummary summarize_page(const PageRun& run) {
   s.frame_interval_ms = gaps.empty() ? 0 : stallbench::summarize(gaps).p50;
   s.frame_longtask_spans = frame_gap_long_tasks(s.frame_at_ms, s.frame_interval_ms);
   for (const auto& t : s.frame_longtask_spans) s.frame_longtask_max_ms = std::max(s.frame_longtask_max_ms, t.duration);
-  s.tbt_ms = total_blocking_time(s.frame_longtask_spans);
+  s.tbt_frames_ms = total_blocking_time(s.frame_longtask_spans);
   s.has_longtasks = run.has_longtasks;
   s.has_loafs = run.has_loafs;
   spans_in(run.longtasks, run, s.longtasks, s.longtask_max_ms, &s.longtask_spans);
-  s.tbt_longtask_ms = total_blocking_time(s.longtask_spans);
+  s.tbt_ms = s.has_longtasks ? total_blocking_time(s.longtask_spans) : s.tbt_frames_ms;
+  s.tbt_signal = s.has_longtasks ? kTbtFromLongtasks : kTbtFromFrames;
   for (const auto& l : run.loafs) {
     if (!within(l.at, run.window_start, run.window_end)) continue;
     ++s.loafs;
@@ -183,10 +162,14 @@ PageSummary summarize_page(const PageRun& run) {
   }
   s.chunks = static_cast<int>(run.chunks.size());
   for (double c : run.chunks) s.chunk_max_ms = std::max(s.chunk_max_ms, c);
-  std::vector<double> delays;
-  for (std::size_t i = 0; i < run.clicks.size(); ++i) {
-    const PageClick& c = run.clicks[i];
-    double input = sent_time ? run.sent_at[i] : c.at;
+  // A click happened at its event's timestamp: when the browser received the input (Chromium's
+  // browser process; Firefox's parent process, where the driver synthesizes it), however long the
+  // page then kept it waiting.
+  std::vector<double> delays, arrived;
+  for (const auto& c : run.clicks) arrived.push_back(c.at);
+  s.delivery = input_delivery(run.sent_at, arrived, run.work_start, run.work_end, run.click_ms);
+  for (const auto& c : run.clicks) {
+    double input = c.at;
     if (!within(input, run.window_start, run.window_end)) continue;
     double start = c.start, end = c.end, paint = -1, duration = -1;
     if (const TimedEvent* e = event_of(c, run.events)) {
@@ -205,7 +188,9 @@ PageSummary summarize_page(const PageRun& run) {
     s.interaction_max_ms = std::max(s.interaction_max_ms, t.duration);
   }
   s.input_delay_p50_ms = stallbench::summarize(delays).p50;
-  if (int worst = inp_index(s.clicks); worst >= 0) {
+  std::vector<double> interactions;
+  for (const auto& c : s.clicks) interactions.push_back(c.interaction);
+  if (int worst = inp_index(interactions); worst >= 0 && s.delivery.backlogged == 0) {
     const ClickTiming& c = s.clicks[worst];
     s.inp_ms = c.interaction, s.inp_input_delay_ms = c.delay, s.inp_processing_ms = c.processing,
     s.inp_presentation_ms = c.presentation;

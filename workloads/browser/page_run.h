@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "web_metrics.h"
+
 namespace stallbench::browser {
 
 struct PageRequest {
@@ -22,10 +24,6 @@ struct PageRequest {
   int lead_ms = 200;     // window before the work starts, and after it ends
   double limit_s = 60;   // the page run's time limit
   nlohmann::json to_json() const;
-};
-
-struct Span {
-  double at = 0, duration = 0;
 };
 
 struct PageClick {
@@ -74,15 +72,13 @@ struct PageRun {
   std::vector<double> frames;   // when each requestAnimationFrame callback ran, inside the window
   std::vector<double> chunks;   // how long each chunk held the main thread
   std::vector<PageClick> clicks;  // every click since the page loaded
-  std::vector<double> sent_at;    // when the driver sent each click, on the page's clock
+  std::vector<double> sent_at;    // when the driver sent each click, on the page's clock (its lag and backlog)
   std::vector<TimedEvent> events;
   std::vector<Span> longtasks;  // since the page loaded
   std::vector<Loaf> loafs;
   bool has_longtasks = true, has_loafs = true;  // the browser reports these entry types
   int clicks_sent = 0;
-  // A BrowserKind's input_time: "event" (a click happened at its event's timeStamp) or "sent" (at
-  // the driver's send time: the browser stamps the event only as it dispatches it).
-  std::string input_time = "event";
+  double click_ms = 0;  // the clicks' period, as the driver sent them
 };
 
 // Throws PageRejected when the page lacks the strategy's API, std::runtime_error with the driver's
@@ -104,21 +100,6 @@ struct ClickTiming {
   double duration = -1;     // Event Timing's own duration; -1 when under its 16 ms floor
 };
 
-// Total Blocking Time over long tasks: the sum of each one's time beyond 50 ms (Lighthouse).
-double total_blocking_time(const std::vector<Span>& tasks);
-constexpr double kLongTaskMs = 50;
-
-// Long tasks as the gaps between frames show them, in any browser: where two frames are further
-// apart than the page's frame interval (`interval`, the median gap) by 50 ms or more, the main
-// thread was held that much longer than one frame: a task of (gap - interval) from the earlier
-// frame. A lower bound on the task (it started up to one interval after that frame), and tasks
-// that ran back to back with no frame between them count as one.
-std::vector<Span> frame_gap_long_tasks(const std::vector<double>& frames, double interval);
-
-// INP as web-vitals computes it: the longest interaction, except that one interaction in 50 is
-// ignored (the 98th percentile for pages with many); -1 when there is none. Returns the index.
-int inp_index(const std::vector<ClickTiming>& clicks);
-
 struct PageSummary {
   double total_ms = 0;           // the work, start to answer
   int frames = 0;                // rendering steps that ran while the work was going on
@@ -132,9 +113,12 @@ struct PageSummary {
   double frame_interval_ms = 0;                 // the median gap between two frames in the window
   std::vector<Span> frame_longtask_spans;       // frame_gap_long_tasks, relative to the window
   double frame_longtask_max_ms = 0;
-  double tbt_ms = 0;                            // over frame_longtask_spans: any browser
-  double tbt_longtask_ms = 0;                   // over the longtask entries (has_longtasks)
+  double tbt_frames_ms = 0;                     // over frame_longtask_spans: any browser
+  double tbt_ms = 0;                            // from the best signal: longtask entries, else frame gaps
+  std::string tbt_signal;                       // kTbtFromLongtasks or kTbtFromFrames
+  // INP and its phases; not reported (inp_ms -1) when the repetition's clicks were backlogged.
   double inp_ms = -1, inp_input_delay_ms = 0, inp_processing_ms = 0, inp_presentation_ms = 0;
+  InputDelivery delivery;
   int chunks = 0;
   double chunk_max_ms = 0;
   // The worker strategy's phases (has_worker_phases), which add up to total_ms: start (the job's
@@ -154,7 +138,8 @@ struct PageSummary {
   std::vector<Span> longtask_spans;
 };
 
-// Throws std::runtime_error when a click the driver sent was never handled.
+// Throws std::runtime_error when a click the driver sent was never handled, or its send times are
+// not one per click.
 PageSummary summarize_page(const PageRun& run);
 
 }  // namespace stallbench::browser

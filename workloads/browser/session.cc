@@ -19,7 +19,7 @@ nlohmann::json parse_line(const std::string& line) {
 }  // namespace
 
 BrowserSession::BrowserSession(const SessionSetup& setup) {
-  std::string driver = browser_dir() + "/driver/long_task.mjs";
+  std::string driver = browser_dir() + "/driver/" + setup.driver;
   driver_ = std::make_unique<LineChild>(std::vector<std::string>{setup.node, driver, "--browser", setup.browser,
                                                                  "--executable", setup.executable, "--library",
                                                                  setup.library, "--pages", browser_dir() + "/pages"});
@@ -36,23 +36,25 @@ BrowserSession::BrowserSession(const SessionSetup& setup) {
   }
 }
 
-PageRun BrowserSession::run(const PageRequest& request) {
-  driver_->write_line(request.to_json().dump());
+PageRun BrowserSession::run(const PageRequest& request) { return parse_page_run(ask(request.to_json(), request.limit_s)); }
+
+nlohmann::json BrowserSession::ask(const nlohmann::json& request, double limit_s) {
+  driver_->write_line(request.dump());
   std::string line;
   try {
-    line = driver_->read_line(request.limit_s + kReplyMarginS);
+    line = driver_->read_line(limit_s + kReplyMarginS);
   } catch (const LineTimeout&) {
     alive_ = false;
     driver_->kill();
     throw std::runtime_error("timeout: the browser driver did not answer within " +
-                             std::to_string(int(request.limit_s + kReplyMarginS)) + " s");
+                             std::to_string(int(limit_s + kReplyMarginS)) + " s");
   } catch (const std::runtime_error&) {
     alive_ = false;
     throw;
   }
   nlohmann::json reply = parse_line(line);
   if (reply.contains("error") && reply.at("error").get<std::string>().rfind("timeout", 0) == 0) alive_ = false;
-  return parse_page_run(reply);
+  return reply;
 }
 
 }  // namespace stallbench::browser

@@ -16,6 +16,7 @@ struct SessionSetup {
   std::string browser;     // a BrowserKind's name
   std::string executable;  // find_browser()
   std::string library;     // find_library()
+  std::string driver = "long_task.mjs";  // driver/<driver>: long_task.mjs (the family's pages), page.mjs (a user's)
 };
 
 class BrowserSession {
@@ -29,6 +30,8 @@ class BrowserSession {
   // starts with "timeout" means the run overran request.limit_s, and the session is then over
   // (alive() turns false: the page may still be busy).
   PageRun run(const PageRequest& request);
+  // The same for any driver: one request line, one reply (the JSON as the driver gave it).
+  nlohmann::json ask(const nlohmann::json& request, double limit_s);
   bool alive() const { return alive_; }
 
  private:

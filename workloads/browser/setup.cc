@@ -35,9 +35,12 @@ const std::vector<BrowserKind>& browser_kinds() {
   static const std::vector<BrowserKind> kinds = {
       {.name = "chromium", .label = "Chromium", .executables = {"chromium", "chromium-browser"},
        .env = "STALLBENCH_CHROMIUM", .package = "chromium", .library = "playwright-core",
-       .protocol = "Chrome DevTools Protocol", .input_time = "event"},
+       .protocol = "Chrome DevTools Protocol",
+       .input = "Input.dispatchMouseEvent: the browser process stamps the event as it receives it"},
       {.name = "firefox", .label = "Firefox", .executables = {"firefox-esr", "firefox"}, .env = "STALLBENCH_FIREFOX",
-       .package = "firefox-esr", .library = "puppeteer-core", .protocol = "WebDriver BiDi", .input_time = "sent"},
+       .package = "firefox-esr", .library = "puppeteer-core", .protocol = "WebDriver BiDi",
+       .input = "synthesizeMouseEvent in the parent process's window (BiDi script.evaluate with system access): "
+                "stamped there, then sent to the page as real input"},
   };
   return kinds;
 }

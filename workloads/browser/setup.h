@@ -19,10 +19,9 @@ struct BrowserKind {
   std::string package;                   // the Debian package (scripts/packages/browser.txt)
   std::string library;                   // the npm package of set `browser` that speaks its protocol
   std::string protocol;
-  // Where a click's time comes from: "event" -- the event's timeStamp, which this browser sets as it
-  // receives the input; "sent" -- the driver's send time, because this browser creates the event
-  // only when it dispatches it to the page, after whatever task held the page up.
-  std::string input_time;
+  // How the driver's click reaches the page, and where its event is stamped: the click's time is
+  // always its event's own timestamp, so it must be stamped as the browser receives it.
+  std::string input;
 };
 
 const std::vector<BrowserKind>& browser_kinds();

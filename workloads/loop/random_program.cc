@@ -24,7 +24,10 @@ constexpr int kMaxOps = 20;     // per program: small enough to read when it dis
 constexpr int kMaxDepth = 4;    // callbacks inside callbacks
 constexpr int kLastSlot = 4;    // no timer is due later than this many slots after the start
 constexpr int kSlotsAhead = 2;  // a timer is due at most this many slots after the one arming it
-constexpr int kBusyMs = 4;      // busy work per program, a small part of one slot: every slot's work ends early in it
+constexpr int kBusyMs = 4;      // busy work per program besides bursts, a small part of one slot: every slot's work ends early in it
+constexpr int kBursts = 2;      // bursts per program (below)
+constexpr int kBurstMaxMs = 3;  // a burst's timers are of 1 to this many ms (0 is 1 in Node) ...
+constexpr int kBurstBusyMs = kBurstMaxMs + 2;  // ... and the callback arming them then works this long
 
 enum class Mode { fan_out, line };
 
@@ -85,12 +88,14 @@ class Generator {
     std::vector<std::pair<int, std::function<void()>>> menu;
     menu.push_back({4, [&] { out.push_back({{"op", "log"}, {"text", label("log")}}); }});
     if (busy_left_ > 0) menu.push_back({3, [&] { out.push_back(busy()); }});
-    if (!names_.empty()) menu.push_back({2, [&] { out.push_back(clear()); }});
+    if (!names_.empty()) menu.push_back({5, [&] { out.push_back(clear()); }});
     if (b.depth < kMaxDepth) {
       menu.push_back({14, [&] { out.push_back(microtask(b)); }});
       menu.push_back({5, [&] { out.push_back(awaiting(chance(50) ? "await" : chance(50) ? "promiseAll" : "promiseRace", b, false)); }});
       if (b.timers && !free_slots(b.slot).empty()) menu.push_back({10, [&] { timers(out, b); }});
       if (b.timers && !interval_slots(b.slot, 1, 1).empty()) menu.push_back({3, [&] { out.push_back(interval(b)); }});
+      bool burst_fits = b.mode == Mode::fan_out || b.continuations > 0;
+      if (b.timers && bursts_left_ > 0 && burst_fits) menu.push_back({6, [&] { burst(out, b); }});
       if (b.mode == Mode::fan_out) menu.push_back({14, [&] { out.push_back(fast(b)); }});
       if (b.mode == Mode::line && b.continuations > 0) menu.push_back({16, [&] { out.push_back(loop_op(b, false)); }});
     }
@@ -256,6 +261,47 @@ class Generator {
     }
   }
 
+  // Timers due in one pass: two to four timers and intervals of 0-kBurstMaxMs ms (some sharing a
+  // list, some in lists of their own, none shorter than one armed before it), then kBurstBusyMs of work, so that all of them are due when
+  // the loop next runs timers, whatever the machine's load, and run in Node's list order. Their
+  // callbacks are quiet (logs, ticks, microtasks, clears: nothing else pending can race them), and
+  // are drawn once every timer has its name, so a tick or microtask of one can clear the next ones
+  // of its list or a list due after it (lib/internal/timers.js must then skip them and run the rest).
+  // An interval ticks once (its next tick would race the loop's other callbacks). In a line's body
+  // the burst is its continuation, and one callback may arm a timer of its own list's duration (a
+  // nested list, run in a later pass: nothing else is pending then).
+  void burst(json& out, Body& b) {
+    --bursts_left_;
+    bool line = b.mode == Mode::line;
+    if (line) b.continuations = 0;
+    std::vector<json> timers;
+    std::vector<int> durations;
+    for (std::uint64_t i = 0, n = 2 + below(3); i < n; ++i) {
+      // Never shorter than the one armed before it: a shorter one armed later runs first or not
+      // depending on whether the clock ticked between the two calls.
+      int previous = durations.empty() ? 0 : durations.back();
+      int ms = chance(40) ? previous : std::min(kBurstMaxMs, previous + 1 + static_cast<int>(below(2)));
+      durations.push_back(std::max(ms, 1));
+      bool interval = chance(25);
+      json op = {{"op", interval ? "setInterval" : "setTimeout"}, {"ms", ms}, {"log", label(interval ? "interval" : "timeout")}};
+      if (interval) op["count"] = 1;
+      if (chance(60)) op["name"] = name(interval ? "setInterval" : "setTimeout");
+      timers.push_back(op);
+    }
+    bool nested = line;
+    for (std::size_t i = 0; i < timers.size(); ++i) {
+      Body quiet{b.slot, Mode::line, 0, false, b.depth + 1};
+      json then = list(quiet, below(3));
+      if (nested && chance(30)) {
+        nested = false;
+        then.push_back({{"op", "setTimeout"}, {"ms", timers[i]["ms"]}, {"log", label("nested")}});
+      }
+      with_then(timers[i], then);
+      out.push_back(timers[i]);
+    }
+    out.push_back({{"op", "busy"}, {"ms", kBurstBusyMs}, {"log", label("busy")}});
+  }
+
   // The slots an interval of `every` slots and `count` ticks armed in `from` would take; none when
   // one of them is taken.
   std::vector<int> interval_slots(int from, int every, int count) const {
@@ -293,6 +339,7 @@ class Generator {
   std::mt19937_64 random_;
   int ops_left_ = kMaxOps;
   int busy_left_ = kBusyMs;
+  int bursts_left_ = kBursts;
   int labels_ = 0;
   std::set<int> taken_ = {0};  // slots with a timer due (0: the main module)
   std::vector<std::pair<std::string, std::string>> names_;  // name, the kind of op it names

@@ -48,6 +48,7 @@ Runtime::~Runtime() {
   // Requests still in flight (after a failure) complete during this last run; `closing_` keeps
   // their callbacks from reaching user code, which may already be gone.
   closing_ = true;
+  while (!servers_.empty()) close_server(*servers_.begin());  // a run that ended before 'listening'
   for (auto* h : {reinterpret_cast<uv_handle_t*>(&wakeup_), reinterpret_cast<uv_handle_t*>(&timer_due_),
                   reinterpret_cast<uv_handle_t*>(&check_handle_), reinterpret_cast<uv_handle_t*>(&idle_handle_)})
     uv_close(h, nullptr);
@@ -65,22 +66,15 @@ void Runtime::drain() {
       while (!microtasks_.empty()) {
         Callback cb = std::move(microtasks_.front());
         microtasks_.pop_front();
-        cb();
+        try {
+          cb();
+        } catch (const Thrown&) {
+          report_thrown();  // V8 reports it and goes on with the next microtask
+          if (died_) return;
+        }
       }
     } while (!ticks_.empty());
   } while (report_rejections());
-}
-
-bool Runtime::report_rejections() {
-  // processPromiseRejections: the rejections pending now, each listener in turn; those their
-  // listeners cause wait for the next round, after the queues are drained again.
-  std::size_t pending = rejections_.size();
-  for (std::size_t i = 0; i < pending; ++i) {
-    Callback listener = std::move(rejections_.front());
-    rejections_.pop_front();
-    listener();
-  }
-  return pending > 0;
 }
 
 void Runtime::fail(std::exception_ptr error) {
@@ -101,17 +95,18 @@ void Runtime::run_main(ModuleKind kind, Callback body, const std::string& module
       queue_microtask(body);
     });
   }
-  if (!failure_) {
+  if (!stopped()) {
     busy_wait(startup_tail_ms_);
     run_until_exit();
   }
   if (failure_) std::rethrow_exception(failure_);
+  for (auto& listener : exit_listeners_) listener();  // nothing they queue runs
 }
 
 void Runtime::run_until_exit() {
-  while (!failure_) {
+  while (!stopped()) {
     run_loop();  // returns when nothing keeps the loop alive, or after a failure
-    if (failure_) return;
+    if (stopped()) return;
     emit_before_exit();
     if (!alive()) return;
   }
@@ -125,10 +120,10 @@ void Runtime::run_loop() {
   bool after_poll = model_.timers_after_poll;
   bool more = alive();
   if (after_poll && more) run_due_timers();  // libuv 1.45+: "for backwards compatibility"
-  while (more && !failure_) {
+  while (more && !stopped()) {
     if (!after_poll) run_due_timers();
     uv_run(loop(), UV_RUN_ONCE);  // pending, idle, prepare, poll, check, close
-    if (after_poll && !failure_) run_due_timers();
+    if (after_poll && !stopped()) run_due_timers();
     more = alive();
   }
 }
@@ -152,8 +147,6 @@ void Runtime::next_tick(Callback cb) { ticks_.push_back(std::move(cb)); }
 
 void Runtime::queue_microtask(Callback cb) { microtasks_.push_back(std::move(cb)); }
 
-void Runtime::reject_unhandled(Callback listener) { rejections_.push_back(std::move(listener)); }
-
 ImmediateId Runtime::set_immediate(Callback cb) {
   immediates_.push_back(std::make_shared<Immediate>(Immediate{next_immediate_id_, std::move(cb)}));
   if (++pending_immediates_ == 1) uv_check(uv_idle_start(&idle_handle_, [](uv_idle_t*) {}), "uv_idle_start");
@@ -175,7 +168,7 @@ void Runtime::run_immediates() {
   invoke([this] {
     running_immediates_.swap(immediates_);  // those queued from here on wait for the next iteration
     bool ran_one = false;
-    while (!running_immediates_.empty()) {
+    while (!running_immediates_.empty() && !died_) {
       if (ran_one) drain();
       ran_one = true;
       std::shared_ptr<Immediate> immediate = std::move(running_immediates_.front());
@@ -183,7 +176,14 @@ void Runtime::run_immediates() {
       if (immediate->cleared) continue;
       immediate->cleared = true;
       --pending_immediates_;
-      immediate->callback();
+      try {
+        immediate->callback();
+      } catch (const Thrown&) {
+        // Node's CheckImmediate calls processImmediate again at once for the rest, which runs
+        // the next one with no drain before it.
+        report_thrown();
+        ran_one = false;
+      }
     }
   });
   running_immediates_.clear();  // left over only after a failure

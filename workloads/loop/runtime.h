@@ -42,8 +42,10 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <stdexcept>
 #include <tuple>
 #include <unordered_map>
+#include <vector>
 
 #include "../common/owned_loop.h"
 #include "../pool/file_read.h"
@@ -103,9 +105,27 @@ class Runtime {
   void clear_timer(TimerId id);  // clearTimeout / clearInterval; unknown ids are ignored, as in Node
   void unref_timer(TimerId id);  // timer.unref(): it no longer keeps the process alive
 
-  // Promise.reject(reason) with no handler: `listener` is the 'unhandledRejection' listener's
-  // call for it, made after the queues are drained.
-  void reject_unhandled(Callback listener);
+  // Promise.reject(reason) with no handler yet: `listener` is the 'unhandledRejection' listener's
+  // call for it, made after the queues are drained, unless a handler came first (handle_rejection).
+  // `on_handled` is the 'rejectionHandled' listener's call when a handler comes after that report.
+  using RejectionId = std::uint64_t;
+  RejectionId reject_unhandled(Callback listener, Callback on_handled = nullptr);
+  // rejected.catch(reaction): the reaction is a microtask; a rejection not reported yet never is;
+  // one reported already gets its 'rejectionHandled' at the next report (processPromiseRejections).
+  void handle_rejection(RejectionId id, Callback reaction);
+
+  // A JavaScript exception a callback throws (`throw new Error(...)`): Node hands it to the
+  // 'uncaughtException' listeners and goes on, or, with none, the process ends ('exit' still runs).
+  struct Thrown : std::runtime_error {
+    using std::runtime_error::runtime_error;
+  };
+  void on_uncaught_exception(Callback listener);
+  // process.on('exit'): called in turn when the process ends; what they queue never runs.
+  void on_exit(Callback listener);
+  // net.createServer().listen(0, "127.0.0.1", cb): a real TCP server on the loopback address;
+  // 'listening' comes two ticks later (the address is looked up in a tick first), and the server
+  // is closed after `on_listening` has run. It keeps the loop alive until then.
+  void listen(Callback on_listening);
   // process.on('beforeExit', ...); returns an id for off_before_exit.
   std::uint64_t on_before_exit(Callback listener);
   void off_before_exit(std::uint64_t id);
@@ -143,9 +163,11 @@ class Runtime {
   template <typename F>
   void invoke(F&& cb);
   void drain();  // processTicksAndRejections
-  bool report_rejections();
+  bool report_rejections();  // processPromiseRejections
+  void report_thrown();      // an uncaught Thrown: the listeners, or the end of the process
+  void close_server(uv_tcp_t* server);  // once; it is freed when closed
   void fail(std::exception_ptr error);
-  bool stopped() const { return failure_ != nullptr || closing_; }
+  bool stopped() const { return failure_ != nullptr || closing_ || died_; }
 
   void run_until_exit();  // Node's SpinEventLoop: the loop, then beforeExit, while there is work
   void run_loop();        // uv_run(UV_RUN_DEFAULT) with the modelled line's timers placement
@@ -184,7 +206,15 @@ class Runtime {
 
   std::deque<Callback> ticks_;
   std::deque<Callback> microtasks_;
-  std::deque<Callback> rejections_;
+  struct Rejection;
+  std::deque<std::shared_ptr<Rejection>> rejections_;  // not reported yet (pendingUnhandledRejections)
+  std::unordered_map<RejectionId, std::shared_ptr<Rejection>> rejected_;
+  std::deque<Callback> handled_late_;  // 'rejectionHandled' calls due (asyncHandledRejections)
+  RejectionId next_rejection_id_ = 1;
+  std::vector<Callback> uncaught_listeners_;
+  std::vector<Callback> exit_listeners_;
+  bool died_ = false;  // an exception nobody caught ended the process
+  std::set<uv_tcp_t*> servers_;  // listening, closed once their 'listening' has run
   std::deque<std::shared_ptr<Immediate>> immediates_;
   std::deque<std::shared_ptr<Immediate>> running_immediates_;
   std::size_t pending_immediates_ = 0;  // queued and not cleared
@@ -217,6 +247,10 @@ void Runtime::invoke(F&& cb) {
   try {
     cb();
     drain();
+  } catch (const Thrown&) {
+    // As Node's InternalCallbackScope marked failed: the listeners run, and the queues this callback
+    // left (the ticks behind one that threw, the microtasks) wait for the next callback's drain.
+    report_thrown();
   } catch (...) {
     fail(std::current_exception());
   }

@@ -128,7 +128,11 @@ void Runtime::clear_timer(TimerId id) {
     auto& list = *lists_.at(timer->duration);
     list.timers.erase(timer->where);
     timer->listed = false;
-    if (list.timers.empty()) drop_list(timer->duration);
+    // Node's unenroll drops an emptied list only for a refed timer ("unrefed ones are incredibly
+    // likely to come from http and be recreated shortly after"): an unref'd one's stays queued,
+    // keeps its place among lists due together, and a timer of that duration armed before it is
+    // due joins it.
+    if (list.timers.empty() && timer->refed) drop_list(timer->duration);
   }
 }
 
@@ -142,7 +146,18 @@ void Runtime::run_due_timers() {
 
 void Runtime::run_timers() {
   invoke([this] {
-    std::uint64_t next = process_timers(now());
+    std::uint64_t next = 0;
+    // Node's RunTimers calls processTimers again after a timer threw (the listeners having run),
+    // for the timers left, with no drain first: the queues run once it returns.
+    for (bool done = false; !done && !died_;) {
+      try {
+        next = process_timers(now());
+        done = true;
+      } catch (const Thrown&) {
+        report_thrown();
+      }
+    }
+    if (died_) return;
     if (next != 0) {
       // Relative to the loop's cached time, as Node's RunTimers does.
       auto duration = static_cast<std::int64_t>(next - uv_now(loop()));
@@ -160,14 +175,20 @@ std::uint64_t Runtime::process_timers(std::uint64_t now) {
       next_expiry_ = expiry;
       return expiry;
     }
+    // Held before the queues run: a tick or microtask may clear this list's last timer, which
+    // drops it. Node then calls listOnTimeout on the detached, empty list, which does nothing.
+    std::shared_ptr<TimerList> list = lists_.at(duration);
     if (ran_a_list) drain();
     ran_a_list = true;
-    std::shared_ptr<TimerList> list = lists_.at(duration);  // a copy: a callback may drop the list
     list_on_timeout(list, now);
   }
   return 0;
 }
 
+// listOnTimeout, the same on every modelled line (18-26 differ only in async context and destroy
+// hooks): the list's front is peeked and checked, the queues run, and only then is the timer taken
+// off. What the queues cleared is skipped, and the list is read again, so a timer they cleared
+// never runs and the one behind it still does.
 void Runtime::list_on_timeout(const std::shared_ptr<TimerList>& list, std::uint64_t now) {
   bool ran_a_timer = false;
   while (!list->timers.empty()) {
@@ -179,15 +200,24 @@ void Runtime::list_on_timeout(const std::shared_ptr<TimerList>& list, std::uint6
     }
     if (ran_a_timer) drain();
     ran_a_timer = true;
+    if (timer->cleared) continue;  // taken off its list by the clear, at once
     list->timers.pop_front();
     timer->listed = false;
     std::uint64_t start = timer->repeat ? this->now() : 0;
-    timer->callback();
-    if (timer->repeat && !timer->cleared) {
-      insert_timer(timer, start);
-    } else if (!timer->cleared) {
-      forget_timer(*timer);
+    auto settle = [&] {  // listOnTimeout's `finally`: also when the callback threw
+      if (timer->repeat && !timer->cleared) {
+        insert_timer(timer, start);
+      } else if (!timer->cleared) {
+        forget_timer(*timer);
+      }
+    };
+    try {
+      timer->callback();
+    } catch (...) {
+      settle();
+      throw;
     }
+    settle();
   }
   // The list may have been dropped (its last timer cleared) and replaced during the pass.
   if (auto found = lists_.find(list->duration); found != lists_.end() && found->second == list)

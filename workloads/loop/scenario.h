@@ -38,6 +38,21 @@
 //   promiseAll, promiseRace   of (required, ops): Promise.all / race over the ops' promises
 //   beforeExit       count (1-100, default 1): a 'beforeExit' listener, removed after `count` calls
 //   busy             ms (required, 0-10000) of synchronous work; log printed after it
+//   exit             process.on('exit'): its callback when the process ends (what it queues never runs)
+//   uncaughtException  process.on('uncaughtException'): its callback for each exception thrown
+//   throw            text: `throw new Error(text)`, the last op of a callback's ops (not of a
+//                    promise's: that would be a rejection); with no uncaughtException the process ends
+//   reject           name, handled: a rejected promise; `catch` (name) attaches a handler to it
+//                    later; handled: {log, then}, the 'rejectionHandled' call when that is after
+//                    its 'unhandledRejection'
+//   catch            name (required, of a reject): rejected.catch(cb)
+//   listen           net.createServer().listen(0, "127.0.0.1", cb): 'listening', then the server closes
+//   thenable         Promise.resolve({then(resolve) {log; resolve();}}).then(() => {then ops})
+//
+// nextTick, queueMicrotask, setImmediate and setTimeout take `repeat` (1-1000): the callback
+// schedules itself again after its ops until it has run that often, each call printing its label
+// and number ("spin 3"); setTimeout, setInterval and setImmediate take `args` (strings): the
+// callback's arguments, printed after its label.
 //
 // `error` ("ENOENT") is the error the fs call must call back with (the path must then be missing);
 // without it the call must succeed. A name is given once per scenario.
@@ -57,7 +72,8 @@ namespace stallbench::loop {
 enum class OpKind {
   log, next_tick, promise, queue_microtask, set_timeout, set_immediate, set_interval, clear_timeout,
   clear_interval, clear_immediate, read_file, stat, open, close, write_file, lookup, socket_close,
-  promise_all, promise_race, before_exit, reject, busy, await_null
+  promise_all, promise_race, before_exit, reject, busy, await_null, exit, uncaught_exception, throw_error,
+  catch_rejection, listen, thenable
 };
 
 struct Op {
@@ -78,6 +94,12 @@ struct Op {
   std::vector<Op> next;  // promise: at most one, a chained .then (kind promise)
   std::vector<Op> on;    // await: at most one
   std::vector<Op> of;    // promiseAll, promiseRace
+  std::vector<Op> handled;        // reject: at most one, the 'rejectionHandled' listener's call
+  int repeat = 1;                 // a callback that schedules itself again until it has run this often
+  std::vector<std::string> args;  // timer and immediate arguments, printed after the label
+
+  // The label a call prints: `log`, its arguments, and with `repeat` the call's number (1-based).
+  std::string label(int call) const;
 };
 
 using Order = std::vector<std::string>;
@@ -86,7 +108,7 @@ using Order = std::vector<std::string>;
 // chained .then (`next`).
 template <typename F>
 void for_each_child(const Op& op, F&& f) {
-  for (const auto* list : {&op.on, &op.of, &op.then, &op.next})
+  for (const auto* list : {&op.on, &op.of, &op.then, &op.next, &op.handled})
     for (const auto& child : *list) f(child);
 }
 
@@ -144,8 +166,14 @@ struct ModelSettings {
   std::vector<double> startup_tail_ms;
 };
 
-// One run on a fresh Runtime: the labels in the order they were printed. A failing callback (an
-// fs call that did not end as declared) throws std::runtime_error naming the op.
+// A run that failed: one line naming the scenario and the op whose callback ran last (where it
+// failed, or just before), then what went wrong (an fs call that did not end as declared, or a
+// fault of the model's own).
+struct ScenarioRunError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// One run on a fresh Runtime: the labels in the order they were printed; throws ScenarioRunError.
 Order run_scenario(const Scenario& scenario, const ModelSettings& settings = {}, double startup_tail_ms = 0);
 
 // `runs` runs, each started at a random point of the millisecond (as separate Node processes

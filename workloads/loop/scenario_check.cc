@@ -13,13 +13,36 @@ bool awaitable(OpKind kind) {
   switch (kind) {
     case OpKind::log: case OpKind::busy: case OpKind::clear_timeout: case OpKind::clear_interval:
     case OpKind::clear_immediate: case OpKind::set_interval: case OpKind::before_exit: case OpKind::reject:
+    case OpKind::exit: case OpKind::uncaught_exception: case OpKind::throw_error: case OpKind::catch_rejection:
       return false;
     default:
       return true;
   }
 }
 
-bool repeats(const Op& op) { return op.kind == OpKind::set_interval || (op.kind == OpKind::before_exit && op.count > 1); }
+bool repeats(const Op& op) {
+  return op.kind == OpKind::set_interval || (op.kind == OpKind::before_exit && op.count > 1) || op.repeat > 1;
+}
+
+// How often its callback runs at most.
+double times(const Op& op) {
+  if (op.kind == OpKind::set_interval || op.kind == OpKind::before_exit) return op.count;
+  return op.repeat;
+}
+
+// Ops whose callback may end in a `throw` that is an exception, not a rejected promise's reason
+// (a promise's callbacks) or a second exception inside the handling of one (uncaughtException,
+// exit: Node would end there).
+bool may_throw_in(OpKind kind) {
+  switch (kind) {
+    case OpKind::next_tick: case OpKind::queue_microtask: case OpKind::set_timeout: case OpKind::set_interval:
+    case OpKind::set_immediate: case OpKind::read_file: case OpKind::stat: case OpKind::open: case OpKind::close:
+    case OpKind::write_file: case OpKind::socket_close: case OpKind::before_exit: case OpKind::listen:
+      return true;
+    default:
+      return false;
+  }
+}
 
 std::string number(double value) {
   std::ostringstream out;
@@ -41,7 +64,9 @@ class Checker {
       }
     }
     walk(s_.program, nullptr, false, false);
+    check_throws(s_.program, nullptr);
     for (const auto* clear : clears_) check_clear(*clear);
+    for (const auto* handler : catches_) check_catch(*handler);
     if (callbacks(s_.program) > kMaxCallbacksPerRun)  // nested lists each under the cap, together over it
       fail_("$.program", "one run would make more than " + number(kMaxCallbacksPerRun) + " callbacks");
     s_.min_run_ms = min_ms(s_.program);
@@ -77,13 +102,36 @@ class Checker {
     });
   }
 
+  // A throw ends the callback it is in: its last op, in a callback that may throw.
+  void check_throws(const std::vector<Op>& ops, const Op* owner) const {
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+      const Op& op = ops[i];
+      if (op.kind == OpKind::throw_error) {
+        if (owner == nullptr || !may_throw_in(owner->kind))
+          fail_(op.where + ".op", std::string("a throw must be in the callback of nextTick, queueMicrotask, a timer, an "
+                                              "immediate, an fs call, socketClose, listen or beforeExit (here: ") +
+                                      (owner ? op_name(owner->kind) : "the main module") + ")");
+        if (i + 1 != ops.size()) fail_(op.where + ".op", "a throw must be the last op of its callback (nothing after it runs)");
+      }
+      if (op.repeat > 1 && !op.name.empty()) fail_(op.where + ".repeat", "an op that repeats cannot also have a name");
+      for (const auto* list : {&op.on, &op.of})
+        for (const auto& child : *list)
+          if (child.repeat > 1) fail_(child.where + ".repeat", "an op waited for cannot repeat (which call would settle it?)");
+      check_throws(op.then, &op);
+      for (const auto& link : op.next) check_throws(link.then, &link);
+      for (const auto* list : {&op.on, &op.of, &op.handled}) check_throws(*list, &op);
+    }
+  }
+
   static bool is_clear(OpKind kind) {
     return kind == OpKind::clear_timeout || kind == OpKind::clear_interval || kind == OpKind::clear_immediate;
   }
 
   void name(const Op& op) {
-    if (op.kind != OpKind::set_timeout && op.kind != OpKind::set_interval && op.kind != OpKind::set_immediate)
-      fail_(op.where + ".name", "only setTimeout, setInterval and setImmediate take a name");
+    if (op.kind != OpKind::set_timeout && op.kind != OpKind::set_interval && op.kind != OpKind::set_immediate &&
+        op.kind != OpKind::reject && op.kind != OpKind::catch_rejection)
+      fail_(op.where + ".name", "only setTimeout, setInterval, setImmediate and reject take a name");
+    if (op.kind == OpKind::catch_rejection) return catches_.push_back(&op);
     if (auto [it, fresh] = named_.emplace(op.name, &op); !fresh)
       fail_(op.where + ".name", "'" + op.name + "' is already the name of " + it->second->where + " (a name is given once)");
   }
@@ -100,6 +148,12 @@ class Checker {
       fail_(clear.where + ".name", "'" + clear.name + "' is a " + op_name(found->second->kind) + " (" +
                                        found->second->where + "): clear it with " +
                                        (immediate ? "clearImmediate" : "clearTimeout or clearInterval"));
+  }
+
+  void check_catch(const Op& handler) const {
+    auto found = named_.find(handler.name);
+    if (found == named_.end() || found->second->kind != OpKind::reject)
+      fail_(handler.where + ".name", "'" + handler.name + "' is not the name of a reject (a catch handles a rejected promise)");
   }
 
   void close(const Op& op, const Op* open, bool repeated) {
@@ -119,7 +173,7 @@ class Checker {
   double callbacks(const Op& op) const {
     double inner = 1;
     for_each_child(op, [&](const Op& child) { inner += callbacks(child); });
-    double times = repeats(op) ? static_cast<double>(op.count) : 1;
+    double times = repeats(op) ? loop::times(op) : 1;
     if (inner * times > kMaxCallbacksPerRun)
       fail_(op.where, "one run would make over " + number(kMaxCallbacksPerRun) + " callbacks (" + number(times) +
                           " × " + number(inner) + ": repeating ops inside repeating ops multiply)");
@@ -143,7 +197,7 @@ class Checker {
     double inside = min_ms(op.then);
     for (const auto& next : op.next) inside = std::max(inside, min_ms(next));
     switch (op.kind) {
-      case OpKind::set_timeout: return duration + inside;
+      case OpKind::set_timeout: return (duration + inside) * op.repeat;
       case OpKind::set_interval: return duration * op.count + inside;
       case OpKind::before_exit: return inside * op.count;
       case OpKind::await_null: return (op.on.empty() ? 0 : min_ms(op.on.front())) + inside;
@@ -164,6 +218,7 @@ class Checker {
   const CheckFailure& fail_;
   std::map<std::string, const Op*> named_;
   std::vector<const Op*> clears_;
+  std::vector<const Op*> catches_;
   std::set<const Op*> closed_;
 };
 

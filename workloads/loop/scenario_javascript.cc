@@ -59,9 +59,22 @@ class Writer {
     if (fs) import("fs", "fs");
     if (temporary) import("os", "os"), import("nodePath", "path");
     if (uses(p, OpKind::lookup)) import("dns", "dns");
-    if (uses(p, OpKind::socket_close)) import("net", "net");
-    out.insert(out.end(), {"const order = [];", "const log = (label) => order.push(label);",
-                           "process.on(\"exit\", () => process.stdout.write(JSON.stringify(order) + \"\\n\"));"});
+    if (uses(p, OpKind::socket_close) || uses(p, OpKind::listen)) import("net", "net");
+    bool throws = uses(p, OpKind::throw_error);
+    out.insert(out.end(), {"const order = [];", "const log = (label) => order.push(label);"});
+    if (throws) {
+      // An exception the scenario throws on purpose ends the process as Node ends it (exit code 1);
+      // the order printed is still the run's result.
+      out.push_back("let diedOfThrow = false;");
+      out.push_back("const thrown = (text) => Object.assign(new Error(text), { fromScenario: true });");
+      out.push_back("process.on(\"uncaughtExceptionMonitor\", (error) => { diedOfThrow = Boolean(error && error.fromScenario); });");
+    }
+    out.push_back(std::string("const printOrder = () => { ") + (throws ? "if (diedOfThrow) process.exitCode = 0; " : "") +
+                  "process.stdout.write(JSON.stringify(order) + \"\\n\"); };");
+    out.push_back("process.on(\"exit\", printOrder);");
+    if (uses(p, OpKind::exit))  // the order is printed after every 'exit' listener of the scenario
+      out.push_back("const onExit = (listener) => { process.on(\"exit\", listener); process.off(\"exit\", printOrder); "
+                    "process.on(\"exit\", printOrder); };");
     if (uses(p, OpKind::busy))
       out.push_back("const busy = (ms) => { const end = performance.now() + ms; while (performance.now() < end) {} };");
     if (fs)
@@ -73,9 +86,10 @@ class Writer {
     }
     if (any_op(p, [](const Op& op) { return !op.name.empty(); })) out.push_back("const named = {};");
     if (uses(p, OpKind::reject)) {
-      out.push_back("const rejectUnhandled = (listener) => { const reason = new Error(\"rejected\"); reason.listener = listener; "
-                    "Promise.reject(reason); };");
+      out.push_back("const rejectUnhandled = (listener, handled) => { const reason = new Error(\"rejected\"); "
+                    "reason.listener = listener; const promise = Promise.reject(reason); promise.handled = handled; return promise; };");
       out.push_back("process.on(\"unhandledRejection\", (reason) => reason.listener());");
+      out.push_back("process.on(\"rejectionHandled\", (promise) => { if (promise.handled) promise.handled(); });");
     }
     return out;
   }
@@ -86,10 +100,26 @@ class Writer {
     return out;
   }
 
+  // The label a call prints, as an expression: with arguments, the `args` the callback got; with
+  // `repeat`, the `calls` so far (Op::label).
+  static std::string label(const Op& op) {
+    std::string text = op.args.empty() ? literal(op.log) : "[" + literal(op.log) + ", ...args].join(\" \")";
+    return op.repeat > 1 ? text + " + \" \" + calls" : text;
+  }
+
+  // The arguments a timer or an immediate passes to its callback: ", \"a\", \"b\"".
+  static std::string arguments(const Op& op) {
+    std::string out;
+    for (const auto& arg : op.args) out += ", " + literal(arg);
+    return out;
+  }
+
+  static std::string params(const Op& op) { return op.args.empty() ? "()" : "(...args)"; }
+
   // The callback's body: its label, its children, then `tail`.
   Lines body(const Op& op, const std::string& tail = "") {
     Lines out;
-    if (!op.log.empty()) out.push_back("log(" + literal(op.log) + ");");
+    if (!op.log.empty()) out.push_back("log(" + label(op) + ");");
     append(out, ops(op.then));
     if (!tail.empty()) out.push_back(tail);
     return out;
@@ -122,10 +152,20 @@ class Writer {
         if (!op.log.empty()) out.push_back("log(" + literal(op.log) + ");");
         return out;
       }
-      case OpKind::next_tick: return callback("process.nextTick(", op, tail);
-      case OpKind::queue_microtask: return callback("queueMicrotask(", op, tail);
-      case OpKind::set_immediate: return callback("setImmediate(", op, tail);
-      case OpKind::set_timeout: return callback("setTimeout(", op, tail, ", " + number(op.ms) + ")" + unref(op));
+      case OpKind::next_tick: return repeated(op, tail, "process.nextTick(", ")");
+      case OpKind::queue_microtask: return repeated(op, tail, "queueMicrotask(", ")");
+      case OpKind::set_immediate: return repeated(op, tail, "setImmediate(", arguments(op) + ")");
+      case OpKind::set_timeout: return repeated(op, tail, "setTimeout(", ", " + number(op.ms) + arguments(op) + ")" + unref(op));
+      case OpKind::exit: return callback("onExit(", op, tail);
+      case OpKind::uncaught_exception: return callback("process.on(\"uncaughtException\", ", op, tail);
+      case OpKind::throw_error: return {"throw thrown(" + literal(op.log) + ");"};
+      case OpKind::catch_rejection: return callback("named[" + literal(op.name) + "].catch(", op, tail);
+      case OpKind::listen: {
+        Lines out = {"{", "  const server = net.createServer();"};
+        append(out, callback("server.listen(0, \"127.0.0.1\", ", op, tail, ")", "()", {"server.close();"}), 1);
+        out.push_back("}");
+        return out;
+      }
       case OpKind::set_interval: return interval(op);
       case OpKind::clear_timeout: return {"clearTimeout(named[" + literal(op.name) + "]);"};
       case OpKind::clear_interval: return {"clearInterval(named[" + literal(op.name) + "]);"};
@@ -145,9 +185,16 @@ class Writer {
         out.insert(out.end(), {"  socket.destroy();", "}"});
         return out;
       }
-      case OpKind::reject: return callback("rejectUnhandled(", op, tail);
+      case OpKind::reject: {
+        if (op.handled.empty()) return callback("rejectUnhandled(", op, tail);
+        Lines out = callback("rejectUnhandled(", op, tail, ",");
+        out.back().pop_back();  // "}," : the 'rejectionHandled' call follows as the second argument
+        append(out, block("() => {", body(op.handled.front()), "});"));
+        return out;
+      }
       case OpKind::before_exit: return before_exit(op);
-      case OpKind::promise: case OpKind::await_null: case OpKind::promise_all: case OpKind::promise_race: {
+      case OpKind::promise: case OpKind::await_null: case OpKind::promise_all: case OpKind::promise_race:
+      case OpKind::thenable: {
         if (op.toplevel) return expression(op);
         Lines out = expression(op);
         out.back() += ";";
@@ -157,11 +204,25 @@ class Writer {
     return {};
   }
 
+  // An op whose callback may schedule itself again (`repeat`): `call` up to the callback, `after`
+  // from there to the end of the call.
+  Lines repeated(const Op& op, const std::string& tail, const std::string& call, const std::string& after) {
+    if (op.repeat <= 1) return callback(call, op, tail, after, params(op));
+    Lines again = body(op);
+    again.insert(again.begin(), "++calls;");
+    again.push_back("if (calls < " + std::to_string(op.repeat) + ") " + call + "again" + after + ";");
+    Lines inside = {"let calls = 0;"};
+    append(inside, block("const again = " + params(op) + " => {", again, "};"));
+    inside.push_back(call + "again" + after + ";");
+    return block("{", inside, "}");
+  }
+
   Lines interval(const Op& op) {
     Lines inside = {"let ticks = 0;"};
     Lines tick = {"if (++ticks === " + std::to_string(op.count) + ") clearInterval(interval);"};
     append(tick, body(op));
-    append(inside, block("const interval = setInterval(() => {", tick, "}, " + number(op.ms) + ")" + unref(op) + ";"));
+    append(inside, block("const interval = setInterval(" + params(op) + " => {", tick,
+                         "}, " + number(op.ms) + arguments(op) + ")" + unref(op) + ";"));
     if (!op.name.empty()) inside.push_back("named[" + literal(op.name) + "] = interval;");
     return block("{", inside, "}");
   }
@@ -179,6 +240,13 @@ class Writer {
   Lines expression(const Op& op) {
     switch (op.kind) {
       case OpKind::promise: return chain(op);
+      case OpKind::thenable: {
+        Lines out = {"Promise.resolve({ then(resolve) { " + (op.log.empty() ? "" : "log(" + literal(op.log) + "); ") +
+                     "resolve(); } }).then(() => {"};
+        append(out, ops(op.then), 1);
+        out.push_back("})");
+        return out;
+      }
       case OpKind::await_null: {
         Lines inside;
         if (!op.on.empty()) {
@@ -225,7 +293,7 @@ class Writer {
   // The promise of an op's callback: its own for the promise ops, else one settled at its end.
   Lines awaitable(const Op& op) {
     if (op.kind == OpKind::promise || op.kind == OpKind::await_null || op.kind == OpKind::promise_all ||
-        op.kind == OpKind::promise_race)
+        op.kind == OpKind::promise_race || op.kind == OpKind::thenable)
       return expression(op);
     return block("new Promise((resolve) => {", scheduled(op, "resolve();"), "})");
   }

@@ -41,13 +41,13 @@ std::vector<std::string> with_callback(std::vector<std::string> fields) {
 const std::vector<OpSpec>& op_specs() {
   static const std::vector<OpSpec> specs = {
       {"log", OpKind::log, {"text"}, {}},
-      {"nextTick", OpKind::next_tick, {}, kCallback},
+      {"nextTick", OpKind::next_tick, {}, with_callback({"repeat"})},
       {"promise", OpKind::promise, {}, with_callback({"returns", "next"})},
-      {"queueMicrotask", OpKind::queue_microtask, {}, kCallback},
+      {"queueMicrotask", OpKind::queue_microtask, {}, with_callback({"repeat"})},
       {"await", OpKind::await_null, {}, with_callback({"on", "toplevel"})},
-      {"setTimeout", OpKind::set_timeout, {"ms"}, with_callback({"name", "unref"})},
-      {"setInterval", OpKind::set_interval, {"ms", "count"}, with_callback({"name", "unref"})},
-      {"setImmediate", OpKind::set_immediate, {}, with_callback({"name"})},
+      {"setTimeout", OpKind::set_timeout, {"ms"}, with_callback({"name", "unref", "repeat", "args"})},
+      {"setInterval", OpKind::set_interval, {"ms", "count"}, with_callback({"name", "unref", "args"})},
+      {"setImmediate", OpKind::set_immediate, {}, with_callback({"name", "repeat", "args"})},
       {"clearTimeout", OpKind::clear_timeout, {"name"}, {}},
       {"clearInterval", OpKind::clear_interval, {"name"}, {}},
       {"clearImmediate", OpKind::clear_immediate, {"name"}, {}},
@@ -61,8 +61,14 @@ const std::vector<OpSpec>& op_specs() {
       {"promiseAll", OpKind::promise_all, {"of"}, kCallback},
       {"promiseRace", OpKind::promise_race, {"of"}, kCallback},
       {"beforeExit", OpKind::before_exit, {}, with_callback({"count"})},
-      {"reject", OpKind::reject, {}, kCallback},
+      {"reject", OpKind::reject, {}, with_callback({"name", "handled"})},
       {"busy", OpKind::busy, {"ms"}, {"log"}},
+      {"exit", OpKind::exit, {}, kCallback},
+      {"uncaughtException", OpKind::uncaught_exception, {}, kCallback},
+      {"throw", OpKind::throw_error, {}, {"text"}},
+      {"catch", OpKind::catch_rejection, {"name"}, kCallback},
+      {"listen", OpKind::listen, {}, kCallback},
+      {"thenable", OpKind::thenable, {}, kCallback},
   };
   return specs;
 }
@@ -245,6 +251,9 @@ class Loader {
     if (value.contains("count"))
       op.count = static_cast<int>(integer(value["count"], where + ".count", 1, op.kind == OpKind::before_exit ? kMaxBeforeExit : kMaxCount));
     if (op.kind == OpKind::before_exit && op.count == 0) op.count = 1;
+    if (value.contains("repeat")) op.repeat = static_cast<int>(integer(value["repeat"], where + ".repeat", 1, kMaxCount));
+    if (value.contains("args")) op.args = strings(value["args"], where + ".args");
+    if (value.contains("handled")) op.handled.push_back(listener_call(value["handled"], where + ".handled", depth + 1));
     if (value.contains("name")) op.name = text(value["name"], where + ".name");
     if (value.contains("name") && op.name.empty()) fail(where + ".name", "must not be empty");
     if (value.contains("unref")) op.unref = flag(value["unref"], where + ".unref");
@@ -262,6 +271,22 @@ class Loader {
       op.of = ops(value["of"], where + ".of", depth + 1);
       if (op.of.empty()) fail(where + ".of", "must list at least one op");
     }
+  }
+
+  std::vector<std::string> strings(const json& value, const std::string& where) const {
+    if (!value.is_array() || value.size() > 8) fail(where, "must be an array of at most 8 strings");
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < value.size(); ++i) out.push_back(text(value[i], where + "[" + std::to_string(i) + "]"));
+    return out;
+  }
+
+  // A reject's `handled`: the 'rejectionHandled' listener's call, an object with log and then.
+  Op listener_call(const json& value, const std::string& where, int depth) {
+    if (!value.is_object()) fail(where, "must be an object with log and then (the 'rejectionHandled' listener's call)");
+    allow_only(value, where, kCallback);
+    Op op{OpKind::log, where};
+    fill(op, value, where, depth);
+    return op;
   }
 
   // A `next`: the callback of a chained .then, written like a promise op without `op`.
@@ -339,6 +364,13 @@ const char* op_name(OpKind kind) {
   for (const auto& s : op_specs())
     if (s.kind == kind) return s.name;
   return "?";
+}
+
+std::string Op::label(int call) const {
+  std::string out = log;
+  for (const auto& arg : args) out += " " + arg;
+  if (repeat > 1) out += " " + std::to_string(call);
+  return out;
 }
 
 const char* module_name(ModuleKind kind) { return kind == ModuleKind::esm ? "esm" : "cjs"; }

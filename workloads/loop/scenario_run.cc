@@ -30,6 +30,9 @@ class Player {
 
   void play(const std::vector<Op>& ops) { play(ops, {}); }
 
+  // The op whose callback ran last: where a run that fails is reported.
+  const Op* last_callback() const { return last_; }
+
  private:
   struct Scope {
     std::shared_ptr<const int> file;  // the file of the nearest open whose callback this is in
@@ -39,9 +42,32 @@ class Player {
     for (const auto& op : ops) start(op, scope, false);
   }
 
-  void callback(const Op& op, const Scope& scope) {
-    if (!op.log.empty()) printed_.push_back(op.log);
+  void callback(const Op& op, const Scope& scope, int call = 1) {
+    last_ = &op;
+    if (!op.log.empty()) printed_.push_back(op.label(call));
     play(op.then, scope);
+  }
+
+  // An op with `repeat`: its callback schedules itself again (`schedule`) after its ops until it
+  // has run that often.
+  void repeating(const Op& op, const Scope& scope, const std::function<void(Callback)>& schedule) {
+    auto calls = std::make_shared<int>(0);
+    auto again = std::make_shared<Callback>();
+    *again = [this, &op, scope, schedule, calls, again] {
+      callback(op, scope, ++*calls);
+      if (*calls < op.repeat) schedule(*again);
+    };
+    schedule(*again);
+  }
+
+  // Schedules `op`'s callback with `schedule`: once, or again and again with `repeat`.
+  Promise scheduled(const Op& op, const Scope& scope, const Promise& promise, const std::function<void(Callback)>& schedule) {
+    if (op.repeat > 1) {
+      repeating(op, scope, schedule);
+    } else {
+      schedule(settling(op, scope, promise));
+    }
+    return promise;
   }
 
   // A `then` callback that returns nothing.
@@ -85,19 +111,16 @@ class Player {
         if (!op.log.empty()) printed_.push_back(op.log);
         return nullptr;
       case OpKind::next_tick:
-        runtime_.next_tick(settling(op, scope, promise));
-        return promise;
+        return scheduled(op, scope, promise, [this](Callback cb) { runtime_.next_tick(std::move(cb)); });
       case OpKind::queue_microtask:
-        runtime_.queue_microtask(settling(op, scope, promise));
-        return promise;
-      case OpKind::set_immediate: {
-        ImmediateId id = runtime_.set_immediate(settling(op, scope, promise));
-        if (!op.name.empty()) immediates_[op.name] = id;
-        return promise;
-      }
+        return scheduled(op, scope, promise, [this](Callback cb) { runtime_.queue_microtask(std::move(cb)); });
+      case OpKind::set_immediate:
+        return scheduled(op, scope, promise, [this, &op](Callback cb) {
+          ImmediateId id = runtime_.set_immediate(std::move(cb));
+          if (!op.name.empty()) immediates_[op.name] = id;
+        });
       case OpKind::set_timeout:
-        name_timer(op, runtime_.set_timeout(settling(op, scope, promise), op.ms));
-        return promise;
+        return scheduled(op, scope, promise, [this, &op](Callback cb) { name_timer(op, runtime_.set_timeout(std::move(cb), op.ms)); });
       case OpKind::set_interval:
         start_interval(op, scope);
         return nullptr;
@@ -156,9 +179,40 @@ class Player {
       case OpKind::before_exit:
         start_before_exit(op, scope);
         return nullptr;
-      case OpKind::reject:
-        runtime_.reject_unhandled(settling(op, scope, nullptr));
+      case OpKind::reject: {
+        Callback handled;
+        if (!op.handled.empty()) handled = [this, &op, scope] { callback(op.handled.front(), scope); };
+        Runtime::RejectionId id = runtime_.reject_unhandled(settling(op, scope, nullptr), std::move(handled));
+        if (!op.name.empty()) rejections_[op.name] = id;
         return nullptr;
+      }
+      case OpKind::catch_rejection:
+        if (auto found = rejections_.find(op.name); found != rejections_.end())
+          runtime_.handle_rejection(found->second, settling(op, scope, nullptr));
+        return nullptr;
+      case OpKind::exit:
+        runtime_.on_exit(settling(op, scope, nullptr));
+        return nullptr;
+      case OpKind::uncaught_exception:
+        runtime_.on_uncaught_exception(settling(op, scope, nullptr));
+        return nullptr;
+      case OpKind::throw_error:
+        throw Runtime::Thrown(op.log);
+      case OpKind::listen:
+        runtime_.listen(settling(op, scope, promise));
+        return promise;
+      case OpKind::thenable:
+        // Promise.resolve(thenable): a job calls its `then` (the label), whose resolve() queues
+        // the reaction (the ops).
+        runtime_.queue_microtask([this, &op, scope, promise] {
+          last_ = &op;
+          if (!op.log.empty()) printed_.push_back(op.log);
+          runtime_.queue_microtask([this, &op, scope, promise] {
+            play(op.then, scope);
+            if (promise) promises_.fulfil(promise);
+          });
+        });
+        return promise;
     }
     return nullptr;
   }
@@ -213,7 +267,9 @@ class Player {
   std::unique_ptr<TemporaryFolder> folder_;  // for writeFile ops
   std::unordered_map<std::string, TimerId> timers_;
   std::unordered_map<std::string, ImmediateId> immediates_;
+  std::unordered_map<std::string, Runtime::RejectionId> rejections_;
   std::set<int> open_files_;
+  const Op* last_ = nullptr;
 };
 
 // Waits for a random point of the current millisecond (or the next): a run's timers then start
@@ -233,7 +289,15 @@ Order run_scenario(const Scenario& scenario, const ModelSettings& settings, doub
   Runtime runtime(node_line_model(settings.line));
   runtime.set_startup_tail(startup_tail_ms);
   Player player(runtime, printed, scenario);
-  runtime.run_main(scenario.module, [&] { player.play(scenario.program); }, scenario.file);
+  try {
+    runtime.run_main(scenario.module, [&] { player.play(scenario.program); }, scenario.file);
+  } catch (const std::exception& e) {
+    const Op* last = player.last_callback();
+    throw ScenarioRunError(scenario.name + ": " +
+                           (last ? std::string("in or after the callback of ") + last->where + " (" + op_name(last->kind) + ")"
+                                 : std::string("in the main module")) +
+                           ": " + e.what());
+  }
   return printed;
 }
 

@@ -23,6 +23,7 @@ bool pending_at_start(const std::vector<Op>& ops);
 bool runs_before_loop(const Op& op) {
   switch (op.kind) {
     case OpKind::next_tick: case OpKind::queue_microtask: case OpKind::promise: case OpKind::reject:
+    case OpKind::thenable: case OpKind::listen:  // listen: two ticks
       return true;
     case OpKind::await_null:
       return op.on.empty() || runs_before_loop(op.on.front());

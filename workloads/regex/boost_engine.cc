@@ -26,7 +26,14 @@ struct BoostLibrary {
   template <class It>
   static bool match(It first, It last, const regex& re) { return boost::regex_match(first, last, re); }
   template <class It>
-  static bool search(It first, It last, const regex& re) { return boost::regex_search(first, last, re); }
+  static Found find(It begin, std::size_t from, It end, const regex& re, bool sticky) {
+    boost::match_results<It> m;
+    auto flags = (from > 0 ? boost::match_prev_avail : boost::match_default) |
+                 (sticky ? boost::match_continuous : boost::match_default);
+    if (!boost::regex_search(begin + static_cast<std::ptrdiff_t>(from), end, m, re, flags)) return std::nullopt;
+    return std::pair<std::size_t, std::size_t>(static_cast<std::size_t>(m[0].first - begin),
+                                               static_cast<std::size_t>(m[0].second - begin));
+  }
 
   static std::string guard_message(const error& e) {
     const char* code = e.code() == boost::regex_constants::error_complexity ? "error_complexity"

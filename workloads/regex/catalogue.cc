@@ -122,20 +122,6 @@ void append_utf8(std::string& out, std::uint32_t cp) {
   }
 }
 
-// Bytes of `part` repeated and cut to `size`; with `utf8`, a character the cut would split is left out.
-std::string fill(const std::string& part, std::int64_t size, bool utf8) {
-  std::string out;
-  out.reserve(static_cast<std::size_t>(size));
-  for (std::int64_t i = 0; i < size; ++i) out.push_back(part[static_cast<std::size_t>(i) % part.size()]);
-  if (!utf8 || out.empty()) return out;
-  std::size_t start = out.size() - 1;
-  while (start > 0 && (static_cast<unsigned char>(out[start]) & 0xC0) == 0x80) --start;
-  auto lead = static_cast<unsigned char>(out[start]);
-  std::size_t need = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
-  if (out.size() - start < need) out.resize(start);
-  return out;
-}
-
 }  // namespace
 
 std::string decode_input(const std::string& text) {
@@ -218,17 +204,23 @@ std::string attack_input(const Pattern& pattern, std::int64_t length) {
   if (pattern.pumps.empty())
     throw std::invalid_argument("pattern '" + pattern.name + "' has no attack (no pump): stallbench regex finds one");
   auto fixed = static_cast<std::int64_t>(pattern.prefix.size() + pattern.suffix.size());
-  for (const auto& p : pattern.pumps) fixed += static_cast<std::int64_t>(p.before.size());
-  if (length < fixed)
-    throw std::invalid_argument("length " + std::to_string(length) + " is shorter than the fixed parts of '" +
-                                pattern.name + "' (" + std::to_string(fixed) + " bytes)");
-  auto count = static_cast<std::int64_t>(pattern.pumps.size());
-  std::int64_t spread = length - fixed;
+  std::int64_t period = 0;
+  for (const auto& p : pattern.pumps) {
+    fixed += static_cast<std::int64_t>(p.before.size());
+    period += static_cast<std::int64_t>(p.pump.size());
+  }
+  // Whole pumps only: a pump cut to fill a length leaves a piece that, with the suffix, can let the
+  // input match early (a 3-byte pump cut to 1 byte made marked's quoted-string regex read linear).
+  if (length < fixed || (length - fixed) % period != 0)
+    throw std::invalid_argument("length " + std::to_string(length) + " is not made of whole pumps for '" +
+                                pattern.name + "' (valid: " + std::to_string(fixed) + " + k x " +
+                                std::to_string(period) + ")");
+  std::int64_t repeats = (length - fixed) / period;
   std::string input = pattern.prefix;
   input.reserve(static_cast<std::size_t>(length));
-  for (std::int64_t i = 0; i < count; ++i) {
-    const Pump& p = pattern.pumps[static_cast<std::size_t>(i)];
-    input += p.before + fill(p.pump, spread / count + (i < spread % count ? 1 : 0), pattern.flags.unicode);
+  for (const Pump& p : pattern.pumps) {
+    input += p.before;
+    for (std::int64_t k = 0; k < repeats; ++k) input += p.pump;
   }
   return input + pattern.suffix;
 }

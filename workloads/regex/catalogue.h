@@ -62,9 +62,9 @@ class Catalogue {
 // Our escapes (\xNN, \u{H...}, \\) decoded to bytes; throws std::invalid_argument at any other.
 std::string decode_input(const std::string& text);
 
-// prefix + every pump's `before` and its share of the fill (the pump repeated and cut; with the u
-// flag never inside a UTF-8 sequence, so the input may fall a few bytes short) + suffix, `length`
-// bytes in all. Throws std::invalid_argument when length < the fixed parts or there is no attack.
+// prefix + every pump's `before` and the pump repeated k times + suffix, `length` bytes in all:
+// length = fixed parts + k x (the pumps' bytes together); a pump is never cut. Throws
+// std::invalid_argument for any other length, or when there is no attack.
 std::string attack_input(const Pattern& pattern, std::int64_t length);
 
 }  // namespace stallbench::regex

@@ -37,9 +37,11 @@ struct Flags {
   bool dot_all = false;      // s: `.` matches a newline too
   bool multiline = false;    // m: ^ and $ at line boundaries too
   bool unicode = false;      // u: pattern and input are UTF-8, matched by code point
-  // "ims" -> Flags; throws std::invalid_argument naming a letter that is not one of i, m, s, u.
+  bool global = false;       // g: every match, as a global replace finds them (every_match.h)
+  bool sticky = false;       // y: each match starts where the last ended (the first at the start)
+  // "ims" -> Flags; throws std::invalid_argument naming a letter that is not one of i, m, s, u, g, y.
   static Flags parse(std::string_view letters);
-  std::string letters() const;  // back to "imsu" order
+  std::string letters() const;  // back to "imsugy" order
 };
 
 struct Options {

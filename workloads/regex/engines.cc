@@ -66,21 +66,21 @@ std::vector<Entry> entries() {
   };
   in_process({.name = "boost", .implementation = "boost", .language = "C++", .library = "boost-regex",
               .version_source = "BOOST_VERSION, compile time", .kind = "backtracking",
-              .semantics = "bytes; u refused (needs Boost's ICU build)", .flags = "ims",
+              .semantics = "bytes; u refused (needs Boost's ICU build)", .flags = "imsgy",
               .refuses = "the u flag; variable-length lookbehind",
               .guard = "error_complexity (states visited beyond a bound), error_stack",
               .package = "libboost-regex1.81-dev", .doc = "Boost.Regex, perl syntax"},
              IF_BOOST(compile_boost), IF_BOOST(boost_version));
   in_process({.name = "std", .implementation = "std", .language = "C++", .library = "libstdc++-regex",
               .version_source = "_GLIBCXX_RELEASE, compile time", .kind = "backtracking",
-              .semantics = "bytes (char); u refused", .flags = "im",
+              .semantics = "bytes (char); u refused", .flags = "imgy",
               .refuses = "the s and u flags; lookbehind, named groups, inline flags",
               .guard = "none: an exponential match runs out its budget; a long input overflows the stack (crashed)",
               .package = "g++ (libstdc++)", .doc = "libstdc++ std::regex, ECMAScript grammar"},
              compile_std, std_version);
   in_process({.name = "pcre2", .implementation = "pcre2", .language = "C++", .library = "pcre2",
               .version_source = "pcre2_config(PCRE2_CONFIG_VERSION)", .kind = "backtracking",
-              .semantics = "bytes; UTF-8 code points with u", .flags = "imsu",
+              .semantics = "bytes; UTF-8 code points with u", .flags = "imsugy",
               .refuses = "JavaScript-only syntax: \\u0041, [^]",
               .guard = "match limit (-47), depth and heap limits", .package = "libpcre2-dev",
               .doc = "PCRE2 interpreter"},
@@ -88,7 +88,7 @@ std::vector<Entry> entries() {
              IF_PCRE2(pcre2_version));
   in_process({.name = "pcre2-jit", .implementation = "pcre2", .language = "C++", .library = "pcre2",
               .version_source = "pcre2_config(PCRE2_CONFIG_VERSION)", .kind = "backtracking",
-              .semantics = "bytes; UTF-8 code points with u", .flags = "imsu",
+              .semantics = "bytes; UTF-8 code points with u", .flags = "imsugy",
               .refuses = "JavaScript-only syntax: \\u0041, [^]",
               .guard = "match limit (-47), JIT stack (-46, 32 KiB)", .package = "libpcre2-dev",
               .doc = "PCRE2 JIT-compiled to machine code"},
@@ -97,30 +97,30 @@ std::vector<Entry> entries() {
   all.push_back(program_entry(
       {.name = "python", .implementation = "python", .language = "Python", .library = "python-re",
        .version_source = "python3 at configure time", .kind = "backtracking",
-       .semantics = "bytes as Latin-1 characters; code points with u", .flags = "imsu",
+       .semantics = "bytes as Latin-1 characters; code points with u", .flags = "imsugy",
        .refuses = "\\x{41}, \\u{41}, [^], inline flags not at the start", .guard = "none",
        .package = "python3", .doc = "Python's re (sre), in a python3 program"}));
   all.push_back(program_entry(
       {.name = "ruby", .implementation = "ruby", .language = "Ruby", .library = "ruby-onigmo",
        .version_source = "ruby at configure time", .kind = "backtracking",
-       .semantics = "bytes as ISO-8859-1 characters; UTF-8 code points with u", .flags = "imsu",
+       .semantics = "bytes as ISO-8859-1 characters; UTF-8 code points with u", .flags = "imsugy",
        .refuses = "\\u{...} without u on a non-ASCII code point, [^]", .guard = "none (Regexp.timeout is Ruby 3.2's)",
        .package = "ruby", .doc = "Ruby's Onigmo, in a ruby program"}));
   all.push_back(program_entry(
       {.name = "java", .implementation = "java", .language = "Java", .library = "java-regex",
        .version_source = "java at configure time", .kind = "backtracking",
-       .semantics = "bytes as Latin-1 characters; UTF-16 with u (matched by code point)", .flags = "imsu",
+       .semantics = "bytes as Latin-1 characters; UTF-16 with u (matched by code point)", .flags = "imsugy",
        .refuses = "\\u{41}, [^]", .guard = "StackOverflowError (deep recursion)",
        .package = "openjdk-17-jdk-headless", .doc = "java.util.regex, in a JVM"}));
   in_process({.name = "re2", .implementation = "re2", .language = "C++", .library = "re2",
               .version_source = "dpkg-query libre2-dev (re2.pc says 0.0.0)", .kind = "automaton",
-              .semantics = "bytes (Latin-1); UTF-8 code points with u", .flags = "imsu",
+              .semantics = "bytes (Latin-1); UTF-8 code points with u", .flags = "imsugy",
               .refuses = "backreferences, lookaround, \\Z, possessive repeats; programs over its memory budget",
               .guard = "none needed", .package = "libre2-dev", .doc = "RE2"},
              IF_RE2(compile_re2), IF_RE2(re2_version));
   in_process({.name = "hyperscan", .implementation = "hyperscan", .language = "C++", .library = "hyperscan",
               .version_source = "hs_version()", .kind = "automaton",
-              .semantics = "bytes; UTF-8 code points with u", .flags = "imsu",
+              .semantics = "bytes; UTF-8 code points with u", .flags = "imsug",
               .refuses = "backreferences, lookaround, atomic groups, some large bounded repeats",
               .guard = "none needed", .package = "libhyperscan-dev | libvectorscan-dev",
               .doc = "Hyperscan (Vectorscan where Hyperscan does not exist)"},
@@ -128,13 +128,13 @@ std::vector<Entry> entries() {
   all.push_back(program_entry(
       {.name = "go", .implementation = "go", .language = "Go", .library = "go-regexp",
        .version_source = "go version at configure time", .kind = "automaton",
-       .semantics = "bytes as Latin-1 characters (runes); UTF-8 code points with u", .flags = "imsu",
+       .semantics = "bytes as Latin-1 characters (runes); UTF-8 code points with u", .flags = "imsug",
        .refuses = "backreferences, lookaround, \\Z, \\u0041, possessive repeats, repeats over 1000",
        .guard = "none needed", .package = "golang-go", .doc = "Go's regexp, in a Go program"}));
   all.push_back(program_entry(
       {.name = "rust", .implementation = "rust", .language = "Rust", .library = "rust-regex",
        .version_source = "dpkg-query librust-regex-dev", .kind = "automaton",
-       .semantics = "bytes (Unicode off); UTF-8 code points with u (\\w, \\d Unicode then)", .flags = "imsu",
+       .semantics = "bytes (Unicode off); UTF-8 code points with u (\\w, \\d Unicode then)", .flags = "imsug",
        .refuses = "backreferences, lookaround, \\Z, possessive repeats; programs over its size limit",
        .guard = "none needed", .package = "rustc, cargo, librust-regex-dev, librust-regex+default-dev",
        .doc = "Rust's regex crate, in a Rust program"}));
@@ -143,7 +143,7 @@ std::vector<Entry> entries() {
     Entry entry = program_entry(
         {.name = linear ? "node-linear" : "node", .implementation = "node", .language = "JavaScript",
          .version_source = "the Node line (meta.json nodes)", .kind = linear ? "hybrid" : "backtracking",
-         .semantics = "bytes as Latin-1 characters; UTF-16 with u", .flags = "imsu",
+         .semantics = "bytes as Latin-1 characters; UTF-16 with u", .flags = "imsugy",
          .refuses = linear ? "as node; its linear engine takes no i, u, backreference, lookahead or counted repeat "
                              "over a small bound: on those it keeps backtracking (fell back)"
                            : "inline flags, possessive repeats, \\Z as an anchor (reads Z)",
@@ -174,15 +174,17 @@ Flags Flags::parse(std::string_view letters) {
   Flags flags;
   for (char c : letters) {
     bool* flag = c == 'i' ? &flags.ignore_case : c == 's' ? &flags.dot_all : c == 'm' ? &flags.multiline
-               : c == 'u' ? &flags.unicode : nullptr;
-    if (flag == nullptr) throw std::invalid_argument(std::string("unknown regex flag '") + c + "' (valid: i, m, s, u)");
+               : c == 'u' ? &flags.unicode : c == 'g' ? &flags.global : c == 'y' ? &flags.sticky : nullptr;
+    if (flag == nullptr)
+      throw std::invalid_argument(std::string("unknown regex flag '") + c + "' (valid: i, m, s, u, g, y)");
     *flag = true;
   }
   return flags;
 }
 
 std::string Flags::letters() const {
-  return std::string(ignore_case ? "i" : "") + (multiline ? "m" : "") + (dot_all ? "s" : "") + (unicode ? "u" : "");
+  return std::string(ignore_case ? "i" : "") + (multiline ? "m" : "") + (dot_all ? "s" : "") + (unicode ? "u" : "") +
+         (global ? "g" : "") + (sticky ? "y" : "");
 }
 
 void refuse_flag(std::string_view engine, char flag, std::string_view why) {

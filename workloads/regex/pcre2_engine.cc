@@ -5,6 +5,7 @@
 #include <pcre2.h>
 
 #include "adapters.h"
+#include "every_match.h"
 
 namespace stallbench::regex {
 namespace {
@@ -33,7 +34,7 @@ uint32_t compile_options(const Flags& flags) {
 
 class Pcre2Regex : public Regex {
  public:
-  Pcre2Regex(std::string_view pattern, const Options& given, bool jit) {
+  Pcre2Regex(std::string_view pattern, const Options& given, bool jit) : flags_(given.flags) {
     uint32_t options = compile_options(given.flags);
     if (given.anchoring == Anchoring::full) options |= PCRE2_ANCHORED | PCRE2_ENDANCHORED;
     int code = 0;
@@ -63,15 +64,24 @@ class Pcre2Regex : public Regex {
 
   // pcre2_match runs the JIT code when the pattern was JIT-compiled, the interpreter otherwise.
   bool matches(std::string_view input) override {
-    int rc = pcre2_match(code_, reinterpret_cast<PCRE2_SPTR>(input.data()), input.size(), 0, 0, data_, nullptr);
-    if (rc >= 0) return true;
-    if (rc == PCRE2_ERROR_NOMATCH) return false;
+    return every_match(input, flags_, [&](std::size_t from) { return find(input, from); });
+  }
+
+ private:
+  Found find(std::string_view input, std::size_t from) {
+    int rc = pcre2_match(code_, reinterpret_cast<PCRE2_SPTR>(input.data()), input.size(), from,
+                         flags_.sticky ? PCRE2_ANCHORED : 0, data_, nullptr);
+    if (rc >= 0) {
+      PCRE2_SIZE* at = pcre2_get_ovector_pointer(data_);
+      return std::pair<std::size_t, std::size_t>(at[0], at[1]);
+    }
+    if (rc == PCRE2_ERROR_NOMATCH) return std::nullopt;
     std::string message = "error " + std::to_string(rc) + ": " + error_text(rc);
     if (is_limit(rc)) throw EngineFailure("guarded", message);
     throw std::runtime_error("pcre2_match: " + message);
   }
 
- private:
+  Flags flags_;
   pcre2_code* code_ = nullptr;
   pcre2_match_data* data_ = nullptr;
 };

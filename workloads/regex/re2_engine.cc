@@ -4,6 +4,7 @@
 #include <re2/re2.h>
 
 #include "adapters.h"
+#include "every_match.h"
 
 #ifndef STALLBENCH_RE2_VERSION
 #define STALLBENCH_RE2_VERSION "unknown"
@@ -31,18 +32,29 @@ class Re2Regex : public Regex {
  public:
   Re2Regex(std::string_view pattern, const Options& options)
       : regex_(with_multiline(pattern, options.flags), re2_options(options.flags)),
-        anchor_(options.anchoring == Anchoring::full ? RE2::ANCHOR_BOTH : RE2::UNANCHORED) {
+        anchor_(options.anchoring == Anchoring::full ? RE2::ANCHOR_BOTH
+                : options.flags.sticky                ? RE2::ANCHOR_START
+                                                      : RE2::UNANCHORED),
+        flags_(options.flags) {
     if (!regex_.ok()) throw EngineFailure("rejected", regex_.error());
   }
 
   bool matches(std::string_view input) override {
-    // No submatches asked for: RE2 answers with its DFA alone.
-    return regex_.Match(re2::StringPiece(input.data(), input.size()), 0, input.size(), anchor_, nullptr, 0);
+    re2::StringPiece text(input.data(), input.size());
+    // No submatches asked for, one search: RE2 answers with its DFA alone.
+    if (!flags_.global) return regex_.Match(text, 0, input.size(), anchor_, nullptr, 0);
+    return every_match(input, flags_, [&](std::size_t from) -> Found {
+      re2::StringPiece found;
+      if (!regex_.Match(text, from, input.size(), anchor_, &found, 1)) return std::nullopt;
+      auto start = static_cast<std::size_t>(found.data() - input.data());
+      return std::pair<std::size_t, std::size_t>(start, start + found.size());
+    });
   }
 
  private:
   RE2 regex_;
   RE2::Anchor anchor_;
+  Flags flags_;
 };
 
 }  // namespace

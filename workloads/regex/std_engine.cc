@@ -29,7 +29,14 @@ struct StdLibrary {
   template <class It>
   static bool match(It first, It last, const regex& re) { return std::regex_match(first, last, re); }
   template <class It>
-  static bool search(It first, It last, const regex& re) { return std::regex_search(first, last, re); }
+  static Found find(It begin, std::size_t from, It end, const regex& re, bool sticky) {
+    std::match_results<It> m;
+    namespace rc = std::regex_constants;
+    auto flags = (from > 0 ? rc::match_prev_avail : rc::match_default) | (sticky ? rc::match_continuous : rc::match_default);
+    if (!std::regex_search(begin + static_cast<std::ptrdiff_t>(from), end, m, re, flags)) return std::nullopt;
+    return std::pair<std::size_t, std::size_t>(static_cast<std::size_t>(m[0].first - begin),
+                                               static_cast<std::size_t>(m[0].second - begin));
+  }
 
   // libstdc++ throws nothing while matching today; if it ever does, that is its guard.
   static std::string guard_message(const error& e) { return e.what(); }

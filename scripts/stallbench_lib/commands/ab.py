@@ -1,5 +1,6 @@
 """stallbench ab BASE CURRENT: two revisions (or build directories) measured in paired rounds."""
 import os
+import time
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -7,7 +8,7 @@ from .. import instructions, node as nodejs, numbers, os_packages, paths, shard_
 from ..errors import UsageError
 from ..plan import parse_sets
 from ..profiles import DEFAULT, PROFILES
-from ..tracking import ab_report, ab_rounds, ab_session, ab_verdict, comparison, geomean, revisions, store
+from ..tracking import ab_report, ab_rounds, ab_session, ab_verdict, comparison, geomean, power, revisions, store
 from .calibrate import parse_inject
 from .compare import thresholds
 
@@ -15,7 +16,9 @@ NAME = "ab"
 ORDER = 9
 HELP = ("A/B of two git revisions (each built in its own worktree, cached by commit) or two build directories: "
         "their cells run interleaved in paired rounds, so load on the machine hits both alike; per metric the "
-        "change with its confidence interval and a verdict; exit 1 when anything regressed")
+        "change with its confidence interval and a verdict; exit 1 when anything regressed, "
+        f"{power.INCONCLUSIVE_EXIT} when nothing did but the rounds ended before every gated metric could see a "
+        "change of its minimum effect (inconclusive)")
 DEFAULT_MAX_ROUNDS = 30
 DEFAULT_BUDGET_MIN = 30.0
 
@@ -81,7 +84,9 @@ def run(args) -> int:
     profile = PROFILES[args.profile]
     sets = parse_sets(args.set)
     nodes = tuple(nodejs.choose(args.node, every_line=profile.tier in ("nightly", "full")))
+    building = time.monotonic()
     sides = {role: revisions.resolve(role, given) for role, given in zip(ab_rounds.ROLES, (args.base, args.current))}
+    build_minutes = (time.monotonic() - building) / 60
     families = ab_session.families_of(sides)
     notes: list[str] = []
     inject = None
@@ -108,14 +113,18 @@ def run(args) -> int:
                "limits": {"alpha": args.alpha, "min_effect": args.min_effect}}}, notes, focus)
     outcome, runs, pairs = session.outcome, session.runs, session.pairs
     gating = ab_verdict.gate(outcome, args.instructions_gate)
-    code = 1 if gating and not shard else 0
+    blind = power.blind(ab_verdict.gated(outcome, args.instructions_gate), args.alpha)
+    code = 0 if shard else power.exit_code(bool(gating), blind)
     means = {"geomean": geomean.summarise_paired(outcome.comparisons, session.per_round, session.settings.seed),
              "geomean_instructions": geomean.summarise(outcome.comparisons, instructions=True)}
     summary = {
-        "exit": code, "alpha": args.alpha, "tested": sum(1 for c in outcome.comparisons if c.q_value is not None),
+        "exit": code, "verdict": ab_report.SHARD if shard else power.verdict(bool(gating), blind), "inconclusive": blind, "alpha": args.alpha,
+        "tested": sum(1 for c in outcome.comparisons if c.q_value is not None),
         "pairs": len(pairs), "rounds": session.rounds, "min_rounds": session.settings.min_rounds,
         "max_rounds": args.max_rounds, "budget_minutes": args.budget, "budget_spent": session.budget_spent,
-        "minutes": session.minutes, "seed": session.settings.seed, "inject": inject, "duet": args.duet,
+        "minutes": session.minutes, "time": ab_report.minutes_split(build_minutes, session),
+        "seed": session.settings.seed, "inject": inject, "duet": args.duet,
+        "instructions_gate": args.instructions_gate,
         **{role: {"given": sides[role].given, "commit": sides[role].git.get("commit"), "build": str(sides[role].build),
                   "run_id": runs[role].run_id, "run_dir": str(runs[role].path)} for role in ab_rounds.ROLES}}
     summary["gating"] = ["/".join(c.key) for c in gating]

@@ -9,7 +9,7 @@ from ..atomic import atomic_write
 from ..errors import UsageError
 from ..plan import parse_sets
 from ..profiles import DEFAULT, PROFILES
-from ..tracking import ab_session, bisect_report, bisection, comparison, revisions
+from ..tracking import ab_session, bisect_report, bisection, comparison, power, revisions
 from ..tracking.bisection import Bisection, Step
 from .ab import check_rounds
 from .compare import thresholds
@@ -18,8 +18,9 @@ NAME = "bisect"
 ORDER = 9
 HELP = ("find the commit that made cells worse: first confirms BAD is worse than GOOD, then a binary search "
         "over the commits on BAD's first-parent line after GOOD, each step a short paired A/B (ab's rounds) of "
-        "the middle commit against GOOD's build; exit 0 when one commit is isolated, 1 when a step cannot "
-        "decide (the range left is printed), 2 on bad input or when BAD is not worse than GOOD")
+        "the middle commit against GOOD's build; exit 0 when one commit is isolated, 4 (inconclusive) when a step's "
+        "rounds ended before it could tell, 1 when only commits that do not build are left (the range left is "
+        "printed either way), 2 on bad input or when BAD is shown not worse than GOOD")
 DEFAULT_BUDGET_MIN = 10.0
 DEFAULT_MAX_ROUNDS = 100
 # A step must end `regressed` or clean, and clean needs the worse end of the 95% interval (the
@@ -158,7 +159,8 @@ def run(args) -> int:
     if found.confirmed:
         steps.follow(first)
         bisection.search(found, steps.measure_or_skip, _told)
-    code = {"isolated": 0, "undecidable": 1, "nothing to bisect": 2}[found.result]
+    code = {"isolated": 0, "undecidable": 1, "nothing to bisect": 2,
+            "inconclusive": power.INCONCLUSIVE_EXIT}[found.result]
     summary = {"exit": code, "first_parent": True, "filter": args.filter, "metric": args.metric,
                "alpha": args.alpha, "max_rounds": args.max_rounds, "budget_minutes": args.budget,
                "minutes": (time.monotonic() - started) / 60,

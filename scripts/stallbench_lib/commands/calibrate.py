@@ -27,7 +27,8 @@ def add_arguments(p):
     p.add_argument("--filter", metavar="REGEX", help="only benchmarks whose family/name matches (as for run)")
     p.add_argument("--set", metavar="KEY=V1,V2", action="append", default=[], help="replace a parameter's grid (as for run)")
     p.add_argument("--repetitions", type=numbers.integer_option, metavar="N", help="repetitions per cell (default: the profile's)")
-    p.add_argument("--instructions", action="store_true", help="count instructions too (run --instructions; with --trials, both ab and the runs do)")
+    p.add_argument("--instructions", action="store_true", help="count instructions too (run --instructions; with --trials, both ab and the runs do, and ab judges "
+                        "the counted cells on their counts: --instructions-gate)")
     p.add_argument("--alpha", type=numbers.decimal_option, default=comparison.DEFAULT_ALPHA, metavar="A", help="as for compare")
     p.add_argument("--min-effect", type=numbers.decimal_option, default=comparison.DEFAULT_MIN_EFFECT_PCT, metavar="PCT",
                    help="as for compare (default 5)")
@@ -125,7 +126,9 @@ def _trials(args, bench, pct, repetitions, build_dir, out) -> int:
               *(["--instructions"] if args.instructions else [])]
     found = trials.run_trials(args.trials, common, ["--alpha", str(args.alpha), "--min-effect", str(args.min_effect)],
                               ["--profile", args.profile, "--max-rounds", str(args.ab_max_rounds), "--budget",
-                               str(args.ab_budget)],
+                               str(args.ab_budget),
+                               # counted cells judged on their counts, as the pull-request job judges them
+                               *(["--instructions-gate"] if args.instructions else [])],
                               ["--profile", args.profile, "--repetitions", str(repetitions)],
                               build_dir, bench, pct, out, methods)
     print(trials.markdown(found))

@@ -16,8 +16,8 @@ from ..atomic import atomic_write
 from ..errors import UsageError
 from ..execute import execute, run_meta
 from ..plan import Cell
-from ..redos import (agreement, attacks, cache, catalogue_file, checker, outcome, patterns, scan, scan_shards,
-                     scan_steps, summary, triage, upgrade, verify)
+from ..redos import (agreement, attacks, cache, catalogue_file, checker, dialects, outcome, patterns, scan,
+                     scan_shards, scan_steps, summary, triage, upgrade, verify)
 from ..redos.curves import curves
 from ..redos.engines import Engines
 from ..redos.escalation import Escalation
@@ -42,7 +42,8 @@ def add_arguments(p):
     source.add_argument("--upgrade-catalogue", metavar="FILE", type=Path,
                         help=f"rewrite a catalogue of an older format in format {patterns.FORMAT} (the original is "
                              "kept beside it) and stop")
-    p.add_argument("--flags", metavar="FLAGS", default="", help="flags of the --pattern regexes: any of i, m, s, u")
+    p.add_argument("--flags", metavar="FLAGS", default="",
+                   help="flags of the --pattern regexes: any of i, m, s, u, g, y")
     p.add_argument("--engines", metavar="E1,E2",
                    help="engines to run (default: every one this build has; node and node-linear once per Node line)")
     p.add_argument("--lengths", metavar="N1,N2", help="input lengths for every pattern, instead of each entry's own")
@@ -141,8 +142,9 @@ def _settings(args, origin, resolved, engines, lengths, samples, nodes, analysis
     return {"profile": "regex", "repetitions": 1, "nodes": [n.meta() for n in nodes], "regex": {
         "patterns_file": origin, "budget_ms": args.budget_ms, "engines": engines, "lengths_override": lengths,
         "patterns": {p.name: {"regex": p.regex, "safe": p.safe, "flags": p.flags, "fixed": p.fixed,
-                              "lengths": lengths or p.lengths_for(False),
-                              "safe_lengths": lengths or p.lengths_for(True), "expect": p.expect,
+                              "lengths": p.snapped(lengths) if lengths else p.lengths_for(False),
+                              "safe_lengths": p.snapped(lengths) if lengths else p.lengths_for(True),
+                              "expect": p.expect,
                               "reference": p.reference, "attack": p.attack, "source": p.source}
                      for p in resolved},
         "recheck": analysis.recheck, "notes": analysis.notes,
@@ -235,6 +237,7 @@ def run(args) -> int:
                 print(f"results: {result.path}")
             return 0
     patterns.check_references(catalogue_patterns, table, origin)
+    catalogue_patterns = dialects.with_native_reference(catalogue_patterns, table)
     analysis, lengths = _resolve(catalogue_patterns, args)
     resolved = analysis.patterns
     with tempfile.TemporaryDirectory(prefix="stallbench-regex-") as scratch:
@@ -274,7 +277,7 @@ def run(args) -> int:
     correctness = _correctness(result, rows, resolved, checked, table)
     offsets = {v.name: v.pattern.fixed for v in patterns.variants(resolved)}
     found_curves = curves(rows, offsets, correctness["wrong_answers"], verify.fallbacks(checked.per_pattern),
-                          correctness["unresolved"])
+                          correctness["unresolved"], patterns.doubts({p.name: p.attack for p in resolved}))
     result.meta["regex"].update(censoring=[asdict(c) for c in escalation.censoring()], refined=escalation.refined,
                                 correctness=correctness,
                                 overrun=summary.overrun(escalation.times, args.budget_ms))

@@ -71,6 +71,12 @@ def provide(pattern: str | None, count_instructions: bool, no_build: bool) -> Pa
     return build_dir
 
 
+def planned_benchmarks(selected: list, cells: list) -> list:
+    """The selected benchmarks that have cells in this run: one that needs its own command's input
+    (browser/page) has none in `run`, so no notice speaks of it."""
+    return [b for b in selected if any(c.benchmark is b for c in cells)]
+
+
 def perform(options: RunOptions, out: Path, build_dir: Path, extra_meta: dict | None = None):
     """Plans and executes one run into a new directory under `out`; returns its RunDir. Also what
     `calibrate` runs, with `extra_meta` saying which calibration run it is. With instructions to
@@ -87,7 +93,8 @@ def perform(options: RunOptions, out: Path, build_dir: Path, extra_meta: dict | 
         part = {"shard": record}
     tools = {os_packages.TRACKING} if options.count_instructions else set()
     left_out = (optional.notices(build_dir, {b.family for b in selected} | tools, options.no_build)
-                + browser_setup.left_out(families, selected, options.profile.tier, options.sets))
+                + browser_setup.left_out(families, planned_benchmarks(selected, cells), options.profile.tier,
+                                         options.sets))
     settings = {"profile": options.profile.name, "filter": options.pattern, "sets": options.sets,
                 "repetitions": options.repetitions, "instructions": options.count_instructions,
                 "nodes": [n.meta() for n in options.nodes], **part, **(extra_meta or {})}

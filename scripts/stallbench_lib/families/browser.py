@@ -14,6 +14,7 @@ from ..report import grouping, stats, table
 from ..report.markup import collapsed
 from ..report.figures import corner_legend, figure, save, shared_legend
 from ._stall_plots import median_repetition
+from . import _browser_page
 
 STRATEGIES = ["inline", "timeout", "message-channel", "idle-callback", "yield", "post-task", "worker"]
 LABELS = {"inline": "inline", "timeout": "setTimeout 0", "message-channel": "MessageChannel",
@@ -24,16 +25,19 @@ COLOURS = {"inline": "#d62728", "timeout": "#1f77b4", "message-channel": "#17bec
 SIZE = {"report": "rows", "parse": "orders"}
 _READ = ("total_ms", "frames", "frame_rate_hz", "frame_gap_max_ms", "longtasks", "longtask_max_ms", "loaf_max_ms",
          "chunk_max_ms", "input_delay_p50_ms", "input_delay_max_ms", "interaction_max_ms", "work_start_ms", "work_end_ms",
-         "frame_at_ms", "longtask_at_ms", "longtask_ms", "click_at_ms", "click_delay_ms", "tbt_ms", "tbt_longtask_ms",
+         "frame_at_ms", "longtask_at_ms", "longtask_ms", "click_at_ms", "click_delay_ms", "tbt_ms",
          "inp_ms", "inp_input_delay_ms", "inp_processing_ms", "inp_presentation_ms", "loaf_blocking_max_ms",
          "frame_longtask_at_ms", "frame_longtask_ms", "loaf_at_ms", "loaf_ms", "loaf_blocking_ms", "loaf_render_start_ms",
          "loaf_style_layout_start_ms", "loaf_script_ms", "loaf_script_forced_layout_ms", "loaf_script_invoker",
          "loaf_script_source", "loaf_script_char")
+# Also read, where the run has them, and not checked: tbt_frames_ms and clicks_backlogged (runs made
+# before they existed, the report's fixture run among them, have neither: their tables show "–").
 VERDICT_COLOURS = {"good": "#2ca02c", "needs improvement": "#ff7f0e", "poor": "#d62728"}
 MARKERS = ["o", "^", "s", "D"]  # one per browser, in the declared order
 PAGES = Path(__file__).resolve().parents[3] / "workloads" / "browser" / "pages"
 # What this section reads of benches/browser.cc, checked against the run's declarations (render.py).
-CONSUMES = {benchmark: _READ for benchmark in SIZE}
+CONSUMES = {**{benchmark: _READ for benchmark in SIZE}, "page": _browser_page.READ}
+ADDED_LATER = ("page",)  # a run before `stallbench page` has no such benchmark
 FRAME_COLOUR, TASK_COLOUR, CLICK_COLOUR, WORK_COLOUR = "#1f77b4", "#d62728", "#2ca02c", "#ffd8a8"
 
 READING = """\
@@ -43,7 +47,8 @@ layout, paint), then the next task. A long task therefore freezes the page: no f
 can come until it ends. Here the long task is seed 000's price report (`report`) or `JSON.parse` of
 the orders payload with its record sums (`parse`), run on the main thread of a page in each headless
 browser while a requestAnimationFrame loop animates a square and the driver clicks the page every
-`click_ms` through the browser's protocol (DevTools input events, WebDriver BiDi input actions).
+`click_ms` (Chromium: the DevTools protocol's input events; Firefox: a mouse event synthesized in its
+parent process, over WebDriver BiDi): real input, stamped as the browser receives it.
 
 - **inline**: the whole work in one task. No frame runs during it; every click waits for its end.
 - **setTimeout 0, MessageChannel, requestIdleCallback, scheduler.yield, scheduler.postTask**: the
@@ -55,8 +60,9 @@ browser while a requestAnimationFrame loop animates a square and the driver clic
 
 Frames are requestAnimationFrame callbacks at the time they ran (a rendering step the main thread
 took); long tasks and long animation frames come from their PerformanceObservers (50 ms and more);
-each click's input delay (input to its listener starting) and processing from Event Timing (the
-listener's own timestamps for clicks Event Timing leaves out under its 16 ms floor). Every answer
+each click's input delay (from its event's own timestamp to its listener starting) and processing
+from Event Timing (the listener's own timestamps for clicks Event Timing leaves out under its 16 ms
+floor). Every answer
 is checked against the C++ one, so every strategy computed the same thing.
 """
 
@@ -267,13 +273,36 @@ def _side_by_side(context, grouped):
 
 
 TABLE_COLUMNS = ["strategy", table.number("chunk"), table.number("finish", "ms"), table.number("frames (per s)"),
-                 table.number("frame gap max", "ms"), table.number("long tasks (max ms)"), table.number("TBT", "ms"),
-                 "TBT verdict", table.number("INP = delay + processing + presentation", "ms"), "INP verdict",
+                 table.number("frame gap max", "ms"), table.number("long tasks (max ms)"),
+                 table.number("TBT (frame gaps)", "ms"), "TBT verdict", table.number("INP (range)", "ms"),
+                 table.number("its repetition: INP = delay + processing + presentation", "ms"), "INP verdict",
                  table.number("LoAF max / blocking max", "ms"), table.number("input delay p50 / max", "ms")]
 _TABLE_METRICS = ("total_ms", "frames", "frame_rate_hz", "frame_gap_max_ms", "longtasks", "longtask_max_ms", "tbt_ms",
-                  "inp_ms", "inp_input_delay_ms", "inp_processing_ms", "inp_presentation_ms", "loaf_max_ms",
-                  "loaf_blocking_max_ms", "input_delay_p50_ms", "input_delay_max_ms")
+                  "tbt_frames_ms", "inp_ms", "loaf_max_ms", "loaf_blocking_max_ms", "input_delay_p50_ms",
+                  "input_delay_max_ms")
+INP_PHASES = ("inp_input_delay_ms", "inp_processing_ms", "inp_presentation_ms")
 NOT_AVAILABLE = "n/a"
+
+
+def _inp_of_median_repetition(cell_rows, params) -> str | None:
+    """The repetition with the median INP, its phases beside it: they add up (medians of each phase,
+    taken separately, need not)."""
+    rep = median_repetition(cell_rows, params, "inp_ms")
+    if rep is None:
+        return None
+    value = lambda metric: (stats.per_repetition(cell_rows, params, metric).get(rep) or [None])[0]  # noqa: E731
+    return f"{stats.fmt(value('inp_ms'))} = " + " + ".join(stats.fmt(value(m)) for m in INP_PHASES)
+
+
+def _range(cell_rows, params, metric) -> str:
+    values = [v for vs in stats.per_repetition(cell_rows, params, metric).values() for v in vs]
+    return f" ({stats.fmt(min(values))}-{stats.fmt(max(values))})" if len(values) > 1 else ""
+
+
+def _backlog_note(cell_rows, params) -> str:
+    """Repetitions whose clicks came in a burst after the work: their input delay is not the page's."""
+    backlogged = sum(1 for vs in stats.per_repetition(cell_rows, params, "clicks_backlogged").values() if vs and vs[0])
+    return f"; {backlogged} backlogged" if backlogged else ""
 
 
 def _table(context, benchmark, cells):
@@ -282,17 +311,20 @@ def _table(context, benchmark, cells):
     medians = stats.medians_by_cell(context.rows, cells.values(), _TABLE_METRICS)
     for key in sorted(cells, key=_order):
         strategy, chunk = key
-        m = medians[cells[key]]
+        params = cells[key]
+        cell_rows = [r for r in context.rows if r.params == params]
+        m = medians[params]
         either = lambda value, text: NOT_AVAILABLE if value is None else text  # noqa: E731
-        inp = (f"{stats.fmt(m['inp_ms'])} = {stats.fmt(m['inp_input_delay_ms'])} + {stats.fmt(m['inp_processing_ms'])}"
-               f" + {stats.fmt(m['inp_presentation_ms'])}") if m["inp_ms"] is not None else None
         rows.append([LABELS.get(strategy, strategy), f"{chunk:,}" if chunk else None, stats.fmt(m["total_ms"]),
                      f"{stats.fmt(m['frames'], 0)} ({stats.fmt(m['frame_rate_hz'], 0)})", stats.fmt(m["frame_gap_max_ms"]),
                      either(m["longtasks"], f"{stats.fmt(m['longtasks'], 0)} ({stats.fmt(m['longtask_max_ms'])})"),
-                     stats.fmt(m["tbt_ms"]), verdict(m["tbt_ms"], *limits["tbt"]), inp,
-                     verdict(m["inp_ms"], *limits["inp"]),
+                     f"{stats.fmt(m['tbt_ms'])} ({stats.fmt(m['tbt_frames_ms'])})", verdict(m["tbt_ms"], *limits["tbt"]),
+                     either(m["inp_ms"], stats.fmt(m["inp_ms"]) + _range(cell_rows, params, "inp_ms"))
+                     + _backlog_note(cell_rows, params),
+                     _inp_of_median_repetition(cell_rows, params), verdict(m["inp_ms"], *limits["inp"]),
                      either(m["loaf_max_ms"], f"{stats.fmt(m['loaf_max_ms'])} / {stats.fmt(m['loaf_blocking_max_ms'])}"),
-                     f"{stats.fmt(m['input_delay_p50_ms'])} / {stats.fmt(m['input_delay_max_ms'])}"])
+                     either(m["input_delay_max_ms"],
+                            f"{stats.fmt(m['input_delay_p50_ms'])} / {stats.fmt(m['input_delay_max_ms'])}")])
     return table.markdown(TABLE_COLUMNS, rows)
 
 
@@ -344,15 +376,21 @@ Verdicts use the thresholds web developers judge by (declared by the bench, kept
 good at or under {inp_good:g} ms, poor over {inp_poor:g} ms (web.dev); TBT good at or under
 {tbt_good:g} ms, poor over {tbt_poor:g} ms (Lighthouse, desktop; mobile: {tbt_mobile_good:g} / {tbt_mobile_poor:g}).
 INP is web-vitals' rule over the window's clicks (the longest, one in 50 ignored), split into input
-delay, processing and presentation delay. TBT is over long tasks as the frame gaps show them (any
-browser); Firefox has no longtask or long-animation-frame entries, so those columns say n/a there.
+delay, processing and presentation delay: the table gives the median INP with its range, and the
+phases of the repetition with the median INP (they add up). A repetition whose clicks, sent during
+the work, reached the page in a burst after it (the driver's backlog, not the page's delay) has no
+INP: the table counts those. TBT comes from the browser's own task times where it reports them
+(Chromium's longtask entries, what Lighthouse reads from a trace), else from the frame gaps (Firefox,
+which has no longtask or long-animation-frame entries: those columns say n/a there); the frame-gap
+TBT of every browser is in brackets, the cross-check.
 """
 
 
 def sections(context) -> str:
-    grouped = _cells(context.rows)
+    page = _browser_page.sections(context, lambda b: _browser_label(context, b), verdict)
+    grouped = _cells([r for r in context.rows if r.benchmark in SIZE])
     if not grouped:
-        return ""
+        return page
     browsers = _by_browser_order(context, {b for by_browser in grouped.values() for b in by_browser})
     named = " and ".join(_browser_label(context, b) for b in browsers)
     benchmark = next(iter(grouped))[0]
@@ -371,9 +409,10 @@ def sections(context) -> str:
             label = _browser_label(context, browser)
             parts += [f"##### {label}\n", TIMELINE_READING, _timeline(context, benchmark, size, browser, cells)]
             parts.append(collapsed(f"Medians per cell, {label}",
-                                   "*frames* ran during the work (per second of it in brackets); INP is split into "
-                                   "its phases.\n\n" + _table(context, benchmark, cells)))
+                                   "*frames* ran during the work (per second of it in brackets); TBT from the "
+                                   "best signal (from the frame gaps in brackets); INP's phases are one "
+                                   "repetition's.\n\n" + _table(context, benchmark, cells)))
             loafs = _loaf_table(context, cells)
             if loafs:
                 parts.append(collapsed(f"Long animation frames and their longest script, {label}", loafs))
-    return "\n".join(p for p in parts if p)
+    return "\n".join(p for p in parts + [page] if p)

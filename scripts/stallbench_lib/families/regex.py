@@ -9,7 +9,7 @@ from matplotlib.lines import Line2D
 from ..redos import agreement, summary, triage, verify
 from ..redos.curves import curves
 from ..redos.engines import Engines
-from ..redos.patterns import SAFE_SUFFIX
+from ..redos.patterns import SAFE_SUFFIX, doubts
 from ..report import stats, table
 from ..report.figures import colours_for, corner_legend, figure, save
 from ..tidy import read_csv
@@ -294,7 +294,9 @@ def sections(context) -> str:
         offsets = {name: entry.get("fixed", 0) for name, entry in regex_meta.get("patterns", {}).items()}
         offsets.update({name + SAFE_SUFFIX: fixed for name, fixed in offsets.items()})
         found = curves(match_rows, offsets, checks.get("wrong_answers", {}),
-                       verify.fallbacks(regex_meta.get("sample_check", {})), checks.get("unresolved", []))
+                       verify.fallbacks(regex_meta.get("sample_check", {})), checks.get("unresolved", []),
+                       doubts({name: entry.get("attack") or ""
+                               for name, entry in regex_meta.get("patterns", {}).items()}))
         variants = _variants(match_rows)
         parts += ["### Catastrophic backtracking (ReDoS)\n", READING, _nodes(context),
                   _risky_first(found, variants, engines, regex_meta),

@@ -3,7 +3,8 @@ safe rewrite must answer as its original does. Two sources of answers: the run's
 attack inputs at every measured length) and regex_check on sample inputs (samples.py).
 
 Where engines disagree, the reference decides who is wrong: the entry's `reference` engine (V8
-for JavaScript-sourced patterns), else the majority of the implementations that answered (the
+for JavaScript-sourced patterns), or another engine of its implementation when the reference itself
+gave no answer (node-linear for node: one V8, one semantics), else the majority of the implementations that answered (the
 engine table says which engines share one: pcre2 and pcre2-jit, every V8 engine and Node line). An
 engine that answers otherwise has `wrong answers` on that pattern: its timings are not classified.
 A disagreement with no majority stays unresolved."""
@@ -119,10 +120,12 @@ def _most_common(answers: list[bool]) -> bool | None:
 
 
 def reference_answer(answers: dict[str, bool], reference: str | None, engines: Engines) -> tuple[bool | None, str]:
-    """The right answer and who says so: the reference engine when it answered, else the majority
-    of implementations (each voting with its own engines' majority); None when there is none."""
+    """The right answer and who says so: the reference engine's implementation when one of its
+    engines answered (node-linear speaks for V8 when node itself ran out of time: the same
+    semantics), else the majority of implementations (each voting with its own engines' majority);
+    None when there is none."""
     if reference is not None:
-        said = [a for e, a in answers.items() if runtimes.base(e) == reference]
+        said = [a for e, a in answers.items() if engines.implementation(e) == engines.implementation(reference)]
         if said and _most_common(said) is not None:
             return _most_common(said), reference
     by_family = defaultdict(list)

@@ -4,6 +4,11 @@ pumps), pinned in the regex-tools npm set. When recheck calls a regex safe (or c
 entry is timed on a long random input instead, and its `attack` says so. The same tool run
 generates strings each regex matches (randexp) for the sample check.
 
+recheck, randexp and our own attack shapes read JavaScript: an entry written in another dialect
+(`dialect`: Python, Ruby, Java, Go) is read by that dialect's parser and handed to them as the
+JavaScript that means the same (dialects.py); one no parser can write so is timed on a random input
+and reads "uncertain (no attack)", never linear.
+
 A verdict of recheck's fuzzer alone is not taken as it is (its "safe" is no evidence, its attack
 need not be the worst): the entry is `uncertain`, recheck's automaton checker is asked again with
 raised limits, and when that cannot decide either, the worst of the attacks measured on V8 is the
@@ -12,8 +17,8 @@ from dataclasses import dataclass, field
 
 from ..errors import UsageError
 from .. import parallel
-from . import samples, tools, worst_attack
-from .patterns import RANDOM_ATTACK, Pattern, Pump, with_attack
+from . import dialects, samples, tools, worst_attack
+from .patterns import ATTACKS_DISAGREE, NO_ATTACK, RANDOM_ATTACK, Pattern, Pump, with_attack
 
 RECHECK_TIMEOUT_MS = 10_000  # recheck's own limit per regex (its default)
 RETRY_TIMEOUT_MS = 5_000     # its automaton checker again, with raised limits, when its fuzzer alone decided
@@ -56,15 +61,22 @@ def _resolved(pattern: Pattern, result: dict, analyser: str) -> Pattern:
         tried = len(result["candidates"])
         return worst_attack.as_pattern(pattern, measured, f"{first}; worst of {tried} attacks measured: "
                                                           f"{measured.shape}, {measured.expect() or 'growing'}")
-    if diagnostics["status"] == "vulnerable":
-        return _from_recheck(pattern, diagnostics, f"{first}; none of our attacks grew")
     tried = len(result.get("candidates") or [])
-    return _random(pattern, None, f"{first}; " + (f"none of the {tried} attacks measured grew" if tried else
-                                                 "no repeat in it to pump: nothing to measure"))
+    if diagnostics["status"] == "vulnerable" or (retry and retry["status"] == "vulnerable"):
+        # recheck calls it vulnerable and nothing measured grew: a flat curve would be the flattest
+        # attack's word against the analyser's, so it reads as uncertain, not linear.
+        said = retry if retry and retry["status"] == "vulnerable" else diagnostics
+        return _from_recheck(pattern, said, f"{first}; none of the {tried} attacks measured grew: {ATTACKS_DISAGREE}")
+    return _random(pattern, False, f"{first}; " + (f"none of the {tried} attacks measured grew" if tried else
+                                                  "no repeat in it to pump: nothing to measure"))
 
 
-def _random(pattern: Pattern, expect: str | None, attack: str) -> Pattern:
-    return with_attack(pattern, "", [Pump("", samples.random_pump(pattern))], "", f"{attack}; {RANDOM_ATTACK}", expect)
+def _random(pattern: Pattern, safe: bool, attack: str) -> Pattern:
+    """The entry timed on a random input: linear is expected where the analyser called it safe; else
+    no attack was found, and its flat curves read as uncertain (no attack)."""
+    doubt = "" if safe else f"; {NO_ATTACK}"
+    return with_attack(pattern, "", [Pump("", samples.random_pump(pattern))], "", f"{attack}{doubt}; {RANDOM_ATTACK}",
+                       "linear" if safe else None)
 
 
 def _from_recheck(pattern: Pattern, diagnostics: dict, attack_text: str) -> Pattern:
@@ -75,7 +87,7 @@ def _from_recheck(pattern: Pattern, diagnostics: dict, attack_text: str) -> Patt
         pumps = [Pump(to_bytes(p["prefix"] + p["pump"] * p["bias"]), to_bytes(p["pump"])) for p in attack["pumps"]]
         return with_attack(pattern, "", pumps, to_bytes(attack["suffix"]), attack_text,
                            diagnostics["complexity"]["type"])
-    return _random(pattern, "linear" if diagnostics["status"] == "safe" else None, attack_text)
+    return _random(pattern, diagnostics["status"] == "safe", attack_text)
 
 
 def _measured(candidates: list[dict] | None) -> list[dict] | None:
@@ -110,9 +122,13 @@ def analyse(patterns: list[Pattern]) -> Analysis:
     """Attacks for the entries that have none, and generated strings for every regex. Without the
     tools, an entry that needs an attack is a UsageError; the sample check only loses its
     generated strings (a note says so)."""
-    variants = [v for p in patterns for v in p.variants()]
+    every = [v for p in patterns for v in p.variants()]
+    written = {v.name: _as_javascript(v) for v in every}
+    unreadable = {v.pattern.name: written[v.name] for v in every if isinstance(written[v.name], str) and not v.is_safe}
+    variants = [v for v in every if not isinstance(written[v.name], str)]
     asks = [not v.pattern.pumps and not v.is_safe for v in variants]
-    regexes = [{"source": v.regex, "flags": v.pattern.flags, "attack": ask} for v, ask in zip(variants, asks)]
+    regexes = [{"source": written[v.name][0], "flags": written[v.name][1], "attack": ask}
+               for v, ask in zip(variants, asks)]
     try:
         reply = _analysed(regexes)
     except tools.ToolFailed as e:
@@ -129,6 +145,18 @@ def analyse(patterns: list[Pattern]) -> Analysis:
             analysis.recheck[v.pattern.name] = {"analyser": reply["recheck"], "verdict": _verdict(result["diagnostics"]),
                                                 "uncertain": result.get("uncertain"),
                                                 "candidates": _measured(result.get("candidates"))}
-    analysis.patterns = [_resolved(p, by_pattern[p.name], reply["recheck"]) if p.name in by_pattern else p
-                         for p in patterns]
+    for name, why in unreadable.items():
+        analysis.recheck[name] = {"analyser": reply["recheck"], "verdict": f"not read: {why}", "uncertain": why,
+                                  "candidates": None}
+    analysis.patterns = [_resolved(p, by_pattern[p.name], reply["recheck"]) if p.name in by_pattern
+                         else _random(p, False, f"no attack generator reads it: {unreadable[p.name]}")
+                         if p.name in unreadable and not p.pumps else p for p in patterns]
     return analysis
+
+
+def _as_javascript(variant) -> tuple[str, str] | str:
+    """The variant's regex as the JavaScript the attack generators read (dialects.py), or why none can."""
+    try:
+        return dialects.to_javascript(variant.regex, variant.pattern.flags, variant.pattern.dialect)
+    except dialects.Unreadable as e:
+        return f"{variant.pattern.dialect} regex: {e}"

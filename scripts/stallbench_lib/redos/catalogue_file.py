@@ -6,6 +6,7 @@ subset of TOML's)."""
 import json
 
 from . import inputs
+from .dialect_rules import JAVASCRIPT
 from .patterns import FORMAT, Pattern
 
 HEADER = """\
@@ -26,6 +27,8 @@ def _entry(p: Pattern) -> str:
         lines.append(f"safe = {_string(p.safe)}")
     if p.flags:
         lines.append(f"flags = {_string(p.flags)}")
+    if p.dialect != JAVASCRIPT:
+        lines.append(f"dialect = {_string(p.dialect)}")
     if p.prefix:
         lines.append(f"prefix = {_string(inputs.encode(p.prefix))}")
     if len(p.pumps) == 1 and not p.pumps[0].before:

@@ -6,7 +6,16 @@ polynomial, exponential or growing (growth.py, fitted on the pumped length: the 
 the attack's fixed parts), or the status that ended the curve when too little finished to fit
 (guarded, crashed, timeout), or rejected. A fitted curve that then stopped keeps its fit and shows
 where it stopped. A length measured more than once (refine.py repeats cells the machine's noise
-could have made grow) counts its fastest cell: load only ever adds time."""
+could have made grow) counts its fastest cell: load only ever adds time.
+
+A curve that ends in a timeout, or in a guard that counts steps (Boost's error_complexity, PCRE2's
+match limit), grew faster than its input there unless growing in proportion from its last finished
+point would already have reached the limit: such a curve is never `linear` (Tika's header regex on
+Java: 0.012 ms up to 35 ms, then over its budget at the next length, once read linear). It reads
+`growing` when the fit saw no growth of its own, and the refinement measures below the stop. A
+guard that fires on stack depth (Java's StackOverflowError, V8's RangeError, a JIT stack) proves
+nothing about time: a linear pattern reaches it on a long input."""
+import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
@@ -14,6 +23,9 @@ from ..tidy import Row
 from .growth import Growth, classify
 
 DEFINING_STOPS = ("rejected", "error")  # these are the verdict, whatever came before
+STEP_GUARDS = ("error_complexity", "match limit")  # guards that count backtracking steps, not stack depth
+LIMIT = re.compile(r"(?:exceeded|over) ([0-9.]+) s")  # the time limit a timeout's detail names
+MARGIN = 2.0  # a stop proves growth when growing in proportion would have stayed this far below the limit
 WRONG = "wrong answers"
 DISPUTED = "disputed answers"
 
@@ -37,6 +49,20 @@ class Curve:
     fallback: str | None = None       # why the engine ran it with another algorithm (node-linear backtracking)
     disputed: dict | None = None      # an undecided disagreement it took part in (its first input)
     measured: dict[int, list[float]] = field(default_factory=dict)  # length -> every cell's match_ms
+    doubt: str | None = None          # why a flat curve proves nothing (patterns.DOUBTS): its verdict then
+
+    def stop_proves_growth(self) -> bool:
+        """Whether the curve's end says it grew faster than its input (the module's docstring)."""
+        stop = self.stop
+        if stop is None or not (stop.status == "timeout" or stop.status == "guarded"
+                                and any(g in stop.detail for g in STEP_GUARDS)):
+            return False
+        limit = LIMIT.search(stop.detail)
+        pumped = [(n - self.offset, t) for n, t in self.points if n > self.offset]
+        if limit is None or not pumped:
+            return True  # a step guard, or a timeout with nothing finished before it
+        n, t = pumped[-1]
+        return t * (stop.length - self.offset) / n * MARGIN < float(limit.group(1)) * 1000
 
     @property
     def verdict(self) -> str:
@@ -48,6 +74,10 @@ class Curve:
             return self.stop.status
         if self.stop and self.growth.kind == "unknown":
             return self.stop.status  # too few points to fit before it stopped
+        if self.growth.kind == "linear" and self.stop_proves_growth():
+            return "growing"
+        if self.doubt and self.growth.kind in ("linear", "unknown"):
+            return self.doubt
         return self.growth.kind
 
     def describe(self) -> str:
@@ -65,6 +95,12 @@ class Curve:
         fell = f"; fell back: {self.fallback}" if self.fallback else ""
         again = self.spread()
         noise = f"; measured again, the same length up to x{again:.1f} apart" if again else ""
+        if verdict == self.doubt:
+            return f"{verdict}: {self.growth.describe()} on an input that is no known attack"
+        if verdict == "growing" and self.growth.kind == "linear":
+            n, t = self.points[-1]
+            return (f"grew faster than its input: {t:.3g} ms at {n:,}, then {stop} (in proportion it would have "
+                    f"taken {t * (self.stop.length - self.offset) / max(n - self.offset, 1):.3g} ms)" + noise + fell)
         if verdict in ("linear", "polynomial", "exponential", "growing", "unknown"):
             return (self.growth.regime_text(self.offset) + self.growth.describe() + (f"; {stop}" if stop else "")
                     + noise + fell)
@@ -97,12 +133,14 @@ def disputed_engines(unresolved: list[dict]) -> dict[str, dict[str, dict]]:
 
 def curves(rows: list[Row], offsets: dict[str, int] | None = None, wrong: dict[str, dict[str, dict]] | None = None,
            fallbacks: dict[str, dict[str, str]] | None = None,
-           unresolved: list[dict] | None = None) -> dict[tuple[str, str], Curve]:
+           unresolved: list[dict] | None = None, doubts: dict[str, str | None] | None = None
+           ) -> dict[tuple[str, str], Curve]:
     """(variant, engine) -> Curve, from the match benchmark's rows (any number of repetitions).
     `offsets`: variant -> fixed bytes of its attack; `wrong`: variant -> engine -> first wrong answer;
     `fallbacks`: variant -> engine -> why it fell back (the rows' fell_back say that it did);
-    `unresolved`: the disagreements nothing decided (agreement.judge), whose engines are disputed."""
-    offsets, wrong, fallbacks = offsets or {}, wrong or {}, fallbacks or {}
+    `unresolved`: the disagreements nothing decided (agreement.judge), whose engines are disputed;
+    `doubts`: variant -> why its flat curves prove nothing (patterns.doubt_of)."""
+    offsets, wrong, fallbacks, doubts = offsets or {}, wrong or {}, fallbacks or {}, doubts or {}
     disputed = disputed_engines(unresolved or [])
     times = defaultdict(lambda: defaultdict(list))
     failures = defaultdict(dict)
@@ -128,7 +166,7 @@ def curves(rows: list[Row], offsets: dict[str, int] | None = None, wrong: dict[s
         growth = classify([n for n, _ in pumped], [t for _, t in pumped])
         why = fallbacks.get(key[0], {}).get(key[1]) or (FELL_BACK if key in fell_back else None)
         found[key] = Curve(key[0], key[1], points, stop, growth, offset, wrong.get(key[0], {}).get(key[1]), why,
-                           disputed.get(key[0], {}).get(key[1]), measured)
+                           disputed.get(key[0], {}).get(key[1]), measured, doubts.get(key[0]))
     return found
 
 

@@ -39,9 +39,10 @@ class Escalation:
         (variant, engine) pairs to escalate (default: all)."""
         self._cell = lambda variant, engine, n: Cell(match, {"engine": engine, "pattern": variant, "length": str(n)},
                                                      nodes, dict(inputs or {}))
-        self.cells: list[Cell] = [self._cell(v.name, e, n) for v in variants for n in lengths or v.lengths
+        self.cells: list[Cell] = [self._cell(v.name, e, n) for v in variants for n in v.ladder(lengths)
                                   for e in engines if only is None or (v.name, e) in only]
         self._offsets = {v.name: v.pattern.fixed for v in variants}
+        self._whole = {v.name: v.pattern.whole for v in variants}
         self._stops: dict[tuple[str, str], Censoring] = {}
         self._rows: list[Row] = []
         self._passes = 0
@@ -78,7 +79,9 @@ class Escalation:
         self._passes += 1
         extra = []
         for (variant, engine), curve in sorted(curves(self._rows, self._offsets).items()):
-            for n in refine.turn_lengths(curve):
+            measured = {n for n, _ in curve.points}
+            for n in sorted({self._whole[variant](n) for n in refine.turn_lengths(curve)} - measured
+                            - {curve.stop.length if curve.stop else None}):
                 extra.append((self._cell(variant, engine, n), None))
                 self.refined.append({"pattern": variant, "engine": engine, "length": n, "why": "inside the turn"})
             for n in refine.repeat_lengths(curve):

@@ -19,10 +19,13 @@ call (which flattens the small lengths of every curve):
 
 For each c on a grid below the smallest time, log(t - c) is a straight line in log n (power) or in
 n (exponential), fitted by least squares; the residuals are then measured on log t, so relative
-errors count (a 1 ms miss at 1 s matters as little as 1 us at 1 ms) and the best c wins. The model
-with the smaller residual wins, except that a degree above 8 is read as exponential (over the
-short lengths an exponential can be measured at, n^12 and 1.6^n are hard to tell apart, and no
-pattern worth a catalogue entry is a 12th-degree polynomial); R^2 is the winner's, on log t. A
+errors count (a 1 ms miss at 1 s matters as little as 1 us at 1 ms) and the best c wins. A power fit
+of degree above 8 is read as exponential (over the short lengths an exponential can be measured at,
+n^12 and 1.6^n are hard to tell apart, and no pattern worth a catalogue entry is a 12th-degree
+polynomial). Otherwise the exponential wins only with EXP_POINTS points at least and a residual
+under EXP_MARGIN times the power fit's: over a narrow range of lengths the two fit noisy points
+alike, and a polynomial read as "exp x1.02" (Java's curves, repeated-dot-star's degree 4 as x1.17)
+misleads; R^2 is the winner's, on log t. A
 curve that barely rises (max < 3 x min) is linear whatever the fit says.
 
 numpy only: Debian's python3-scipy drags in Boost 1.74 (through pythran), which conflicts with
@@ -43,6 +46,13 @@ NOISY_R2 = 0.9          # below this the fit is flagged as poor
 STEP_SLOPE = 3.0        # a local log-log slope above this in a linear curve is a step,
 STEP_RATIO = 10.0       # when the time also jumps this many times (not noise between close lengths)
 MIN_GROWTH_POINTS = 3   # points past a turn that a degree or a base is read from
+EXP_POINTS = 5          # points an exponential is told from a polynomial with (below a degree of MAX_DEGREE)
+NOISE_MS = 0.01         # a curve whose every time is below this is the timer's and the machine's noise: linear
+WIDE_SEGMENT = 4.0      # a last segment over this many times of length that rises as a power of
+WIDE_DEGREE = 2.0       # this at least (and by STEP_RATIO) is growth, whatever the median says; a gentler
+                        # rise there is a linear engine changing regime (Go: 0.69 ms at 2,063 bytes,
+                        # 256 ms at 65,551, its backtracker giving way to its NFA: a power of 1.7)
+EXP_MARGIN = 0.5        # ... when its residual is under this fraction of the power fit's
 CONSTANT_GRID = [0.0, 0.2, 0.4, 0.6, 0.8, 0.9, 0.95, 0.98, 0.99, 0.995]  # c as a fraction of min t
 
 
@@ -140,6 +150,15 @@ def _step(log_n: np.ndarray, log_t: np.ndarray) -> dict:
     return {"step_at": int(round(np.exp(log_n[at]))), "step_ratio": ratio}
 
 
+def _grows_at_the_end(n: np.ndarray, t: np.ndarray) -> bool:
+    """A last segment over a wide span of lengths whose rise is a power between WIDE_DEGREE and
+    STEP_SLOPE and at least STEP_RATIO times: the curve grows there (one point past the turn); a
+    step is steeper over a short span (V8 switching engines between 32,761 and 65,529 bytes)."""
+    span, rise = n[-1] / n[-2], t[-1] / t[-2]
+    slope = math.log(rise) / math.log(span) if span > 1 and rise > 0 else 0.0
+    return span >= WIDE_SEGMENT and rise >= STEP_RATIO and WIDE_DEGREE <= slope <= STEP_SLOPE
+
+
 def classify(lengths: list[int], times_ms: list[float]) -> Growth:
     """`lengths` ascending (pumped lengths), `times_ms` their median times (all finished cells of
     one curve)."""
@@ -147,11 +166,16 @@ def classify(lengths: list[int], times_ms: list[float]) -> Growth:
     if points < 3:
         return Growth("unknown", None, None, None, points)
     n_all = np.asarray(lengths, dtype=float)
-    t_all = np.maximum(np.asarray(times_ms, dtype=float), 1e-9)
-    if t_all.max() < FLAT_RATIO * t_all.min():  # nothing to fit: R^2 would measure noise
+    # A longer input does not take less time; load and warm-up only add it. Each time is therefore at
+    # most the fastest at any longer length: a slow first match (Java's JIT, 0.10 ms at 10 bytes
+    # before 0.03 ms at 14) once made every pair of short points look flat and a curve that rose
+    # x2,700 over 24x of lengths read linear.
+    measured = np.maximum(np.asarray(times_ms, dtype=float), 1e-9)
+    t_all = np.minimum.accumulate(measured[::-1])[::-1]
+    if t_all.max() < FLAT_RATIO * t_all.min() or t_all.max() < NOISE_MS:  # nothing to fit: R^2 would measure noise
         return Growth("linear", None, None, None, points)
     start = _growth_start(t_all)
-    regime = {"flat_until": int(n_all[start - 1]), "flat_ms": median(t_all[:start])} if start else {}
+    regime = {"flat_until": int(n_all[start - 1]), "flat_ms": median(measured[:start])} if start else {}
     if start and points - start < MIN_GROWTH_POINTS:
         # Past the turn too few points for a degree: its slope from the last flat point says whether
         # the curve grows faster than the input at all.
@@ -175,10 +199,14 @@ def classify(lengths: list[int], times_ms: list[float]) -> Growth:
     def r2(rss):
         return 1 - rss / tss if tss > 0 else 1.0
 
-    if median_slope < LINEAR_DEGREE:  # the rise is one point or one step: linear
+    if median_slope < LINEAR_DEGREE:
+        if _grows_at_the_end(n_all, t_all):  # Java's 0.1 ms at 42 bytes, then 290 ms at 1,026: growth
+            return Growth("growing", None, None, None, points, flat_until=int(n_all[-2]),
+                          flat_ms=median(measured[:-1]), growth_from=points - 1)
         return Growth("linear", degree, base, None, points, fitted_span=span, median_slope=median_slope,
-                      **_step(segment_log_n, segment_log_t))
-    if base >= MIN_BASE and (rss_exp < rss_pow or degree > MAX_DEGREE):
+                      **_step(segment_log_n, segment_log_t))  # the rise is one point or one step
+    clearly_exponential = len(n) >= EXP_POINTS and rss_exp < EXP_MARGIN * rss_pow
+    if base >= MIN_BASE and (degree > MAX_DEGREE or clearly_exponential):
         return Growth("exponential", degree, base, r2(rss_exp), points, **regime, fitted_span=span)
     if degree < LINEAR_DEGREE:
         return Growth("linear", degree, base, r2(rss_pow), points, fitted_span=span)

@@ -55,19 +55,6 @@ def is_utf8(data: str) -> bool:
         return False
 
 
-def cut(data: str, size: int, utf8: bool) -> str:
-    """data[:size], without a UTF-8 sequence the cut would split when `utf8`."""
-    part = data[:size]
-    if not utf8 or not part:
-        return part
-    start = len(part) - 1
-    while start > 0 and 0x80 <= ord(part[start]) < 0xC0:
-        start -= 1
-    lead = ord(part[start])
-    need = 4 if lead >= 0xF0 else 3 if lead >= 0xE0 else 2 if lead >= 0xC0 else 1
-    return part[:start] if len(part) - start < need else part
-
-
 def shown(data: str, limit: int = 60) -> str:
     """A readable form of an input: the escaped text, cut in the middle when long."""
     text = encode(data)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from .. import paths
 from ..errors import UsageError
-from . import inputs
+from . import dialect_rules, inputs
 
 SHIPPED = paths.ROOT / "workloads" / "regex" / "patterns.toml"
 # The catalogue's format, its top-level `format`: 1 (a file without it, written before the escapes
@@ -22,13 +22,13 @@ SHIPPED = paths.ROOT / "workloads" / "regex" / "patterns.toml"
 FORMAT = 2
 FORMATS = (1, 2)
 SAFE_SUFFIX = ".safe"
-FIELDS = ("name", "regex", "safe", "flags", "prefix", "pump", "pumps", "suffix", "lengths", "safe_lengths", "expect",
-          "reference", "attack", "source", "analysis")
+FIELDS = ("name", "regex", "safe", "flags", "dialect", "prefix", "pump", "pumps", "suffix", "lengths", "safe_lengths",
+          "expect", "reference", "attack", "source", "analysis")
 REQUIRED = ("name", "regex", "source")
-TEXT_FIELDS = ("name", "regex", "safe", "flags", "prefix", "pump", "suffix", "expect", "reference", "attack",
-               "source", "analysis")
+TEXT_FIELDS = ("name", "regex", "safe", "flags", "dialect", "prefix", "pump", "suffix", "expect", "reference",
+               "attack", "source", "analysis")
 EXPECTATIONS = ("linear", "polynomial", "exponential")
-FLAGS = "imsu"  # JavaScript's ignoreCase, multiline, dotAll, unicode
+FLAGS = "imsugy"  # JavaScript's ignoreCase, multiline, dotAll, unicode, global, sticky
 HAND_WRITTEN = "hand-written"
 MAX_FIXED = 4096    # bytes of prefix + befores + suffix: each sample input repeats them (issue: a 2 MB prefix)
 MAX_PUMP = 4096     # bytes of one pump
@@ -43,6 +43,17 @@ PUMPED_DEFAULT = [4 ** k * 2 for k in range(1, 8)] + [65536]         # 8, 32, 12
 PUMPED_EXPONENTIAL = list(range(8, 41, 4)) + [1024, 65536]
 PUMPED_RANDOM = [16, 128, 1024, 8192, 65536]                          # a safe pattern on random input
 RANDOM_ATTACK = "random input"  # the end of `attack` when the analyser found no attack to time
+# In `attack`, why a flat curve proves nothing: no attack generator could read the regex (it was timed
+# on a random input), or the analyser called it vulnerable while no attack measured grew. Such an
+# entry's flat curves read as this doubt, never `linear`.
+NO_ATTACK = "uncertain (no attack)"
+ATTACKS_DISAGREE = "uncertain (attacks disagree)"
+DOUBTS = (NO_ATTACK, ATTACKS_DISAGREE)
+
+
+def doubt_of(attack: str) -> str | None:
+    """The doubt an entry's `attack` records, or None."""
+    return next((d for d in DOUBTS if d in attack), None)
 
 
 @dataclass(frozen=True)
@@ -67,6 +78,7 @@ class Pattern:
     attack: str                       # where the attack came from: hand-written, recheck 4.5.0 ...
     source: str
     analysis: str
+    dialect: str = dialect_rules.JAVASCRIPT  # whose syntax the regex is written in (dialect_rules.NAMES)
 
     @property
     def fixed(self) -> int:
@@ -77,24 +89,37 @@ class Pattern:
     def unicode(self) -> bool:
         return "u" in self.flags
 
+    @property
+    def period(self) -> int:
+        """Bytes one more round of the pumps adds (every pump once)."""
+        return sum(len(p.pump) for p in self.pumps) or 1
+
+    def whole(self, length: int) -> int:
+        """The length made of whole pumps nearest `length` (at least one round): a pump is never cut."""
+        return self.fixed + max(1, round((length - self.fixed) / self.period)) * self.period
+
+    def snapped(self, lengths) -> list[int]:
+        """`lengths` rounded to whole pumps, increasing, each once."""
+        return sorted({self.whole(n) for n in lengths})
+
     def attack_input(self, length: int) -> str:
-        """prefix + each pump's before and its share of the fill (the pump repeated and cut) +
-        suffix, `length` bytes in all (with the u flag a character is never cut: maybe a few less)."""
-        spread, count = length - self.fixed, len(self.pumps)
-        parts = [self.prefix]
-        for i, p in enumerate(self.pumps):
-            share = spread // count + (1 if i < spread % count else 0)
-            parts += [p.before, inputs.cut(p.pump * (share // len(p.pump) + 1), share, self.unicode)]
-        return "".join(parts) + self.suffix
+        """prefix + each pump's before and the pump repeated k times + suffix, `length` bytes in all;
+        ValueError when `length` is not the fixed parts plus whole pumps (a cut pump's leftover,
+        before the suffix, can let the input match early: marked's 3-byte pump read linear)."""
+        repeats, cut = divmod(length - self.fixed, self.period)
+        if cut or repeats < 0:
+            raise ValueError(f"length {length} of {self.name!r} is not made of whole pumps "
+                             f"(valid: {self.fixed} + k x {self.period})")
+        return self.prefix + "".join(p.before + p.pump * repeats for p in self.pumps) + self.suffix
 
     def lengths_for(self, safe: bool) -> list[int]:
         given = self.safe_lengths if safe else self.lengths
-        if given is not None:
-            return list(given)
-        pumped = PUMPED_EXPONENTIAL if self.expect == "exponential" and not safe else PUMPED_DEFAULT
-        if self.attack.endswith(RANDOM_ATTACK):
-            pumped = PUMPED_RANDOM
-        return [self.fixed + n for n in pumped]
+        if given is None:
+            pumped = PUMPED_EXPONENTIAL if self.expect == "exponential" and not safe else PUMPED_DEFAULT
+            if self.attack.endswith(RANDOM_ATTACK):
+                pumped = PUMPED_RANDOM
+            given = [self.fixed + n for n in pumped]
+        return self.snapped(given) if self.pumps else list(given)
 
     def variants(self) -> list["Variant"]:
         found = [Variant(self.name, self.regex, self, False)]
@@ -113,6 +138,10 @@ class Variant:
     @property
     def lengths(self) -> list[int]:
         return self.pattern.lengths_for(self.is_safe)
+
+    def ladder(self, given: list[int] | None) -> list[int]:
+        """`given` (--lengths) rounded to this attack's whole pumps, else its own lengths."""
+        return self.pattern.snapped(given) if given else self.lengths
 
 
 def _input_part(entry: dict, key: str, label: str, form: int) -> str:
@@ -175,6 +204,8 @@ def _check_entry(entry, index: int, where: str, form: int) -> Pattern:
     flags = entry.get("flags", "")
     if any(c not in FLAGS for c in flags) or len(set(flags)) != len(flags):
         raise UsageError(f"{label}: flags {flags!r} is not valid (valid: any of {', '.join(FLAGS)}, each once)")
+    if entry.get("dialect", dialect_rules.JAVASCRIPT) not in dialect_rules.NAMES:
+        raise UsageError(f"{label}: dialect {entry['dialect']!r} is not valid (valid: {', '.join(dialect_rules.NAMES)})")
     if "expect" in entry and entry["expect"] not in EXPECTATIONS:
         raise UsageError(f"{label}: expect {entry['expect']!r} is not valid (valid: {', '.join(EXPECTATIONS)})")
     pumps = _pumps(entry, label, form)
@@ -182,7 +213,7 @@ def _check_entry(entry, index: int, where: str, form: int) -> Pattern:
                       _input_part(entry, "prefix", label, form), pumps, _input_part(entry, "suffix", label, form),
                       _lengths(entry, "lengths", label), _lengths(entry, "safe_lengths", label), entry.get("expect"),
                       entry.get("reference"), entry.get("attack", HAND_WRITTEN if pumps else ""), entry["source"],
-                      entry.get("analysis", ""))
+                      entry.get("analysis", ""), entry.get("dialect", dialect_rules.JAVASCRIPT))
     if pattern.fixed > MAX_FIXED:
         raise UsageError(f"{label}: prefix, suffix and befores hold {pattern.fixed:,} bytes (at most {MAX_FIXED:,}: "
                          "every sample input repeats them)")
@@ -285,3 +316,8 @@ def with_attack(pattern: Pattern, prefix: str, pumps: list[Pump], suffix: str, a
 
 def variants(patterns: list[Pattern]) -> list[Variant]:
     return [v for p in patterns for v in p.variants()]
+
+
+def doubts(attacks: dict[str, str]) -> dict[str, str | None]:
+    """variant -> the doubt of its entry's attack, from entry name -> `attack` (both variants share it)."""
+    return {name + suffix: doubt_of(attack) for name, attack in attacks.items() for suffix in ("", SAFE_SUFFIX)}

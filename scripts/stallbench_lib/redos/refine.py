@@ -5,8 +5,9 @@
   read as degree 5.8 before) gets lengths inside it: the geometric middles of the lengths from the
   last flat one to where the curve ended (its stop included when it ran out of budget);
 - a curve that ran out of budget or into the engine's guard before three lengths finished (an
-  exponential climbs from nothing to over the budget between two lengths) gets three lengths
-  between its last finished one (or its shortest input) and that stop;
+  exponential climbs from nothing to over the budget between two lengths), or whose fit read flat
+  while its stop says it grew (curves.py), gets three lengths between its last finished one (or its
+  shortest input) and that stop;
 - a growth verdict the machine's noise could have made (a poor or narrow fit, a turn, a low degree
   read from fast matches; an exponential of poor fit) gets each of its lengths measured once more, the
   engines side by side again; the curve then counts each length's fastest cell (load only adds
@@ -37,15 +38,17 @@ def turn_lengths(curve: Curve) -> list[int]:
     curve could be read; [] when it has enough points."""
     growth, measured = curve.growth, [n for n, _ in curve.points]
     stopped = curve.stop is not None and curve.stop.status in STOPS
+    # Stopped before it could be read: too few points to fit, or a flat fit its stop says is wrong.
+    unread = stopped and (curve.verdict in STOPS or growth.kind == "linear" and curve.stop_proves_growth())
     if growth.kind == "growing" and growth.flat_until is not None:
         edges = [n for n in measured if n >= growth.flat_until + curve.offset]
         edges += [curve.stop.length] if stopped and curve.stop.status == "timeout" else []
         found = [m for low, high in zip(edges, edges[1:]) for m in _between(low, high, curve.offset, 1)]
-    elif stopped and curve.verdict in STOPS:
+    elif unread:
         found = _between(measured[-1] if measured else curve.offset + 1, curve.stop.length, curve.offset, BETWEEN)
     else:
         return []
-    low = measured[-1] if stopped and curve.verdict in STOPS and measured else 0
+    low = measured[-1] if unread and measured else 0
     return sorted({m for m in found if m not in measured and m > low and (not curve.stop or m < curve.stop.length)})
 
 

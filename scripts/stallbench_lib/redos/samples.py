@@ -31,10 +31,15 @@ ATTACK_LENGTHS = 16      # the attack recipe at its 16 shortest lengths
 LINE_BREAK_FLAGS = "ms"  # only these make line breaks part of the language the engines agree on
 
 
+SURROGATES = range(0xD800, 0xE000)
+
+
 def as_bytes(text: str, unicode: bool) -> str:
-    """Text -> the bytes the engines get (as a Latin-1 string)."""
+    """Text -> the bytes the engines get (as a Latin-1 string). With the u flag inputs are UTF-8 text,
+    which has no lone surrogate (a regex's class can name one): it becomes U+FFFD, so the input, and
+    the catalogue a run writes, stay UTF-8 (a random pump holding one made the catalogue unreadable)."""
     if unicode:
-        return inputs.to_bytes(text)
+        return inputs.to_bytes("".join("\ufffd" if ord(c) in SURROGATES else c for c in text))
     return "".join(c if ord(c) < 256 else inputs.to_bytes(c) for c in text)
 
 
@@ -53,6 +58,8 @@ def alphabet(pattern: Pattern) -> list[str]:
         chars |= named.characters() | ({"x"} if named.dot else set())
     if not any(f in pattern.flags for f in LINE_BREAK_FLAGS):
         chars -= {"\n", "\r"}
+    if pattern.unicode:
+        chars = {c for c in chars if ord(c) not in SURROGATES}
     return sorted(c for c in chars if c)
 
 
@@ -103,7 +110,8 @@ def attack_inputs(pattern: Pattern) -> list[str]:
     if not pattern.pumps:
         return []
     longest = _longest(pattern)
-    return [pattern.attack_input(n) for n in range(pattern.fixed, pattern.fixed + ATTACK_LENGTHS) if n <= longest]
+    lengths = [pattern.fixed + k * pattern.period for k in range(ATTACK_LENGTHS)]
+    return [pattern.attack_input(n) for n in lengths if n <= longest]
 
 
 def _mutated(rng: random.Random, text: str, letters: list[str]) -> str:

@@ -235,9 +235,10 @@ def escalate(binary_path: Path, pairs: set[tuple[str, str]], variants: list[Vari
                 plan.setdefault(engine, []).append((by_name[name], sorted(set(ns))))
         return plan
 
-    rows = probe(binary_path, plan_of({pair: ladder or by_name[pair[0]].lengths for pair in pairs}), nodes,
+    rows = probe(binary_path, plan_of({pair: by_name[pair[0]].ladder(ladder) for pair in pairs}), nodes,
                  ESCALATION_STOP_MS, finished=finished)
     found = curves(rows, {v.name: v.pattern.fixed for v in variants})
-    again = {pair: refine.turn_lengths(c) + refine.below_slow(c, ESCALATION_STOP_MS)
+    whole = lambda pair, ns: [n for n in by_name[pair[0]].pattern.snapped(ns) if n not in dict(found[pair].points)]
+    again = {pair: whole(pair, refine.turn_lengths(c) + refine.below_slow(c, ESCALATION_STOP_MS))
              + ([n for n, _ in c.points] if refine.weak(c) else []) for pair, c in found.items()}
     return rows + probe(binary_path, plan_of(again), nodes, ESCALATION_STOP_MS, finished=finished)

@@ -3,10 +3,12 @@ checker does not call the pattern safe with raised limits, analyse.js measures t
 each over a ladder of pumped lengths (node/probe.js): the retry's exact attack when it found one,
 the fuzzer's, and attacks of our own from the pattern's structure (node/attack_shapes.js). The
 worst of them is the entry's attack: the one whose match first takes the probe's slow time (or
-outlasted its hang limit), else the one that grew the most; one too steep to measure (slow at its
-shortest input already, fewer than MEASURABLE points) yields to one whose growth can be read. Its
-growth (growth.py, on the probe's points) is the entry's `expect`, and its lengths are the probe's,
-one rung beyond, and 65,536 bytes for the engines that stay linear."""
+outlasted its hang limit), else the one that grew the most. An attack that got slow or hung always
+outranks one that stayed fast, however readable the fast one's curve (ssri 8.0.0: recheck's
+exponential attack hung past 1.5 s at 32 bytes and lost to a flat one, and the regex read linear);
+the study then measures below where it hung (refine.py). Its growth (growth.py, on the probe's
+points) is the entry's `expect`, and its lengths are the probe's, one rung beyond, and 65,536 bytes
+for the engines that stay linear."""
 from dataclasses import dataclass, replace
 
 from . import samples
@@ -14,7 +16,6 @@ from .growth import classify
 from .patterns import Pattern, Pump, with_attack
 
 LONGEST = 65_536  # pumped bytes: where linear engines show they stay linear
-MEASURABLE = 3    # points below the slow time that a growth is read from
 
 
 @dataclass(frozen=True)
@@ -50,11 +51,10 @@ class Measured:
 
 
 def worst(candidates: list[dict], slow_ms: float) -> Measured | None:
-    """The worst measured candidate among those whose growth can be read (any, when none can);
-    None when none was measured."""
+    """The worst measured candidate (Measured.severity: the first to get slow or hang, then the
+    steepest rise); None when none was measured."""
     measured = [Measured.from_reply(c) for c in candidates if c["points"] or c["over"]]
-    readable = lambda m: sum(1 for _, t in m.points if t < slow_ms) >= MEASURABLE
-    return min(measured, key=lambda m: (not readable(m), m.severity(slow_ms))) if measured else None
+    return min(measured, key=lambda m: m.severity(slow_ms)) if measured else None
 
 
 def grew(m: Measured, slow_ms: float) -> bool:

@@ -3,13 +3,14 @@
 (group_merge.py) and every cell's per-round ratios are judged together, so the Benjamini–Hochberg
 correction runs over every metric of the group — corrections per shard would let each of N shards
 spend alpha, and multiply the false-alarm rate of the night by up to N. The exit code is this one:
-1 when anything regressed, 2 when a shard is missing or unfinished (the night was not all judged)."""
+1 when anything regressed, 2 when a shard is missing or unfinished (the night was not all judged),
+4 when nothing regressed but a gated metric could not see its minimum effect (power.py)."""
 from collections import defaultdict
 from pathlib import Path
 
 from .. import group_merge
 from ..errors import UsageError
-from . import ab_report, ab_rounds, ab_session, ab_verdict, geomean
+from . import ab_report, ab_rounds, ab_session, ab_verdict, geomean, power
 from .ab_rounds import Pair
 from .comparison import Thresholds
 
@@ -62,13 +63,15 @@ def judge(group: str, parts: dict[str, list[group_merge.Part]], limits: Threshol
     ab_meta = [p.meta.get("ab") or {} for p in parts["current"]]
     instructions_gate = any(m.get("instructions_gate") for m in ab_meta)
     gating = ab_verdict.gate(outcome, instructions_gate)
-    code = 2 if incomplete else 1 if gating else 0
+    blind = power.blind(ab_verdict.gated(outcome, instructions_gate), limits.alpha)
+    code = 2 if incomplete else power.exit_code(bool(gating), blind)
     seed = min((m.get("seed") or 0) for m in ab_meta)
     means = {"geomean": geomean.summarise_paired(outcome.comparisons, per_round, seed),
              "geomean_instructions": geomean.summarise(outcome.comparisons, instructions=True)}
     started = [p.meta.get("started_at") for p in parts["current"]]
     summary = {
-        "exit": code, "alpha": limits.alpha, "tested": sum(1 for c in outcome.comparisons if c.q_value is not None),
+        "exit": code, "verdict": "incomplete" if incomplete else power.verdict(bool(gating), blind),
+        "inconclusive": blind, "instructions_gate": instructions_gate, "alpha": limits.alpha, "tested": sum(1 for c in outcome.comparisons if c.q_value is not None),
         "pairs": len(pairs), "rounds": max((m.get("rounds") or 0) for m in ab_meta),
         "min_rounds": min((m.get("min_rounds") or 0) for m in ab_meta),
         "max_rounds": max((m.get("max_rounds") or 0) for m in ab_meta), "budget_minutes": 0,

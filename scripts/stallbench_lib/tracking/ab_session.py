@@ -65,7 +65,8 @@ class Session:
     settings: Settings
     rounds: int
     budget_spent: bool
-    minutes: float                      # the rounds and the verdicts
+    minutes: float                      # the rounds, the instruction counts and the verdicts
+    callgrind_minutes: float            # of which counting instructions under callgrind
     per_round: dict                     # (family, benchmark, params, metric) -> (base, current) per round
 
 
@@ -160,10 +161,13 @@ def run(sides: dict[str, Side], families: dict[str, list[Family]], grid: Grid, r
         "profile": grid.profile.name, "filter": grid.filter, "sets": grid.sets,
         "nodes": [n.meta() for n in grid.nodes], **meta, **part})
     started = time.monotonic()
+    counting = 0.0
     try:
         rounds, spent = ab_rounds.measure(pairs, runs, settings)
         if rules.instructions:
+            counting = time.monotonic()
             ab_rounds.count_instructions(pairs, runs, settings)
+            counting = time.monotonic() - counting
     except KeyboardInterrupt as stop:
         end_interrupted(list(runs.values()), stop, f"{out} keeps the finished rounds; both runs are marked incomplete")
     ab_rounds.finish(runs, pairs, rounds, spent, settings)
@@ -174,4 +178,5 @@ def run(sides: dict[str, Side], families: dict[str, list[Family]], grid: Grid, r
         notes.append(f"**{len(unmeasured)} cells failed on both sides**, so nothing about them is compared: "
                      + "; ".join(unmeasured[:5]) + (" …" if len(unmeasured) > 5 else ""))
     outcome, per_round = verdicts(pairs, declarations, rules.limits, notes)
-    return Session(outcome, pairs, runs, settings, rounds, spent, (time.monotonic() - started) / 60, per_round)
+    return Session(outcome, pairs, runs, settings, rounds, spent, (time.monotonic() - started) / 60, counting / 60,
+                   per_round)

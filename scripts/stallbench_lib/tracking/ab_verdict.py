@@ -87,18 +87,28 @@ def _verdict(c: PairedComparison, alpha: float, tests: int) -> None:
                   f"the interval reaches past ±{c.min_effect_pct:g}%")
 
 
+def gated(outcome: Outcome, instructions_gate: bool) -> list:
+    """The comparisons whose regression fails the exit code: every one, or with the instructions
+    gate, the instruction counts' and those of cells without counts (a counted cell's wall times are
+    then reported, not gated: load moves them, the counts move with the code)."""
+    if not instructions_gate:
+        return list(outcome.comparisons)
+    counted = {c.key[:3] for c in outcome.comparisons if c.key[3] == INSTRUCTIONS}
+    return [c for c in outcome.comparisons if c.key[3] == INSTRUCTIONS or c.key[:3] not in counted]
+
+
 def gate(outcome: Outcome, instructions_gate: bool) -> list:
-    """The regressions that fail the exit code: every one, or with the instructions gate, the
-    instruction counts' and those of cells without counts (a counted cell's wall times are then
-    reported, not gated: load moves them, the counts move with the code; a note says how many)."""
+    """The regressions that fail the exit code (`gated`); with the instructions gate a note says how
+    many wall-time regressions of counted cells are reported only."""
     regressed = outcome.regressed
     if not instructions_gate:
         return regressed
+    chosen = {id(c) for c in gated(outcome, True)}
+    gating = [c for c in regressed if id(c) in chosen]
     counted = {c.key[:3] for c in outcome.comparisons if c.key[3] == INSTRUCTIONS}
-    gated = [c for c in regressed if c.key[3] == INSTRUCTIONS or c.key[:3] not in counted]
-    reported = len(regressed) - len(gated)
+    reported = len(regressed) - len(gating)
     outcome.notes.append(f"the exit code is gated on instruction counts for the {len(counted)} cells that have them "
                          "(--instructions-gate), on wall time for the others"
                          + (f"; {reported} wall-time regressions of counted cells are reported, not gated"
                             if reported else ""))
-    return gated
+    return gating

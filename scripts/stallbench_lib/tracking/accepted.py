@@ -3,12 +3,16 @@ commits overlap an accepted range is shown as accepted, with the reason, and no 
 regression.
 
 An acceptance names its commits as git resolved them when it was made (every commit of
-`git rev-list FROM..TO`, or the one commit REV): matching needs no git history later, so the nightly
-job, whose checkout of the code is shallow, matches as the developer's clone did. A change point's
-commits are those of `git rev-list BEFORE..AFTER` between the runs on either side of it; where git
-does not know them (or both runs have the same commit: the machine changed, not the code), the
-commit of the first run after the change stands for them. The change is accepted when any of its
-commits is in an acceptance: its range lies within the accepted one or overlaps it.
+`git rev-list FROM..TO`, or the one commit REV). A change point's commits are those of
+`git rev-list BEFORE..AFTER` between the runs on either side of it. Where git does not know them —
+a shallow checkout, as CI's are unless they fetch the whole history — the later run's own record
+stands in: every run keeps its commit's ancestors in meta.json (git.ancestors, newest first in
+topological order, meta.ANCESTRY of them), and the commits listed before BEFORE's are those after
+it (all of them on a straight line; on merged branches, those git's order put before it). Only
+when neither knows (BEFORE too far back, no record, or both runs at the same commit: the machine
+changed, not the code) does the commit of the first run after the change stand for them. The
+change is accepted when any of its commits is in an acceptance: its range lies within the
+accepted one or overlaps it.
 
 Acceptances live where the history is read from: in the history store (the `acceptances` table),
 or, for `history --results DIR`, in DIR/accepted.json, a JSON list kept in the history branch beside
@@ -103,17 +107,32 @@ def resolve(revisions: str, reason: str | None) -> Acceptance:
                       datetime.now(timezone.utc).isoformat(timespec="seconds"))
 
 
-def changed_commits(before: str | None, after: str | None) -> frozenset[str]:
+def recorded_between(before: str, ancestors: list[str]) -> tuple[str, ...] | None:
+    """The commits after `before` in a later run's recorded ancestry, or None when it does not reach back
+    to `before`."""
+    return tuple(ancestors[:ancestors.index(before)]) if before in ancestors else None
+
+
+def between(before: str | None, after: str | None, ancestors: list[str] = ()) -> tuple[str, ...] | None:
+    """The commits from a run at `before` to a later one at `after` whose meta.json recorded
+    `ancestors`: git's answer, else the record's; None when neither knows (or the commits are equal)."""
+    if not (before and after) or before == after:
+        return None
+    listed = commits_between(before, after)
+    return listed if listed is not None else recorded_between(before, list(ancestors))
+
+
+def changed_commits(before: str | None, after: str | None, ancestors: list[str] = ()) -> frozenset[str]:
     """The commits that can hold a change seen between a run at `before` and the next at `after`."""
     if not after:
         return frozenset()
-    listed = commits_between(before, after) if before and before != after else None
-    return frozenset(listed or (after,))
+    return frozenset(between(before, after, ancestors) or (after,))
 
 
-def matching(acceptances: list[Acceptance], before: str | None, after: str | None) -> Acceptance | None:
+def matching(acceptances: list[Acceptance], before: str | None, after: str | None,
+             ancestors: list[str] = ()) -> Acceptance | None:
     """The newest acceptance that holds any commit of the change, or None."""
-    changed = changed_commits(before, after)
+    changed = changed_commits(before, after, ancestors)
     for acceptance in sorted(acceptances, key=lambda a: a.accepted_at, reverse=True):
         if changed.intersection(acceptance.commits):
             return acceptance

@@ -4,7 +4,7 @@ import dataclasses
 import json
 
 from ..report import table
-from . import ab_report, verdict_table
+from . import ab_report, power, verdict_table
 from .bisection import Bisection, Step
 
 STEP_COLUMNS = [table.number("step"), table.Column("commit"), table.Column("subject"), table.Column("cell / metric"),
@@ -29,17 +29,32 @@ def step_rows(bisection: Bisection) -> list[list]:
             for s in bisection.steps]
 
 
+def could_see(step: Step, alpha: float) -> str:
+    """Why a noisy step could not tell: what its rounds could have detected (power.py), or, when each
+    metric had the power, the interval that still reaches past the minimum effect."""
+    record = power.blind(step.comparisons, alpha)
+    if record:
+        return power.sentence(record)
+    c = step.deciding
+    return (f"inconclusive: `{'/'.join(c.key)}`'s 95% interval [{c.ci_low_pct:+.1f}%, {c.ci_high_pct:+.1f}%] still "
+            f"reaches past the {c.min_effect_pct:g}% minimum effect" if c and c.ci_low_pct is not None else
+            "inconclusive: no interval could be formed")
+
+
 def answer(bisection: Bisection, summary: dict) -> str:
     """One line: the commit isolated, or why the search stopped and where the change is."""
+    if bisection.result == "inconclusive" and len(bisection.steps) == 1:
+        return (f"BAD {summary['bad']['given']} against GOOD {summary['good']['given']}: "
+                f"{could_see(bisection.steps[0], summary['alpha'])}")
     if bisection.result == "nothing to bisect":
         return f"nothing to bisect: BAD {summary['bad']['given']} is not confirmed worse than GOOD {summary['good']['given']}"
     found = bisection.isolated
     if found:
         return f"first regressed commit: {found.hash} {found.subject}"
     good, bad = bisection.line[bisection.good], bisection.line[bisection.bad]
-    why = ("a step was noisy" if bisection.steps[-1].verdict == "noisy"
-           else "the commits left between could not be measured")
-    return (f"undecidable ({why}): the change is in {good.hash[:8]}..{bad.hash[:8]}, {bisection.bad - bisection.good} "
+    why = (could_see(bisection.steps[-1], summary["alpha"]) if bisection.result == "inconclusive"
+           else "undecidable: the commits left between could not be measured")
+    return (f"{why}; the change is in {good.hash[:8]}..{bad.hash[:8]}, {bisection.bad - bisection.good} "
             f"commits (git log --first-parent {good.hash[:8]}..{bad.hash[:8]})")
 
 

@@ -19,7 +19,9 @@ verdict, from the verdicts of the metrics it judged (ab_verdict):
   nearest neighbour in the range, as `git bisect skip` does.
 
 The search ends when one commit is left between the last `unchanged` and the first `regressed`
-(it is the answer), when a step is `noisy`, or when only skipped commits are left between."""
+(it is the answer), when a step is `noisy`, or when only skipped commits are left between. A noisy
+step makes the search `inconclusive` (power.py): its rounds ended before they could tell; so does a
+noisy step 0 (BAD against GOOD), which is not "nothing to bisect" — that needs BAD shown clean."""
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -78,6 +80,7 @@ class Bisection:
     bad: int = -1                           # the first position known to be worse
     skipped: set[int] = field(default_factory=set)
     confirmed: bool = False                 # BAD regressed against GOOD (step 0): there is something to find
+    cleared: bool = False                   # BAD shown not worse than GOOD (step 0 unchanged): nothing to find
 
     def __post_init__(self):
         self.bad = len(self.line) - 1 if self.bad < 0 else self.bad
@@ -95,6 +98,7 @@ class Bisection:
     def confirm(self, step: Step) -> None:
         """Step 0, BAD against GOOD: only a regression there leaves something to search for."""
         self.confirmed = step.verdict == REGRESSED
+        self.cleared = step.verdict == UNCHANGED
         step.left = self.bad - self.good
         self.steps.append(step)
 
@@ -114,9 +118,11 @@ class Bisection:
 
     @property
     def result(self) -> str:
-        if not self.confirmed:
+        if self.cleared:
             return "nothing to bisect"
-        return "isolated" if self.isolated else "undecidable"
+        if self.isolated:
+            return "isolated"
+        return "inconclusive" if self.steps and self.steps[-1].verdict == NOISY else "undecidable"
 
     @property
     def steps_left(self) -> int:

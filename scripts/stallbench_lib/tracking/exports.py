@@ -6,12 +6,17 @@ run's repetitions, with the smallest and largest beside it where the format has 
 - gab: github-action-benchmark's custom formats, two JSON arrays of {name, unit, value, range,
   extra}: smaller.json for the metrics where lower is better (tool customSmallerIsBetter) and
   bigger.json for the others (customBiggerIsBetter), because the action takes one direction per file.
-- gbench: one Google Benchmark JSON per cell, for the dashboards' Google Benchmark adapters, which
-  read only `name` and `real_time`. So each entry is one time metric of the cell (unit ms), named
-  uniquely (`pool/saturation/iters:40000/pool:1/pbkdf2_done_ms`), with `real_time` its median and
-  every metric of the cell as counters; no aggregate entries (`_mean`, `_cv`: an adapter reads a
-  CV as a time); metrics that are not times (ratios, counts) appear as counters only. Google
-  Benchmark's own JSON keeps a file per process and repetition in the run's raw/.
+- gbench: one Google Benchmark JSON per cell, for the readers of that format: Bencher's Google
+  Benchmark adapter (which refuses a file without `context.caches` and reads `name`, `real_time`,
+  `time_unit`), github-action-benchmark's `googlecpp` (which also shows `iterations`, `cpu_time` and
+  `threads`) and Google Benchmark's own compare.py (which needs `cpu_time` too). So each entry is
+  one time metric of the cell (unit ms), named uniquely
+  (`pool/saturation/iters:40000/pool:1/pbkdf2_done_ms`), with `real_time` its median and every
+  metric of the cell as counters; no aggregate entries (`_mean`, `_cv`: an adapter reads a CV as a
+  time); metrics that are not times (ratios, counts) appear as counters only. stallbench measures
+  no CPU time per metric: `cpu_time` repeats `real_time`, and each entry's `label` and the
+  context's note say so. `context.caches` is empty: the run does not record the machine's caches.
+  Google Benchmark's own JSON keeps a file per process and repetition in the run's raw/.
 
 A cell and metric whose repetitions failed (timeout, crashed, guarded, ...) is never exported as a
 number (Google Benchmark itself writes a failed run's time as 0, which a chart draws as "fastest
@@ -28,6 +33,7 @@ from ..tidy import parse_params
 from .samples import Run
 
 FORMATS = ("bmf", "gab", "gbench")
+CPU_LABEL = "cpu_time = real_time: not measured per metric"
 
 
 @dataclass
@@ -100,7 +106,8 @@ def gbench(found: list[Point], run: Run) -> dict[str, str]:
         counters = {p.metric: p.median for p in cell_points}
         entries = [{"name": _gbench_name(p), "family_index": index, "per_family_instance_index": i,
                     "run_name": _gbench_name(p), "run_type": "iteration", "repetitions": 1, "repetition_index": 0,
-                    "threads": 1, "iterations": 1, "real_time": p.median, "time_unit": "ms",
+                    "threads": 1, "iterations": 1, "real_time": p.median, "cpu_time": p.median, "time_unit": "ms",
+                    "label": CPU_LABEL,
                     "stallbench_repetitions": len(p.values), **counters}
                    for i, p in enumerate(q for q in cell_points if q.unit == "ms")]
         if not entries:
@@ -108,9 +115,11 @@ def gbench(found: list[Point], run: Run) -> dict[str, str]:
         context = {"date": run.meta.get("started_at"), "host_name": machine.get("hostname"),
                    "executable": f"stallbench {cell_points[0].family}", "num_cpus": machine.get("logical_cpus"),
                    "load_avg": machine.get("load_average_start") or [], "library_build_type": "release",
+                   "caches": [],  # Bencher's adapter refuses a context without it; the run does not record them
                    "stallbench_run_id": run.run_id, "stallbench_commit": run.meta.get("git", {}).get("commit"),
                    "stallbench_note": "each entry is one time metric of the cell: real_time is its median over the "
-                                      "run's repetitions; cpu_time is not measured per metric and is left out"}
+                                      "run's repetitions; cpu_time repeats it (no CPU time is measured per metric); "
+                                      "caches are not recorded"}
         files[f"{slug(cell.replace('/', '-'))}.json"] = json.dumps({"context": context, "benchmarks": entries},
                                                                   indent=2) + "\n"
     return files

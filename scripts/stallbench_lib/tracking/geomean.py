@@ -158,13 +158,17 @@ def from_json(found: dict) -> dict:
             "families": {f: Geomean(**g) for f, g in found.get("families", {}).items()}}
 
 
-def table_markdown(summary: dict, overall: str = f"**{OVERALL}**") -> str:
-    """The summary as a table: the overall row (labelled `overall`) first, then one per family."""
-    rows = [(overall, summary[OVERALL])] + sorted(summary["families"].items())
+def rows_markdown(rows: list[tuple[str, Geomean]]) -> str:
+    """Geomeans as a table, one row each, labelled."""
     return table.markdown(["scope", table.number("metrics"), table.number("ratio"), table.number("change"),
                            table.number("95% interval")],
                           [[scope, g.metrics, f"{g.ratio:.4f}", f"{g.change_pct:+.2f}%", _interval(g)]
                            for scope, g in rows])
+
+
+def table_markdown(summary: dict, overall: str = f"**{OVERALL}**") -> str:
+    """The summary as a table: the overall row (labelled `overall`) first, then one per family."""
+    return rows_markdown([(overall, summary[OVERALL])] + sorted(summary["families"].items()))
 
 
 def markdown(summary: dict, what: str, subject: str = "CURRENT") -> str:

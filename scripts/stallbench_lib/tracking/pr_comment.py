@@ -9,8 +9,8 @@ from types import SimpleNamespace
 
 from ..instructions import INSTRUCTIONS
 from ..report import table
-from . import geomean, verdict_table
-from .sticky_comment import MARKER
+from . import ab_report, geomean, power, verdict_table
+from .sticky_comment import marker
 
 CHANGED = ("regressed", "improved")
 MAX_METRIC_ROWS = 25   # a pull request's page stays readable; ab.md in the artifact has them all
@@ -57,17 +57,30 @@ def _links(links: Links) -> list[str]:
     return [f"Details: {' and '.join(said)}."] if said else []
 
 
+def _geomeans(ab: dict) -> list[str]:
+    """The geometric mean that gates beside the wall-time one: with --instructions-gate the counted
+    cells are judged on their instruction counts, so that line comes first and says so."""
+    wall, counts = (geomean.from_json(ab.get(k) or {}) for k in ("geomean", "geomean_instructions"))
+    gate = "gates the counted cells" if ab.get("instructions_gate") else "beside wall time"
+    rows = ([(f"instruction counts ({gate})", counts[geomean.OVERALL])] if counts else []) + \
+           ([("wall time" + (", the other cells' gate" if counts and ab.get("instructions_gate") else ""),
+              wall[geomean.OVERALL])] if wall else [])
+    if not rows:
+        return []
+    lines = ["Geometric mean of CURRENT/BASE over the tracked metrics, oriented so that above 1 is worse "
+             "(for a higher-is-better metric BASE/CURRENT):", "", geomean.rows_markdown(rows).rstrip(), ""]
+    if wall and len(wall["families"]) > 1:
+        lines += ["Wall time by family:", "", geomean.table_markdown(wall, "all measured").rstrip(), ""]
+    return lines
+
+
 def _verdicts(ab: dict, rows: list) -> list[str]:
     counts = ab.get("counts", {})
     lines = [f"**{counts.get('regressed', 0)} regressed**, {counts.get('improved', 0)} improved, "
              f"{counts.get('unchanged', 0)} unchanged, {counts.get('noisy', 0)} noisy; exit {ab['exit']}. "
-             f"{ab['pairs']} cells, {ab['rounds']} rounds at most, {ab['minutes']:.1f} minutes of the "
-             f"{ab['budget_minutes']:g}-minute budget (builds not counted)"
+             f"{ab['pairs']} cells, {ab['rounds']} rounds at most; {ab_report.time_sentence(ab)}"
              f"{' — the budget ended the rounds' if ab.get('budget_spent') else ''}.", ""]
-    if ab.get("geomean"):
-        lines += ["Geometric mean of CURRENT/BASE over the tracked metrics, oriented so that above 1 is worse "
-                  "(for a higher-is-better metric BASE/CURRENT):", "",
-                  geomean.table_markdown(geomean.from_json(ab["geomean"]), "all measured").rstrip(), ""]
+    lines += _geomeans(ab)
     counted = sum(1 for r in rows if r.metric == INSTRUCTIONS)
     lines += [f"Instruction counts: {counted} {'cell' if counted == 1 else 'cells'}, judged beside their wall time." if counted else
               "No measured cell is CPU-bound (none declares instruction counting): wall time only.", ""]
@@ -82,11 +95,28 @@ def _verdicts(ab: dict, rows: list) -> list[str]:
     return lines
 
 
-def render(job: Path, links: Links, ab_exit: int | None) -> str:
+def headline(scope: dict, ab: dict | None, ab_exit: int | None) -> str:
+    """The comment's first line: the verdict, which the exit code of the job carries too."""
+    if not scope["families"]:
+        return "## stallbench: nothing to measure — no benchmark reads what this pull request changes"
+    if ab is None:
+        return f"## stallbench: `ab` could not judge (exit {ab_exit if ab_exit is not None else 'unknown'})"
+    if ab.get("verdict") == power.INCONCLUSIVE:
+        return f"## stallbench: {power.sentence(ab['inconclusive'])}"
+    if ab.get("verdict") == "regressed" or (ab.get("verdict") is None and ab["exit"] == 1):
+        n = len(ab.get("gating", []))
+        return f"## stallbench: regressed — {n} gated {'metric' if n == 1 else 'metrics'}"
+    return "## stallbench: passed — nothing gated regressed, and every gated metric could see its minimum effect"
+
+
+def render(job: Path, links: Links, ab_exit: int | None, run: str = "") -> str:
     """The comment for the job folder `job` (affected.json, ab/). `ab_exit`: ab's exit code as the
-    job recorded it (None: ab did not run)."""
+    job recorded it (None: ab did not run). `run`: the job's id, in the hidden marker, so an older
+    run never overwrites a newer run's comment (sticky_comment)."""
     scope = json.loads((job / "affected.json").read_text())
-    head = [MARKER, "## stallbench: benchmarks of this pull request", "",
+    summary = job / "ab" / "ab.json"
+    ab = json.loads(summary.read_text()) if scope["families"] and summary.exists() else None
+    head = [headline(scope, ab, ab_exit), "",
             f"BASE `{scope['base'][:8]}` (where this branch left its base) → HEAD `{scope['head'][:8]}`, "
             "measured by `stallbench ab --instructions --instructions-gate` in paired rounds (CPU-bound cells gated "
             "on their instruction counts, the others on wall time).", ""]
@@ -96,10 +126,9 @@ def render(job: Path, links: Links, ab_exit: int | None) -> str:
     else:
         measured = "every family" if scope["everything"] else ", ".join(scope["families"])
         body = [f"Measured: **{measured}**.", ""]
-        summary = job / "ab" / "ab.json"
-        if summary.exists():
-            body += _verdicts(json.loads(summary.read_text()), read_rows(job / "ab" / "ab.csv"))
+        if ab is not None:
+            body += _verdicts(ab, read_rows(job / "ab" / "ab.csv"))
         else:
             body += [f"**`ab` could not judge** (exit {ab_exit if ab_exit is not None else 'unknown'}; "
                      "no ab.json): the run's log says why (a failed build, no cell in common).", ""]
-    return "\n".join(head + body + _paths_table(scope) + [""] + _links(links)) + "\n"
+    return "\n".join(head + body + _paths_table(scope) + [""] + _links(links) + ["", marker(run)]) + "\n"

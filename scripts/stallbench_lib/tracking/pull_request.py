@@ -5,12 +5,14 @@
       the families the diff from BASE's merge base with HEAD to HEAD can affect (affected.py, read
       from HEAD's own Release build, the one ab then measures), then `stallbench ab MERGE_BASE HEAD
       --instructions --instructions-gate --filter THEIR_BENCHMARKS` into $STALLBENCH_PRS/RUN_ID/ab, or nothing when no
-      benchmark is affected. Exit: ab's code (0 when nothing was measured; 2 when a step could not
-      do its work). The folder is the job's own: one that exists is refused.
+      benchmark is affected. Exit: ab's code (0 passed or nothing was measured; 1 regressed; 4
+      inconclusive; 2 when a step could not do its work). The folder is the job's own: one that
+      exists is refused.
   comment RUN_ID [--no-post]
       renders the comment (comment.md) from that folder, appends it to $GITHUB_STEP_SUMMARY, and
       posts it on the pull request of $GITHUB_EVENT_PATH as a sticky comment — unless the pull
-      request comes from a fork (its token cannot write) or --no-post.
+      request comes from a fork (its token cannot write), --no-post, or the measure step did not
+      finish (a cancelled run never replaces a finished comment; nor does an older run a newer one's).
   affected BASE HEAD | --paths FILE [--build DIR] [--json]
       the families a diff (or a list of paths, '-' for stdin) can affect, each path with the rule
       that decided it; --build: the Release build whose graph and declarations answer (default the
@@ -126,7 +128,11 @@ def comment(run_id: str, post: bool) -> int:
     job = _job(run_id)
     if not (job / "affected.json").exists():
         raise UsageError(f"{job}/affected.json is missing: the measure step did not get as far as the diff")
-    text = pr_comment.render(job, _links(), _steps(job).get("ab"))
+    steps = _steps(job)
+    text = pr_comment.render(job, _links(), steps.get("ab"), run_id)
+    scope = json.loads((job / "affected.json").read_text())
+    # ab ran to its end, whatever it found: its exit code recorded, or its ab.json written
+    finished = not scope["families"] or "ab" in steps or (job / "ab" / "ab.json").exists()
     atomic_write(job / "comment.md", text)
     if summary := os.environ.get("GITHUB_STEP_SUMMARY"):
         with open(summary, "a") as f:
@@ -135,6 +141,9 @@ def comment(run_id: str, post: bool) -> int:
     repository = os.environ.get("GITHUB_REPOSITORY", "")
     if not post:
         print(f"pull-request: {job / 'comment.md'} (not posted: --no-post)")
+    elif not finished:
+        print(f"pull-request: {job / 'comment.md'} to the job summary only: the measure step did not finish "
+              "(cancelled, stopped or superseded), so the comment on the pull request keeps the last finished run's")
     elif not pull:
         print(f"pull-request: {job / 'comment.md'} (not posted: no pull request in GITHUB_EVENT_PATH)")
     elif pull["head"]["repo"]["full_name"] != repository:

@@ -21,7 +21,7 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import build, children, paths
+from .. import build, children, meta, paths
 from ..errors import UsageError
 
 AB_BUILDS = paths.ROOT / "build" / "ab"
@@ -58,7 +58,7 @@ def _git_of_build(path: Path) -> dict:
     commit = head.stdout.strip() if head.returncode == 0 else None
     dirty = bool(_git("status", "--porcelain", "--untracked-files=no", cwd=source).stdout.strip())
     return {"commit": commit, "short": commit[:8] if commit else None, "dirty": dirty, "branch": None,
-            "build_dir": str(path)}
+            "build_dir": str(path), "ancestors": meta.ancestry(commit, source)}
 
 
 @contextmanager
@@ -121,7 +121,7 @@ def _built_revision(commit: str, repository: Path) -> Path:
                     raise UsageError(f"cannot check out {commit[:8]} into {source}: {added.stderr.strip()}")
             if not (source / "CMakePresets.json").exists():
                 raise UsageError(f"revision {commit[:8]} has no CMakePresets.json: too old for stallbench ab to build")
-            return build.ensure_built("release", source=source, build=build_dir)  # all of the revision's targets
+            return build.ensure_built("release", source=source, build=build_dir)  # its commands, tests off
 
 
 def resolve(role: str, given: str, repository: Path = paths.ROOT) -> Side:
@@ -136,7 +136,7 @@ def resolve(role: str, given: str, repository: Path = paths.ROOT) -> Side:
                          "git revision of this repository (a commit, tag or branch)")
     built = _built_revision(commit, repository)
     return Side(role, given, built, {"commit": commit, "short": commit[:8], "dirty": False, "branch": None,
-                                     "revision": given})
+                                     "revision": given, "ancestors": meta.ancestry(commit, repository)})
 
 
 @dataclass(frozen=True)

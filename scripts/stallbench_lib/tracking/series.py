@@ -10,7 +10,7 @@ from pathlib import Path
 from .. import paths
 from ..medians import median
 from . import changepoint
-from .accepted import Acceptance, commits_between, matching
+from .accepted import Acceptance, between, matching
 from .outliers import Outlier, find as find_outliers
 from .samples import Key, Run, load_quietly
 
@@ -107,13 +107,19 @@ def commit_of(run: Run) -> str | None:
     return run.meta.get("git", {}).get("commit")
 
 
+def ancestors_of(run: Run) -> list[str]:
+    """The ancestors of the run's commit it recorded (meta.git_info): what names the commits between
+    nights where this checkout's git cannot."""
+    return run.meta.get("git", {}).get("ancestors") or []
+
+
 def triage(series: list[Series], acceptances: list[Acceptance]) -> None:
     """Marks the change points an acceptance holds."""
     for s in series:
         s.accepted = {}
         for cp in s.change_points:
             before, after = s.around(cp)
-            found = matching(acceptances, commit_of(before), commit_of(after))
+            found = matching(acceptances, commit_of(before), commit_of(after), ancestors_of(after))
             if found is not None:
                 s.accepted[cp.index] = found
 
@@ -127,5 +133,5 @@ def commit_range(before: Run, after: Run) -> str:
     text = f"{a[:8]}..{b[:8]}"
     if a == b:
         return f"{text} (same commit: the machine, not the code, changed)"
-    listed = commits_between(a, b)
+    listed = between(a, b, ancestors_of(after))
     return text if listed is None else f"{text} ({len(listed)} commits)"

@@ -25,9 +25,11 @@ from .. import children, paths
 from ..medians import median
 from ..report import table
 from .calibration import INJECT_VARIABLE, PLAUSIBLE_FACTOR
+from .power import INCONCLUSIVE_EXIT
 
 TRIAL_TIMEOUT_S = 30 * 60
 METHODS = ("paired", "duet", "sequential")
+JUDGED = (0, 1, INCONCLUSIVE_EXIT)  # exit codes of a verdict (ab's inconclusive is neither right nor a false alarm)
 
 
 @dataclass
@@ -56,7 +58,7 @@ def _launch(args: list[str], env: dict | None = None) -> int:
     full = {**os.environ, **(env or {})}
     done = children.run([str(paths.ROOT / "scripts" / "stallbench"), *args], timeout_s=TRIAL_TIMEOUT_S, env=full,
                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    if done.returncode not in (0, 1):  # counted as a wrong answer of that trial, and said
+    if done.returncode not in JUDGED:  # counted as a wrong answer of that trial, and said
         tail = done.stderr.decode(errors="replace").strip().splitlines()[-1:] or ["no output"]
         print(f"stallbench: calibrate: stallbench {args[0]} exited {done.returncode}: {tail[0]}", file=sys.stderr)
     return done.returncode
@@ -69,7 +71,7 @@ def _rows(table: Path) -> list[dict]:
 
 def _summarise(method: str, kind: str, code: int, table: Path, benchmark: str, pct: float, seconds: float,
                load: float) -> Verdict:
-    rows = _rows(table) if code in (0, 1) else []
+    rows = _rows(table) if code in JUDGED else []
     mine = [r for r in rows if f"{r['family']}/{r['benchmark']}" == benchmark]
     regressed = [r for r in rows if r["verdict"] == "regressed"]
     plausible = [r for r in regressed if r in mine and r["change_pct"]
@@ -145,7 +147,8 @@ def _share(verdicts: list[Verdict], test) -> str:
     return f"{sum(1 for v in verdicts if test(v))} of {len(verdicts)}"
 
 
-METHOD_COLUMNS = ["method", *map(table.number, ("A/A: exit 0 (right)", "A/B: caught (right)", "A/B: exit 1 for any reason",
+METHOD_COLUMNS = ["method", *map(table.number, ("A/A: exit 0 (right)", f"A/A: inconclusive (exit {INCONCLUSIVE_EXIT})",
+                                                 "A/B: caught (right)", "A/B: exit 1 for any reason",
                                                  "minutes per trial (median)"))]
 
 
@@ -160,7 +163,8 @@ def markdown(trials: Trials) -> str:
         aa = [v for v in trials.verdicts if v.method == method and v.kind == "A/A"]
         ab = [v for v in trials.verdicts if v.method == method and v.kind == "A/B"]
         minutes = median(v.seconds for v in aa + ab) / 60 if aa + ab else 0
-        rows.append([method, _share(aa, lambda v: v.exit == 0), _share(ab, lambda v: v.caught),
+        rows.append([method, _share(aa, lambda v: v.exit == 0), _share(aa, lambda v: v.exit == INCONCLUSIVE_EXIT),
+                     _share(ab, lambda v: v.caught),
                      _share(ab, lambda v: v.exit == 1), f"{minutes:.1f}"])
     lines += table.lines(METHOD_COLUMNS, rows)
     lines += ["", "Detectable effect per metric (median over the trials; the change each method finds 80% of the "

@@ -33,14 +33,16 @@ const PROFILE_PREFIX = "stallbench-chromium-";
 
 // { chromium: path, playwright: the playwright-core package folder } -> { version, newTab, close }
 // (the tab interface of browsers.mjs: goto, evaluate, click, exposeFunction)
-export async function startChromium({ chromium, playwright }) {
+export async function startChromium({ chromium, playwright, proxy }) {
   const { chromium: protocol } = createRequire(import.meta.url)(playwright);
   removeOrphanedProfiles(PROFILE_PREFIX);
   const profile = mkdtempSync(join(tmpdir(), `${PROFILE_PREFIX}${process.pid}-`));
   const sandbox = process.getuid?.() === 0 ? ["--no-sandbox"] : [];  // Chromium refuses its sandbox as root
   // Chromium keeps crash reports and caches under XDG folders: the throwaway profile, not $HOME.
   const env = { ...process.env, XDG_CONFIG_HOME: profile, XDG_CACHE_HOME: profile };
+  // Loopback is never proxied (Chromium's implicit bypass); everything else goes to the refusing proxy.
   const child = spawn("setpriv", ["--pdeathsig", "KILL", "--", chromium, ...SWITCHES, ...sandbox,
+                                  `--proxy-server=http://${proxy.address}`,
                                   `--user-data-dir=${profile}`, "about:blank"],
                       { stdio: ["ignore", "ignore", "pipe"], env });
   const said = [];
@@ -65,7 +67,9 @@ export async function startChromium({ chromium, playwright }) {
     const endpoint = await listeningEndpoint(child, said, "chromium", /DevTools listening on (ws:\/\/\S+)/, START_TIMEOUT_MS);
     browser = await protocol.connectOverCDP(endpoint);
     const context = browser.contexts()[0] ?? await browser.newContext();
-    return { version: browser.version(), newTab: () => chromiumTab(context), close: stop };
+    // port: the DevTools endpoint's, for a tool that drives this same browser (Lighthouse, in page.mjs)
+    return { version: browser.version(), port: Number(new URL(endpoint).port), newTab: () => chromiumTab(context),
+             close: stop };
   } catch (e) {
     await stop();
     throw e;
@@ -84,6 +88,10 @@ async function chromiumTab(context) {
     goto: (url) => page.goto(url),
     evaluate: (fn, arg) => page.evaluate(fn, arg),
     exposeFunction: (name, fn) => page.exposeFunction(name, fn),
+    addInitScript: (source) => page.addInitScript({ content: source }),
     click: (x, y) => Promise.all([press("mousePressed", x, y), press("mouseReleased", x, y)]),
+    type: (text) => page.keyboard.type(text),
+    press: (key) => page.keyboard.press(key),
+    wheel: (dy) => page.mouse.wheel(0, dy),
   };
 }

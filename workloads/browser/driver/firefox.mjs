@@ -36,6 +36,13 @@ const PREFERENCES = {
   "toolkit.telemetry.enabled": false,
 };
 
+// Every request but loopback's to the refusing proxy (refuse.mjs): a page sends nothing further.
+function proxied(proxy) {
+  return { "network.proxy.type": 1, "network.proxy.http": "127.0.0.1", "network.proxy.http_port": proxy.port,
+           "network.proxy.ssl": "127.0.0.1", "network.proxy.ssl_port": proxy.port,
+           "network.proxy.allow_hijacking_localhost": false, "network.proxy.no_proxies_on": "" };
+}
+
 function extraPreferences() {
   const given = process.env.STALLBENCH_FIREFOX_PREFS;
   if (!given) return {};
@@ -47,7 +54,7 @@ function extraPreferences() {
 
 // { firefox: path, puppeteer: the puppeteer-core package folder } -> { version, newTab, close }
 // (the tab interface of browsers.mjs)
-export async function startFirefox({ firefox, puppeteer }) {
+export async function startFirefox({ firefox, puppeteer, proxy }) {
   const require = createRequire(join(puppeteer, "package.json"));
   const protocol = require(puppeteer);
   const { createProfile, Browser } = await import(pathToFileURL(require.resolve("@puppeteer/browsers")));
@@ -68,10 +75,12 @@ export async function startFirefox({ firefox, puppeteer }) {
     rmSync(profile, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
   };
   try {
-    await createProfile(Browser.FIREFOX, { path: profile, preferences: { ...PREFERENCES, ...extraPreferences() } });
+    await createProfile(Browser.FIREFOX, { path: profile,
+                                           preferences: { ...PREFERENCES, ...proxied(proxy), ...extraPreferences() } });
     const env = { ...process.env, MOZ_CRASHREPORTER_DISABLE: "1", XDG_CONFIG_HOME: profile, XDG_CACHE_HOME: profile };
     child = spawn("setpriv", ["--pdeathsig", "KILL", "--", firefox, "--headless", "--no-remote", "--profile", profile,
-                              "--remote-debugging-port=0", "--remote-allow-hosts=127.0.0.1", "about:blank"],
+                              "--remote-debugging-port=0", "--remote-allow-hosts=127.0.0.1",
+                              "--remote-allow-system-access", "about:blank"],
                   { stdio: ["ignore", "ignore", "pipe"], env });
     exited = once(child, "exit");
     const said = [];
@@ -87,16 +96,47 @@ export async function startFirefox({ firefox, puppeteer }) {
   }
 }
 
-// A page of the browser. A click goes through BiDi's input actions (a press and a release); Firefox
-// creates the event in the page's process when it dispatches it, so while the page is busy the
-// click waits in the queue with no timestamp yet: the driver's send time is the input's time here.
+// A click as real input. BiDi's input actions are no good for timing: Firefox synthesizes their
+// events in the page's own process, when its main thread is free, so a click sent during a long
+// task gets its timestamp after the task (hiding the delay), and the actions of one session run one
+// after another, each waiting a frame, so clicks sent every 50 ms fall behind. Instead the click is
+// synthesized in the parent process's browser window (script.evaluate in its chrome context, which
+// --remote-allow-system-access opens), at once: the parent stamps it, and it reaches the page's
+// process as real input does, waiting there for the page. Its event's timestamp is then the input's
+// time, as Chromium's is; the promise resolves once the parent has sent it.
+const CLICK_IN_CONTENT = `(x, y) => {
+  const area = gBrowser.selectedBrowser.getBoundingClientRect();
+  for (const [type, buttons] of [["mousedown", 1], ["mouseup", 0]])
+    window.synthesizeMouseEvent(type, area.left + x, area.top + y, { button: 0, buttons, clickCount: 1 },
+                                { isDOMEventSynthesized: false });
+}`;
+
+async function chromeContext(connection) {
+  const { result } = await connection.send("browsingContext.getTree", { "moz:scope": "chrome" });
+  return result.contexts[0].context;
+}
+
 async function firefoxTab(browser) {
   const page = (await browser.pages())[0] ?? await browser.newPage();
   await page.setViewport({ width: 800, height: 600 });
+  const connection = browser.connection;
+  const chrome = await chromeContext(connection);
+  const click = async (x, y) => {
+    const { result } = await connection.send("script.callFunction", {
+      functionDeclaration: CLICK_IN_CONTENT, target: { context: chrome }, awaitPromise: false,
+      arguments: [{ type: "number", value: x }, { type: "number", value: y }] });
+    if (result.type === "exception") throw new Error(`click at ${x},${y}: ${result.exceptionDetails.text}`);
+  };
   return {
     goto: (url) => page.goto(url),
     evaluate: (fn, arg) => page.evaluate(fn, arg),
     exposeFunction: (name, fn) => page.exposeFunction(name, fn),
-    click: (x, y) => page.mouse.click(x, y),
+    addInitScript: (source) => page.evaluateOnNewDocument(source),
+    click,
+    // Keys and the wheel go through BiDi's input actions: their events are stamped in the page's
+    // process as it dispatches them (an input delay there reads short; clicks are the measure).
+    type: (text) => page.keyboard.type(text),
+    press: (key) => page.keyboard.press(key),
+    wheel: (dy) => page.mouse.wheel({ deltaY: dy }),
   };
 }

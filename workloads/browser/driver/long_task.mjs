@@ -7,8 +7,8 @@
 // First line out: {"ready": true, "version": VERSION}. A request:
 //   {"work": "report"|"parse", "size": N, "payload": FILE (the parse's), "strategy": S, "chunk": N,
 //    "click_ms": N, "lead_ms": N, "tail_ms": N, "limit_ms": N}
-// A response: what the page measured (long_task.js) plus clicks_sent and sent_at (each click's
-// send time on the page's clock: Node's and the page's time origins are both Unix times), or
+// A response: what the page measured (long_task.js) plus clicks_sent, click_ms and sent_at (each
+// click's send time on the page's clock: Node's and the page's time origins are both Unix times), or
 // {"rejected": "..."} (the browser lacks the strategy's API), or {"error": "..."}. Each run reloads
 // the page, so nothing of one repetition (heap, observers) reaches the next.
 import { createInterface } from "node:readline";
@@ -35,7 +35,7 @@ function startClicking(tab, everyMs, pageOrigin) {
     async stop() {
       clearInterval(timer);
       await withLimit(Promise.all(acks), ACK_TIMEOUT_MS, "the browser's acknowledgement of the clicks");
-      return { clicks_sent: acks.length, sent_at: sentAt };
+      return { clicks_sent: acks.length, sent_at: sentAt, click_ms: everyMs };
     },
   };
 }

@@ -1,8 +1,8 @@
 // The pages' server: 127.0.0.1 only, a fixed list of files (no path from the request reaches the
 // file system) and, for the parse, the payload file the bench wrote (setPayload).
-import { createReadStream, readFileSync, statSync } from "node:fs";
+import { createReadStream, existsSync, readFileSync, statSync } from "node:fs";
 import { createServer } from "node:http";
-import { join } from "node:path";
+import { extname, join, resolve, sep } from "node:path";
 
 const TYPES = { ".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8" };
 
@@ -32,5 +32,32 @@ export function servePages(dir, files) {
       setPayload: (file) => { payload = file; },  // served as /payload
       close: () => server.close(),
     }));
+  });
+}
+
+// A user's page given as a file: its folder served on 127.0.0.1 (relative links, other pages and
+// their scripts load as from a site). Only files inside the folder: a path is resolved and refused
+// when it leaves it.
+const SITE_TYPES = { ...TYPES, ".css": "text/css", ".json": "application/json", ".svg": "image/svg+xml",
+                     ".png": "image/png", ".jpg": "image/jpeg", ".mjs": "text/javascript; charset=utf-8" };
+
+export function serveFolder(dir) {
+  const root = resolve(dir);
+  const server = createServer((request, response) => {
+    let path = decodeURIComponent(new URL(request.url, "http://127.0.0.1").pathname);
+    if (path.endsWith("/")) path += "index.html";
+    const file = resolve(join(root, path));
+    if (!file.startsWith(root + sep) || !existsSync(file) || !statSync(file).isFile()) {
+      response.writeHead(404).end();
+      return;
+    }
+    response.writeHead(200, { "content-type": SITE_TYPES[extname(file)] ?? "application/octet-stream",
+                              "cache-control": "no-store" });
+    createReadStream(file).pipe(response);
+  });
+  return new Promise((done, reject) => {
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => done({ origin: `http://127.0.0.1:${server.address().port}`,
+                                               close: () => server.close() }));
   });
 }

@@ -29,6 +29,7 @@
 const fs = require('fs');
 const path = require('path');
 const { attackShapes } = require('./attack_shapes');
+const { withRequired } = require('./literals');
 const { probe } = require('./probe');
 
 const RAISED = { maxRepeatCount: 1024, maxNFASize: 350000, maxPatternSize: 15000 };  // recheck's: 30, 35000, 1500
@@ -54,18 +55,30 @@ function seeded(seed) {
   };
 }
 
-// What the caller reads of recheck's diagnostics (its attack string itself can be megabytes).
-function essentials(d) {
-  const attack = d.attack ? { pumps: d.attack.pumps, suffix: d.attack.suffix } : undefined;
+// What the caller reads of recheck's diagnostics (its attack string itself can be megabytes), the
+// attack's suffix completed with the characters every match needs (literals.js).
+function essentials(d, parse, regex) {
+  let attack;
+  if (d.attack) {
+    const ours = { pumps: d.attack.pumps.map((p) => ({ before: p.prefix + p.pump.repeat(p.bias), pump: p.pump })),
+                   suffix: d.attack.suffix };
+    const completed = parse ? withRequired(parse, regex.source, regex.flags, ours) : ours;
+    attack = { pumps: completed.pumps.map((p) => ({ prefix: p.before, pump: p.pump, bias: 0 })), suffix: completed.suffix };
+  }
   return { status: d.status, checker: d.checker, complexity: d.complexity, attack, error: d.error };
 }
 
-// Why recheck's verdict is not exact: its fuzzer decided (the automaton checker gave up), or nothing did.
-function uncertainty(d) {
+// Why recheck's verdict is not exact: its fuzzer decided (the automaton checker gave up), nothing did,
+// or the regex is global or sticky (recheck models one match; a global replace searches again from
+// each match's end, which is where trim's /^\s*|\s*$/g is quadratic).
+function uncertainty(d, flags) {
+  if (/[gy]/.test(flags)) return `recheck models one match, not the g or y flag's repeated search`;
   if (d.status === 'unknown') return `recheck could not decide (${d.error?.kind ?? 'unknown'})`;
   if (d.checker === 'fuzz') return `recheck's ${d.status === 'safe' ? '"safe"' : 'attack'} came from its fuzzer alone (its automaton checker gave up)`;
   return null;
 }
+
+const oneMatch = (flags) => flags.replace(/[gy]/g, '');  // what recheck analyses: one match
 
 function recheckAttack(d, who) {
   if (d.status !== 'vulnerable' || !d.attack || !d.attack.pumps.every((p) => p.pump)) return [];
@@ -79,18 +92,20 @@ function recheckAttack(d, who) {
 // take longer.) An exact attack the retry finds is measured beside the others: its prefix can make
 // it catastrophic at its shortest input already, too steep to read a growth from.
 async function resolveUncertain(recheck, parse, regex, first, params, request, automatonTimedOut) {
-  const why = uncertainty(first);
+  const why = uncertainty(first, regex.flags);
   if (!why) return { uncertain: null, retry: null, candidates: null };
   let retry = null;
-  if (!automatonTimedOut) {
+  if (!automatonTimedOut && oneMatch(regex.flags) === regex.flags) {  // a "safe" for one match says nothing of g
     const timeout = Math.min(params.timeout, request.retry_timeout_ms);
-    retry = essentials(await recheck.check(regex.source, regex.flags, { ...params, ...RAISED, timeout, checker: 'automaton' }));
+    retry = essentials(await recheck.check(regex.source, oneMatch(regex.flags), { ...params, ...RAISED, timeout, checker: 'automaton' }),
+                       parse, regex);
     if (retry.status === 'safe') return { uncertain: why, retry, candidates: null };
   }
   const exact = retry ? recheckAttack(retry, 'recheck with raised limits') : [];
   const shapes = attackShapes(parse, regex.source, regex.flags).map((a) => ({
     shape: a.shape, pumps: [{ before: a.prefix, pump: a.pump }], suffix: a.suffix }));
-  const attacks = [...exact, ...recheckAttack(first, "recheck's fuzzer"), ...shapes];
+  const attacks = [...exact, ...recheckAttack(first, "recheck's fuzzer"), ...shapes]
+    .map((a) => withRequired(parse, regex.source, regex.flags, a));
   const measured = await probe(regex.source, regex.flags, attacks, {
     slowMs: request.probe.slow_ms, hangMs: request.probe.hang_ms, budgetMs: request.probe.budget_ms });
   return { uncertain: why, retry, candidates: attacks.map((a, i) => ({ ...a, ...measured[i] })) };
@@ -120,10 +135,10 @@ async function main() {
     const result = { diagnostics: null, generated: [], generator_error: null };
     if (regex.attack) {
       const params = { timeout: request.timeout_ms, randomSeed: request.seed };
-      let found = await recheck.check(regex.source, regex.flags, params);
+      let found = await recheck.check(regex.source, oneMatch(regex.flags), params);
       const automatonTimedOut = found.status === 'unknown' && found.error?.kind === 'timeout' && found.checker !== 'fuzz';
-      if (automatonTimedOut) found = await recheck.check(regex.source, regex.flags, { ...params, checker: 'fuzz' });
-      result.diagnostics = essentials(found);
+      if (automatonTimedOut) found = await recheck.check(regex.source, oneMatch(regex.flags), { ...params, checker: 'fuzz' });
+      result.diagnostics = essentials(found, parse, regex);
       Object.assign(result, await resolveUncertain(recheck, parse, regex, found, params, request, automatonTimedOut));
     }
     try {

@@ -14,7 +14,10 @@
 // plus every unbounded repeat alone (\s+$ searched from each start: quadratic). Each attack is a
 // prefix (text that brings the match to the repeat: the pattern's terms before it, generated at
 // their shortest), the pump, and a suffix the pattern then fails on (the failure forces the
-// backtracking). analyse.js measures them (probe.js) and the orchestrator keeps the worst.
+// backtracking). With the g flag a global replace searches again after each match, so every shape
+// also comes behind a character its pump lacks: the first match ends there (trim's `^\s*` matches
+// nothing), and each search from inside the pump then runs over the rest of it (`\s*$`: quadratic).
+// analyse.js measures them (probe.js) and the orchestrator keeps the worst.
 const SUFFIXES = ['!', '\n', '', '\0', '#', 'a', '0', ' ', '.'];
 const CHARACTERS = [...'a0 !A_-.x9Z\t#/:=@~'];
 const MAX_SHAPES = 8;
@@ -75,23 +78,33 @@ function disjunctionOf(quantifier) {
 
 // The shapes found in `source` (JavaScript syntax, `flags` of imsu): [{shape, prefix, pump, suffix}],
 // most catastrophic shapes first; [] when the pattern cannot be read.
-function attackShapes(parse, source, flags) {
+function attackShapes(parse, source, given) {
   let tree;
   let regex;
+  const flags = given.replace(/[gy]/g, '');  // one search: what a shape's text and its failure are read with
   try {
     tree = parse(source, flags, { unicodePropertyEscape: true, namedGroups: true, lookbehind: true, unicodeSet: true });
-    regex = new RegExp(source, flags);
+    regex = new RegExp(source, given.replace('g', ''));
   } catch (e) {
     return [];
   }
   const nodes = visit(tree, [], []);
   const text = (terms) => terms.map((t) => shortest(t, flags)).join('');
   const found = [];
+  const fails = (input) => {
+    regex.lastIndex = 0;
+    return !regex.test(input);
+  };
+  const breaker = (pump) => SUFFIXES.find((s) => s && !pump.includes(s));
   const add = (shape, prefixTerms, pump) => {
     if (!pump) return;
     const prefix = text(prefixTerms);
-    const suffix = SUFFIXES.find((s) => !regex.test(prefix + pump.repeat(8) + s));
+    const suffix = SUFFIXES.find((s) => fails(prefix + pump.repeat(8) + s));
     if (suffix !== undefined) found.push({ shape, prefix, pump, suffix });
+    if (given.includes('g')) {
+      const stop = breaker(pump);
+      found.push({ shape: `${shape}, searched again after a first match`, prefix: stop + prefix, pump, suffix: stop });
+    }
   };
   const quantifiers = nodes.filter(({ node }) => repeats(node));
   for (const outer of quantifiers) {

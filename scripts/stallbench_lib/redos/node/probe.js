@@ -10,27 +10,37 @@ const { Worker, isMainThread, parentPort, workerData } = require('worker_threads
 
 const LADDER = [8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192];
 
-// An attack ({pumps: [{before, pump}], suffix}) with about `pumped` bytes of pump, shared by its pumps.
+// An attack ({pumps: [{before, pump}], suffix}) with about `pumped` bytes of pump: every pump repeated
+// the same whole number of times, never cut (a cut pump's leftover can let the input match early).
+// Returns the input and the pumped bytes it really has.
 function attackInput(attack, pumped) {
-  const share = pumped / attack.pumps.length;
-  return attack.pumps.map((p) => p.before + p.pump.repeat(Math.max(1, Math.round(share / p.pump.length)))).join('')
-    + attack.suffix;
+  const period = attack.pumps.reduce((sum, p) => sum + p.pump.length, 0);
+  const repeats = Math.max(1, Math.round(pumped / period));
+  const input = attack.pumps.map((p) => p.before + p.pump.repeat(repeats)).join('') + attack.suffix;
+  return { input, pumped: repeats * period };
 }
 
 const JUMP = 100;  // a rise this steep between two rungs is measured again in between (three lengths)
 
-function timed(regex, attack, a, pumped) {
-  const input = attackInput(attack, pumped);
+// One match as a program runs it: with g a global replace (every match, from the end of the last),
+// with y alone one test at the start; else one search.
+function run(regex, input) {
+  regex.lastIndex = 0;
+  return regex.global ? input.replace(regex, '') : regex.test(input);
+}
+
+function timed(regex, attack, a, asked) {
+  const { input, pumped } = attackInput(attack, asked);
   parentPort.postMessage({ attack: a, pumped, starting: true });
   let runs = 0;
   const started = performance.now();
   do {
-    regex.test(input);
+    run(regex, input);
     runs++;
   } while (performance.now() - started < 2 && runs < 1000);  // fast matches: enough runs for the clock
   const ms = (performance.now() - started) / runs;
   parentPort.postMessage({ attack: a, pumped, ms });
-  return ms;
+  return { ms, pumped };
 }
 
 // In the worker: every attack from `first` on, each length announced before it is matched. Where
@@ -39,15 +49,17 @@ function measure({ source, flags, attacks, first, slowMs }) {
   const regex = new RegExp(source, flags);
   for (let a = first; a < attacks.length; a++) {
     let last = null;
-    for (const pumped of LADDER) {
-      const ms = timed(regex, attacks[a], a, pumped);
+    for (const asked of LADDER) {
+      if (last && attackInput(attacks[a], asked).pumped === last[0]) continue;  // a long pump: the same input
+      const { ms, pumped } = timed(regex, attacks[a], a, asked);
       if (ms < slowMs) {
         last = [pumped, ms];
         continue;
       }
       if (last && ms > JUMP * last[1]) {
-        for (const f of [0.25, 0.5, 0.75]) {
-          if (timed(regex, attacks[a], a, Math.round(last[0] * (pumped / last[0]) ** f)) >= slowMs) break;
+        const between = new Set([0.25, 0.5, 0.75].map((f) => attackInput(attacks[a], last[0] * (pumped / last[0]) ** f).pumped));
+        for (const n of [...between].filter((n) => n > last[0] && n < pumped)) {
+          if (timed(regex, attacks[a], a, n).ms >= slowMs) break;
         }
       }
       break;

@@ -1,7 +1,8 @@
 // Go's regexp in stallbench's line protocol (../README.md). Go matches UTF-8 text: without u the
 // pattern and inputs are bytes turned into the Latin-1 characters they are (one rune per byte), so
 // `.` and classes see one character per byte; with u they are UTF-8 text. The flags become an
-// inline group: (?i), (?m), (?s).
+// inline group: (?i), (?m), (?s). With g every match is found, as a global replace does
+// (FindAllStringIndex); y is refused: Go's regexp cannot anchor a match where the last one ended.
 package main
 
 import (
@@ -18,6 +19,14 @@ import (
 type compiled struct {
 	regex   *regexp.Regexp
 	unicode bool
+	global  bool
+}
+
+func (c compiled) matches(str string) bool {
+	if c.global {
+		return len(c.regex.FindAllStringIndex(str, -1)) > 0
+	}
+	return c.regex.MatchString(str)
 }
 
 type server struct {
@@ -43,6 +52,9 @@ func text(encoded string, unicode bool) (string, error) {
 
 func (s *server) compile(letters, anchoring, pattern string) string {
 	unicode := strings.Contains(letters, "u")
+	if strings.Contains(letters, "y") {
+		return "rejected flag y: Go's regexp cannot anchor a match where the last one ended (go cannot honour it)"
+	}
 	source, err := text(pattern, unicode)
 	if err != nil {
 		return "error " + err.Error()
@@ -50,14 +62,14 @@ func (s *server) compile(letters, anchoring, pattern string) string {
 	if anchoring == "full" {
 		source = `\A(?:` + source + `)\z`
 	}
-	if inline := strings.Trim(strings.ReplaceAll(letters, "u", ""), "-"); inline != "" {
+	if inline := strings.Trim(strings.NewReplacer("u", "", "g", "").Replace(letters), "-"); inline != "" {
 		source = "(?" + inline + ")" + source
 	}
 	regex, err := regexp.Compile(source)
 	if err != nil {
 		return "rejected " + err.Error()
 	}
-	s.regexes = append(s.regexes, compiled{regex, unicode})
+	s.regexes = append(s.regexes, compiled{regex, unicode, strings.Contains(letters, "g")})
 	return fmt.Sprintf("ok %d", len(s.regexes)-1)
 }
 
@@ -83,7 +95,7 @@ func (s *server) batch(id, repeat string) string {
 	started := time.Now()
 	for r := 0; r < times; r++ {
 		for _, str := range strs {
-			if c.regex.MatchString(str) {
+			if c.matches(str) {
 				matched++
 			}
 		}

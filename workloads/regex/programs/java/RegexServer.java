@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
 public final class RegexServer {
-  private record Compiled(Pattern pattern, boolean full, boolean unicode) {}
+  private record Compiled(Pattern pattern, boolean full, boolean unicode, boolean global, boolean sticky) {}
 
   private final List<Compiled> regexes = new ArrayList<>();
   private List<String> inputs = List.of();
@@ -39,11 +39,35 @@ public final class RegexServer {
     if (flags.contains("m")) options |= Pattern.MULTILINE;
     if (flags.contains("s")) options |= Pattern.DOTALL;
     try {
-      regexes.add(new Compiled(Pattern.compile(text(hex, unicode), options), anchoring.equals("full"), unicode));
+      regexes.add(new Compiled(Pattern.compile(text(hex, unicode), options), anchoring.equals("full"), unicode,
+                               flags.contains("g"), flags.contains("y")));
     } catch (PatternSyntaxException e) {
       return "rejected " + e.getDescription() + " near index " + e.getIndex();
     }
     return "ok " + (regexes.size() - 1);
+  }
+
+  // What a match is: the whole input (full); with y one match at the start (lookingAt, sticky); with
+  // g a global replace's loop (find() goes on from the last match's end, one char on after an empty
+  // one; with y each match anchored where the last ended, the whole input visible to lookbehind).
+  private static boolean answer(Compiled regex, Matcher matcher, String s) {
+    matcher.reset(s);
+    if (regex.full()) return matcher.matches();
+    if (!regex.sticky()) {
+      boolean found = matcher.find();
+      if (regex.global()) while (matcher.find()) continue;
+      return found;
+    }
+    matcher.useTransparentBounds(true).useAnchoringBounds(false);
+    boolean found = false;
+    for (int at = 0; at <= s.length(); ) {
+      matcher.region(at, s.length());
+      if (!matcher.lookingAt()) break;
+      found = true;
+      if (!regex.global()) break;
+      at = matcher.end() > at ? matcher.end() : at + 1;
+    }
+    return found;
   }
 
   private String batch(String id, String repeat) {
@@ -56,8 +80,7 @@ public final class RegexServer {
       long started = System.nanoTime();
       for (int r = 0; r < times; r++) {
         for (String s : strings) {
-          matcher.reset(s);
-          if (regex.full() ? matcher.matches() : matcher.find()) matched++;
+          if (answer(regex, matcher, s)) matched++;
         }
       }
       return "ok " + matched + " " + (System.nanoTime() - started) / 1e6;

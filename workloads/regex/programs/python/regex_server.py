@@ -6,7 +6,25 @@ import re
 import sys
 import time
 
-FLAGS = {"i": re.IGNORECASE, "m": re.MULTILINE, "s": re.DOTALL, "u": 0}
+FLAGS = {"i": re.IGNORECASE, "m": re.MULTILINE, "s": re.DOTALL, "u": 0, "g": 0, "y": 0}
+
+
+def matcher(compiled, anchoring: str, flags: str):
+    """What a match is: the whole input (full); with y one match at the start (sticky); with g a global
+    replace's loop, each search from the end of the last match (one character on after an empty one)."""
+    if anchoring == "full":
+        return compiled.fullmatch
+    step = compiled.match if "y" in flags else compiled.search
+    if "g" not in flags:
+        return step
+
+    def every(s: str):
+        first, at = None, 0
+        while at <= len(s) and (found := step(s, at)) is not None:
+            first = first or found
+            at = found.end() + (found.end() == found.start())
+        return first
+    return every
 
 
 def text(hex_bytes: str, unicode: bool) -> str:
@@ -30,7 +48,7 @@ def compile_regex(flags: str, anchoring: str, pattern: str) -> str:
         return f"rejected {e}"
     except (OverflowError, RecursionError) as e:
         return f"rejected {type(e).__name__}: {e}"
-    regexes[len(regexes)] = (compiled.fullmatch if anchoring == "full" else compiled.search, unicode)
+    regexes[len(regexes)] = (matcher(compiled, anchoring, flags), unicode)
     return f"ok {len(regexes) - 1}"
 
 

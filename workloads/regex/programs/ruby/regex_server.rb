@@ -2,7 +2,24 @@
 # ISO-8859-1 text (one character per byte), with u UTF-8. JavaScript's s (dotAll) is Ruby's
 # Regexp::MULTILINE; JavaScript's m needs nothing: Ruby's ^ and $ always match at line breaks,
 # with or without it (docs/regex.md lists the difference). Ruby 3.1 has no match timeout.
+require 'strscan'
 $stdout.sync = true
+
+# What a match is: with y one match at the start (sticky, StringScanner's anchored scan); with g a
+# global search (gsub's loop: each match from the end of the last, one character on after an empty one).
+def matcher(regex, flags)
+  sticky = flags.include?('y')
+  return(sticky ? ->(s) { !StringScanner.new(s).match?(regex).nil? } : ->(s) { regex.match?(s) }) unless flags.include?('g')
+  return ->(s) { found = false; s.scan(regex) { found = true }; found } unless sticky
+  lambda do |s|
+    scanner, found = StringScanner.new(s), false
+    while (taken = scanner.scan(regex))
+      found = true
+      break if taken.empty? && scanner.getch.nil?
+    end
+    found
+  end
+end
 
 def text(hex, unicode)
   data = hex == '-' ? +'' : [hex].pack('H*')
@@ -30,7 +47,7 @@ handle = lambda do |words|
       if !unicode && regex.fixed_encoding? && regex.encoding != Encoding::ISO_8859_1
         next "rejected Ruby makes it a #{regex.encoding} regexp (a \\u escape), which cannot match bytes without the u flag"
       end
-      regexes << [regex, unicode]
+      regexes << [matcher(regex, words[2] == 'full' ? '' : flags), unicode]
       "ok #{regexes.size - 1}"
     rescue RegexpError, ArgumentError, EncodingError => e
       "rejected #{e.class}: #{e.message}"
@@ -45,7 +62,7 @@ handle = lambda do |words|
     matched = 0
     begin
       started = Process.clock_gettime(Process::CLOCK_MONOTONIC, :float_millisecond)
-      Integer(words[2]).times { strings.each { |s| matched += 1 if regex.match?(s) } }
+      Integer(words[2]).times { strings.each { |s| matched += 1 if regex.call(s) } }
       "ok #{matched} #{Process.clock_gettime(Process::CLOCK_MONOTONIC, :float_millisecond) - started}"
     rescue RegexpError => e # Onigmo's own limits (its match stack)
       "guarded #{e.class}: #{e.message}"

@@ -21,8 +21,25 @@ fn bytes(hex: &str) -> Result<Vec<u8>, String> {
         .collect()
 }
 
+// With g every match is found, as a global replace does (find_iter); y is refused: the crate cannot
+// anchor a match where the last one ended.
+struct Compiled {
+    regex: Regex,
+    global: bool,
+}
+
+impl Compiled {
+    fn matches(&self, input: &[u8]) -> bool {
+        if self.global {
+            self.regex.find_iter(input).count() > 0
+        } else {
+            self.regex.is_match(input)
+        }
+    }
+}
+
 struct Server {
-    regexes: HashMap<usize, Regex>,
+    regexes: HashMap<usize, Compiled>,
     next: usize,
     inputs: Vec<Vec<u8>>,
 }
@@ -33,6 +50,9 @@ impl Server {
             Ok(b) => String::from_utf8_lossy(&b).into_owned(),
             Err(e) => return format!("error {}", e),
         };
+        if flags.contains('y') {
+            return "rejected flag y: the regex crate cannot anchor a match where the last one ended (rust cannot honour it)".into();
+        }
         let source = if anchoring == "full" { format!(r"\A(?:{})\z", source) } else { source };
         let built = RegexBuilder::new(&source)
             .unicode(flags.contains('u'))
@@ -42,7 +62,7 @@ impl Server {
             .build();
         match built {
             Ok(regex) => {
-                self.regexes.insert(self.next, regex);
+                self.regexes.insert(self.next, Compiled { regex, global: flags.contains('g') });
                 self.next += 1;
                 format!("ok {}", self.next - 1)
             }
@@ -59,7 +79,7 @@ impl Server {
         let started = Instant::now();
         for _ in 0..times {
             for input in &self.inputs {
-                if regex.is_match(input) {
+                if regex.matches(input) {
                     matched += 1;
                 }
             }
