@@ -193,14 +193,9 @@ napi_value pending(napi_env env, napi_callback_info) {
 napi_value now(napi_env env, napi_callback_info) { return js_number(env, now_ms()); }
 
 napi_value set_limit(napi_env env, napi_callback_info info) {
-  std::size_t argc = 1;
-  napi_value arg;
   double limit = 0;
-  napi_get_cb_info(env, info, &argc, &arg, nullptr, nullptr);
-  if (argc < 1 || napi_get_value_double(env, arg, &limit) != napi_ok || !(limit >= 1 && limit <= 1e6)) {
-    napi_throw_range_error(env, "ERR_STALLBENCH_CANARY", "setLimit(n): n must be a number from 1 to 1000000");
+  if (!stallbench::number_argument(env, info, 1, 1e6, "setLimit(n): n must be a number from 1 to 1000000", limit))
     return nullptr;
-  }
   state_of(env)->limit = static_cast<std::size_t>(limit);
   return nullptr;
 }
@@ -231,7 +226,7 @@ NAPI_MODULE_INIT() {
       {"setLimit", nullptr, set_limit, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"fields", nullptr, nullptr, nullptr, nullptr, field_names(env), napi_enumerable, nullptr},
   };
-  if (!check(env, napi_define_properties(env, exports, sizeof api / sizeof api[0], api), "napi_define_properties failed") ||
+  if (!check(env, napi_define_properties(env, exports, sizeof api / sizeof api[0], api), "napi_define_properties") ||
       !stallbench::define_pool_api(env, exports))
     return nullptr;
   return exports;

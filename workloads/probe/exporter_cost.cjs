@@ -23,7 +23,9 @@ if (kind === 'prometheus') {
     res.setHeader('content-type', client.register.contentType);
     res.end(await client.register.metrics());
   });
-  server.listen(0, '127.0.0.1', () => fs.writeFileSync(process.env.STALLBENCH_EXPORTER_PORT_FILE, String(server.address().port)));
+  server.listen(0, '127.0.0.1', () => {
+    fs.writeFileSync(process.env.STALLBENCH_EXPORTER_PORT_FILE, String(server.address().port));
+  });
   server.unref();
 } else if (kind === 'otel') {
   const sdk = need('@opentelemetry/sdk-metrics');

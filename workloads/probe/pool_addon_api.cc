@@ -20,14 +20,9 @@ namespace stallbench {
 namespace {
 
 napi_value start_pool_sampler_js(napi_env env, napi_callback_info info) {
-  std::size_t argc = 1;
-  napi_value arg;
   double rate = 0;
-  napi_get_cb_info(env, info, &argc, &arg, nullptr, nullptr);
-  if (argc < 1 || napi_get_value_double(env, arg, &rate) != napi_ok || !(rate >= 1 && rate <= 10000)) {
-    napi_throw_range_error(env, "ERR_STALLBENCH_CANARY", "startPoolSampler(rate): rate must be 1-10000 a second");
+  if (!number_argument(env, info, 1, 10000, "startPoolSampler(rate): rate must be 1-10000 a second", rate))
     return nullptr;
-  }
   start_pool_sampler(rate);
   return nullptr;
 }

@@ -28,11 +28,12 @@
 //   program's HTTP requests: how many, how long inside it (probe_requests.cjs).
 //
 // Samples go out as JSON lines (format FORMAT, one object per line, every one with `pid`) to
-// STALLBENCH_PROBE_OUT (a file, appended to, fd:N, or none: no file, for exporters alone), flushed every STALLBENCH_PROBE_FLUSH_MS and
-// when the process ends: on exit, on SIGTERM, SIGINT or SIGHUP (the program's own handling is left
-// as it was: with no listener of its own the process then dies of the signal as before), and on an
-// uncaught exception. A SIGKILL loses at most one flush period. Memory is bounded: one period of
-// samples in JavaScript, and the addon's ring and outstanding-canary limit.
+// STALLBENCH_PROBE_OUT (probe_output.cjs: a file, appended to, fd:N, or none: no file, for the
+// exporters alone), flushed every STALLBENCH_PROBE_FLUSH_MS and when the process ends: on exit, on
+// SIGTERM, SIGINT or SIGHUP (the program's own handling is left as it was: with no listener of its
+// own the process then dies of the signal as before), and on an uncaught exception. A SIGKILL loses
+// at most one flush period. Memory is bounded: one period of samples in JavaScript, and the addon's
+// ring and outstanding-canary limit.
 //
 // The module's export is the running probe (one per process, however many times it is required):
 // probe.subscribe(fn) calls fn({canaries, loop, period}) once a period with that period's samples
@@ -48,6 +49,7 @@ const path = require('path');
 const { sampleLoop, RESOLUTION_MS, FIELDS: LOOP_FIELDS } = require('./probe_loop.cjs');
 const { countRequests } = require('./probe_requests.cjs');
 const { machineBusy } = require('./probe_machine.cjs');
+const { Output } = require('./probe_output.cjs');
 
 const FORMAT = 2;
 const MIN_NAPI = 8;
@@ -68,24 +70,6 @@ function setting(name, fallback, low, high, what) {
     refuse(`${name}=${JSON.stringify(text)} is not ${what}: valid values are ${low}-${high}`);
   }
   return value;
-}
-
-function openOutput(target) {
-  if (target === 'none') return null;
-  const fd = /^fd:(\d+)$/.exec(target);
-  if (fd) {
-    try {
-      fs.fstatSync(Number(fd[1]));
-    } catch (error) {
-      refuse(`STALLBENCH_PROBE_OUT=${target}: descriptor ${fd[1]} is not open (${error.code})`);
-    }
-    return Number(fd[1]);
-  }
-  try {
-    return fs.openSync(target, 'a');
-  } catch (error) {
-    return refuse(`cannot write ${target} (${error.code}): set STALLBENCH_PROBE_OUT to a writable file, fd:N or none`);
-  }
 }
 
 const round3 = (v) => (Number.isFinite(v) ? Math.round(v * 1000) / 1000 : null);
@@ -115,8 +99,12 @@ function start() {
   } catch (error) {
     refuse(`cannot load the canary addon ${addonPath}: ${String(error.message).split('\n')[0]}`);
   }
-  const target = process.env.STALLBENCH_PROBE_OUT || `stallbench-probe-${process.pid}.jsonl`;
-  const fd = openOutput(target);
+  let output;
+  try {
+    output = new Output(process.env.STALLBENCH_PROBE_OUT || `stallbench-probe-${process.pid}.jsonl`);
+  } catch (error) {
+    refuse(error.message);
+  }
   const { performance } = require('perf_hooks');
   const wholeLife = require('perf_hooks').monitorEventLoopDelay({ resolution: RESOLUTION_MS });
   wholeLife.enable();
@@ -125,26 +113,11 @@ function start() {
   const machine = machineBusy();
   const listeners = new Set();
 
-  let lines = [];
   let loop = [];  // this period's loop samples: [when the timer fired, ms late, main-thread CPU ms]
   let periodStart = addon.now();
   let elu = performance.eventLoopUtilization();
   let ended = false;
-  const write = (record) => {
-    if (fd !== null) lines.push(JSON.stringify({ pid: process.pid, ...record }));
-  };
-  const flushOut = () => {
-    if (!lines.length) return;
-    const text = `${lines.join('\n')}\n`;
-    lines = [];
-    try {
-      fs.writeSync(fd, text);
-    } catch (error) {
-      // The file went away or the disk is full: the program goes on, the probe stops writing.
-      if (!ended) fs.writeSync(2, `stallbench probe: writing ${target} failed (${error.code}); no more samples\n`);
-      ended = true;
-    }
-  };
+  const write = (record) => output.write(record);
   const tell = (news) => {
     for (const listener of listeners) {
       try {
@@ -195,7 +168,7 @@ function start() {
         resolution_ms: RESOLUTION_MS,
       },
     });
-    flushOut();
+    output.flush();
     ended = true;
   };
 
@@ -217,11 +190,11 @@ function start() {
     loop_resolution_ms: RESOLUTION_MS, canary_fields: CANARY_FIELDS, loop_fields: LOOP_FIELDS,
     main_thread_cpu: cpuSource, clock: 'CLOCK_MONOTONIC ms',
   });
-  flushOut();
+  output.flush();
   setInterval(() => {
     if (ended) return;
     period();
-    flushOut();
+    output.flush();
   }, flushMs).unref();
 
   process.on('exit', () => end('exit'));

@@ -31,7 +31,8 @@ const [port, otelPort] = process.argv.slice(2).map(Number);
 require(path.join(probeDir, 'stallbench-probe-prometheus.cjs')).register(client);
 
 // OpenTelemetry: the SDK's MeterProvider, made global, then the probe's instruments on one of its meters.
-metrics.setGlobalMeterProvider(new MeterProvider({ readers: [new PrometheusExporter({ host: '127.0.0.1', port: otelPort })] }));
+const reader = new PrometheusExporter({ host: '127.0.0.1', port: otelPort });
+metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
 require(path.join(probeDir, 'stallbench-probe-otel.cjs')).register(metrics.getMeter('stallbench-probe'));
 
 http.createServer(async (req, res) => {
