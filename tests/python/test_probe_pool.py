@@ -7,28 +7,14 @@ import subprocess
 
 import pytest
 
-from conftest import BUILD, DATA
+from conftest import DATA
 from stallbench_lib import node as nodejs
 from stallbench_lib.probe import preload, trace as probe_trace
 from stallbench_lib.probe.occupancy import occupancy
+from test_probe import _installed_lines, probe  # noqa: F401 (a fixture)
 
 PROBE_DATA = DATA / "probe"
 POOL = 2
-
-
-@pytest.fixture(scope="module")
-def probe():
-    found = preload.find(BUILD)
-    if found is None:
-        pytest.skip(f"the pool probe is not built: {preload.missing_reason(BUILD)}")
-    return found
-
-
-def _lines():
-    for line in nodejs.pinned():
-        path = nodejs.installed_path(line)
-        marks = [] if path else [pytest.mark.skip(reason=f"Node {line} is not installed (scripts/bootstrap --node {line})")]
-        yield pytest.param(line, marks=marks, id=f"node{line}")
 
 
 def _traced(node_path: str, probe, tmp_path, program: str, *args: str, pool: int = POOL) -> probe_trace.Trace:
@@ -41,7 +27,7 @@ def _traced(node_path: str, probe, tmp_path, program: str, *args: str, pool: int
     return t
 
 
-@pytest.mark.parametrize("line", _lines())
+@pytest.mark.parametrize("line", _installed_lines())
 def test_libuv_s_own_counters_are_read_in_every_line(tmp_path, probe, line):
     node = nodejs.resolve([line])[0]
     t = _traced(node.path, probe, tmp_path, "keeps_the_pool_busy.js", "3")
@@ -73,8 +59,10 @@ def test_the_loop_s_cpu_time_goes_with_the_blocks_that_made_it_late(tmp_path, pr
     node = nodejs.resolve([list(nodejs.pinned())[-1]])[0]
     t = _traced(node.path, probe, tmp_path, "blocks_with_cpu.js", "3")
     samples = [(late, cpu) for p in t.periods for late, cpu in zip(p.loop_delay, p.loop_cpu)]
-    latest = max(samples)
-    assert latest[1] == max(cpu for _, cpu in samples)  # the latest firing came after the most CPU
+    latest, most = max(samples), max(cpu for _, cpu in samples)
+    # The latest firing came after a block (the blocks cost the same CPU; which of them was latest is
+    # the machine's doing), not after a wait with no work of its own.
+    assert latest[1] >= most / 2
     assert all(cpu <= late + 10 + 1 for late, cpu in samples)  # one thread cannot run longer than the wall time
 
 

@@ -11,10 +11,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <string>
 
 namespace stallbench {
 namespace {
@@ -100,9 +102,31 @@ bool scan(const MappedFile& file, Found& found, std::string& why) {
   return false;
 }
 
+// "1.52" or, with its patch, "1.52.1".
+std::string version_text(unsigned v, bool patch) {
+  std::string text = std::to_string(v >> 16 & 0xffu) + "." + std::to_string(v >> 8 & 0xffu);
+  return patch ? text + "." + std::to_string(v & 0xffu) : text;
+}
+
 }  // namespace
 
+std::string unchecked_libuv(unsigned v) {
+  if (v >= kOldestCheckedLibuv && v <= kNewestCheckedLibuv) return "";
+  return "not available on this line: libuv " + version_text(v, true) + "'s thread pool was not checked (its " +
+         "internals are read only in libuv " + version_text(kOldestCheckedLibuv, false) + "-" +
+         version_text(kNewestCheckedLibuv, false) + ")";
+}
+
+unsigned threads_libuv_starts(const char* threadpool_size) {
+  if (!threadpool_size) return 4;
+  auto n = static_cast<unsigned>(std::atoi(threadpool_size));
+  return n == 0 ? 1 : std::min(n, 1024u);
+}
+
 bool find_libuv_pool(LibuvPool& pool, std::string& why) {
+  auto uv_version = reinterpret_cast<unsigned (*)()>(dlsym(RTLD_DEFAULT, "uv_version"));
+  why = uv_version ? unchecked_libuv(uv_version()) : "uv_version is not exported by this process: its libuv cannot be told";
+  if (!why.empty()) return false;
   void* queue_work = dlsym(RTLD_DEFAULT, "uv_queue_work");
   Dl_info info{};
   link_map* object = nullptr;

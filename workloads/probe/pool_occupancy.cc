@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <mutex>
 #include <random>
 #include <thread>
@@ -27,8 +28,10 @@ enum class Lookup { pending, readable, unreadable, broken };
 
 struct Reader {
   LibuvPool pool;
-  std::string why;  // written before state leaves `pending`, read only after
+  std::mutex why_lock;  // the sampler and the main thread (a canary's submission) both read the pool
+  std::string why;
   std::atomic<Lookup> state{Lookup::pending};
+  std::atomic<bool> first_read_checked{false};
 };
 
 Reader& reader() {
@@ -40,8 +43,32 @@ Reader& reader() {
 void look_up(Reader& r) {
   std::string why;
   bool found = find_libuv_pool(r.pool, why);
+  std::lock_guard<std::mutex> guard(r.why_lock);
   r.why = why;
   r.state = found ? Lookup::readable : Lookup::unreadable;
+}
+
+// Stops every later read, with the reason (the first reason given stays).
+void give_up(Reader& r, const std::string& why) {
+  std::lock_guard<std::mutex> guard(r.why_lock);
+  if (r.state == Lookup::broken) return;
+  r.why = why;
+  r.state = Lookup::broken;
+}
+
+// The first read is checked against what libuv must hold then: as many threads as it starts, no more
+// idle than that. A variable that holds anything else is not the one this probe thinks it reads.
+bool first_read_agrees(Reader& r, unsigned threads, unsigned idle) {
+  if (r.first_read_checked.load(std::memory_order_acquire)) return true;
+  unsigned expected = threads_libuv_starts(std::getenv("UV_THREADPOOL_SIZE"));
+  if (threads != expected || idle > threads) {
+    give_up(r, "libuv's pool read " + std::to_string(threads) + " threads (" + std::to_string(idle) +
+                   " idle) where UV_THREADPOOL_SIZE makes it start " + std::to_string(expected) +
+                   ": not the variables this probe reads in the libuvs it knows; not read further");
+    return false;
+  }
+  r.first_read_checked.store(true, std::memory_order_release);
+  return true;
 }
 
 // Entries of a circular list, markers left out; false if it does not link back within the bound.
@@ -108,19 +135,22 @@ bool pool_snapshot(PoolSnapshot& out) {
   bool linked = count(p.wq, p, queued) && count(p.slow_io_pending, p, queued);
   pthread_mutex_unlock(p.mutex);
   if (!linked || threads == 0 || idle > threads) {
-    r.state = Lookup::broken;
+    give_up(r, kNotAList);
     return false;
   }
+  if (!first_read_agrees(r, threads, idle)) return false;
   out = {threads, idle, queued};
   return true;
 }
 
 std::string pool_unreadable_why() {
-  switch (Reader& r = reader(); r.state.load()) {
+  Reader& r = reader();
+  std::lock_guard<std::mutex> guard(r.why_lock);
+  switch (r.state.load()) {
     case Lookup::pending: return "libuv's pool has not been looked up yet";
     case Lookup::readable: return "";
-    case Lookup::unreadable: return r.why;
-    case Lookup::broken: return kNotAList;
+    case Lookup::unreadable:
+    case Lookup::broken: return r.why;
   }
   return "";
 }
