@@ -74,9 +74,13 @@ def test_work_split_into_short_jobs_is_saturated_by_littles_law_though_each_cana
     assert _verdict(_trace(canaries[400:], QUIET_LOOP, quiet), request_p50_ms=300, rate=2.8).word == "neither"
 
 
-def test_without_requests_jobs_that_waited_longer_than_they_ran_saturate_the_pool():
+def test_without_requests_jobs_that_waited_half_as_long_as_they_ran_saturate_the_pool():
+    # Eight jobs kept in flight on four threads wait as long as they run (4 waiting / 4 busy) in theory;
+    # a busy machine, slowing the threads' work and the program's resubmissions, reads less: half counts.
     canaries = [(2.0, 0, 2)] * 500
     assert _verdict(_trace(canaries, QUIET_LOOP, PoolOccupancy(100, 1, 1.0, 2.0, 2.0))).word == "pool saturated"
+    assert _verdict(_trace(canaries, QUIET_LOOP, PoolOccupancy(100, 4, 4.0, 2.4, 2.4))).word == "pool saturated"
+    assert _verdict(_trace(canaries, QUIET_LOOP, PoolOccupancy(100, 4, 4.0, 1.6, 1.6))).word == "neither"
     assert _verdict(_trace(canaries, QUIET_LOOP, PoolOccupancy(100, 4, 3.0, 0.1, 0.1))).word == "neither"
 
 

@@ -172,3 +172,11 @@ def test_app_with_libuv_s_counters_the_sizes_are_compared_by_the_wait_per_reques
     assert "At pool 1 requests' pool work waited for threads 310 ms per request in a typical second" in " ".join(rec.reasons)
     del sweep.at(4, "requests").values["pool_wait_per_request_second_ms"]  # one size without: per job for all
     assert recommend(sweep, {}, cores=2).size == 1
+
+
+def test_app_a_missed_target_names_the_wait_for_a_thread_where_the_probe_told_it_apart():
+    sweep = _app_sweep({1: [40] * 6, 2: FLOOR[:6]}, p99=900)
+    cell = sweep.at(2, "requests")
+    assert any("waited up to 3.9 ms in the pool's queue (p99)" in r for r in recommend(sweep, {}, cores=2).reasons)
+    cell.metrics["queue_thread_wait_p99_ms"] = 0.0  # every canary found a thread idle: it waited for a core
+    assert any("waited up to 0.0 ms for a thread (p99)" in r for r in recommend(sweep, {}, cores=2).reasons)

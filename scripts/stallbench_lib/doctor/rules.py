@@ -11,7 +11,7 @@ POOL_P50_MS = 10.0
 POOL_P99_MS = 100.0
 POOL_SHARE_OF_LATENCY = 0.10
 MIN_WAIT_PER_REQUEST_MS = 1.0  # below this the pool's share of a fast request is noise, not saturation
-QUEUE_OVER_WORK = 1.0  # without requests: jobs waited for a thread at least as long as they ran
+QUEUE_OVER_WORK = 0.5  # without requests: jobs waited for a thread at least half as long as they ran
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@
   no wait for a thread); or the pool's queue added a tenth or more of the requests' median latency
   to each request, by Little's law from the jobs waiting for a thread on average (probe/occupancy.py),
   which counts work libuv splits into many short jobs as a single canary cannot; for a program that
-  serves no requests, when its jobs waited for a thread at least as long as they ran (jobs waiting /
+  serves no requests, when its jobs waited for a thread at least half as long as they ran (jobs waiting /
   threads busy, Little's law again: mean wait / mean run). Where libuv's pool cannot be read, the
   canaries' waits are taken as they are, with a note.
 - **both**, or **neither**."""

@@ -66,7 +66,7 @@ def _timeline(context, trace: probe_trace.Trace, window_ms, driven: bool, index:
         jobs_ax.step([(p.t1 - origin) / 1000 for p in pools], [p.pool.waiting for p in pools], where="pre",
                      color="tab:green", lw=1, label="jobs waiting for a thread (mean per second, right)")
         jobs_ax.set_ylabel("jobs waiting for a thread")
-        jobs_ax.set_ylim(bottom=0)
+        jobs_ax.set_ylim(0, 1.1 * max(1.0, *(p.pool.waiting for p in pools)))
     pool_ax.axhline(rules.POOL_P99_MS, color="navy", ls="--", lw=0.8, label="saturated: p99 100 ms")
     pool_ax.axhline(rules.POOL_P50_MS, color="tab:cyan", ls="--", lw=0.8, label="saturated: median 10 ms")
     pool_ax.set_ylabel("pool queue wait (ms, log)")
