@@ -73,3 +73,16 @@ def test_a_real_prometheus_scrapes_both_exporters_of_the_example(exporters):
                           'stallbench_waited_for="thread"}')
         assert otel and float(otel[0]["value"][1]) > 0
         assert live.query('{job="opentelemetry", __name__=~"stallbench_pool_utilization.*"}')
+
+
+def test_prometheus_shows_a_gauge_only_while_it_has_a_value(exporters):
+    # prom-client shows an unlabelled gauge never set as 0: an unreadable pool would read as idle.
+    node = nodejs.resolve([list(nodejs.pinned())[-1]])[0]
+    result = subprocess.run([node.path, str(DATA / "probe" / "prometheus_gauges.js"), str(BUILD / "probe")],
+                            env={**os.environ, "NODE_PATH": str(exporters)}, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    unreadable, with_requests, without_requests = json.loads(result.stdout)
+    pool_gauges = {"stallbench_pool_utilization_ratio", "stallbench_pool_queue_length", "stallbench_pool_threads"}
+    assert unreadable == []
+    assert set(with_requests) == pool_gauges | {"stallbench_pool_queue_wait_per_request_seconds"}
+    assert set(without_requests) == pool_gauges
