@@ -145,24 +145,28 @@ GRAPH = ("rate(stallbench_pool_queue_wait_seconds_sum[10s]) / rate(stallbench_po
          "histogram_quantile(0.99, rate(stallbench_eventloop_held_seconds_bucket[10s]))")
 
 
-def screenshot(s: Scene, out: Path) -> None:
-    """Prometheus' graph page of the scraped series, rendered by Debian's headless Chromium."""
+def screenshot(s: Scene, out: Path, seconds: float, end: float) -> None:
+    """Prometheus' graph page of the scraped series over the `seconds` before `end` (a Unix time),
+    rendered by Debian's headless Chromium (whose virtual time runs ahead: the end is given, not now)."""
     params = {}
+    shown = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(end))
     for k, expression in enumerate(GRAPH):
-        params.update({f"g{k}.expr": expression, f"g{k}.tab": "0", f"g{k}.range_input": "1m"})
+        params.update({f"g{k}.expr": expression, f"g{k}.tab": "0", f"g{k}.range_input": f"{int(seconds)}s",
+                       f"g{k}.end_input": shown, f"g{k}.moment_input": shown})
     url = f"http://127.0.0.1:{s.prometheus_port}/graph?" + urllib.parse.urlencode(params)
     with tempfile.TemporaryDirectory(prefix="stallbench-chromium-") as profile:
         subprocess.run(["/usr/bin/chromium", "--headless", "--no-sandbox", "--disable-gpu", f"--user-data-dir={profile}",
-                        "--hide-scrollbars", "--window-size=1400,2200", "--virtual-time-budget=15000",
+                        "--hide-scrollbars", "--window-size=1400,3000", "--virtual-time-budget=15000",
                         f"--screenshot={out}", url], check=True, timeout=180, capture_output=True)
 
 
 if __name__ == "__main__":
     seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 60
     with scene() as live:
+        started = time.time()
         live.drive(seconds)
         time.sleep(3)
         for expression in GRAPH:
             print(expression, json.dumps(live.query(expression)))
-        screenshot(live, SCREENSHOT)
+        screenshot(live, SCREENSHOT, time.time() - started + 5, time.time())
     print(f"wrote {SCREENSHOT}")
