@@ -263,7 +263,7 @@ def test_bh_over_a_merged_ab_group_equals_bh_over_the_same_rows_unsplit(ab_shard
     from stallbench_lib.tracking.samples import samples_from_rows
 
     merged = stallbench_command("merge", str(ab_shards / "s1"), str(ab_shards / "s2"), "--out", str(tmp_path))
-    assert merged.returncode in (0, 1), merged.stderr
+    assert merged.returncode in (0, 1, 4), merged.stderr  # 4: too few pairs to have the power to call it
     summary = json.loads((tmp_path / "ab.json").read_text())
     assert summary["exit"] == merged.returncode and summary["pairs"] == 4
     rows = {role: [r for k in (1, 2) for run in (ab_shards / f"s{k}" / role).iterdir()

@@ -16,7 +16,7 @@ def test_the_report_counts_only_the_chosen_methods():
                      _verdict("paired", "A/A", 1, False), _verdict("paired", "A/B", 1, True)])
     text = markdown(trials)
     assert "2 trials of each kind" in text
-    assert "| paired | 1 of 2 | 2 of 2 | 2 of 2 |" in text
+    assert "| paired | 1 of 2 | 0 of 2 | 2 of 2 | 2 of 2 |" in text  # right, inconclusive, caught, exit 1
     assert "| duet |" not in text and "| sequential |" not in text and "sequential detectable" not in text
 
 

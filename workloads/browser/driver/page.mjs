@@ -64,7 +64,7 @@ async function interactions(file) {
   }
 }
 
-async function measure(session, tab, servers, documents, request) {
+async function measure(session, tab, servers, request, asked) {
   const url = await target(request.page, servers);
   const script = await interactions(request.script);
   const clicks = [];
@@ -84,8 +84,9 @@ async function measure(session, tab, servers, documents, request) {
   }
   await sleep(request.wait_ms);
   const end = unix();
-  documents.push(await tab.evaluate(() => window.stallbenchDrain()));
-  const reply = { start, end, documents: documents.splice(0), clicks, refused: session.refused() };
+  // A document left in an earlier run that failed may still be stored: it began before this run was asked for.
+  const documents = (await tab.evaluate(() => window.stallbenchDrain())).filter((d) => d.origin > asked);
+  const reply = { start, end, documents, clicks, refused: session.refused() };
   if (request.references.includes("lighthouse") && session.port) reply.lighthouse_tbt = await lighthouseTbt(url, session.port);
   return reply;
 }
@@ -94,8 +95,6 @@ const session = await startBrowser(args);
 const servers = new Map();
 try {
   const tab = await session.newTab();
-  const documents = [];  // what each document left handed over, and the last one's, per run
-  await tab.exposeFunction("stallbenchKeep", (json) => { documents.push(JSON.parse(json)); });
   await tab.addInitScript(OBSERVER);
   let withWebVitals = false;
   console.log(JSON.stringify({ ready: true, version: session.version }));
@@ -107,9 +106,9 @@ try {
         await tab.addInitScript(WEB_VITALS());
         withWebVitals = true;
       }
+      const asked = unix();
       await tab.goto("about:blank");
-      documents.length = 0;
-      console.log(JSON.stringify(await withLimit(measure(session, tab, servers, documents, request), request.limit_ms,
+      console.log(JSON.stringify(await withLimit(measure(session, tab, servers, request, asked), request.limit_ms,
                                                  "the page run")));
     } catch (e) {
       const message = e.message.split("\n")[0];

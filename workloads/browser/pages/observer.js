@@ -4,8 +4,9 @@
 // keep Event Timing's entries (every interaction's, from 16 ms, and the first input), the longtask
 // and long-animation-frame entries where the browser has them (Chromium), and the first contentful
 // paint. Times are Unix times in ms (timeOrigin + now), so documents after a navigation share a clock.
-// The driver drains what was seen with stallbenchDrain(); a document being left hands the rest to
-// the driver's stallbenchKeep binding.
+// A document being left stores what it saw in the tab's sessionStorage, which is written at once and
+// outlives the document (a call to a driver binding from pagehide is lost in both browsers); the
+// driver drains every document's, the one still open last, with stallbenchDrain().
 (() => {
   const origin = performance.timeOrigin;
   const at = (t) => origin + t;
@@ -39,12 +40,21 @@
   observe("paint", (e) => kept.paints.push({ name: e.name, at: at(e.startTime) }));
   // A page that times its own tasks (performance.measure) gives the truth TBT is checked against.
   observe("measure", (e) => kept.measures.push({ name: e.name, at: at(e.startTime), duration: e.duration }));
-  Object.defineProperty(window, "stallbenchDrain", { value: () => {
+  const LEFT = "stallbench-documents-left";
+  const left = () => {
+    try { return JSON.parse(sessionStorage.getItem(LEFT) ?? "[]"); } catch { return []; }
+  };
+  const drain = () => {
     const out = { ...kept, web_vitals_inp: window.stallbenchWebVitalsInp ?? -1 };
     kept = fresh();
     return out;
+  };
+  Object.defineProperty(window, "stallbenchDrain", { value: () => {
+    const all = [...left(), drain()];
+    try { sessionStorage.removeItem(LEFT); } catch {}
+    return all;
   } });
   addEventListener("pagehide", () => {
-    if (typeof window.stallbenchKeep === "function") window.stallbenchKeep(JSON.stringify(window.stallbenchDrain()));
+    try { sessionStorage.setItem(LEFT, JSON.stringify([...left(), drain()])); } catch {}
   });
 })();
