@@ -2,9 +2,9 @@
 // Reference service for the doctor, built so the truth is known: a token route that derives a key
 // with crypto.pbkdf2 on libuv's pool, and every 20th request also parses a 19 MB JSON document on the
 // main thread (a report someone asked for). Built for UV_THREADPOOL_SIZE=1 at the rate that keeps
-// that thread 80-100% busy with pbkdf2 (one takes 100 ms of CPU in Node 26, 126 ms in Node 20, on
-// the 2-core development machine: 8 requests a second): the pool is saturated, and each parse holds
-// the loop for about half a second: both.
+// that thread 80-100% busy with pbkdf2 (one takes about 90-100 ms of CPU in Node 26, 126 ms in
+// Node 20, on the 2-core development machine: 8 requests a second): the pool is saturated, and each
+// parse holds the loop for about half a second: both.
 //
 //   node token_pbkdf2_parse.js PORT    GET /token
 const crypto = require('crypto');
