@@ -1,6 +1,8 @@
-"""stallbench doctor: its verdict on three small programs (one blocks the loop, one saturates the pool,
-one does neither), watched and driven; what it writes; and the programs it refuses with one line and
-exit 2 (not Node, exits at once, a Node without Node-API 8), nothing written, no process left."""
+"""stallbench doctor: its verdict on small programs (one blocks the loop, one saturates the pool, one
+does neither, one keeps the pool busy with work split into many short jobs), watched and driven, and
+on an idle program while other processes keep every core busy; what it writes; and the programs it
+refuses with one line and exit 2 (not Node, exits at once, a Node without Node-API 8, a rate of 0),
+nothing written, no process left."""
 import json
 import os
 import signal
@@ -14,6 +16,7 @@ import pytest
 
 from conftest import BUILD, DATA, ROOT, tree
 from stallbench_lib import node as nodejs
+from stallbench_lib.commands.doctor import request_line
 from stallbench_lib.probe import preload
 from stallbench_lib.tidy import read_csv
 
@@ -33,9 +36,9 @@ def _port() -> int:
         return s.getsockname()[1]
 
 
-def _doctor(*args, env=None, timeout=180):
+def _doctor(*args, env=None, timeout=180, command="doctor"):
     full = {**os.environ, "STALLBENCH_BUILD_DIR": str(BUILD), "PYTHONPATH": str(ROOT / "scripts"), **(env or {})}
-    return subprocess.run([sys.executable, "-m", "stallbench_lib", "doctor", "--no-build", *args], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "stallbench_lib", command, "--no-build", *args], capture_output=True,
                           text=True, timeout=timeout, env=full)
 
 
@@ -72,6 +75,52 @@ def test_driven_it_reports_the_requests_beside_what_the_probe_saw(tmp_path, node
     assert rows["latency_p50_ms"].value > 0 and rows["canaries"].value > 0
     assert rows["latency_p50_ms"].param_dict() == {"mode": "driven", "pool": "2", "rate": "5"}
     assert (run / "report" / "doctor-timeline-0.png").exists()
+    # the report's header says which command ran, from when to when (no profile: a doctor has none)
+    meta = json.loads((run / "meta.json").read_text())
+    assert meta["started_at"] < meta["ended_at"]
+    header = (run / "report" / "report.md").read_text().split("\n\n")[1]
+    assert "None" not in header and "scripts/stallbench doctor" in header, header
+
+
+@pytest.mark.parametrize("pool, verdict", [("1", "pool saturated"), ("4", "neither")])
+def test_work_split_into_many_short_jobs_saturates_one_thread_not_four(tmp_path, node_path, pool, verdict):
+    result = _doctor("--app", f"{node_path} {PROGRAMS / 'chunks_the_pool.js'} {_port()}", "--duration", "4", "--no-report",
+                     "--out", str(tmp_path), env={"UV_THREADPOOL_SIZE": pool})
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith(f"doctor: {verdict}"), result.stdout
+    assert "of its jobs waited for a thread" in result.stdout
+
+
+def test_an_idle_pool_on_a_machine_other_processes_keep_busy_is_neither(tmp_path, node_path):
+    # Two spinners per core, each in a session of its own, killed whatever happens.
+    spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"], start_new_session=True)
+                for _ in range(2 * len(os.sched_getaffinity(0)))]
+    try:
+        port = _port()
+        result = _doctor("--app", f"{node_path} {PROGRAMS / 'does_neither.js'} {port}", "--url",
+                         f"http://127.0.0.1:{port}/", "--rate", "20", "--duration", "4", "--no-report", "--out",
+                         str(tmp_path))
+    finally:
+        for spinner in spinners:
+            os.killpg(spinner.pid, signal.SIGKILL)
+            spinner.wait()
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("doctor: neither"), result.stdout
+    assert "0% busy with the program's jobs" in result.stdout
+
+
+def test_a_percentile_the_load_generator_did_not_give_is_a_dash_not_0():
+    line = request_line({"latency_p50_ms": 10006.0, "throughput_per_s": 1.2, "offered_per_s": 20.0})
+    assert line == "requests: median 10,006 ms, p99 – ms, 1.2/s answered of 20.0/s sent"
+
+
+@pytest.mark.parametrize("command", ["doctor", "sweep-pool", "probe-cost"])
+def test_a_rate_of_0_is_refused_with_the_rates_that_are_valid(tmp_path, command):
+    result = _doctor("--app", "node x.js", "--url", "http://127.0.0.1:9/", "--rate", "0", "--out", str(tmp_path),
+                     command=command)
+    assert result.returncode == 2
+    assert "--rate 0 is out of range: a rate is more than 0 and at most 10000" in result.stderr, result.stderr
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_ctrl_c_ends_the_watch_with_a_verdict_and_no_process_left(tmp_path, node_path):

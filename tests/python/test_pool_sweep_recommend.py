@@ -156,3 +156,27 @@ def test_app_without_probe_samples_falls_back_to_latency():
         cell.values.clear()
     rec = recommend(sweep, {}, cores=2)
     assert rec.size == 1  # p99 100 ms meets the default target of 200 ms at every size
+
+
+def test_app_with_libuv_s_counters_the_sizes_are_compared_by_the_wait_per_request():
+    # Work split into short jobs (gzip-like): each canary waits a millisecond or two at pool 1, no more
+    # than at pool 4, but Little's law puts a request's pool work at ~300 ms of waiting at pool 1.
+    sweep = _app_sweep({1: [1.5, 2.0, 1.2, 1.8, 1.6], 2: [1.1, 0.9, 1.3, 1.0, 1.2], 4: FLOOR[:5]}, alone_ms=90)
+    per_request = {1: [310, 280, 350, 295, 330], 2: [4, 6, 3, 5, 4], 4: [0, 0, 1, 0, 0]}
+    for pool, seconds in per_request.items():
+        cell = sweep.at(pool, "requests")
+        cell.values["pool_wait_per_request_second_ms"] = seconds
+        cell.metrics["pool_wait_per_request_ms"] = sum(seconds) / len(seconds)
+    rec = recommend(sweep, {}, cores=2)
+    assert rec.size == 2
+    assert "At pool 1 requests' pool work waited for threads 310 ms per request in a typical second" in " ".join(rec.reasons)
+    del sweep.at(4, "requests").values["pool_wait_per_request_second_ms"]  # one size without: per job for all
+    assert recommend(sweep, {}, cores=2).size == 1
+
+
+def test_app_a_missed_target_names_the_wait_for_a_thread_where_the_probe_told_it_apart():
+    sweep = _app_sweep({1: [40] * 6, 2: FLOOR[:6]}, p99=900)
+    cell = sweep.at(2, "requests")
+    assert any("waited up to 3.9 ms in the pool's queue (p99)" in r for r in recommend(sweep, {}, cores=2).reasons)
+    cell.metrics["queue_thread_wait_p99_ms"] = 0.0  # every canary found a thread idle: it waited for a core
+    assert any("waited up to 0.0 ms for a thread (p99)" in r for r in recommend(sweep, {}, cores=2).reasons)

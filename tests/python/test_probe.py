@@ -176,5 +176,5 @@ def test_a_node_without_node_api_8_is_refused(newest, probe, tmp_path):
 def test_a_file_of_another_format_is_refused_with_one_line(tmp_path):
     path = tmp_path / "probe.jsonl"
     path.write_text('{"pid": 1, "type": "start", "format": 99}\n')
-    with pytest.raises(probe_trace.UsageError, match="probe format 99 is not 1"):
+    with pytest.raises(probe_trace.UsageError, match=f"probe format 99 is not {probe_trace.FORMAT}"):
         probe_trace.read(path)

@@ -1,6 +1,7 @@
 """sweep-pool --app: the example login service driven at two pool sizes gives rows and a
 recommendation; a program that exits, never answers or listens elsewhere than 127.0.0.1, and a URL
 that is not 127.0.0.1, are refused with one line and exit 2, nothing written."""
+import re
 import socket
 
 import pytest
@@ -33,7 +34,7 @@ def test_the_example_app_at_two_pool_sizes_gives_rows_and_a_recommendation(tmp_p
                         "--out", str(tmp_path))
     assert result.returncode == 0, result.stderr
     assert "recommended pool size:" in result.stdout
-    assert "waited for a thread" in result.stdout  # the reasons cite the pool's queue wait, measured inside
+    assert "waited for threads" in result.stdout and "per request" in result.stdout  # Little's law, measured inside
     order = [line.split("UV_THREADPOOL_SIZE=")[1].split()[0] for line in result.stderr.splitlines() if "] app " in line]
     assert order == ["1", "2", "2", "1"]  # rounds whose order alternates
     (run_dir,) = [p for p in tmp_path.iterdir() if p.is_dir()]
@@ -53,7 +54,14 @@ def test_the_example_app_at_two_pool_sizes_gives_rows_and_a_recommendation(tmp_p
         # the pool probe, inside the program: its queue wait and loop, one mean wait per second of load
         assert metrics["canaries"] > 0 and 0 <= metrics["queue_wait_p50_ms"] <= metrics["queue_wait_p99_ms"]
         assert 0 <= metrics["loop_utilization"] <= 1 and metrics["loop_delay_p99_ms"] >= 0
+        # libuv's own counters: how busy its threads were, and Little's law per request at the rate sent
+        assert 0 <= metrics["pool_utilization"] <= 1 and metrics["pool_wait_per_request_ms"] >= 0
         assert 2 <= len(seconds[pool]) <= 6  # about 2 seconds of load per repetition
+    # docs/pool-sweep.md names the params the rows have (and says they have no class)
+    documented = re.search(r"benchmark `app`,\s+params\s+((?:`\w+`,?\s+)+)and\s+no\s+`class`",
+                           (ROOT / "docs" / "pool-sweep.md").read_text())
+    assert documented, "docs/pool-sweep.md no longer says which params the --app rows have"
+    assert {key for r in rows for key in r.param_dict()} == set(re.findall(r"`(\w+)`", documented.group(1)))
     assert sorted(p.name for p in (run_dir / "raw").iterdir()) == [
         "probe-pool1-rep0.jsonl", "probe-pool1-rep1.jsonl", "probe-pool2-rep0.jsonl", "probe-pool2-rep1.jsonl"]
 

@@ -15,20 +15,31 @@
 //
 // JavaScript API:
 //   submit() -> id            queue one canary (null when `limit` canaries are already out)
-//   drain() -> Float64Array   completed canaries since the last drain: [id, submitted, started,
-//                             completed] per canary, in completion order
+//   drain() -> Float64Array   completed canaries since the last drain, `fields` numbers each: [id,
+//                             submitted, started, completed, idle, ahead], in completion order; idle and
+//                             ahead are the pool's idle threads and the jobs waiting in its queue
+//                             when the canary was submitted (NaN where libuv's pool is unreadable):
+//                             with more idle threads than jobs ahead, a thread was free for it, and
+//                             whatever it waited was for a core (pool_occupancy.h)
 //   status() -> {outstanding, oldest_submitted, lost, skipped}
 //   pending() -> Float64Array  when each canary still out was submitted, oldest first
 //   now() -> ms               the clock the samples are on
 //   setLimit(n)               how many canaries may be out at once (default 2000)
-#define NAPI_VERSION 8
-#include <node_api.h>
-
+//   fields                    the names of drain()'s numbers per canary, in order
+// and the pool's occupancy and thread CPU time (pool_addon_api.cc).
 #include <time.h>
 
+#include <cmath>
 #include <cstdint>
 #include <deque>
 #include <vector>
+
+#include "workloads/probe/napi_values.h"
+#include "workloads/probe/pool_addon_api.h"
+#include "workloads/probe/pool_occupancy.h"
+
+using stallbench::napi_checked;
+using stallbench::js_number;
 
 namespace {
 
@@ -39,8 +50,10 @@ double now_ms() {
 }
 
 struct Sample {
-  double id, submitted, started, completed;
+  double id, submitted, started, completed, idle, ahead;
 };
+constexpr const char* kFieldNames[] = {"id", "submitted", "started", "completed", "idle", "ahead"};
+constexpr std::size_t kFields = sizeof kFieldNames / sizeof kFieldNames[0];
 
 // A ring of completed samples: when drain() is not called for long, the oldest are overwritten
 // and counted, so memory stays bounded whatever the program does.
@@ -58,16 +71,11 @@ struct Canary {
   napi_async_work work = nullptr;
   State* state = nullptr;
   double id = 0, submitted = 0;
+  double idle = NAN, ahead = NAN;  // the pool when it was submitted
   double started = 0;  // written on the pool thread, read on the main thread after uv's queue lock
 };
 
-bool check(napi_env env, napi_status status, const char* what) {
-  if (status == napi_ok) return true;
-  bool pending = false;
-  napi_is_exception_pending(env, &pending);
-  if (!pending) napi_throw_error(env, "ERR_STALLBENCH_CANARY", what);
-  return false;
-}
+bool check(napi_env env, napi_status status, const char* what) { return napi_checked(env, status, what); }
 
 State* state_of(napi_env env) {
   void* data = nullptr;
@@ -75,7 +83,11 @@ State* state_of(napi_env env) {
   return static_cast<State*>(data);
 }
 
-void execute(napi_env, void* data) { static_cast<Canary*>(data)->started = now_ms(); }
+void execute(napi_env, void* data) {
+  static_cast<Canary*>(data)->started = now_ms();
+  stallbench::canaries_queued.fetch_sub(1, std::memory_order_relaxed);
+  stallbench::pool_started.store(true, std::memory_order_release);
+}
 
 void complete(napi_env env, napi_status status, void* data) {
   auto* canary = static_cast<Canary*>(data);
@@ -91,7 +103,8 @@ void complete(napi_env env, napi_status status, void* data) {
       s->lost += 1;
       s->count -= 1;
     }
-    s->ring[(s->head + s->count) % kRing] = {canary->id, canary->submitted, canary->started, completed};
+    s->ring[(s->head + s->count) % kRing] = {canary->id, canary->submitted, canary->started, completed,
+                                              canary->idle, canary->ahead};
     s->count += 1;
   }
   napi_delete_async_work(env, canary->work);
@@ -114,8 +127,15 @@ napi_value submit(napi_env env, napi_callback_info) {
     delete canary;
     return nullptr;
   }
+  stallbench::PoolSnapshot pool;
+  if (stallbench::pool_snapshot(pool)) {
+    canary->idle = pool.idle;
+    canary->ahead = pool.queued;
+  }
+  stallbench::canaries_queued.fetch_add(1, std::memory_order_relaxed);
   canary->submitted = now_ms();
   if (!check(env, napi_queue_async_work(env, canary->work), "napi_queue_async_work failed")) {
+    stallbench::canaries_queued.fetch_sub(1, std::memory_order_relaxed);
     napi_delete_async_work(env, canary->work);
     delete canary;
     return nullptr;
@@ -129,15 +149,13 @@ napi_value drain(napi_env env, napi_callback_info) {
   State* s = state_of(env);
   napi_value buffer, array;
   void* bytes = nullptr;
-  std::size_t n = s->count * 4;
+  std::size_t n = s->count * kFields;
   if (!check(env, napi_create_arraybuffer(env, n * sizeof(double), &bytes, &buffer), "out of memory")) return nullptr;
   auto* values = static_cast<double*>(bytes);
   for (std::size_t i = 0; i < s->count; ++i) {
     const Sample& x = s->ring[(s->head + i) % kRing];
-    values[4 * i] = x.id;
-    values[4 * i + 1] = x.submitted;
-    values[4 * i + 2] = x.started;
-    values[4 * i + 3] = x.completed;
+    const double fields[kFields] = {x.id, x.submitted, x.started, x.completed, x.idle, x.ahead};
+    for (std::size_t f = 0; f < kFields; ++f) values[kFields * i + f] = fields[f];
   }
   s->head = (s->head + s->count) % kRing;
   s->count = 0;
@@ -145,23 +163,17 @@ napi_value drain(napi_env env, napi_callback_info) {
   return array;
 }
 
-napi_value number(napi_env env, double value) {
-  napi_value v;
-  napi_create_double(env, value, &v);
-  return v;
-}
-
 napi_value status(napi_env env, napi_callback_info) {
   State* s = state_of(env);
   napi_value out;
   napi_create_object(env, &out);
-  napi_set_named_property(env, out, "outstanding", number(env, static_cast<double>(s->out.size())));
+  napi_set_named_property(env, out, "outstanding", js_number(env, static_cast<double>(s->out.size())));
   napi_value oldest;
   if (s->out.empty()) napi_get_null(env, &oldest);
-  else oldest = number(env, s->out.front().second);
+  else oldest = js_number(env, s->out.front().second);
   napi_set_named_property(env, out, "oldest_submitted", oldest);
-  napi_set_named_property(env, out, "lost", number(env, s->lost));
-  napi_set_named_property(env, out, "skipped", number(env, s->skipped));
+  napi_set_named_property(env, out, "lost", js_number(env, s->lost));
+  napi_set_named_property(env, out, "skipped", js_number(env, s->skipped));
   return out;
 }
 
@@ -178,19 +190,24 @@ napi_value pending(napi_env env, napi_callback_info) {
   return array;
 }
 
-napi_value now(napi_env env, napi_callback_info) { return number(env, now_ms()); }
+napi_value now(napi_env env, napi_callback_info) { return js_number(env, now_ms()); }
 
 napi_value set_limit(napi_env env, napi_callback_info info) {
-  std::size_t argc = 1;
-  napi_value arg;
   double limit = 0;
-  napi_get_cb_info(env, info, &argc, &arg, nullptr, nullptr);
-  if (argc < 1 || napi_get_value_double(env, arg, &limit) != napi_ok || !(limit >= 1 && limit <= 1e6)) {
-    napi_throw_range_error(env, "ERR_STALLBENCH_CANARY", "setLimit(n): n must be a number from 1 to 1000000");
+  if (!stallbench::number_argument(env, info, 1, 1e6, "setLimit(n): n must be a number from 1 to 1000000", limit))
     return nullptr;
-  }
   state_of(env)->limit = static_cast<std::size_t>(limit);
   return nullptr;
+}
+
+napi_value field_names(napi_env env) {
+  napi_value names, name;
+  napi_create_array_with_length(env, kFields, &names);
+  for (std::size_t i = 0; i < kFields; ++i) {
+    napi_create_string_utf8(env, kFieldNames[i], NAPI_AUTO_LENGTH, &name);
+    napi_set_element(env, names, static_cast<uint32_t>(i), name);
+  }
+  return names;
 }
 
 void free_state(napi_env, void* data, void*) { delete static_cast<State*>(data); }
@@ -207,7 +224,10 @@ NAPI_MODULE_INIT() {
       {"pending", nullptr, pending, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"now", nullptr, now, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"setLimit", nullptr, set_limit, nullptr, nullptr, nullptr, napi_default, nullptr},
+      {"fields", nullptr, nullptr, nullptr, nullptr, field_names(env), napi_enumerable, nullptr},
   };
-  check(env, napi_define_properties(env, exports, sizeof api / sizeof api[0], api), "napi_define_properties failed");
+  if (!check(env, napi_define_properties(env, exports, sizeof api / sizeof api[0], api), "napi_define_properties") ||
+      !stallbench::define_pool_api(env, exports))
+    return nullptr;
   return exports;
 }

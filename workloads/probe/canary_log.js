@@ -27,8 +27,8 @@ class CanaryLog {
   }
 
   take() {
-    const samples = this.addon.drain();  // [id, submitted, started, completed] per canary
-    for (let i = 0; i < samples.length; i += 4) {
+    const samples = this.addon.drain();  // [id, submitted, started, ...] per canary (addon.fields)
+    for (let i = 0; i < samples.length; i += this.addon.fields.length) {
       this.seen.set(samples[i], { submitted: samples[i + 1], started: samples[i + 2] });
     }
   }

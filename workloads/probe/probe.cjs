@@ -10,20 +10,34 @@
 //   see time averages, so the waits are an unbiased sample of what pool work arriving at any
 //   moment waits; a fixed period could lock onto the program's own periodic work (an interval
 //   timer, a load generator's fixed-rate requests) and see the same phase every time.
-// - Loop delay: how late a 10 ms interval timer fires, every sample of a period (monitorEventLoopDelay's
-//   method, which clinic.js doctor's thresholds are stated in). The per-period figures come from the probe's
-//   own timer because monitorEventLoopDelay's reset() drops the interval that spans it (a 200 ms
-//   block right after a reset is not recorded); monitorEventLoopDelay itself, never reset, is
-//   reported over the whole life of the process in the last record.
-// - Event-loop utilisation per period, and performance.nodeTiming.uvMetricsInfo where the line
-//   has it (Node 22.8 and 20.18 on).
+//   Each canary also says what the pool looked like when it was submitted (idle threads, jobs
+//   waiting), read from libuv itself: a canary that found a thread idle and still waited, waited
+//   for a core, not for a thread.
+// - Pool occupancy: the addon samples libuv's pool at random instants (busy threads, the program's
+//   jobs waiting for a thread or for a core) and each period records the means: the pool's
+//   utilisation and queue length, which Little's law turns into waiting per request however many
+//   short jobs libuv splits a request's work into (zlib, fs streams).
+// - Loop delay: how late a 10 ms interval timer fires, with the main thread's CPU time since the
+//   previous firing (probe_loop.cjs): the part of a delay the program's own code explains. The
+//   per-period figures come from the probe's own timer because monitorEventLoopDelay's reset() drops
+//   the interval that spans it (a 200 ms block right after a reset is not recorded);
+//   monitorEventLoopDelay itself, never reset, is reported over the whole life of the process in
+//   the last record.
+// - Event-loop utilisation per period, performance.nodeTiming.uvMetricsInfo where the line has it
+//   (Node 22.8 and 20.18 on), how busy the machine's cores were (probe_machine.cjs), and the
+//   program's HTTP requests: how many, how long inside it (probe_requests.cjs).
 //
 // Samples go out as JSON lines (format FORMAT, one object per line, every one with `pid`) to
-// STALLBENCH_PROBE_OUT (a file, appended to, or fd:N), flushed every STALLBENCH_PROBE_FLUSH_MS and
-// when the process ends: on exit, on SIGTERM, SIGINT or SIGHUP (the program's own handling is left
-// as it was: with no listener of its own the process then dies of the signal as before), and on an
-// uncaught exception. A SIGKILL loses at most one flush period. Memory is bounded: one period of
-// samples in JavaScript, and the addon's ring and outstanding-canary limit.
+// STALLBENCH_PROBE_OUT (probe_output.cjs: a file, appended to, fd:N, or none: no file, for the
+// exporters alone), flushed every STALLBENCH_PROBE_FLUSH_MS and when the process ends: on exit, on
+// SIGTERM, SIGINT or SIGHUP (the program's own handling is left as it was: with no listener of its
+// own the process then dies of the signal as before), and on an uncaught exception. A SIGKILL loses
+// at most one flush period. Memory is bounded: one period of samples in JavaScript, and the addon's
+// ring and outstanding-canary limit.
+//
+// The module's export is the running probe (one per process, however many times it is required):
+// probe.subscribe(fn) calls fn({canaries, loop, period}) once a period with that period's samples
+// and record; the exporters (stallbench-probe-otel.cjs, stallbench-probe-prometheus.cjs) use it.
 //
 // Settings (environment): STALLBENCH_PROBE_OUT (default stallbench-probe-<pid>.jsonl),
 // STALLBENCH_PROBE_RATE canaries per second (default 50, 1-1000), STALLBENCH_PROBE_FLUSH_MS
@@ -32,11 +46,16 @@
 // stderr and exit code 2, before the program runs.
 const fs = require('fs');
 const path = require('path');
+const { sampleLoop, RESOLUTION_MS, FIELDS: LOOP_FIELDS } = require('./probe_loop.cjs');
+const { countRequests } = require('./probe_requests.cjs');
+const { machineBusy } = require('./probe_machine.cjs');
+const { Output } = require('./probe_output.cjs');
 
-const FORMAT = 1;
-const LOOP_RESOLUTION_MS = 10;
+const FORMAT = 2;
 const MIN_NAPI = 8;
-const CANARY_FIELDS = ['submitted_ms', 'wait_ms', 'delivery_ms'];
+const CANARY_FIELDS = ['submitted_ms', 'wait_ms', 'delivery_ms', 'idle_threads', 'jobs_ahead'];
+const POOL_SAMPLES_PER_CANARY = 2;  // the pool's occupancy is sampled twice as often as canaries are sent
+const RUNNING = Symbol.for('stallbench.probe');
 
 function refuse(message) {
   fs.writeSync(2, `stallbench probe: ${message}\n`);
@@ -53,25 +72,22 @@ function setting(name, fallback, low, high, what) {
   return value;
 }
 
-function openOutput(target) {
-  const fd = /^fd:(\d+)$/.exec(target);
-  if (fd) {
-    try {
-      fs.fstatSync(Number(fd[1]));
-    } catch (error) {
-      refuse(`STALLBENCH_PROBE_OUT=${target}: descriptor ${fd[1]} is not open (${error.code})`);
-    }
-    return Number(fd[1]);
+const round3 = (v) => (Number.isFinite(v) ? Math.round(v * 1000) / 1000 : null);
+
+// [submitted, wait, delivery, idle threads, jobs ahead] per canary drained from the addon.
+function canarySamples(addon) {
+  const raw = addon.drain();
+  const stride = addon.fields.length;
+  const samples = [];
+  for (let i = 0; i < raw.length; i += stride) {
+    const [, submitted, started, completed, idle, ahead] = raw.subarray(i, i + stride);
+    samples.push([submitted, started - submitted, completed - started, idle, ahead].map(round3));
   }
-  try {
-    return fs.openSync(target, 'a');
-  } catch (error) {
-    return refuse(`cannot write ${target} (${error.code}): set STALLBENCH_PROBE_OUT to a writable file or fd:N`);
-  }
+  return samples;
 }
 
 function start() {
-  if (!require('worker_threads').isMainThread) return;  // one probe per process: the pool is per process
+  if (!require('worker_threads').isMainThread) return null;  // one probe per process: the pool is per process
   const napi = Number(process.versions.napi || 0);
   if (napi < MIN_NAPI) refuse(`Node ${process.version} has Node-API ${napi}; the probe needs Node-API ${MIN_NAPI} (Node 12.22 or later)`);
   const rate = setting('STALLBENCH_PROBE_RATE', 50, 1, 1000, 'a rate in canaries per second');
@@ -83,46 +99,46 @@ function start() {
   } catch (error) {
     refuse(`cannot load the canary addon ${addonPath}: ${String(error.message).split('\n')[0]}`);
   }
-  const target = process.env.STALLBENCH_PROBE_OUT || `stallbench-probe-${process.pid}.jsonl`;
-  const fd = openOutput(target);
+  let output;
+  try {
+    output = new Output(process.env.STALLBENCH_PROBE_OUT || `stallbench-probe-${process.pid}.jsonl`);
+  } catch (error) {
+    refuse(error.message);
+  }
   const { performance } = require('perf_hooks');
-  const wholeLife = require('perf_hooks').monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
+  const wholeLife = require('perf_hooks').monitorEventLoopDelay({ resolution: RESOLUTION_MS });
   wholeLife.enable();
+  addon.startPoolSampler(rate * POOL_SAMPLES_PER_CANARY);
+  const requests = countRequests(addon.now);
+  const machine = machineBusy();
+  const listeners = new Set();
 
-  let lines = [];
-  let loop = [];  // this period's loop delays: [when the timer fired, ms beyond the interval, ms active]
+  let loop = [];  // this period's loop samples: [when the timer fired, ms late, main-thread CPU ms]
   let periodStart = addon.now();
   let elu = performance.eventLoopUtilization();
   let ended = false;
-  const write = (record) => lines.push(JSON.stringify({ pid: process.pid, ...record }));
-  const flushOut = () => {
-    if (!lines.length) return;
-    const text = `${lines.join('\n')}\n`;
-    lines = [];
-    try {
-      fs.writeSync(fd, text);
-    } catch (error) {
-      // The file went away or the disk is full: the program goes on, the probe stops writing.
-      if (!ended) fs.writeSync(2, `stallbench probe: writing ${target} failed (${error.code}); no more samples\n`);
-      ended = true;
+  const write = (record) => output.write(record);
+  const tell = (news) => {
+    for (const listener of listeners) {
+      try {
+        listener(news);
+      } catch (error) {
+        // An exporter's failure must not become the program's: it is dropped, said once.
+        listeners.delete(listener);
+        fs.writeSync(2, `stallbench probe: a subscriber failed and was removed: ${error && error.message}\n`);
+      }
     }
   };
 
-  const canaries = () => {
-    const raw = addon.drain();
-    const samples = [];
-    for (let i = 0; i < raw.length; i += 4) {
-      samples.push([raw[i + 1], raw[i + 2] - raw[i + 1], raw[i + 3] - raw[i + 2]].map((v) => Math.round(v * 1000) / 1000));
-    }
-    if (samples.length) write({ type: 'canaries', samples });
-  };
   const period = () => {
     const now = addon.now();
     const status = addon.status();
     const metrics = performance.nodeTiming && performance.nodeTiming.uvMetricsInfo;
     const next = performance.eventLoopUtilization();
-    canaries();
-    write({
+    const samples = canarySamples(addon);
+    if (samples.length) write({ type: 'canaries', samples });
+    const pool = addon.poolPeriod();
+    const record = {
       type: 'period', t0: periodStart, t1: now,
       loop_delay_ms: loop,
       elu: performance.eventLoopUtilization(next, elu).utilization,
@@ -130,7 +146,11 @@ function start() {
       outstanding: status.outstanding,
       oldest_outstanding_ms: status.oldest_submitted === null ? null : now - status.oldest_submitted,
       lost: status.lost, skipped: status.skipped,
-    });
+      pool, pool_unreadable: pool === null ? addon.poolUnreadable() || null : null,
+      machine_busy: machine(), requests: requests(),
+    };
+    write(record);
+    tell({ canaries: samples, loop, period: record });
     elu = next;
     loop = [];
     periodStart = now;
@@ -145,21 +165,12 @@ function start() {
       whole_life_loop_delay_ms: {
         count: wholeLife.count, min: ms(wholeLife.min), p50: ms(wholeLife.percentile(50)),
         p99: ms(wholeLife.percentile(99)), max: ms(wholeLife.max), mean: ms(wholeLife.mean),
-        resolution_ms: LOOP_RESOLUTION_MS,
+        resolution_ms: RESOLUTION_MS,
       },
     });
-    flushOut();
+    output.flush();
     ended = true;
   };
-
-  write({
-    type: 'start', format: FORMAT, t: periodStart, ppid: process.ppid, argv: process.argv,
-    node: process.version, napi, uv: process.versions.uv,
-    pool_size: process.env.UV_THREADPOOL_SIZE || null,
-    rate_per_s: rate, flush_ms: flushMs, loop_resolution_ms: LOOP_RESOLUTION_MS,
-    canary_fields: CANARY_FIELDS, clock: 'CLOCK_MONOTONIC ms',
-  });
-  flushOut();
 
   // Poisson arrivals: exponential gaps. Timers are unref'd: the probe never keeps a program alive.
   const nextCanary = () => setTimeout(() => {
@@ -169,27 +180,21 @@ function start() {
   nextCanary();
   // The first tick comes only once the main module has run: how long that took is start-up, said
   // once (startup_ms), not a loop delay of the running program.
-  // Each sample also says how long the loop was active (not waiting for events) since the last
-  // firing: a timer late because JavaScript held the loop was late while the loop was active; one
-  // late because the process did not get a core (a busy machine, or the program's own pool threads
-  // on every core) was late while the loop slept.
-  let last = null;
-  let lastUse = performance.eventLoopUtilization();
-  setInterval(() => {
-    const now = addon.now();
-    const use = performance.eventLoopUtilization();
-    if (last === null) write({ type: 'startup', t: now, startup_ms: now - periodStart });
-    else {
-      loop.push([Math.round(now * 10) / 10, Math.round(Math.max(0, now - last - LOOP_RESOLUTION_MS) * 100) / 100,
-        Math.round(performance.eventLoopUtilization(use, lastUse).active * 100) / 100]);
-    }
-    last = now;
-    lastUse = use;
-  }, LOOP_RESOLUTION_MS).unref();
+  const cpuSource = sampleLoop(addon, (now) => write({ type: 'startup', t: now, startup_ms: now - periodStart }),
+    (sample) => loop.push(sample));
+  write({
+    type: 'start', format: FORMAT, t: periodStart, ppid: process.ppid, argv: process.argv,
+    node: process.version, napi, uv: process.versions.uv,
+    pool_size: process.env.UV_THREADPOOL_SIZE || null,
+    rate_per_s: rate, pool_samples_per_s: rate * POOL_SAMPLES_PER_CANARY, flush_ms: flushMs,
+    loop_resolution_ms: RESOLUTION_MS, canary_fields: CANARY_FIELDS, loop_fields: LOOP_FIELDS,
+    main_thread_cpu: cpuSource, clock: 'CLOCK_MONOTONIC ms',
+  });
+  output.flush();
   setInterval(() => {
     if (ended) return;
     period();
-    flushOut();
+    output.flush();
   }, flushMs).unref();
 
   process.on('exit', () => end('exit'));
@@ -205,6 +210,16 @@ function start() {
     };
     process.on(signal, onSignal);
   }
+  return {
+    format: FORMAT,
+    now: addon.now,
+    // fn({canaries, loop, period}) once a period; returns the function that unsubscribes it.
+    subscribe(fn) {
+      listeners.add(fn);
+      return () => listeners.delete(fn);
+    },
+  };
 }
 
-start();
+// A second require of the probe (another path to it, or the program's own) gets the running one.
+module.exports = globalThis[RUNNING] || (globalThis[RUNNING] = start());

@@ -13,6 +13,7 @@ from ..execute import run_meta
 from ..pool_sweep import app
 from ..probe import preload
 from ..report.render import announce
+from ..report.stats import fmt
 from ..rundir import RunDir
 
 NAME = "doctor"
@@ -61,6 +62,7 @@ def _check(args) -> tuple[float, app.AppTarget | None, list[str]]:
 
 
 def run(args) -> int:
+    started_at = metadata.now_iso()
     duration, target, argv = _check(args)
     RunDir.check_parent(args.out if args.out else paths.RUNS)
     probe, missing = preload.provide(args.no_build)
@@ -74,28 +76,43 @@ def run(args) -> int:
                                       args.probe_rate, scratch)
         else:
             session = sessions.watched(argv, args.app, duration, probe, args.probe_rate, scratch)
-        return _finish(args, session, pool, scratch)
+        return _finish(args, session, pool, started_at)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
 
-def _finish(args, session, pool: int, scratch: Path) -> int:
+def request_line(m: dict) -> str:
+    """The driven requests in a line; a percentile the load generator did not give is '–', not 0."""
+    return (f"requests: median {fmt(m.get('latency_p50_ms'), 0)} ms, p99 {fmt(m.get('latency_p99_ms'), 0)} ms, "
+            f"{fmt(m.get('throughput_per_s'), 1)}/s answered of {fmt(m.get('offered_per_s'), 1)}/s sent")
+
+
+def duration_of(session) -> float:
+    return (session.load.sending_to_ms - session.load.sending_from_ms) / 1000
+
+
+def _finish(args, session, pool: int, started_at: str) -> int:
     if session.load is None:  # watched: the program read UV_THREADPOOL_SIZE itself, with its own libuv
         pool = sessions.pool_size(session.measured.start.get("uv"))
     request_p50 = session.load.metrics.get("latency_p50_ms") if session.load else None
-    verdict = verdicts.diagnose(session.window, request_p50, session.machine_cpu_util)
+    # The requests arrived at the rate sent, over the sending time; the window runs on to the last answer.
+    rate = (args.rate * duration_of(session) / session.window.seconds) if session.load else None
+    verdict = verdicts.diagnose(session.window, request_p50, rate, session.machine_cpu_util)
     cores = metadata.machine().get("cores")
     step = verdicts.next_step(verdict, args.app, args.url, args.rate if args.url else None, pool, cores)
     measured = session.measured
-    over = (f"the {session.window.seconds:.0f} s of load at {args.rate:g}/s" if session.load
+    over = (f"the {session.window.seconds:.0f} s from the first of {duration_of(session):.0f} s of requests at "
+            f"{args.rate:g}/s to the last answer" if session.load
             else f"{session.window.seconds:.0f} s ({session.ended})")
     settings = {"command": NAME, "app": args.app, "url": args.url, "rate": args.rate if args.url else None,
                 "pool": pool, "probe_rate_per_s": args.probe_rate}
-    meta = run_meta([], paths.build_dir(), settings)
+    meta = {**run_meta([], paths.build_dir(), settings), "started_at": started_at}
     meta["metrics"] = {f"{metrics.FAMILY}/{metrics.BENCHMARK}": metrics.declarations()}
     meta["doctor"] = {"verdict": verdict.word, "headline": verdict.headline, "figures": verdict.figures,
                       "notes": verdict.notes, "next": step, "window_ms": [session.window.t0, session.window.t1],
                       "measured_pid": measured.pid, "over": over, "startup_ms": measured.startup_ms,
+                      "main_thread_cpu": measured.start.get("main_thread_cpu"),
+                      "pool_unreadable": session.window.pool_unreadable if session.window.pool is None else None,
                       "processes": {str(t.pid): t.command for t in session.traces.values()}}
     run = RunDir.create(args.out if args.out else paths.RUNS, metadata.new_run_id(meta["git"]), meta)
     shutil.copy(session.probe_file, run.raw / "probe.jsonl")
@@ -109,9 +126,7 @@ def _finish(args, session, pool: int, scratch: Path) -> int:
     for line in verdict.figures + verdict.notes:
         print(f"  {line}")
     if session.load:
-        m = session.load.metrics
-        print(f"  requests: median {m.get('latency_p50_ms', 0):.0f} ms, p99 {m.get('latency_p99_ms', 0):.0f} ms, "
-              f"{m.get('throughput_per_s', 0):.1f}/s answered of {m.get('offered_per_s', 0):.1f}/s sent")
+        print(f"  {request_line(session.load.metrics)}")
     print(f"measured: pid {measured.pid} ({measured.node}: {measured.command}) at UV_THREADPOOL_SIZE={pool}, over {over}")
     print(f"next: {step}")
     announce(run.path, args.no_report)

@@ -11,7 +11,7 @@ from ..doctor.session import pool_size
 from ..errors import UsageError
 from ..execute import run_meta
 from ..pool_sweep import app
-from ..probe import preload
+from ..probe import exporter_cost, preload
 from ..report.render import announce
 from ..rundir import RunDir
 from ..tidy import Row, canonical_params
@@ -32,6 +32,9 @@ def add_arguments(p):
                    help="paired rounds, 1-50 (default 3): each runs the program once without and once with the probe")
     p.add_argument("--probe-rate", type=numbers.decimal_option, default=preload.DEFAULT_RATE_PER_S, metavar="N",
                    help=f"canaries per second, 1-1000 (default {preload.DEFAULT_RATE_PER_S})")
+    p.add_argument("--exporter", choices=exporter_cost.KINDS,
+                   help="on the side with the probe, also run its exporter as a service would (prometheus: "
+                        "prom-client, scraped every second; otel: the OpenTelemetry SDK, exported every second)")
     p.add_argument("--ready-timeout", type=numbers.decimal_option, default=app.READY_TIMEOUT_S, metavar="S",
                    help=f"how long the program may take to answer after starting (default {app.READY_TIMEOUT_S})")
     p.add_argument("--out", metavar="DIR", type=Path, help="put the run directory under DIR instead of results/runs/")
@@ -39,11 +42,12 @@ def add_arguments(p):
     p.add_argument("--no-report", action="store_true", help="skip rendering the report")
 
 
-def _rows(run_id: str, rate: float, pool: int, rounds: list[cost.Round]) -> list[Row]:
+def _rows(run_id: str, rate: float, pool: int, rounds: list[cost.Round], exporter: str | None) -> list[Row]:
     rows = []
     for r in rounds:
         for side, values in (("off", r.without), ("on", r.with_probe)):
-            key = canonical_params({"pool": str(pool), "rate": f"{rate:g}", "probe": side})
+            params = {"pool": str(pool), "rate": f"{rate:g}", "probe": side}
+            key = canonical_params({**params, "exporter": exporter} if exporter else params)
             rows += [Row(run_id, doctor_metrics.FAMILY, BENCHMARK, key, r.index, name, value, cost.METRICS[name][0],
                          "ok", "") for name, value in values.items()]
     return rows
@@ -63,19 +67,20 @@ def run(args) -> int:
     scratch = Path(tempfile.mkdtemp(prefix="stallbench-probe-cost-"))
     try:
         rounds = cost.measure(target, pool, args.rate, args.duration, args.rounds, args.ready_timeout,
-                              app.Probe(preload_path, scratch / "probe.jsonl", args.probe_rate))
+                              app.Probe(preload_path, scratch / "probe.jsonl", args.probe_rate), args.exporter)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     settings = {"command": NAME, "app": args.app, "url": args.url, "rate": args.rate, "pool": pool,
-                "probe_rate_per_s": args.probe_rate, "rounds": args.rounds, "duration_s": args.duration}
+                "probe_rate_per_s": args.probe_rate, "exporter": args.exporter, "rounds": args.rounds, "duration_s": args.duration}
     meta = run_meta([], paths.build_dir(), settings)
     meta["metrics"] = {f"{doctor_metrics.FAMILY}/{BENCHMARK}": cost.declarations()}
     run = RunDir.create(args.out if args.out else paths.RUNS, metadata.new_run_id(meta["git"]), meta)
-    run.add(_rows(run.run_id, args.rate, pool, rounds))
+    run.add(_rows(run.run_id, args.rate, pool, rounds, args.exporter))
     run.meta.update(ended_at=metadata.now_iso(), complete=True,
                     cells={"planned": 2 * args.rounds, "ok": 2 * args.rounds, "failed": 0, "findings": 0})
     run.save()
-    print(f"the pool probe at {args.probe_rate:g} canaries/s, {args.rounds} paired rounds of {args.duration} s at "
+    exporter = f" with its {args.exporter} exporter" if args.exporter else ""
+    print(f"the pool probe at {args.probe_rate:g} canaries/s{exporter}, {args.rounds} paired rounds of {args.duration} s at "
           f"{args.rate:g} requests/s (idle CPU: {cost.IDLE_S} s before the load): medians over the rounds")
     print(f"  {'metric':<18} {'without':>9} {'with':>9} {'with - without':>15} {'with / without (range)':>26}")
     for metric, c in cost.summary(rounds).items():

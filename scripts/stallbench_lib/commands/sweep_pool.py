@@ -115,19 +115,21 @@ def _print_mix_table(sweep) -> None:
 
 def _print_app_table(sweep) -> None:
     """Your program: request latency from outside, and what the probe saw inside at each size."""
-    print(f"\n{sweep.title()}: requests' latency (ms, from outside); their pool work's wait for a thread and the "
-          "loop's delay (ms, measured inside the program by the pool probe)")
-    print(f"{'pool':>5} {'p50':>8} {'p99':>8} {'wait mean':>10} {'wait p99':>9} {'loop p99':>9} {'loop use':>9} "
-          f"{'done/s':>14} {'unfinished':>10}")
+    print(f"\n{sweep.title()}: requests' latency (ms, from outside); inside the program (the pool probe): how "
+          "busy libuv's threads were, how long each request's pool work waited for threads in all (Little's law), "
+          "one pool job's wait for a thread at p99, the loop's delay")
+    print(f"{'pool':>5} {'p50':>8} {'p99':>8} {'pool busy':>10} {'wait/request':>13} {'wait p99':>9} {'loop p99':>9} "
+          f"{'loop use':>9} {'done/s':>14} {'unfinished':>10}")
     for pool in sweep.sizes:
         c, per = sweep.at(pool, "requests"), sweep.per_size.get(pool, {})
         if c is None:
             continue
         g = c.get
-        use = per.get("loop_utilization")
+        use, busy = per.get("loop_utilization"), g("pool_utilization")
         print(f"{pool:>5} {fmt(g('latency_p50_ms')):>8} {fmt(g('latency_p99_ms')):>8} "
-              f"{fmt(g('queue_wait_mean_ms'), 2):>10} {fmt(g('queue_wait_p99_ms'), 2):>9} "
-              f"{fmt(per.get('loop_delay_p99_ms'), 1):>9} {'–' if use is None else f'{use:.0%}':>9} "
+              f"{'–' if busy is None else f'{busy:.0%}':>10} {fmt(g('pool_wait_per_request_ms'), 2):>13} "
+              f"{fmt(g('queue_thread_wait_p99_ms'), 2):>9} {fmt(per.get('loop_delay_p99_ms'), 1):>9} "
+              f"{'–' if use is None else f'{use:.0%}':>9} "
               f"{fmt(g('throughput_per_s')):>6}/{fmt(g('offered_per_s')):<7} {fmt(g('unfinished'), 0):>10}")
 
 

@@ -4,14 +4,19 @@ order: off-on, on-off, ...), so slow drift of a shared machine falls on both sid
 round gives the ratio with/without of request latency, throughput and the program's CPU; the
 answer is the median ratio over the rounds with its range. Before the load, each side also sits idle
 for a few seconds, and the program's CPU then (its whole process group, from /proc) is the probe's
-own cost with nothing else to hide it: its timer and its canaries."""
+own cost with nothing else to hide it: its timer and its canaries. With an exporter
+(probe/exporter_cost.py), the side with the probe also runs it, scraped or exported every second."""
+import dataclasses
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 from ..medians import median
 from ..pool_sweep import app, app_run, process_group
-from .. import node as nodejs
+from ..probe import exporter_cost
+from .. import node as nodejs, paths
 
 IDLE_S = 5
 COMPARED = ("idle_cpu_ms_per_s", "latency_p50_ms", "latency_p99_ms", "throughput_per_s", "app_cpu_util", "app_rss_peak_mb")
@@ -37,22 +42,40 @@ class Round:
     with_probe: dict[str, float]
 
 
+def _side(target: app.AppTarget, pool: int, rate: float, duration_s: int, ready_timeout_s: float,
+          probe: app.Probe | None, exporter: str | None, load) -> dict[str, float]:
+    """One side of a round: idle, then the load; with the exporter's scraper running, if there is one."""
+    with tempfile.TemporaryDirectory(prefix="stallbench-exporter-") as scratch:
+        port_file = Path(scratch) / "port"
+        if probe and exporter:
+            probe = dataclasses.replace(probe, also_require=(exporter_cost.preload(paths.build_dir()),),
+                                        env=tuple(exporter_cost.environment(exporter, port_file).items()))
+        running = app.RunningApp(target, pool, ready_timeout_s, probe)
+        scraper = exporter_cost.Scraper(port_file) if probe and exporter == "prometheus" else None
+        try:
+            idle = idle_cpu_ms_per_s(running)
+            found = {"idle_cpu_ms_per_s": idle, **app.drive(running, *load, rate, duration_s).metrics}
+        finally:
+            if scraper:
+                scraper.stop()
+            running.stop()
+    if scraper and not scraper.ok:
+        raise RuntimeError(f"the exporter's /metrics never answered ({scraper.failed} scrapes failed)")
+    return found
+
+
 def measure(target: app.AppTarget, pool: int, rate: float, duration_s: int, rounds: int, ready_timeout_s: float,
-            probe: app.Probe) -> list[Round]:
-    load_node = app_run.load_generator_node()
-    modules = nodejs.tool_modules("load")
+            probe: app.Probe, exporter: str | None = None) -> list[Round]:
+    load = (app_run.load_generator_node(), nodejs.tool_modules("load"))
     found = []
+    with_what = f"the probe and its {exporter} exporter" if exporter else "the probe"
     for index in range(rounds):
         sides = {}
         for probed in ((False, True) if index % 2 == 0 else (True, False)):
-            print(f"[{index + 1}/{rounds}] {'with' if probed else 'without'} the probe · {duration_s} s at {rate:g}/s",
+            print(f"[{index + 1}/{rounds}] {'with' if probed else 'without'} {with_what} · {duration_s} s at {rate:g}/s",
                   file=sys.stderr, flush=True)
-            running = app.RunningApp(target, pool, ready_timeout_s, probe if probed else None)
-            try:
-                idle = idle_cpu_ms_per_s(running)
-                sides[probed] = {"idle_cpu_ms_per_s": idle, **app.drive(running, load_node, modules, rate, duration_s).metrics}
-            finally:
-                running.stop()
+            sides[probed] = _side(target, pool, rate, duration_s, ready_timeout_s, probe if probed else None, exporter,
+                                  load)
         found.append(Round(index, sides[False], sides[True]))
     return found
 

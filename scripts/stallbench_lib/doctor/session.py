@@ -79,8 +79,10 @@ def driven(target: app.AppTarget, pool: int, rate: float, duration_s: int, ready
         load = app.drive(running, app_run.load_generator_node(), nodejs.tool_modules("load"), rate, duration_s)
     finally:
         running.stop()
-    traces, (measured, _) = _measured(target.command, probe_file, load.sending_from_ms, load.sending_to_ms)
-    return Session(probe_file, traces, measured, window(measured, load.sending_from_ms, load.sending_to_ms), load, alone,
+    # Judged over everything the load made the program do: from the first request sent to the last one
+    # answered (or given up), so a program that falls behind is judged on the requests it worked through.
+    traces, (measured, _) = _measured(target.command, probe_file, load.sending_from_ms, load.answered_by_ms)
+    return Session(probe_file, traces, measured, window(measured, load.sending_from_ms, load.answered_by_ms), load, alone,
                    machine_cpu_util=load.metrics.get("machine_cpu_util"))
 
 

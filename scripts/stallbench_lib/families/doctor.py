@@ -2,7 +2,7 @@
 step, and the timeline of what the pool probe saw inside the program (loop delay and pool queue
 wait over time, the load marked), from the run's raw/probe.jsonl. For `stallbench probe-cost`: the
 program with and without the probe, round by round, and the ratios."""
-from ..doctor import cost, metrics, verdict as verdicts
+from ..doctor import cost, metrics, rules
 from ..probe import trace as probe_trace
 from ..probe.window import nearest_rank, own
 from ..report import table
@@ -18,12 +18,16 @@ The top panel is the program's **event loop**: each grey point is one firing of 
 height of how late it fired; the red point below it is how much of that the program's own work
 explains (no more than the loop was active since the previous firing: JavaScript that holds the loop
 for 300 ms makes a 300 ms red point, a process that did not get a core while its loop slept only a
-grey one); the dark red line is each second's worst red point, which the verdict reads. The bottom panel is its **thread pool**: each blue point is one
+grey one); the dark red line is each second's worst red point, which the verdict reads. The bottom panel is its **thread pool**: each point is one
 canary, a no-op the probe submitted to libuv's pool at a random moment, at the height of how long it
-waited for a thread (what any pool request submitted then waited: fs, crypto, zlib, dns.lookup); the
-line is each second's 99th percentile. Dashed lines are the verdict's thresholds. The shaded band is
-when stallbench sent requests (with --url). Both axes of delay are logarithmic from 0.1 ms: points at
-the bottom edge waited 0.1 ms or less.
+waited (what any pool request submitted then waited: fs, crypto, zlib, dns.lookup): blue when it found
+every thread busy with the program's jobs (a wait for a thread), grey when a thread was idle for it
+(whatever it waited, it waited for a core); the line is each second's 99th percentile of the waits for
+a thread. The green steps, on the right-hand axis, are how many of the program's jobs waited for a
+thread on average in each second (libuv's own counters): work split into many short jobs shows there
+even when each canary waits little. Dashed lines are the verdict's thresholds. The shaded band is
+what the verdict is over, with --url: from the first request stallbench sent to the last answered.
+Both axes of delay are logarithmic from 0.1 ms: points at the bottom edge waited 0.1 ms or less.
 """
 
 
@@ -32,7 +36,7 @@ def _timeline(context, trace: probe_trace.Trace, window_ms, driven: bool, index:
     fig, (loop_ax, pool_ax) = figure(2, 1, figsize=(10, 6), sharex=True)
     xs = [(t - origin) / 1000 for p in trace.periods for t in p.loop_at]
     ys = [max(d, 0.1) for p in trace.periods for d in p.loop_delay]
-    held = [max(own(d, a), 0.1) for p in trace.periods for d, a in zip(p.loop_delay, p.loop_active)]
+    held = [max(own(d, c), 0.1) for p in trace.periods for d, c in zip(p.loop_delay, p.loop_cpu)]
     worst = {}
     for x, y in zip(xs, held):
         worst[int(x)] = max(worst.get(int(x), 0), y)
@@ -40,27 +44,38 @@ def _timeline(context, trace: probe_trace.Trace, window_ms, driven: bool, index:
     loop_ax.scatter(xs, held, s=3, color="tab:red", alpha=0.6, label="of it, held by the program")
     loop_ax.plot([k + 0.5 for k in sorted(worst)], [worst[k] for k in sorted(worst)], color="darkred", lw=1,
                  label="held by the program, worst per second")
-    loop_ax.axhline(verdicts.LOOP_MAX_MS, color="tab:red", ls="--", lw=0.8, label="blocked: worst 100 ms")
-    loop_ax.axhline(verdicts.LOOP_P50_MS, color="tab:orange", ls="--", lw=0.8, label="blocked: median 10 ms")
+    loop_ax.axhline(rules.LOOP_MAX_MS, color="tab:red", ls="--", lw=0.8, label="blocked: worst 100 ms")
+    loop_ax.axhline(rules.LOOP_P50_MS, color="tab:orange", ls="--", lw=0.8, label="blocked: median 10 ms")
     loop_ax.set_ylabel("loop delay (ms, log)")
     loop_ax.set_yscale("log")
     seconds = {}
     for c in trace.canaries:
-        seconds.setdefault(int((c.submitted - origin) // 1000), []).append(c.wait)
-    pool_ax.scatter([(c.submitted - origin) / 1000 for c in trace.canaries], [max(c.wait, 0.1) for c in trace.canaries],
-                    s=4, color="tab:blue", alpha=0.5, label="canary's wait for a thread")
+        if c.found_a_thread is not True:
+            seconds.setdefault(int((c.submitted - origin) // 1000), []).append(c.wait)
+    for kind, color, label in ((False, "tab:blue", "canary's wait, every thread busy"),
+                               (None, "tab:blue", None), (True, "darkgrey", "canary's wait, a thread idle (a core)")):
+        shown = [c for c in trace.canaries if c.found_a_thread is kind]
+        pool_ax.scatter([(c.submitted - origin) / 1000 for c in shown], [max(c.wait, 0.1) for c in shown], s=4,
+                        color=color, alpha=0.5, label=label if shown else None)
     ordered = sorted(seconds.items())
     pool_ax.plot([s + 0.5 for s, _ in ordered], [max(nearest_rank(v, 0.99), 0.1) for _, v in ordered],
-                 color="navy", lw=1, label="p99 per second")
-    pool_ax.axhline(verdicts.POOL_P99_MS, color="navy", ls="--", lw=0.8, label="saturated: p99 100 ms")
-    pool_ax.axhline(verdicts.POOL_P50_MS, color="tab:cyan", ls="--", lw=0.8, label="saturated: median 10 ms")
+                 color="navy", lw=1, label="p99 per second, waits for a thread")
+    pools = [p for p in trace.periods if p.pool]
+    if pools:
+        jobs_ax = pool_ax.twinx()
+        jobs_ax.step([(p.t1 - origin) / 1000 for p in pools], [p.pool.waiting for p in pools], where="pre",
+                     color="tab:green", lw=1, label="jobs waiting for a thread (mean per second, right)")
+        jobs_ax.set_ylabel("jobs waiting for a thread")
+        jobs_ax.set_ylim(0, 1.1 * max(1.0, *(p.pool.waiting for p in pools)))
+    pool_ax.axhline(rules.POOL_P99_MS, color="navy", ls="--", lw=0.8, label="saturated: p99 100 ms")
+    pool_ax.axhline(rules.POOL_P50_MS, color="tab:cyan", ls="--", lw=0.8, label="saturated: median 10 ms")
     pool_ax.set_ylabel("pool queue wait (ms, log)")
     pool_ax.set_yscale("log")
     pool_ax.set_xlabel(f"seconds since pid {trace.pid} started")
     if driven:
         for ax in (loop_ax, pool_ax):
             ax.axvspan((window_ms[0] - origin) / 1000, (window_ms[1] - origin) / 1000, color="#ffd8a8", alpha=0.5,
-                       lw=0, label="requests sent")
+                       lw=0, label="judged: the first request sent to the last answered")
     fig.suptitle(f"Inside {trace.short_command}: the event loop and the thread pool over time", fontsize=11)
     fig.tight_layout()
     shared_legend(fig, ncol=4, fontsize=7)
@@ -86,8 +101,9 @@ def _cost_section(context) -> str:
              f"×{c.ratio:.3f} ({c.ratio_low:.3f}–{c.ratio_high:.3f})" if c.ratio is not None else None, c.rounds]
             for metric, c in cost.summary(rounds).items()]
     meta = context.run.meta
+    exporter = f", with its {meta['exporter']} exporter" if meta.get("exporter") else ""
     return (f"### What the pool probe costs\n\n`{meta.get('app')}` at {meta.get('rate')} requests/s, the probe at "
-            f"{meta.get('probe_rate_per_s')} canaries/s.\n\n" + COST_READING + "\n" + table.markdown(COST_COLUMNS, rows))
+            f"{meta.get('probe_rate_per_s')} canaries/s{exporter}.\n\n" + COST_READING + "\n" + table.markdown(COST_COLUMNS, rows))
 
 
 def sections(context) -> str:

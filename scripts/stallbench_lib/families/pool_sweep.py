@@ -112,8 +112,9 @@ def _throughput_plot(context, sweep, rec, index):
 TABLE_COLUMNS = ["class", *map(table.number, ("pool", "p50", "p95", "p99", "max", "wait p50 / p99", "service p50 / p99",
                                                 "alone", "done/s (offered)", "unfinished", "model p50 / p99", "p50 error")),
                  "target"]
-APP_COLUMNS = [*map(table.number, ("pool", "p50", "p99", "max", "alone", "pool wait: typical second (95% interval)", "mean",
-                                   "p99", "loop delay p99", "loop use", "done/s (offered)", "unfinished"))]
+APP_COLUMNS = [*map(table.number, ("pool", "p50", "p99", "max", "alone", "pool busy",
+                                   "pool wait: typical second (95% interval)", "mean", "one job's wait for a thread, p99",
+                                   "loop delay p99", "loop use", "done/s (offered)", "unfinished"))]
 RUNTIMES_COLUMNS = ["runtime", table.number("recommended pool"), table.number("model p50 error (median)"),
                     table.number("points")]
 SLOW_DNS_COLUMNS = ["kind", table.number("pool"), table.number("read", "ms"), table.number("last lookup", "ms"),
@@ -182,10 +183,14 @@ same machine and its CPU is part of *whole machine*. Requests not answered by th
 period are *unfinished*; failed, timed-out and 4xx/5xx answers are *errors*.
 
 With the pool probe in the program (the default; `--no-probe` leaves it out), each size also says
-what happened inside it: how long its pool work waited for a thread (the probe's canaries, no-op pool
-jobs submitted at random moments) and how late its event loop ran. In the pool-wait plot each point is
-a size's *typical second* (the median over the seconds of the load of each second's mean wait) with
-its 95% interval, the dashed line its p99; the shaded band is what a wait must exceed to matter (a
+what happened inside it: how busy libuv's threads were and how many of the program's jobs waited for
+one (libuv's own counters, sampled at random moments), and from them, by Little's law, how long each
+request's pool work waited for threads in all (jobs waiting / requests a second: work libuv splits
+into many short jobs counts in full); how long one pool job waited (the probe's canaries, no-op pool
+jobs submitted at random moments); and how late its event loop ran. In the pool-wait plot each point
+is a size's *typical second* (the median over the seconds of the load of each second's wait per
+request; where libuv's pool could not be read, each second's mean canary wait) with its 95% interval,
+the dashed line one canary's p99; the shaded band is what a wait must exceed to matter (a
 tenth of one request's latency alone, at least 1 ms) above the best size. A size whose interval lies
 above that band, compared with a larger size, had too few threads; sizes whose intervals overlap
 cannot be told apart on this machine, and the smallest of them is recommended.
@@ -206,10 +211,12 @@ def _app_wait_plot(context, sweep, rec, index):
     ax.set_title("requests, from outside", fontsize=10)
     ax = axes[0, 1]
     typical = [w.interval for w in waits]
+    what = "pool wait per request (Little's law)" if waits[0].per_request else "pool wait"
     ax.errorbar([w.pool for w in waits], [max(i.value, 0.01) for i in typical],
                 yerr=[[max(i.value - i.low, 0) for i in typical], [max(i.high - i.value, 0) for i in typical]],
-                marker="o", color="tab:red", capsize=3, label="pool wait, typical second (95% interval)")
-    ax.plot(sweep.sizes, sweep.series("requests", "queue_wait_p99_ms"), ls="--", color="tab:red", label="pool wait p99")
+                marker="o", color="tab:red", capsize=3, label=f"{what}, typical second (95% interval)")
+    ax.plot(sweep.sizes, sweep.series("requests", "queue_wait_p99_ms"), ls="--", color="tab:red",
+            label="one job's wait p99 (canaries)")
     ax.plot(sweep.sizes, [sweep.per_size.get(p, {}).get("loop_delay_p99_ms") for p in sweep.sizes], ls=":",
             color="black", label="loop delay p99")
     floor = min(i.value for i in typical)
@@ -239,9 +246,11 @@ def _app_table(sweep):
         g = lambda m: stats.fmt(c.get(m), 2)  # noqa: E731
         w = waits.get(pool)
         typical = f"{stats.fmt(w.interval.value, 2)} ({stats.fmt(w.interval.low, 2)}–{stats.fmt(w.interval.high, 2)})" if w else "–"
-        use = per.get("loop_utilization")
-        rows.append([pool, g("latency_p50_ms"), g("latency_p99_ms"), g("latency_max_ms"), g("service_alone_ms"), typical,
-                     g("queue_wait_mean_ms"), g("queue_wait_p99_ms"), stats.fmt(per.get("loop_delay_p99_ms"), 2),
+        use, busy = per.get("loop_utilization"), c.get("pool_utilization")
+        rows.append([pool, g("latency_p50_ms"), g("latency_p99_ms"), g("latency_max_ms"), g("service_alone_ms"),
+                     None if busy is None else f"{busy:.0%}", typical, stats.fmt(w.mean, 2) if w else "–",
+                     g("queue_thread_wait_p99_ms" if c.get("queue_thread_wait_p99_ms") is not None else "queue_wait_p99_ms"),
+                     stats.fmt(per.get("loop_delay_p99_ms"), 2),
                      None if use is None else f"{use:.0%}",
                      f"{stats.fmt(c.get('throughput_per_s'))} ({stats.fmt(c.get('offered_per_s'))})",
                      stats.fmt(c.get("unfinished"), 0)])

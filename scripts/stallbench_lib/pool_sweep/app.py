@@ -65,7 +65,7 @@ def declarations(metrics: dict | None = None) -> dict[str, dict]:
 def check_load(rate: float, duration_s: float, ready_timeout_s: float) -> None:
     """The load options every --app command takes; UsageError (one line) when one is out of range."""
     if not 0 < rate <= 10_000:
-        raise UsageError(f"--rate {rate:g} is out of range: valid rates are 0-10000 requests per second")
+        raise UsageError(f"--rate {rate:g} is out of range: a rate is more than 0 and at most 10000 requests per second")
     if not 1 <= duration_s <= 600 or duration_s != int(duration_s):
         raise UsageError(f"--duration {duration_s:g} is out of range: valid values are 1-600 whole seconds")
     if not 1 <= ready_timeout_s <= 600:
@@ -74,10 +74,17 @@ def check_load(rate: float, duration_s: float, ready_timeout_s: float) -> None:
 
 @dataclass(frozen=True)
 class Probe:
-    """The pool probe preloaded into the program, writing to `out`."""
+    """The pool probe preloaded into the program, writing to `out`; `also_require` preloaded after it
+    with `env` (probe-cost's exporter)."""
     preload: Path
     out: Path
     rate_per_s: float = preload.DEFAULT_RATE_PER_S
+    also_require: tuple[Path, ...] = ()
+    env: tuple[tuple[str, str], ...] = ()
+
+    def environment(self) -> dict:
+        return {**preload.environment(self.preload, self.out, self.rate_per_s, also_require=self.also_require),
+                **dict(self.env)}
 
 
 @dataclass(frozen=True)
@@ -142,7 +149,7 @@ class RunningApp:
         self.target, self.pool, self.ready_timeout_s, self.probe = target, pool, ready_timeout_s, probe
         self.output = ProgramOutput()
         self._stopped = False
-        env = preload.environment(probe.preload, probe.out, probe.rate_per_s) if probe else dict(os.environ)
+        env = probe.environment() if probe else dict(os.environ)
         # No memory cap: runtimes such as V8 reserve address space up front, and a cap on it breaks them.
         self.proc = children.start(target.argv, env={**env, "UV_THREADPOOL_SIZE": str(pool)},
                                    stdin=subprocess.DEVNULL, stdout=self.output.file, stderr=subprocess.STDOUT,
@@ -218,10 +225,12 @@ def drain_s(duration_s: int) -> float:
 
 @dataclass
 class Load:
-    """One size's load: its metrics, and when requests were being sent (CLOCK_MONOTONIC ms)."""
+    """One size's load: its metrics, when requests were being sent, and when the last of them was
+    answered or given up (CLOCK_MONOTONIC ms)."""
     metrics: dict[str, float]
     sending_from_ms: float
     sending_to_ms: float
+    answered_by_ms: float
 
 
 def drive(app: RunningApp, load_node: Node, modules, rate: float, duration_s: int) -> Load:
@@ -250,7 +259,8 @@ def drive(app: RunningApp, load_node: Node, modules, rate: float, duration_s: in
         stdout.seek(0)
         stderr.seek(0)
         out, err = stdout.read(), stderr.read()
-    seconds = time.monotonic() - started
+    finished = time.monotonic()
+    seconds = finished - started
     cpu = process_group.cpu_seconds(group) - cpu_start
     machine = process_group.machine_util(ticks_start, process_group.machine_ticks())
     if app.proc.poll() is not None:
@@ -275,4 +285,4 @@ def drive(app: RunningApp, load_node: Node, modules, rate: float, duration_s: in
         metrics["machine_cpu_util"] = machine
     sending_from = result.get("sending_from_ms", started * 1000)
     return Load({k: float(v) for k, v in metrics.items() if v is not None and v is not False}, sending_from,
-                sending_from + duration_s * 1000)
+                sending_from + duration_s * 1000, finished * 1000)

@@ -1,12 +1,14 @@
 """What the pool probe (workloads/probe/) saw inside the program while one pool size was under load:
-how long pool work waited for a thread (the canaries submitted during the load), how late the loop
-ran and how busy it was. The program may be several Node processes (a wrapper such as `npm start`
+how long pool work waited for a thread (the canaries submitted during the load), how busy libuv's
+threads were and how many of the program's jobs waited for one (and by Little's law how long each
+request's pool work waited in all, at the rate sent), how late the loop ran and how busy it was. The program may be several Node processes (a wrapper such as `npm start`
 and the server it starts): the one measured is the busiest, the highest event-loop utilisation
 during the load."""
 from collections import defaultdict
 from pathlib import Path
 
 from ..probe import trace as probe_trace
+from ..probe.occupancy import periods_with_pool
 from ..probe.window import Window, window
 
 # What an --app size records from the probe: name -> (unit, better, tracked, what it is).
@@ -20,6 +22,19 @@ METRICS = {
                            "request on average"),
     "queue_wait_second_mean_ms": ("ms", "lower", False, "the mean queue wait of each second of the load, one value "
                                   "per second: the recommendation's interval is computed from these"),
+    "queue_thread_wait_p50_ms": ("ms", "lower", True, "the canaries' wait for a thread: a canary that found a "
+                                 "thread idle counts 0 (it waited for a core); median"),
+    "queue_thread_wait_p99_ms": ("ms", "lower", True, "the same, 99th percentile"),
+    "queue_thread_wait_mean_ms": ("ms", "lower", False, "the same, mean"),
+    "pool_utilization": ("ratio", "lower", False, "libuv's threads busy with a job, mean over random instants / "
+                         "threads (read from libuv's own counters)"),
+    "pool_jobs_waiting": ("count", "lower", False, "the program's pool jobs waiting for a thread, mean over random "
+                          "instants: the queue length L_q"),
+    "pool_wait_per_request_ms": ("ms", "lower", True, "Little's law: jobs waiting for a thread / requests per second "
+                                 "sent: how long each request's pool work waited for threads in all, however many "
+                                 "jobs it was split into"),
+    "pool_wait_per_request_second_ms": ("ms", "lower", False, "the same for each second of the load, one value per "
+                                        "second: the recommendation's interval is computed from these"),
     "canaries": ("count", "higher", False, "canaries submitted during the load"),
     "canaries_still_waiting": ("count", "lower", False, "canaries still waiting for a thread when the program was "
                                "stopped: they count with the wait they had then, a lower bound"),
@@ -46,9 +61,15 @@ def per_second_means(w: Window) -> list[float]:
     return [sum(v) / len(v) for _, v in sorted(seconds.items())]
 
 
-def metrics(path: Path, t0: float, t1: float) -> tuple[dict[str, float], dict[str, list[float]], str]:
-    """(single-valued metrics, series metrics, which process was measured) over [t0, t1]; empty with
-    the reason when no Node process of the program loaded the probe."""
+def per_request_second_ms(trace: probe_trace.Trace, t0: float, t1: float, rate: float) -> list[float]:
+    """Little's law per period (about a second) of the load: each one's jobs waiting for a thread / the rate."""
+    return [pool.waiting * 1000 / rate for _, pool in periods_with_pool(trace.periods, t0, t1)]
+
+
+def metrics(path: Path, t0: float, t1: float, rate: float) -> tuple[dict[str, float], dict[str, list[float]], str]:
+    """(single-valued metrics, series metrics, which process was measured) over [t0, t1] while requests
+    were sent at `rate` a second; empty with the reason when no Node process of the program loaded the
+    probe."""
     found = busiest(probe_trace.read(path), t0, t1) if path.exists() else None
     if found is None:
         return {}, {}, "no Node process of the program loaded the probe during the load"
@@ -60,5 +81,13 @@ def metrics(path: Path, t0: float, t1: float) -> tuple[dict[str, float], dict[st
         "loop_delay_p50_ms": w.loop_delay.p50, "loop_delay_p99_ms": w.loop_delay.p99,
         "loop_delay_max_ms": w.loop_delay.max, "loop_utilization": w.elu,
     }
-    return ({k: float(v) for k, v in single.items() if v is not None},
-            {"queue_wait_second_mean_ms": per_second_means(w)}, f"pid {trace.pid} ({trace.node}: {trace.command})")
+    series = {"queue_wait_second_mean_ms": per_second_means(w)}
+    if w.thread_wait is not None:
+        single.update(queue_thread_wait_p50_ms=w.thread_wait.p50, queue_thread_wait_p99_ms=w.thread_wait.p99,
+                      queue_thread_wait_mean_ms=w.thread_wait.mean)
+    if w.pool is not None:
+        single.update(pool_utilization=w.pool.utilization, pool_jobs_waiting=w.pool.waiting,
+                      pool_wait_per_request_ms=w.pool.wait_per_request_ms(rate))
+        series["pool_wait_per_request_second_ms"] = per_request_second_ms(trace, t0, t1, rate)
+    return ({k: float(v) for k, v in single.items() if v is not None}, series,
+            f"pid {trace.pid} ({trace.node}: {trace.command})")

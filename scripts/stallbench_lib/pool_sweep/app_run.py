@@ -108,7 +108,8 @@ def _measure(plan: Plan, running: app.RunningApp, load_with: _Load, run: RunDir,
     running.stop()
     metrics, series = {"service_alone_ms": alone, **load.metrics}, {}
     if running.probe:
-        probed, series, measured = app_probe.metrics(running.probe.out, load.sending_from_ms, load.sending_to_ms)
+        probed, series, measured = app_probe.metrics(running.probe.out, load.sending_from_ms, load.sending_to_ms,
+                                                     plan.rate)
         metrics.update(probed)
         run.meta["probe"]["measured"][f"pool={pool};rep={rep}"] = measured
         if not probed and not run.meta["probe"].get("absent"):

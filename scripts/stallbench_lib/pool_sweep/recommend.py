@@ -53,7 +53,9 @@ def _best_throughput(sweep: Sweep, cls: str) -> float:
 def _wait_or_service(cell) -> str:
     wait, service = cell.get("queue_wait_p99_ms"), cell.get("service_p99_ms")
     if wait is not None and service is None:  # an --app sweep with the probe: the pool's wait, measured inside
-        return f"its pool work waited up to {fmt(wait)} ms for a thread (p99)"
+        thread = cell.get("queue_thread_wait_p99_ms")
+        return (f"its pool work waited up to {fmt(thread)} ms for a thread (p99)" if thread is not None
+                else f"its pool work waited up to {fmt(wait)} ms in the pool's queue (p99)")
     first = cell.get("pool_wait_p99_ms")
     if (wait is None or service is None) and first is not None:  # a Node mix's read or lookup: its canary's wait
         return (f"its first trip waited up to {fmt(first)} ms for a thread (p99); the rest of its wait cannot be told "

@@ -5,7 +5,11 @@ latency measured from outside moves with everything else the machine does; the w
 own share of it.
 
 Each size's wait is its typical second: the median over the seconds of the load of each second's
-mean wait, with a 95% interval (probe/interval.py). Even a pool with idle threads is not free: a
+wait, with a 95% interval (probe/interval.py). A second's wait is, where libuv's pool could be read,
+how long each request's pool work waited for threads in all by Little's law (the program's jobs
+waiting for a thread on average, divided by the requests sent a second: probe/occupancy.py), which
+counts work libuv splits into many short jobs (zlib, fs streams) in full; elsewhere, the canaries'
+mean wait that second, which is one job's. Even a pool with idle threads is not free: a
 request wakes a sleeping thread, and on a busy machine that thread waits for a core (measured here:
 0.2-1 ms in a typical second at every size once threads were plenty). More threads cannot remove
 that floor, so sizes are compared with each other, not with zero: a size *waits for threads* when
@@ -30,15 +34,19 @@ MAX_UNFINISHED_SHARE = 0.01
 CLASS = "requests"
 
 
+PER_REQUEST, PER_JOB = "pool_wait_per_request_second_ms", "queue_wait_second_mean_ms"  # the seconds' series
+
+
 @dataclass(frozen=True)
 class SizeWait:
     pool: int
-    seconds: list[float]   # the mean wait of each second of the load, every repetition
-    mean: float | None     # over every canary
-    p99: float | None
+    seconds: list[float]   # the wait of each second of the load, every repetition
+    mean: float | None     # over the load
+    p99: float | None      # of the canaries
     answered_per_s: float = 0
     offered_per_s: float = 0
     unfinished_share: float = 0
+    per_request: bool = False  # the seconds are Little's law per request, not one canary's wait
 
     @property
     def kept_up(self) -> bool:
@@ -50,8 +58,12 @@ class SizeWait:
         return median_interval(self.seconds)
 
     def text(self) -> str:
-        """'waited for a thread 5.7 ms in a typical second (95% interval 4.8–6.7 ms; mean 9.1 ms, p99 35 ms)'"""
+        """'waited for a thread 5.7 ms in a typical second (95% interval 4.8–6.7 ms; mean 9.1 ms, p99 35 ms)';
+        per request: 'waited for threads 212 ms per request in a typical second (...; mean 230 ms)'."""
         iv = self.interval
+        if self.per_request:
+            return (f"waited for threads {_ms(iv.value)} ms per request in a typical second (Little's law; 95% "
+                    f"interval {_ms(iv.low)}–{_ms(iv.high)} ms; mean {_ms(self.mean)} ms)")
         return (f"waited for a thread {_ms(iv.value)} ms in a typical second (95% interval {_ms(iv.low)}–"
                 f"{_ms(iv.high)} ms; mean {_ms(self.mean)} ms, p99 {_ms(self.p99)} ms)")
 
@@ -65,18 +77,21 @@ def threshold_ms(alone_ms: float | None) -> float:
 
 
 def measured(sweep: Sweep) -> list[SizeWait] | None:
-    """Each size's wait, or None when some size has no probe samples (latency only, then)."""
+    """Each size's wait, or None when some size has no probe samples (latency only, then). Per request
+    (Little's law) when every size has it, else every size per job (the canaries): one measure throughout."""
+    cells = [sweep.at(pool, CLASS) for pool in sweep.sizes]
+    if not cells or any(c is None or not c.values.get(PER_JOB) for c in cells):
+        return None
+    per_request = all(c.values.get(PER_REQUEST) for c in cells)
     found = []
-    for pool in sweep.sizes:
-        cell = sweep.at(pool, CLASS)
-        seconds = cell.values.get("queue_wait_second_mean_ms", []) if cell else []
-        if not seconds:
-            return None
+    for pool, cell in zip(sweep.sizes, cells):
         done, unfinished = cell.get("completed") or 0, cell.get("unfinished") or 0
-        found.append(SizeWait(pool, seconds, cell.get("queue_wait_mean_ms"), cell.get("queue_wait_p99_ms"),
-                              cell.get("throughput_per_s") or 0, cell.get("offered_per_s") or 0,
-                              unfinished / (done + unfinished) if done + unfinished else 0))
-    return found or None
+        mean = cell.get("pool_wait_per_request_ms" if per_request else "queue_wait_mean_ms")
+        found.append(SizeWait(pool, cell.values[PER_REQUEST if per_request else PER_JOB], mean,
+                              cell.get("queue_wait_p99_ms"), cell.get("throughput_per_s") or 0,
+                              cell.get("offered_per_s") or 0, unfinished / (done + unfinished) if done + unfinished else 0,
+                              per_request))
+    return found
 
 
 def _better_by(waits: list[SizeWait], w: SizeWait, limit: float) -> tuple[SizeWait, Interval] | None:

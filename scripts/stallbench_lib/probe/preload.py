@@ -56,11 +56,17 @@ def _left_out(build_dir: Path) -> bool:
     return any("node-api" in line for line in optional.notices(build_dir, {"pool"}))
 
 
-def environment(preload: Path, out: Path, rate_per_s: float = DEFAULT_RATE_PER_S, base: dict | None = None) -> dict:
-    """The environment that starts a program with the probe writing to `out`."""
+def _quoted(path: Path) -> str:
+    return '"' + str(Path(path).resolve()).replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def environment(preload: Path, out: Path, rate_per_s: float = DEFAULT_RATE_PER_S, base: dict | None = None,
+                also_require: tuple[Path, ...] = ()) -> dict:
+    """The environment that starts a program with the probe writing to `out` (and `also_require`
+    preloaded after it)."""
     env = dict(os.environ if base is None else base)
-    quoted = '"' + str(Path(preload).resolve()).replace("\\", "\\\\").replace('"', '\\"') + '"'
-    env["NODE_OPTIONS"] = " ".join(filter(None, [env.get("NODE_OPTIONS", ""), f"--require {quoted}"]))
+    requires = [f"--require {_quoted(p)}" for p in (preload, *also_require)]
+    env["NODE_OPTIONS"] = " ".join(filter(None, [env.get("NODE_OPTIONS", ""), *requires]))
     env["STALLBENCH_PROBE_OUT"] = str(Path(out).resolve())
     env["STALLBENCH_PROBE_RATE"] = f"{rate_per_s:g}"
     env["STALLBENCH_PROBE_FLUSH_MS"] = str(FLUSH_MS)

@@ -7,7 +7,7 @@ from pathlib import Path
 from ..errors import UsageError
 from ..documents import json_loads
 
-FORMAT = 1  # probe.cjs's FORMAT: bump both when a field changes meaning
+FORMAT = 2  # probe.cjs's FORMAT: bump both when a field changes meaning
 
 
 @dataclass(frozen=True)
@@ -15,6 +15,34 @@ class Canary:
     submitted: float  # CLOCK_MONOTONIC ms
     wait: float       # submitted -> its no-op started on a pool thread
     delivery: float   # started -> its completion ran on the main thread
+    idle_threads: float | None = None  # the pool when it was submitted (None: libuv's pool unreadable)
+    jobs_ahead: float | None = None
+
+    @property
+    def found_a_thread(self) -> bool | None:
+        """Whether a thread was idle for it when it was submitted (more idle threads than jobs ahead
+        of it): then whatever it waited, it waited for a core. None when the pool was not readable."""
+        if self.idle_threads is None or self.jobs_ahead is None:
+            return None
+        return self.idle_threads > self.jobs_ahead
+
+
+@dataclass(frozen=True)
+class PoolOccupancy:
+    """libuv's pool over one period, from the addon's samples at random instants: means."""
+    samples: int
+    threads: int
+    busy: float      # threads running a job
+    queued: float    # the program's jobs waiting, for a thread or for a core
+    waiting: float   # of them, waiting for a thread (beyond the idle threads)
+
+
+@dataclass(frozen=True)
+class Requests:
+    """The program's HTTP requests that started in one period, and how long each finished one took
+    inside the program (start to the end of its response)."""
+    started: int
+    ms: list[float]
 
 
 @dataclass(frozen=True)
@@ -23,11 +51,15 @@ class Period:
     t1: float
     loop_at: list[float]      # when each 10 ms timer fired
     loop_delay: list[float]   # how late it fired (ms beyond the interval)
-    loop_active: list[float]  # how long the loop was active (not waiting for events) since the firing before
+    loop_cpu: list[float]     # the main thread's CPU time since the firing before
     elu: float
     uv: dict | None          # performance.nodeTiming.uvMetricsInfo, cumulative
     outstanding: int
     oldest_outstanding_ms: float | None
+    pool: PoolOccupancy | None = None
+    pool_unreadable: str | None = None  # why libuv's pool could not be read
+    machine_busy: float | None = None   # the share of every core's time not idle
+    requests: Requests | None = None
 
 
 @dataclass
@@ -74,6 +106,16 @@ def _record(line: str, where: str) -> dict | None:
     return record
 
 
+def _period(record: dict) -> Period:
+    loop, pool, requests = record["loop_delay_ms"], record.get("pool"), record.get("requests")
+    return Period(record["t0"], record["t1"], [s[0] for s in loop], [s[1] for s in loop], [s[2] for s in loop],
+                  record["elu"], record.get("uv"), record["outstanding"], record.get("oldest_outstanding_ms"),
+                  PoolOccupancy(int(pool["samples"]), int(pool["threads"]), pool["busy"], pool["queued"],
+                                pool["waiting"]) if pool else None,
+                  record.get("pool_unreadable"), record.get("machine_busy"),
+                  Requests(requests["started"], requests["ms"]) if requests else None)
+
+
 def read(path: Path) -> dict[int, Trace]:
     """pid -> its Trace, in the order the processes started."""
     traces: dict[int, Trace] = {}
@@ -100,10 +142,7 @@ def read(path: Path) -> dict[int, Trace]:
         if kind == "canaries":
             trace.canaries += [Canary(*sample) for sample in record["samples"]]
         elif kind == "period":
-            loop = record["loop_delay_ms"]
-            trace.periods.append(Period(record["t0"], record["t1"], [s[0] for s in loop], [s[1] for s in loop],
-                                        [s[2] for s in loop], record["elu"], record.get("uv"), record["outstanding"],
-                                        record.get("oldest_outstanding_ms")))
+            trace.periods.append(_period(record))
         elif kind == "end":
             trace.end = record
         elif kind == "startup":
@@ -134,18 +173,21 @@ class Tail:
         return records
 
     def progress(self) -> str:
-        waits, delays, busy, span = [], [], 0.0, 0.0
+        waits, periods = [], []
         for r in self._new_records():
             if r["type"] == "canaries":
                 waits += [sample[1] for sample in r["samples"]]
             elif r["type"] == "period":
-                delays += [sample[1] for sample in r["loop_delay_ms"]]
-                busy += r["elu"] * (r["t1"] - r["t0"])
-                span += r["t1"] - r["t0"]
+                periods.append(_period(r))
+        delays = [d for p in periods for d in p.loop_delay]
         if not waits and not delays:
             return "no samples yet"
+        held = [min(d, c) for p in periods for d, c in zip(p.loop_delay, p.loop_cpu)]
+        span = sum(p.t1 - p.t0 for p in periods)
+        use = f"{sum(p.elu * (p.t1 - p.t0) for p in periods) / span:.0%}" if span else "–"
+        pools = [p.pool for p in periods if p.pool]
+        pool = (f", pool threads busy {sum(x.busy for x in pools) / sum(x.threads for x in pools):.0%}"
+                if pools else "")
         worst_wait = f"{max(waits):.1f} ms" if waits else "–"
-        worst_delay = f"{max(delays):.0f} ms" if delays else "–"
-        use = f"{busy / span:.0%}" if span else "–"
-        return (f"pool wait worst {worst_wait} ({len(waits)} canaries), loop delay worst {worst_delay}, "
-                f"loop busy {use}")
+        worst = f"{max(delays):.0f} ms late ({max(held):.0f} ms of its own code)" if delays else "–"
+        return f"pool wait worst {worst_wait} ({len(waits)} canaries){pool}, loop worst {worst}, loop busy {use}"

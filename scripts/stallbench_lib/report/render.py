@@ -68,6 +68,14 @@ class Context:
         return expanded
 
 
+def _what_ran(m: dict) -> str:
+    """A profile's run says its profile and repetitions; a command without profiles (doctor, probe-cost,
+    sweep-pool --app) says which command it was."""
+    if m.get("profile"):
+        return f"profile `{m['profile']}`, {m.get('repetitions')} repetitions per cell"
+    return f"`{' '.join(m.get('command_line') or ['scripts/stallbench', m.get('command', '')])}`"
+
+
 def _header(run: rundir.RunDir) -> str:
     m = run.meta
     machine = m.get("machine", {})
@@ -79,7 +87,7 @@ def _header(run: rundir.RunDir) -> str:
     lines = [
         f"# stallbench report: {run.run_id}",
         "",
-        f"- Run: {state}; profile `{m.get('profile')}`, {m.get('repetitions')} repetitions per cell; "
+        f"- Run: {state}; {_what_ran(m)}; "
         f"{cells.get('ok', '?')} cells ok, {cells.get('findings', 0)} findings (a status the benchmark "
         f"measures, such as a regex engine's guard), {cells.get('failed', '?')} failed; "
         f"{m.get('started_at')} to {m.get('ended_at')}.",

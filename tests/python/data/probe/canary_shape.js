@@ -16,7 +16,9 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const pbkdf2 = () => new Promise((resolve) => crypto.pbkdf2('p', 's', iterations, 32, 'sha256', () => resolve(addon.now())));
 const samples = (raw) => {
   const out = [];
-  for (let i = 0; i < raw.length; i += 4) out.push({ submitted: raw[i + 1], started: raw[i + 2], completed: raw[i + 3] });
+  for (let i = 0; i < raw.length; i += addon.fields.length) {
+    out.push({ submitted: raw[i + 1], started: raw[i + 2], completed: raw[i + 3] });
+  }
   return out;
 };
 const drained = async (count) => {
