@@ -46,6 +46,9 @@ _MEMORY_VERDICT_WAIT_S = 1.0
 STOPPING_GRACE_S = 0.5  # terminate()'s grace once a stop signal came: the command ends within 2 s
 _live: dict[int, tuple[subprocess.Popen, int]] = {}  # pid -> (child, its memory cap)
 _lock = threading.Lock()
+# Held from a child's fork until it is registered, and while adopted orphans are killed: between the
+# two, a child another thread has just forked is in no list yet and would look like an orphan.
+_births = threading.Lock()
 _stopping = threading.Event()  # set by stop_all(): the command is on its way out
 
 
@@ -117,10 +120,11 @@ def start(argv: list[str], *, memory_bytes: int | None = None, reserves_address_
     try:
         orphans.adopt()
         popen_kwargs["env"] = {**(popen_kwargs.get("env") or os.environ), process_tree.STARTED_BY: _mark()}
-        proc = subprocess.Popen(argv, start_new_session=True,
-                                preexec_fn=_setup(0 if reserves_address_space else cap), **popen_kwargs)
-        with _lock:
-            _live[proc.pid] = (proc, cap)
+        with _births:
+            proc = subprocess.Popen(argv, start_new_session=True,
+                                    preexec_fn=_setup(0 if reserves_address_space else cap), **popen_kwargs)
+            with _lock:
+                _live[proc.pid] = (proc, cap)
         _watchdog.watch(proc.pid, cap)
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, held)  # a caller may hold them longer (see stop_signals_held)
@@ -170,10 +174,11 @@ def forget(proc: subprocess.Popen) -> None:
 def _kill_adopted_when_alone() -> None:
     """Once no child we started is running, every orphan we adopted is one of theirs: killed. While
     one runs, an orphan may be its helper (a user's app and its daemon), and stays."""
-    with _lock:
-        if _live:
-            return
-    orphans.kill_adopted({_watchdog.pid} - {None})
+    with _births:
+        with _lock:
+            if _live:
+                return
+        orphans.kill_adopted({_watchdog.pid} - {None})
 
 
 def memory_kill(proc: subprocess.Popen) -> str | None:

@@ -176,7 +176,7 @@ def without_node(line: str, needed: bool) -> Tail:
         else:
             tail = measure(node, "measured now on the installed line")
             if tail.samples_ms:
-                _store(node, tail.samples_ms, stored_path(line))
+                _store(node, tail.samples_ms, MEASURE_RUNS, stored_path(line))
                 return tail
             cannot_run = tail.source
     found, why_not = stored(line)
@@ -196,17 +196,18 @@ def record(binary: str, out: Path) -> int:
     if not samples:
         print(f"stallbench: notice: start-up tail not stored: {why_not}", file=sys.stderr)
         return 1
-    _store(node, samples, out)
+    _store(node, samples, RECORD_RUNS, out)
     return 0
 
 
-def _store(node: nodejs.Node, samples: list[float], out: Path) -> None:
-    """The tail of `node` for a later run that may not run it (a failed write only loses that)."""
+def _store(node: nodejs.Node, samples: list[float], runs: int, out: Path) -> None:
+    """The tail of `node` (`samples` of `runs` probe runs) for a later run that may not run it (a
+    failed write only loses that)."""
     try:
         atomic_write(out, json.dumps({
             "node": node.version, "libuv": node.libuv,
             "measured": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-            "runs": len(samples), "load_average": list(os.getloadavg()), "cores": os.cpu_count(),
+            "runs": runs, "load_average": list(os.getloadavg()), "cores": os.cpu_count(),
             "samples_ms": [round(x, 4) for x in samples],
         }, indent=1) + "\n")
     except OSError as e:
