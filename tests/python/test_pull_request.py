@@ -90,7 +90,7 @@ def test_nothing_changed_measures_nothing_and_writes_the_scope(tmp_path):
     result = pull_request("measure", "job-1", "HEAD", "HEAD", env={"STALLBENCH_PRS": str(tmp_path)})
     assert result.returncode == 0, result.stderr
     scope = json.loads((tmp_path / "job-1" / "affected.json").read_text())
-    assert scope["families"] == [] and scope["base"] == scope["head"]
+    assert scope["families"] == [] and scope["base"] == scope["head"] and scope["minutes"] >= 0
     assert not (tmp_path / "job-1" / "ab").exists()
     again = pull_request("measure", "job-1", "HEAD", "HEAD", env={"STALLBENCH_PRS": str(tmp_path)})
     assert again.returncode == 2 and "already exists" in again.stderr
@@ -167,12 +167,13 @@ def github():
     fake.close()
 
 
-def _job(jobs: Path, name: str, families=("tiny",), ab=True, ab_exit=None) -> str:
+def _job(jobs: Path, name: str, families=("tiny",), ab=True, ab_exit=None, map_minutes=0.0) -> str:
     job = jobs / name
     job.mkdir(parents=True)
     (job / "affected.json").write_text(json.dumps({
         "base": "1" * 40, "head": "2" * 40, "families": list(families), "everything": False, "filter": None,
-        "paths": {"workloads/tiny/data.txt": {"families": list(families), "why": "in workloads/tiny/"}}}))
+        "paths": {"workloads/tiny/data.txt": {"families": list(families), "why": "in workloads/tiny/"}},
+        "minutes": map_minutes}))
     if ab:
         shutil.copytree(FIXTURE / "ab", job / "ab")
     if ab_exit is not None:
@@ -223,6 +224,17 @@ def test_the_comment_shows_the_geomeans_the_changed_metrics_and_the_links(tmp_pa
     assert "noisy" not in " ".join(changed) and "unchanged" not in " ".join(changed)
     assert "https://github.test/owner/stallbench/actions/runs/777" in text and "https://github.test/artifacts/5" in text
     assert (tmp_path / "summary.md").read_text() == text  # the job summary has the same
+
+
+def test_the_build_the_map_made_before_ab_is_in_the_comments_time(tmp_path, github):
+    """The map of changed paths builds HEAD before ab's clock starts: a reviewer sees that time too."""
+    result = pull_request("comment", _job(tmp_path / "jobs", "run-1", map_minutes=12.34), env=_env(tmp_path, github))
+    assert result.returncode == 0, result.stderr
+    text = github.comments[-1]["body"]
+    assert "mapping the changed paths to families took 12.3 minutes (HEAD's build included" in text
+    assert text.index("took 12.3 minutes") < text.index("builds 9.1, callgrind 1.5")
+    quick = pull_request("comment", _job(tmp_path / "jobs", "run-2"), env=_env(tmp_path, github))
+    assert quick.returncode == 0 and "mapping the changed paths" not in github.comments[-1]["body"]
 
 
 def test_an_inconclusive_ab_says_so_in_the_first_line(tmp_path, github):

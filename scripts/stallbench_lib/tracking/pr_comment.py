@@ -126,6 +126,9 @@ def render(job: Path, links: Links, ab_exit: int | None, run: str = "") -> str:
     else:
         measured = "every family" if scope["everything"] else ", ".join(scope["families"])
         body = [f"Measured: **{measured}**.", ""]
+        if scope.get("minutes", 0) >= 0.05:  # the map read HEAD's build: its making is the job's time too
+            body += [f"Before `ab`, mapping the changed paths to families took {scope['minutes']:.1f} minutes "
+                     "(HEAD's build included, which `ab` then used).", ""]
         if ab is not None:
             body += _verdicts(ab, read_rows(job / "ab" / "ab.csv"))
         else:

@@ -21,6 +21,7 @@ import argparse
 import json
 import os
 import sys
+import time
 from pathlib import Path
 
 from .. import children, interrupts, paths
@@ -81,9 +82,12 @@ def measure(run_id: str, base: str, head: str, build: Path | None, ab_args: list
     base_commit = _git("merge-base", _commit(base), head_commit).strip()
     job.mkdir(parents=True)
     changed = changed_paths(base_commit, head_commit)
-    # HEAD's own build, the one ab then measures it with; made only when a path needs the graph.
+    # HEAD's own build, the one ab then measures it with; made only when a path needs the graph. Its
+    # time is before ab's clock starts (ab finds the build made), so the comment adds it.
+    mapping = time.monotonic()
     scope = affected(changed, build or (lambda: revisions.resolve("current", head_commit).build))
-    atomic_write(job / "affected.json", json.dumps({"base": base_commit, "head": head_commit, **scope.to_json()},
+    atomic_write(job / "affected.json", json.dumps({"base": base_commit, "head": head_commit, **scope.to_json(),
+                                                    "minutes": round((time.monotonic() - mapping) / 60, 3)},
                                                    indent=2) + "\n")
     _step(job, "affected", 0)
     if not scope.families:
