@@ -262,16 +262,6 @@ def test_more_runs_decide_a_race_and_a_lasting_difference_disagrees():
     assert sum(o["count"] for o in node) == DECIDE_BUDGET_RUNS
 
 
-@needs_lines("18", NEWEST)
-def test_a_lasting_disagreement_on_a_race_fails_the_trace():
-    """The model of 18 (its timer always due first) against Node of the newest line (the immediate first
-    most of the time): the race must end as DISAGREE, with exit 1, never as agreeing."""
-    race = ROOT / "workloads" / "loop" / "scenarios" / "000-main-timeout-vs-immediate.json"
-    result = stallbench("trace", "--no-build", "--node", NEWEST, "--model-node", "18", "--runs", "1", str(race))
-    assert result.returncode == 1, result.stdout + result.stderr
-    assert "node: DISAGREE" in result.stdout and "agreeing with node" not in result.stdout.splitlines()[-1]
-
-
 def test_a_run_that_fails_is_one_line_and_the_others_still_run(tmp_path):
     """A run that fails (here a readFile of a folder, which calls back with EISDIR where the scenario
     expects success) is that scenario's one line naming it and the op; the scenario after it runs."""
