@@ -43,6 +43,35 @@ def test_the_one_that_got_slow_first_wins_then_the_steepest_rise():
     assert worst_attack.worst([FLAT[0], rising], SLOW_MS).shape == "rising"
 
 
+def test_rounds_of_the_pump_in_the_text_before_it_are_pumped_and_ranked_as_such():
+    """recheck's attack on ^(?:a{2,40})+$ put 40 a's before a pump of 80 a's, which hung at its first
+    round: pumped by `a` (finer), its study still started past those 40 a's, had no length short enough
+    to finish, and the pattern read `timeout` in a run where it was chosen and exponential in one where
+    ours was. Those 40 a's are pumped, from nothing: the study's lengths go below them; and attacks are
+    ranked by the whole input's length at which they got slow."""
+    hung = {"shape": "recheck with raised limits (exponential)", "pumps": [{"before": "a" * 40, "pump": "a" * 80}],
+            "suffix": "\x00", "points": [], "over": 80}
+    entry = worst_attack.as_pattern(ENTRY, worst_attack.Measured.from_reply(hung), "measured", SLOW_MS)
+    assert [(p.before, p.pump) for p in entry.pumps] == [("", "a")]
+    pumped = [n - entry.fixed for n in entry.lengths_for(False)]
+    assert min(pumped) <= 16 and max(n for n in pumped if n < 65_536) >= 120
+    # Nothing was fast: the lengths between span the climb from the first rung (node@26 timed out past
+    # 42 a's, which lengths only between 64 and 128 never reached).
+    assert len([n for n in pumped if 8 < n < 64 and n not in worst_attack.LADDER]) >= 3
+    padded = {"shape": "padded", "pumps": [{"before": "a" * 40, "pump": "a"}], "suffix": "\x00",
+              "points": [[8, 2000.0]], "over": None}
+    ours = {"shape": "nested quantifier", "pumps": [{"before": "", "pump": "a"}], "suffix": "!",
+            "points": [[8, 0.01], [16, 0.5], [32, 800.0]], "over": None}
+    measured = worst_attack.Measured.from_reply(padded)
+    assert measured.pumps == [{"before": "", "pump": "a"}] and measured.points == [(48, 2000.0)]
+    assert worst_attack.worst([padded, ours], SLOW_MS).shape == "nested quantifier"  # slow at 32 a's, not 48
+    entry = worst_attack.as_pattern(ENTRY, measured, "measured", SLOW_MS)
+    assert entry.pumps[0].before == "" and min(entry.lengths_for(False)) - entry.fixed <= 16
+    # A text before the pump that is not made of it stays as it is.
+    kept = worst_attack.Measured.from_reply(candidate("kept", [[8, 1.0]]))
+    assert kept.pumps == [{"before": "sha512-", "pump": "a"}] and kept.points == [(8, 1.0)]
+
+
 def uncertain_result(diagnostics, candidates, retry=None):
     return {"diagnostics": diagnostics, "retry": retry, "uncertain": "recheck's attack came from its fuzzer alone",
             "candidates": candidates}

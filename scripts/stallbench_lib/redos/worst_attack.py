@@ -34,15 +34,31 @@ class Measured:
 
     @classmethod
     def from_reply(cls, c: dict) -> "Measured":
-        return cls(c["shape"], c["pumps"], c["suffix"], sorted((int(n), float(t)) for n, t in c["points"]), c["over"])
+        return cls(c["shape"], c["pumps"], c["suffix"], sorted((int(n), float(t)) for n, t in c["points"]),
+                   c["over"]).pumped_whole()
+
+    def pumped_whole(self) -> "Measured":
+        """The attack with the rounds of its pumps that its text before them already holds counted as
+        pumped: recheck's attack on ^(?:a{2,40})+$, 40 a's before a pump of 80 (`a` once finer), was
+        slow at its first rung, so its study had no length short enough to finish and the pattern read
+        `timeout` where the same inputs pumped from nothing read exponential. Its points move by those
+        bytes, so the study's lengths reach below them."""
+        rounds = min(_rounds_ending(p["before"], p["pump"]) for p in self.pumps) if self.pumps else 0
+        if rounds == 0:
+            return self
+        moved = rounds * sum(len(p["pump"]) for p in self.pumps)
+        pumps = [{**p, "before": p["before"][:len(p["before"]) - rounds * len(p["pump"])]} for p in self.pumps]
+        return replace(self, pumps=pumps, points=[(n + moved, t) for n, t in self.points],
+                       over=self.over + moved if self.over else self.over)
 
     def severity(self, slow_ms: float) -> tuple:
-        """Smaller is worse: the first length at which a match took slow_ms (or hung), then the
-        largest rise from fastest to slowest."""
+        """Smaller is worse: the first input length (its texts before the pumps included) at which a
+        match took slow_ms (or hung), then the largest rise from fastest to slowest."""
         slow = [n for n, t in self.points if t >= slow_ms] + ([self.over] if self.over else [])
         times = [t for _, t in self.points]
         rise = max(times) / max(min(times), 1e-9) if times else 1.0
-        return (min(slow) if slow else float("inf"), -rise)
+        before = sum(len(p["before"]) for p in self.pumps)
+        return (min(slow) + before if slow else float("inf"), -rise)
 
     def expect(self) -> str | None:
         kind = classify([n for n, _ in self.points], [t for _, t in self.points]).kind
@@ -52,8 +68,8 @@ class Measured:
 
     def lengths(self, fixed: int, slow_ms: float) -> tuple[int, ...]:
         """The study's lengths: the probe's rungs (LADDER in whole rounds of the pumps) up to the first
-        that got slow or hung, BETWEEN more between it and the rung before, one rung beyond it, and
-        LONGEST. They depend on the probe's times only through which rung got slow (a factor of two),
+        that got slow or hung, BETWEEN more between it and the last rung a fast match reached (the
+        first rung when none did), one rung beyond it, and LONGEST. They depend on the probe's times only through which rung got slow (a factor of two),
         not on the lengths it measured inside a jump: a curve whose growth three timing-chosen
         lengths carried read polynomial in one run and exponential in the next."""
         rungs = ladder(sum(len(p["pump"]) for p in self.pumps))
@@ -61,7 +77,11 @@ class Measured:
         measured = [n for n, _ in self.points]
         top = min((r for r in rungs if any(n <= r for n in slow)), default=max((r for r in rungs if r in measured),
                                                                             default=rungs[0]))
-        below = max((r for r in rungs if r < top), default=max(top // 2, 1))
+        # The rung the turn starts from: the longest one a fast match reached; with none (the attack
+        # hung at its first round), the shortest, so the lengths between span the whole climb.
+        fast = [n for n, t in self.points if t < slow_ms]
+        below = max((r for r in rungs if r < top and any(n >= r for n in fast)),
+                    default=min((r for r in rungs if r < top), default=max(top // 2, 1)))
         between = {round(below * (top / below) ** (k / (BETWEEN + 1))) for k in range(1, BETWEEN + 1)}
         return tuple(fixed + n for n in sorted({r for r in rungs if r <= top} | between | {2 * top, LONGEST}))
 
@@ -78,7 +98,15 @@ class Measured:
         if times < 2:
             return self
         pumps = [{**p, "pump": root * (count // times)} for p, (root, count) in zip(self.pumps, roots)]
-        return replace(self, pumps=pumps)
+        return replace(self, pumps=pumps).pumped_whole()
+
+
+def _rounds_ending(before: str, pump: str) -> int:
+    """How many copies of `pump` `before` ends with."""
+    rounds = 0
+    while pump and before.endswith(pump * (rounds + 1)):
+        rounds += 1
+    return rounds
 
 
 def _root(text: str) -> tuple[str, int]:
