@@ -59,7 +59,7 @@ def _one_line_refusal(result, words, out):
 def test_missing_file(tmp_path):
     out = tmp_path / "out"
     result = stallbench("json", "--input", str(tmp_path / "nope.json"), "--no-build", "--out", str(out))
-    _one_line_refusal(result, "no such file", out)
+    _one_line_refusal(result, "No such file or directory", out)
 
 
 def test_file_over_simdjson_limit_is_refused_before_parsing(tmp_path):
