@@ -8,7 +8,9 @@
 //                        gave each, the orders it expects on that line and whether the tail can
 //                        change its order (`startup_race`). With `unknown`, a scenario it can
 //                        change runs with no tail and with kLongTail, kPossibleRuns times in turn:
-//                        the orders it can take, not their odds (`odds_modelled`: false). A run that
+//                        the orders it can take, not their odds (`odds_modelled`: false); so does
+//                        one that throws on a line where the queues a handled throw leaves drain
+//                        at one of two points from run to run (Node 26): both, at least once each. A run that
 //                        fails is that scenario's `error` (one line naming it and the op), with no
 //                        orders; the other scenarios still run
 //   stallbench_trace startup-race FILE...     per modelled line, whether the start-up tail can
@@ -114,10 +116,13 @@ int run(const std::vector<std::string>& files, int runs, const ModelSettings& se
   stallbench::tools::RunLimit limit;
   for (const auto& s : scenarios) {
     bool race = starts_before_loop(s, model);
-    bool odds = !(tail_unknown && race);
+    bool throws = throw_race(s, model);
+    bool odds = !(tail_unknown && race) && !throws;
     ModelSettings these = settings;
-    if (!odds) these.startup_tail_ms = {0, kLongTailMs};
+    if (tail_unknown && race) these.startup_tail_ms = {0, kLongTailMs};
+    if (throws) these.thrown_queues = {ThrownQueues::next_callback, ThrownQueues::drained_in_poll};
     int n = !odds ? kPossibleRuns : runs > 0 ? runs : s.runs;
+    if (throws) n = std::max(n, 2);
     double limit_ms = s.min_run_ms + kRunLimitMs;
     // A run that fails (whatever it throws) is this scenario's result, and the others still run.
     std::vector<OrderCount> orders;
@@ -131,7 +136,7 @@ int run(const std::vector<std::string>& files, int runs, const ModelSettings& se
     out["scenarios"].push_back({{"file", s.file}, {"name", s.name}, {"module", module_name(s.module)},
                                 {"analysis", s.analysis}, {"seed", s.seed}, {"expect", s.expected_on(model.line)},
                                 {"runs", n}, {"orders", orders_json(orders)}, {"startup_race", race},
-                                {"odds_modelled", odds}, {"error", error}});
+                                {"tail_unknown", tail_unknown && race}, {"throw_race", throws}, {"odds_modelled", odds}, {"error", error}});
   }
   std::cout << out.dump(-1, ' ', false, json::error_handler_t::replace) << "\n";
   return 0;

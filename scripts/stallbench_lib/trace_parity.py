@@ -1,7 +1,8 @@
 """The model beside real Node for `stallbench trace --node`: the generated JavaScript run under Node,
 and the verdict for each scenario: agree (the same one order), race (the order varies on either side
 or can vary from the main module; the orders are ones the scenario allows, when it says, both sides
-gave the same orders and each one's odds on the two sides agree within their 95% intervals),
+gave the same orders and each one's odds on the two sides agree within their 95% intervals, or, where
+the model gives no odds, every order Node gave is one the model takes),
 undecided (no difference shown, but one side gave an order the other never did, after as many runs
 as the budget allows), DISAGREE. The model's start-up tail is startup_tail.py's."""
 import math
@@ -112,23 +113,28 @@ def odds_agree(model: list[dict], node: list[dict]) -> bool:
     return True
 
 
-def verdict(expect: list[list[str]], model: list[dict], node: list[dict], startup_race: bool = False) -> str:
+def verdict(expect: list[list[str]], model: list[dict], node: list[dict], startup_race: bool = False,
+            odds_modelled: bool = True) -> str:
     """agree: both sides gave the same one order. Else, for a race (the order varies on either side,
-    the scenario allows several, or it can vary with the start-up tail, `startup_race`): DISAGREE when
-    an order given is one the scenario does not allow (when it says) or when some order's odds on the
-    two sides differ beyond their 95% intervals; UNDECIDED while one side gave an order the other
-    never did (the runs so far cannot tell a rare order from a wrong one: more runs decide, see
-    `decide`); else race, an agreeing one. Not a race: DISAGREE. Annotations only add the check that
-    the orders are allowed: an un-annotated race is judged by its odds."""
+    the scenario allows several, or it can vary with the start-up tail, `startup_race`, or the model
+    gives the orders it can take but not their odds, `odds_modelled` false): DISAGREE when an order
+    given is one the scenario does not allow (when it says) or, where the model gives odds, when some
+    order's odds on the two sides differ beyond their 95% intervals; UNDECIDED while one side gave an
+    order the other never did (the runs so far cannot tell a rare order from a wrong one: more runs
+    decide, see `decide`), or, without the model's odds, while Node gave one the model cannot take;
+    else race, an agreeing one. Not a race: DISAGREE. Annotations only add the check that the orders
+    are allowed: an un-annotated race is judged by its odds, or, without them, by its orders."""
     ours = {tuple(o["order"]) for o in model}
     theirs = {tuple(o["order"]) for o in node}
     allowed = {tuple(e) for e in expect}
     if ours == theirs and len(ours) == 1:
         return AGREE
-    if not (len(allowed) > 1 or startup_race or len(ours) > 1 or len(theirs) > 1):
+    if not (len(allowed) > 1 or startup_race or not odds_modelled or len(ours) > 1 or len(theirs) > 1):
         return DISAGREE
     if len(allowed) > 1 and not ours | theirs <= allowed:
         return DISAGREE
+    if not odds_modelled:
+        return RACE if theirs <= ours else UNDECIDED
     if not odds_agree(model, node):
         return DISAGREE
     return RACE if ours == theirs else UNDECIDED
@@ -142,11 +148,12 @@ def merged(a: list[dict], b: list[dict]) -> list[dict]:
     return [{"order": list(o), "count": c} for o, c in counts.items()]
 
 
-def decide(expect: list[list[str]], model: list[dict], node: list[dict], startup_race: bool, more) -> tuple[list[dict], list[dict]]:
+def decide(expect: list[list[str]], model: list[dict], node: list[dict], startup_race: bool, more,
+           odds_modelled: bool = True) -> tuple[list[dict], list[dict]]:
     """While the verdict is UNDECIDED, more runs on both sides: `more(n)` makes n more runs of each and
     returns (the model's orders, Node's orders) for them; n doubles each round, until the verdict is
     decided or each side has made DECIDE_BUDGET_RUNS. Returns both sides' orders, all runs merged."""
-    while verdict(expect, model, node, startup_race) == UNDECIDED:
+    while verdict(expect, model, node, startup_race, odds_modelled) == UNDECIDED:
         runs = sum(o["count"] for o in node)
         extra = min(max(runs, DECIDE_FIRST_RUNS), DECIDE_BUDGET_RUNS - runs)
         if extra <= 0:

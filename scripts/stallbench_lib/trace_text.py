@@ -31,13 +31,18 @@ def _print_distinct(who: str, orders: list[dict], indent: str = "   ") -> None:
         print(f"{indent}  {o['count']:>4}×{odds}  " + " → ".join(o["order"]))
 
 
-def _print_possible(who: str, orders: list[dict]) -> None:
-    """A race from the main module on a model whose start-up tail is unknown: the orders, no odds."""
+def _print_possible(who: str, s: dict) -> None:
+    """The orders a model gives without their odds: a race from the main module on a model whose
+    start-up tail is unknown, or a handled throw on a line where its queues drain at one of two points."""
+    why = [w for w, on in (("with no start-up tail and with a long one (the tail is not modelled)",
+                            s["tail_unknown"]),
+                           ("with a handled throw's ticks and microtasks run after the next callback and in a poll "
+                            "phase before it (Node does either, from run to run)", s["throw_race"])) if on]
+    orders = s["orders"]
     if len(orders) == 1:
-        print("   the same order with no start-up tail and with a long one (the tail is not modelled)")
+        print("   the same order " + " and ".join(why))
         return
-    print(f"   {who}: {len(orders)} orders it can take, with no start-up tail and with a long one (the tail is "
-          "not modelled: their odds are unknown)")
+    print(f"   {who}: {len(orders)} orders it can take, " + " and ".join(why) + ": their odds are not modelled")
     for o in orders:
         print("          " + " → ".join(o["order"]))
 
@@ -74,7 +79,7 @@ def _print_scenario(c, i: int) -> None:
     left = f"model of Node {c.line}"
     right = f"node {c.node.version}" if c.node else ""
     if not s["odds_modelled"]:
-        _print_possible(left, s["orders"])
+        _print_possible(left, s)
     if len(s["orders"]) == 1 and (theirs is None or len(theirs) <= 1):
         if s["runs"] > 1 and s["odds_modelled"]:
             low, _ = parity.wilson(s["runs"], s["runs"])
@@ -82,8 +87,9 @@ def _print_scenario(c, i: int) -> None:
                   + (f" (a race from the main module: 95% interval for its odds {100 * low:.0f}-100%)"
                      if s["startup_race"] else ""))
         _print_columns(s["orders"][0]["order"], theirs[0]["order"] if theirs else None, left, right)
-    elif s["odds_modelled"]:
-        _print_distinct(left, s["orders"])
+    else:
+        if s["odds_modelled"]:
+            _print_distinct(left, s["orders"])
         if theirs:
             _print_distinct(right, theirs)
     _print_expectation(s)
@@ -91,6 +97,9 @@ def _print_scenario(c, i: int) -> None:
         text = c.verdict(i)
         if text == parity.FAILED:
             print(f"   node: failed: {c.node_errors[i]}")
+        elif text == parity.RACE and not s["odds_modelled"]:
+            print("   node: agree: a race; every order Node gave is one the model takes (and the scenario allows, "
+                  "when it says); the model gives no odds to compare")
         elif text == parity.RACE:
             print("   node: agree: a race; both sides gave the same orders, each one the scenario allows (when it "
                   "says), and each one's odds on the two sides agree within their 95% intervals")
@@ -109,7 +118,8 @@ def _cell(c, i: int) -> str:
         return text
     s = c.result["scenarios"][i]
     first = parity.reference_order(s["expect"], s["orders"], c.node_orders[i])
-    return f"race {parity.share(s['orders'], first)} | {parity.share(c.node_orders[i], first)}"
+    model = parity.share(s["orders"], first) if s["odds_modelled"] else "no odds"
+    return f"race {model} | {parity.share(c.node_orders[i], first)}"
 
 
 def _print_matrix(comparisons: list) -> None:
@@ -118,7 +128,8 @@ def _print_matrix(comparisons: list) -> None:
     cells = [[_cell(c, i) for c in comparisons] for i in range(len(scenarios))]
     width = max([len(c.title) for c in comparisons] + [len(x) for row in cells for x in row]) + 2
     print("\nparity: each Node line beside the model of that line (race: runs giving the scenario's first allowed "
-          "order, or with none declared the commonest, model | Node)")
+          "order, or with none declared the commonest, model | Node; no odds: a race the model gives the orders "
+          "of, not their odds)")
     print(" " * name_width + "".join(f"{c.title:<{width}}" for c in comparisons))
     for s, row in zip(scenarios, cells):
         print(f"{s['name']:<{name_width}}" + "".join(f"{x:<{width}}" for x in row))

@@ -7,6 +7,7 @@ test_trace_startup.py); random programs agree with every installed line (test_tr
 import json
 import os
 import re
+import subprocess
 
 import pytest
 
@@ -275,3 +276,48 @@ def test_a_run_that_fails_is_one_line_and_the_others_still_run(tmp_path):
     assert failed == ["   model: failed: reads-a-folder: in the main module: $.program[0]: readFile: EISDIR"], result.stdout
     assert "── fine (" in result.stdout and "order: as expected" in result.stdout
     assert "2 scenarios: 1 as expected, 1 NOT" in result.stdout
+
+
+def test_a_race_without_the_models_odds_is_judged_by_its_orders():
+    """Where the model gives the orders a race can take but not their odds (a handled throw on a line
+    whose queues it leaves drain at one of two points from run to run), Node agrees by giving only
+    orders the model takes, whatever its shares; an order the model never takes is not agreement."""
+    from stallbench_lib.trace_parity import verdict
+
+    both = [{"order": ["a", "b"], "count": 5}, {"order": ["b", "a"], "count": 5}]
+    assert verdict([], both, [{"order": ["b", "a"], "count": 9}], odds_modelled=False) == "race"
+    assert verdict([], both, [{"order": ["a", "b"], "count": 1}, {"order": ["b", "a"], "count": 30}],
+                   odds_modelled=False) == "race"
+    assert verdict([], both, [{"order": ["c"], "count": 1}], odds_modelled=False) == "undecided"
+    assert verdict([["a", "b"]], both, [{"order": ["b", "a"], "count": 1}], odds_modelled=False) == "race"
+    assert verdict([["a", "b"], ["c"]], both, [{"order": ["c"], "count": 1}], odds_modelled=False) == "DISAGREE"
+    # With the model's odds, the same shares are a disagreement.
+    assert verdict([], [{"order": ["a", "b"], "count": 50}, {"order": ["b", "a"], "count": 50}],
+                   [{"order": ["b", "a"], "count": 60}]) == "DISAGREE"
+
+
+def test_a_throw_in_a_timer_on_a_line_where_its_queues_race_gives_both_orders_without_odds(tmp_path):
+    """A tick of a timer's callback throws, with an 'uncaughtException' listener: the model of a line
+    where what it leaves drains at one of two points from run to run takes both (two orders, no
+    odds); every other line gives one order, with its odds."""
+    from stallbench_lib import paths
+    tool = str(paths.build_dir() / "tools" / "stallbench_trace")
+    scenario = _scenario(tmp_path, [
+        {"op": "uncaughtException", "log": "uncaught"},
+        {"op": "setTimeout", "ms": 1, "log": "timer", "then": [
+            {"op": "nextTick", "log": "tick", "then": [{"op": "throw", "text": "boom"}]},
+            {"op": "queueMicrotask", "log": "microtask"},
+            {"op": "setImmediate", "log": "immediate"}]}], name="throw-in-a-timer")
+    lines = json.loads(subprocess.run([tool, "startup-race", str(scenario)], capture_output=True, text=True,
+                                      check=True).stdout)
+    raced = []
+    for line in lines:
+        result = json.loads(subprocess.run([tool, "run", "--model-node", line, "--runs", "4", str(scenario)],
+                                           capture_output=True, text=True, check=True).stdout)["scenarios"][0]
+        orders = {tuple(o["order"]) for o in result["orders"]}
+        if result["throw_race"]:
+            raced.append(line)
+            assert not result["odds_modelled"] and len(orders) == 2, (line, orders)
+        else:
+            assert result["odds_modelled"] and len(orders) == 1, (line, orders)
+    assert raced, "no modelled line races here: Node 26 did (docs/starvation.md)"

@@ -32,6 +32,15 @@ enum class ThrownQueues {
                      // opens a callback scope every time, whose close drains them (up to Node 24)
   next_callback,     // after the next callback; Node's handler queues an empty immediate so that
                      // there is one (setImmediate(noop) in lib/internal/process/execution.js)
+  either,           // after the next callback, or before it when V8 delivers a task of its own in a
+                    // poll phase that comes first (Node runs each in a callback scope, whose close
+                    // drains them): Node 26, where nothing else drains them sooner. Which one depends
+                    // on timing (Node 26.12.1, idle machine, throws in a timer: drained first in 43
+                    // of 60 runs of one program, 20 of 60 of another; a throw in an fs callback, with
+                    // no poll phase before the check phase, 0 of 40; one in the main module's drain,
+                    // 0 of 60): the model gives both orders, not their odds. A runtime takes one
+                    // branch (Runtime::set_thrown_queues).
+  drained_in_poll,  // the branch of `either` where V8's task comes: at the next poll phase
 };
 
 // processPromiseRejections (lib/internal/process/promises.js): which of the rejections pending when

@@ -89,6 +89,10 @@ class Runtime {
   // decides whether a timer armed by the main module is already due when the loop starts.
   void set_startup_tail(double ms) { startup_tail_ms_ = ms; }
 
+  // Where this run drains what a handled throw left in the queues, on a line where that varies
+  // from run to run (ThrownQueues::either): next_callback (until set) or drained_in_poll.
+  void set_thrown_queues(ThrownQueues where);
+
   // Evaluates `body` as Node evaluates its main module, then runs the loop (and the beforeExit
   // listeners) until nothing is left to do. `module_file` is what an ES module entry is read
   // from on lines that read it on the pool. An exception thrown by any callback stops the loop and
@@ -187,6 +191,7 @@ class Runtime {
   std::uint64_t process_timers(std::uint64_t now);  // the next expiry, 0 when no timer is left
   void list_on_timeout(const std::shared_ptr<TimerList>& list, std::uint64_t now);
   void check_phase();     // Node's CheckImmediate
+  void prepare_phase();   // where V8 may run a task of its own, before poll (ThrownQueues::drained_in_poll)
   void run_immediates();  // Node's processImmediate
   // One uv_fs request of an fs call: `issue` starts it (uv_fs_open(loop, req, ..., cb)), `next`
   // gets the finished request on the loop thread. Steps between Node's requests are not user
@@ -202,8 +207,10 @@ class Runtime {
   uv_timer_t wakeup_;      // bounds poll's wait by Node's timer deadline
   uv_idle_t timer_due_;    // started when that deadline passed inside uv_run: poll must not block
   uv_check_t check_handle_;
+  uv_prepare_t prepare_handle_;  // just before poll: where V8's own tasks stand in (prepare_phase)
   uv_idle_t idle_handle_;  // active while immediates are pending (Node's immediate idle handle)
   double startup_tail_ms_ = 0;
+  ThrownQueues thrown_queues_;  // the model's, or the branch this run took (set_thrown_queues)
 
   std::deque<Callback> ticks_;
   std::deque<Callback> microtasks_;
@@ -215,6 +222,8 @@ class Runtime {
   std::vector<Callback> uncaught_listeners_;
   std::vector<Callback> exit_listeners_;
   bool died_ = false;  // an exception nobody caught ended the process
+  bool looping_ = false;        // the loop has started (run_loop)
+  bool thrown_in_loop_ = false;  // a handled throw was reported from a callback of the loop
   std::set<uv_tcp_t*> servers_;  // listening, closed once their 'listening' has run
   std::deque<std::shared_ptr<Immediate>> immediates_;
   std::deque<std::shared_ptr<Immediate>> running_immediates_;

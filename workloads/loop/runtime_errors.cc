@@ -67,6 +67,7 @@ void Runtime::report_thrown() {
     uv_stop(loop());
     return;
   }
+  thrown_in_loop_ = thrown_in_loop_ || looping_;
   auto listeners = uncaught_listeners_;  // an emit calls the listeners registered when it began
   for (auto& listener : listeners) listener();
   // "make sure any ticks get processed by ensuring that the next Immediate cycle isn't empty"

@@ -164,6 +164,9 @@ struct ModelSettings {
   int line = newest_modelled_line();
   // Node's start-up tail (Runtime::set_startup_tail), one per run in turn; empty: none.
   std::vector<double> startup_tail_ms;
+  // On a line where a handled throw's queues drain at one of two points (ThrownQueues::either):
+  // the branch of each run, in turn (every tail meets every branch); empty: the runtime's.
+  std::vector<ThrownQueues> thrown_queues;
 };
 
 // A run that failed: one line naming the scenario and the op whose callback ran last (where it
@@ -173,8 +176,9 @@ struct ScenarioRunError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// One run on a fresh Runtime: the labels in the order they were printed; throws ScenarioRunError.
-Order run_scenario(const Scenario& scenario, const ModelSettings& settings = {}, double startup_tail_ms = 0);
+// Run `run` (0-based) on a fresh Runtime, with that run's start-up tail and branch from `settings`:
+// the labels in the order they were printed; throws ScenarioRunError.
+Order run_scenario(const Scenario& scenario, const ModelSettings& settings = {}, int run = 0);
 
 // `runs` runs, each started at a random point of the millisecond (as separate Node processes
 // are): the distinct orders, in order of first appearance, with how many runs gave each.
@@ -196,5 +200,11 @@ std::string to_javascript(const Scenario& scenario);
 // loop starts, and how long the start took decides whether it is due, or done, in the first
 // iteration. Never on a line that reads an ES module entry on the pool: the body runs in the loop.
 bool starts_before_loop(const Scenario& scenario, const NodeLineModel& model);
+
+// Whether the scenario can take both branches of a line where a handled throw's queues drain at
+// one of two points (ThrownQueues::either): it throws and listens for 'uncaughtException'. Its
+// runs then take both in turn (ModelSettings::thrown_queues): the orders it can take, not their
+// odds, which nothing in the model decides.
+bool throw_race(const Scenario& scenario, const NodeLineModel& model);
 
 }  // namespace stallbench::loop

@@ -18,15 +18,23 @@ void check_outcome(const Op& op, const std::string& error) {
 }  // namespace
 
 // An op with `repeat`: its callback schedules itself again (`schedule`) after its ops until it has
-// run that often.
+// run that often. The state is held by the callback scheduled next, never by itself: one the
+// loop never runs (the process ended first) is freed with it.
 void Player::repeating(const Op& op, const Scope& scope, const std::function<void(Callback)>& schedule) {
-  auto calls = std::make_shared<int>(0);
-  auto again = std::make_shared<Callback>();
-  *again = [this, &op, scope, schedule, calls, again] {
-    callback(op, scope, ++*calls);
-    if (*calls < op.repeat) schedule(*again);
+  struct Repeat {
+    Player* player;
+    const Op* op;
+    Scope scope;
+    std::function<void(Callback)> schedule;
+    int calls = 0;
+    static void arm(const std::shared_ptr<Repeat>& state) {
+      state->schedule([state] {
+        state->player->callback(*state->op, state->scope, ++state->calls);
+        if (state->calls < state->op->repeat) arm(state);
+      });
+    }
   };
-  schedule(*again);
+  Repeat::arm(std::make_shared<Repeat>(Repeat{this, &op, scope, schedule}));
 }
 
 // Schedules `op`'s callback with `schedule`: once, or again and again with `repeat`.

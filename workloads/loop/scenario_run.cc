@@ -23,10 +23,19 @@ void start_at_random_phase(std::mt19937_64& random) {
 
 }  // namespace
 
-Order run_scenario(const Scenario& scenario, const ModelSettings& settings, double startup_tail_ms) {
+Order run_scenario(const Scenario& scenario, const ModelSettings& settings, int run) {
   Order printed;
   Runtime runtime(node_line_model(settings.line));
-  runtime.set_startup_tail(startup_tail_ms);
+  const auto& tails = settings.startup_tail_ms;
+  const auto& branches = settings.thrown_queues;
+  auto turn = static_cast<std::size_t>(run);
+  if (!tails.empty()) runtime.set_startup_tail(tails[turn % tails.size()]);
+  if (!branches.empty()) {
+    // Run by run in turn; after each even turn of the tails the branches shift by one, so that
+    // every tail meets every branch.
+    std::size_t shift = !tails.empty() && tails.size() % branches.size() == 0 ? turn / tails.size() : 0;
+    runtime.set_thrown_queues(branches[(turn + shift) % branches.size()]);
+  }
   Player player(runtime, printed, scenario);
   try {
     runtime.run_main(scenario.module, [&] { player.play(scenario.program); }, scenario.file);
@@ -46,10 +55,8 @@ std::vector<OrderCount> run_scenario_times(const Scenario& scenario, const Model
   std::mt19937_64 random(std::random_device{}());
   for (int i = 0; i < runs; ++i) {
     if (before_run) before_run(i);
-    const auto& tails = settings.startup_tail_ms;
-    double tail = tails.empty() ? 0 : tails[static_cast<std::size_t>(i) % tails.size()];
     start_at_random_phase(random);
-    Order order = run_scenario(scenario, settings, tail);
+    Order order = run_scenario(scenario, settings, i);
     auto found = std::find_if(seen.begin(), seen.end(), [&](const OrderCount& s) { return s.order == order; });
     if (found == seen.end()) {
       seen.push_back({std::move(order), 1});

@@ -96,7 +96,7 @@ class Comparison:
         s = self.result["scenarios"][i]
         if self.node_errors[i] or s["error"]:
             return parity.FAILED
-        return parity.verdict(s["expect"], s["orders"], self.node_orders[i], s["startup_race"])
+        return parity.verdict(s["expect"], s["orders"], self.node_orders[i], s["startup_race"], s["odds_modelled"])
 
     def ok(self, i: int) -> bool:
         s = self.result["scenarios"][i]
@@ -121,7 +121,7 @@ class Comparison:
 
         try:
             s["orders"], self.node_orders[i] = parity.decide(s["expect"], s["orders"], self.node_orders[i],
-                                                             s["startup_race"], more)
+                                                             s["startup_race"], more, s["odds_modelled"])
         except parity.RunFailed as e:
             self.node_errors[i] = str(e)
         s["runs"] = sum(o["count"] for o in s["orders"])
