@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from conftest import BUILD, ROOT
+from stallbench_lib import node as nodejs
 from test_browser import needs_browser
 from test_child_lifetime import TAG, _gone, tagged
 from test_sweep_app import node_path  # noqa: F401 (a fixture)
@@ -106,9 +107,10 @@ def _interrupted_before_any_repetition(out, sig: int) -> None:
 STOPS = [signal.SIGINT, signal.SIGTERM]
 
 
-def _a_cell_stopped(kind: str, tmp_path, sig: int, args: list[str], needle: str, settle_s: float = 1.0) -> None:
+def _a_cell_stopped(kind: str, tmp_path, sig: int, args: list[str], needle: str, settle_s: float = 1.0,
+                    node: str = "none") -> None:
     out = tmp_path / "out"
-    proc, _, err = stopped(kind, [*args, "--no-build", "--no-report", "--node", "none", "--repetitions", "1", "--out",
+    proc, _, err = stopped(kind, [*args, "--no-build", "--no-report", "--node", node, "--repetitions", "1", "--out",
                                   str(out)], needle, sig, tmp_path, settle_s=settle_s)
     assert proc.returncode == 128 + sig, err
     _interrupted_before_any_repetition(out, sig)
@@ -139,7 +141,8 @@ def test_a_browser_cell(tmp_path, sig):
     """The price report over 10^9 rows inline on the page's main thread: minutes of one long task."""
     _a_cell_stopped("browser cell", tmp_path, sig, ["run", "--filter", "^browser/report$", "--set", "browser=chromium",
                                                     "--set", "strategy=inline", "--set", "chunk=0", "--set",
-                                                    "rows=1000000000"], "long_task.mjs", settle_s=3.0)
+                                                    "rows=1000000000"], "long_task.mjs", settle_s=3.0,
+                    node=nodejs.find()[0].line)  # the driver's Node: a brand-new machine has none on PATH
 
 
 FAKE_CMAKE = """#!{python}
