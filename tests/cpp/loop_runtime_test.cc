@@ -333,6 +333,27 @@ TEST(LoopErrors, AThrowingTimerAndItsListener) {
   EXPECT_EQ(dies.order, (Order{"i1", "exit"}));
 }
 
+// A timer that clears itself, alone in its list, then throws (timer-pass-42-174): clearTimeout drops
+// the emptied list though the running timer was no longer on it, so the pass RunTimers starts again
+// begins at the next list, with no drain before it: its first timer runs before the tick.
+TEST(LoopErrors, ATimerThatClearsItselfAndThrowsLeavesNoListBehind) {
+  Trace t;
+  t.runtime.run_main(ModuleKind::commonjs, [&] {
+    t.runtime.on_uncaught_exception(t.log("uncaught"));
+    auto self = std::make_shared<TimerId>();
+    *self = t.runtime.set_timeout([&t, self] {
+      t.order.push_back("t1");
+      t.runtime.clear_timer(*self);
+      t.runtime.next_tick(t.log("tick"));
+      throw Runtime::Thrown("t1");
+    }, 1);
+    t.runtime.set_timeout(t.log("t2"), 2);
+    t.runtime.set_timeout(t.log("t3"), 2);
+    busy_wait(4);
+  });
+  EXPECT_EQ(t.order, (Order{"t1", "uncaught", "t2", "tick", "t3"}));
+}
+
 // A handler attached before the report: never reported. After it: 'rejectionHandled' at the next
 // report, after the handler's reaction.
 TEST(LoopErrors, EarlyAndLateRejectionHandlers) {

@@ -133,6 +133,13 @@ void Runtime::clear_timer(TimerId id) {
     // keeps its place among lists due together, and a timer of that duration armed before it is
     // due joins it.
     if (list.timers.empty() && timer->refed) drop_list(timer->duration);
+  } else if (timer->refed) {
+    // Node's unenroll looks at the list of the timer's duration even when the timer is not on it
+    // (one whose callback is running: listOnTimeout took it off first), and drops it when empty: a
+    // pass that a throw restarts (RunTimers calls processTimers again) then starts at the next
+    // list, with no drain before it.
+    auto found = lists_.find(timer->duration);
+    if (found != lists_.end() && found->second->timers.empty()) drop_list(timer->duration);
   }
 }
 
