@@ -280,3 +280,35 @@ TEST(LoopCallbacks, UnhandledRejectionsAfterTheQueues) {
   });
   EXPECT_EQ(t.order, (Order{"tick", "microtask", "rejection 1", "rejection 2", "tick from a listener", "immediate"}));
 }
+
+// A timer armed in the queues' drain after a timer's pass (a microtask), then, after busy work,
+// another setTimeout (its getLibuvNow moves the loop's time on): before libuv 1.48 (Node 18, 20)
+// the pass looks at its heap again and the first runs before the check phase's immediate; from
+// 1.48 (Node 22 on) the immediate comes first. Armed in the timer's own callback, the immediate
+// comes first everywhere (RunTimers re-arms relative to the time it has then). Each as Node gave
+// it, five runs a line.
+TEST(NodeLines, ATimerRearmedDueInTheDrainRunsInTheSamePassBeforeLibuv148) {
+  for (int line : modelled_lines()) {
+    for (bool in_drain : {true, false}) {
+      Trace t(line);
+      t.runtime.run_main(ModuleKind::commonjs, [&] {
+        t.runtime.set_timeout([&] {
+          t.runtime.set_immediate(t.log("immediate"));
+          auto arm = [&] {
+            t.runtime.set_timeout(t.log("t1"), 1);
+            busy_wait(5);
+            t.runtime.set_timeout(t.log("t2"), 50);
+          };
+          if (in_drain) {
+            t.runtime.queue_microtask(arm);
+          } else {
+            arm();
+          }
+        }, 20);
+      });
+      bool rerun = in_drain && line <= 20;
+      EXPECT_EQ(t.order, rerun ? (Order{"t1", "immediate", "t2"}) : (Order{"immediate", "t1", "t2"}))
+          << "Node " << line << (in_drain ? ", armed in the drain" : ", armed in the callback");
+    }
+  }
+}

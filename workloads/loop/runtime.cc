@@ -2,6 +2,7 @@
 // (runtime_timers.cc, runtime_fs.cc).
 #include "runtime.h"
 
+#include <cstdio>
 #include <stdexcept>
 
 #include "../common/uv_check.h"
@@ -11,8 +12,11 @@ namespace stallbench::loop {
 
 TimerPhase timer_phase(unsigned major, unsigned minor) {
   bool after_poll = major > 1 || (major == 1 && minor >= 45);
-  return {after_poll, after_poll ? "timers run after poll and check (libuv 1.45+, as in Node 20+), and once before the first iteration"
-                                 : "timers run at the start of each loop iteration, before poll and check (libuv before 1.45)"};
+  bool reruns = major < 1 || (major == 1 && minor < 48);
+  std::string text = after_poll ? "timers run after poll and check (libuv 1.45+, as in Node 20+), and once before the first iteration"
+                                : "timers run at the start of each loop iteration, before poll and check (libuv before 1.45)";
+  if (reruns) text += "; Node's timer, re-armed and due again before its pass ends, runs again in that pass (libuv before 1.48)";
+  return {after_poll, reruns, text};
 }
 
 struct Runtime::Immediate {
@@ -31,6 +35,11 @@ struct Runtime::Work {
 
 Runtime::Runtime(const NodeLineModel& model)
     : model_(model),
+      reruns_rearmed_timers_([&] {
+        unsigned major = 0, minor = 0;
+        std::sscanf(model.libuv.c_str(), "%u.%u", &major, &minor);
+        return timer_phase(major, minor).reruns_rearmed;
+      }()),
       thrown_queues_(model.thrown_queues == ThrownQueues::either ? ThrownQueues::next_callback : model.thrown_queues) {
   uv_check(uv_timer_init(loop(), &wakeup_), "uv_timer_init");
   uv_check(uv_idle_init(loop(), &timer_due_), "uv_idle_init");

@@ -65,8 +65,10 @@ enum class ModuleKind { commonjs, esm };
 
 // Where a libuv version runs its timers phase.
 struct TimerPhase {
-  bool after_poll;   // libuv 1.45 and later
-  std::string text;  // one line, for trace output and meta.json
+  bool after_poll;        // libuv 1.45 and later
+  bool reruns_rearmed;    // before libuv 1.48: uv__run_timers looks at its heap again after each
+                          // callback, so a timer re-armed due during the pass runs again in it
+  std::string text;       // one line, for trace output and meta.json
 };
 TimerPhase timer_phase(unsigned major, unsigned minor);
 
@@ -210,6 +212,7 @@ class Runtime {
   uv_prepare_t prepare_handle_;  // just before poll: where V8's own tasks stand in (prepare_phase)
   uv_idle_t idle_handle_;  // active while immediates are pending (Node's immediate idle handle)
   double startup_tail_ms_ = 0;
+  bool reruns_rearmed_timers_;  // TimerPhase::reruns_rearmed of the line's libuv
   ThrownQueues thrown_queues_;  // the model's, or the branch this run took (set_thrown_queues)
 
   std::deque<Callback> ticks_;

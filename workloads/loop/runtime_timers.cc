@@ -145,10 +145,15 @@ void Runtime::clear_timer(TimerId id) {
 
 void Runtime::run_due_timers() {
   if (!timer_armed_ || now() < timer_deadline_) return;
-  timer_armed_ = false;
-  uv_timer_stop(&wakeup_);
-  uv_idle_stop(&timer_due_);
-  run_timers();
+  do {
+    timer_armed_ = false;
+    uv_timer_stop(&wakeup_);
+    uv_idle_stop(&timer_due_);
+    run_timers();
+    // Before libuv 1.48 the pass looks at its heap again: Node's timer, re-armed during the queues'
+    // drain (scheduleTimer) for a deadline the loop's cached time has reached since (each
+    // getLibuvNow moves it on), runs again at once, before poll and check (random-4040-48).
+  } while (reruns_rearmed_timers_ && timer_armed_ && !stopped() && uv_now(loop()) >= timer_deadline_);
 }
 
 void Runtime::run_timers() {
