@@ -180,3 +180,17 @@ def test_app_a_missed_target_names_the_wait_for_a_thread_where_the_probe_told_it
     assert any("waited up to 3.9 ms in the pool's queue (p99)" in r for r in recommend(sweep, {}, cores=2).reasons)
     cell.metrics["queue_thread_wait_p99_ms"] = 0.0  # every canary found a thread idle: it waited for a core
     assert any("waited up to 0.0 ms for a thread (p99)" in r for r in recommend(sweep, {}, cores=2).reasons)
+
+
+def test_app_a_size_that_could_not_keep_up_is_never_the_answer_when_a_larger_one_did():
+    # Pool 1 answered 8 of 10 requests a second: its wait, over the requests it did answer, is as
+    # low as the larger sizes' (a gzip-like program at pool 1 on a busy machine), but it had too few
+    # threads for the rate.
+    sweep = _app_sweep({1: FLOOR[:6], 2: FLOOR[:6], 4: FLOOR[:6]})
+    sweep.at(1, "requests").metrics["throughput_per_s"] = 8.0
+    rec = recommend(sweep, {}, cores=2)
+    assert rec.size == 2
+    assert any(r.startswith("At pool 1 the program could not keep up with the load (it answered 8.0 of 10.0")
+               for r in rec.reasons)
+    sweep.at(1, "requests").metrics["throughput_per_s"] = 10.0
+    assert recommend(sweep, {}, cores=2).size == 1

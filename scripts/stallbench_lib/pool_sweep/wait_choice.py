@@ -20,7 +20,9 @@ preferred then. The largest size swept has nothing to be compared with: it waits
 interval lies above the threshold, and then no size of the sweep is enough. And when the program
 could not keep up with the rate at any size (it answered less than 95% of it, or left more than 1%
 unanswered), its pool work waits because every job waits for a core, not for a thread: no pool size
-is the answer, and the reasons say so rather than suggest larger pools."""
+is the answer, and the reasons say so rather than suggest larger pools. When it kept up at some sizes
+only, those it did not keep up at are never the answer, and are left out of the comparisons: their
+wait, measured over the requests they did answer, understates what the rate asked of them."""
 from dataclasses import dataclass
 
 from ..probe.interval import Interval, difference_interval, median_interval
@@ -119,14 +121,19 @@ def choose(waits: list[SizeWait], alone_ms: float | None, cores: int | None) -> 
                       "the sizes swept gives it enough threads; try larger ones."]
     reasons, chosen = [], None
     for w in waits:
-        better = _better_by(waits, w, limit)
+        if not w.kept_up:  # some size kept up: this one had too few threads for the rate, whatever its wait
+            reasons.append(f"At pool {w.pool} the program could not keep up with the load (it answered "
+                           f"{w.answered_per_s:.1f} of {w.offered_per_s:.1f} requests a second, "
+                           f"{w.unfinished_share:.0%} unanswered) where a larger size did: too few threads.")
+            continue
+        better = _better_by([other for other in waits if other.kept_up], w, limit)
         if better is None:
             chosen = w
             break
         other, d = better
         reasons.append(f"At pool {w.pool} requests' pool work {w.text()}: {_ms(d.value)} ms more than at pool "
                        f"{other.pool} (95% interval {_ms(d.low)}–{_ms(d.high)} ms), too few threads.")
-    alike = [w for w in waits if w.pool > chosen.pool]
+    alike = [w for w in waits if w.pool > chosen.pool and w.kept_up]
     reasons.append(f"At pool {chosen.pool} it {chosen.text()}: no larger size swept is certainly better by more than "
                    f"{why_limit}, so the pool is no longer what requests wait for.")
     near = [w for w in alike if difference_interval(chosen.seconds, w.seconds).high > limit]
