@@ -22,6 +22,7 @@
 #include "../workloads/regex/engines.h"
 #include "../workloads/regex/measure.h"
 #include "harness/harness.h"
+#include "harness/node_lines.h"
 
 using namespace stallbench::bench;
 namespace rx = stallbench::regex;
@@ -44,7 +45,7 @@ auto engine_status(Work&& work) {
 // The `engine` value names the engine, and for V8 the Node line too: node@26 runs in Node 26's binary.
 // The engine's name and the options it runs with, from the `engine` value.
 std::pair<std::string, rx::Options> engine_options(const std::string& value, rx::Flags flags = {}) {
-  std::string engine = value.substr(0, value.find('@'));
+  std::string engine = split_node_value(value).first;
   rx::Options options{.flags = flags, .node = rx::runs_in_node(engine) ? node_binary(value) : ""};
   return {engine, options};
 }
@@ -80,7 +81,7 @@ struct BudgetClock {
 // Engines that can run a pattern with another algorithm than their own (node-linear: V8's linear
 // engine, or plain backtracking where that engine cannot take the pattern) say which they used.
 bool can_fall_back(const std::string& value) {
-  std::string engine = value.substr(0, value.find('@'));
+  std::string engine = split_node_value(value).first;
   for (const auto& info : rx::all_engines())
     if (info.name == engine) return info.kind == "hybrid";
   return false;

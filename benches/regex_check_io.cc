@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "../workloads/regex/engines.h"
+#include "harness/node_lines.h"
 
 namespace stallbench::regex_check {
 
@@ -23,10 +24,10 @@ std::string latin1_bytes(const std::string& text) {
 
 std::unique_ptr<regex::Regex> compile(const std::string& engine, const std::string& regex, const std::string& flags,
                                       const std::map<std::string, std::string>& nodes) {
-  std::string base = engine.substr(0, engine.find('@'));
+  auto [base, node_line] = bench::split_node_value(engine);
   regex::Options options{.flags = regex::Flags::parse(flags)};
   if (regex::runs_in_node(base)) {
-    auto line = nodes.find(engine.substr(engine.find('@') + 1));
+    auto line = nodes.find(node_line);
     if (line == nodes.end())
       throw BadRequest("engine " + engine + " names no Node line of the request's \"nodes\"");
     options.node = line->second;

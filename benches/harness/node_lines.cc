@@ -16,12 +16,6 @@ void set_node_lines(NodeLines lines) { chosen() = std::move(lines); }
 
 const NodeLines& node_lines() { return chosen(); }
 
-std::pair<std::string, std::string> split_node_value(const std::string& value) {
-  auto at = value.rfind(kNodeLineMark);
-  if (at == std::string::npos) return {value, ""};
-  return {value.substr(0, at), value.substr(at + 1)};
-}
-
 std::string node_binary(const std::string& value) {
   auto [base, line] = split_node_value(value);
   for (const auto& [name, path] : chosen())

@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "protocol.h"
+
 namespace stallbench::bench {
 
 using NodeLines = std::vector<std::pair<std::string, std::string>>;  // line -> binary path
@@ -16,7 +18,13 @@ using NodeLines = std::vector<std::pair<std::string, std::string>>;  // line -> 
 void set_node_lines(NodeLines lines);
 const NodeLines& node_lines();
 
-// "node-linear@26" -> {"node-linear", "26"}; a value without '@' -> {value, ""}.
-std::pair<std::string, std::string> split_node_value(const std::string& value);
+// "node-linear@26" -> {"node-linear", "26"}; a value without '@' -> {value, ""}. The last mark
+// splits. Inline: the regex family's helpers (regex_check, regex_probe) read the same values
+// without the harness.
+inline std::pair<std::string, std::string> split_node_value(const std::string& value) {
+  auto at = value.rfind(kNodeLineMark);
+  if (at == std::string::npos) return {value, ""};
+  return {value.substr(0, at), value.substr(at + 1)};
+}
 
 }  // namespace stallbench::bench

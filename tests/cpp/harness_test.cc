@@ -192,6 +192,10 @@ TEST(NodeValues, OneCellPerChosenLine) {
   EXPECT_EQ(cells[2].at("runtime"), "node@system");
   EXPECT_EQ(node_binary("node@system"), "/usr/bin/node");
   EXPECT_EQ(node_line("node@24"), "24");
+  // One reading for everyone (the harness, the regex cells, regex_check): the last mark splits.
+  EXPECT_EQ(split_node_value("node-linear@26"), (std::pair<std::string, std::string>{"node-linear", "26"}));
+  EXPECT_EQ(split_node_value("a@b@26"), (std::pair<std::string, std::string>{"a@b", "26"}));
+  EXPECT_EQ(split_node_value("re2"), (std::pair<std::string, std::string>{"re2", ""}));
   EXPECT_EQ(check_value(b.params[0], "node@24"), "");
   EXPECT_NE(check_value(b.params[0], "node@26").find("was not chosen (chosen: 24, system"), std::string::npos);
   EXPECT_NE(check_value(b.params[0], "stallbench@24"), "");
