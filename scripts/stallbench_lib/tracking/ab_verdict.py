@@ -43,9 +43,7 @@ def measure(key: Key, unit: str, base: Sample, current: Sample, pairs: list[tupl
     c = PairedComparison(key, unit, better, n, n, None, None, None, None, None, None, None, min_effect_pct, "", "", "")
     failure = failure_verdict(base, current)
     if failure:
-        c.verdict, c.kind = failure
-        c.note = (current.failures or base.failures)[c.kind.split()[-1]]
-        return c
+        return failure.apply(c, base, current)
     if n == 0:
         c.verdict, c.note = "noisy", "no round with a value on both sides"
         return c

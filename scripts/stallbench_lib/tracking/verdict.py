@@ -48,14 +48,29 @@ class Comparison:
         return self.change_pct if self.better == "lower" else -self.change_pct
 
 
-def failure_verdict(base: Sample, current: Sample) -> tuple[str, str] | None:
+@dataclass(frozen=True)
+class FailureVerdict:
+    """A metric one side could not measure: the verdict, its kind in words, and the status it names."""
+    verdict: str  # regressed, improved, unchanged
+    kind: str     # "became timeout", "recovered from crashed", "still guarded"
+    status: str   # the failure status (a key of Sample.failures)
+
+    def apply(self, c: "Comparison", base: Sample, current: Sample) -> "Comparison":
+        c.verdict, c.kind = self.verdict, self.kind
+        c.note = (current.failures or base.failures)[self.status]
+        return c
+
+
+def failure_verdict(base: Sample, current: Sample) -> FailureVerdict | None:
     new = [s for s in current.failures if s not in base.failures]
     if new:
-        return "regressed", f"became {new[0]}"
+        return FailureVerdict("regressed", f"became {new[0]}", new[0])
     if base.failures and not current.failures:
-        return "improved", f"recovered from {next(iter(base.failures))}"
+        status = next(iter(base.failures))
+        return FailureVerdict("improved", f"recovered from {status}", status)
     if current.failures:
-        return "unchanged", f"still {next(iter(current.failures))}"
+        status = next(iter(current.failures))
+        return FailureVerdict("unchanged", f"still {status}", status)
     return None
 
 
@@ -76,9 +91,7 @@ def judge(key: Key, base: Sample, current: Sample, better: str, min_effect_pct: 
                    cv * 100 if cv is not None else None, mde, min_effect_pct, "", "", "")
     failure = failure_verdict(base, current)
     if failure:
-        c.verdict, c.kind = failure
-        c.note = (current.failures or base.failures)[c.kind.split()[-1]]
-        return c
+        return failure.apply(c, base, current)
     if n1 < 2 or n2 < 2 or smallest_p(n1, n2) > alpha:
         c.verdict, c.note = "noisy", f"too few repetitions ({n1} and {n2}) for any difference to reach p < {alpha:g}"
         return c
