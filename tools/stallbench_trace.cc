@@ -3,7 +3,8 @@
 //   stallbench_trace run [--runs N] [--model-node LINE] [--startup-tail-ms MS,...|unknown] FILE...
 //                        every file checked first, then each run N times (by default its own
 //                        `runs`) on the model of Node LINE (default: the newest modelled line),
-//                        spending the given start-up tails in turn; JSON on stdout: the model's
+//                        spending the given start-up tails in turn; JSON on stdout (contract/
+//                        protocol.schema.json, trace_run, with its "protocol"): the model's
 //                        line and semantics, each scenario's distinct orders with how many runs
 //                        gave each, the orders it expects on that line and whether the tail can
 //                        change its order (`startup_race`). With `unknown`, a scenario it can
@@ -14,7 +15,7 @@
 //                        fails is that scenario's `error` (one line naming it and the op), with no
 //                        orders; the other scenarios still run
 //   stallbench_trace startup-race FILE...     per modelled line, whether the start-up tail can
-//                        change the order of any of the files: {"18": true, ...}
+//                        change the order of any of the files: {"protocol": 2, "lines": {"18": true, ...}}
 //   stallbench_trace javascript FILE          the scenario as a Node program
 //   stallbench_trace timer-phase VERSION      where libuv VERSION (e.g. 1.46.0) runs timers
 //   stallbench_trace random --seed S [--first I] --count N --out DIR
@@ -110,7 +111,8 @@ int run(const std::vector<std::string>& files, int runs, const ModelSettings& se
     throw ScenarioError(files.front() + ": the runs asked for take at least " + std::to_string(static_cast<int>(total_ms / 1000)) +
                         " s of timers and busy work together, over the limit of " +
                         std::to_string(static_cast<int>(kCallLimitMs / 1000)) + " s: ask for fewer runs");
-  json out = {{"model", {{"line", model.line}, {"libuv", model.libuv}, {"semantics", model.describe()},
+  json out = {{"protocol", STALLBENCH_PROTOCOL},
+              {"model", {{"line", model.line}, {"libuv", model.libuv}, {"semantics", model.describe()},
                          {"startup_tail_ms", settings.startup_tail_ms}}},
               {"scenarios", json::array()}};
   stallbench::tools::RunLimit limit;
@@ -163,13 +165,13 @@ std::vector<double> milliseconds_list(const std::string& text) {
 int startup_race(const std::vector<std::string>& files) {
   std::vector<Scenario> scenarios;
   for (const auto& file : files) scenarios.push_back(load_scenario(file));
-  json out = json::object();
+  json lines = json::object();
   for (int line : modelled_lines()) {
     const NodeLineModel& model = node_line_model(line);
-    out[std::to_string(line)] = std::any_of(scenarios.begin(), scenarios.end(),
-                                            [&](const Scenario& s) { return starts_before_loop(s, model); });
+    lines[std::to_string(line)] = std::any_of(scenarios.begin(), scenarios.end(),
+                                              [&](const Scenario& s) { return starts_before_loop(s, model); });
   }
-  std::cout << out.dump() << "\n";
+  std::cout << json{{"protocol", STALLBENCH_PROTOCOL}, {"lines", lines}}.dump() << "\n";
   return 0;
 }
 

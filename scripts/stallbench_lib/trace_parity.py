@@ -11,7 +11,7 @@ import subprocess
 from collections import Counter
 from pathlib import Path
 
-from . import children, node as nodejs
+from . import children, contract, node as nodejs
 from .errors import UsageError
 
 NODE_TIMEOUT_S = 60  # twice the trace's limit per run (kRunLimitMs)
@@ -50,6 +50,15 @@ def call_tool(tool: Path, *args: str, tmpdir: Path | None = None) -> str:
     if out.returncode != 0:
         raise SystemExit(f"stallbench: trace: {said[-1] if said[-1] else f'stallbench_trace exited with {out.returncode}'}")
     return out.stdout
+
+
+def tool_document(tool: Path, definition: str, *args: str, tmpdir: Path | None = None) -> dict:
+    """call_tool's answer, checked as the contract's `definition` (trace_run, trace_startup_race): a
+    tool built from another checkout stops the command in one line."""
+    try:
+        return contract.parse(call_tool(tool, *args, tmpdir=tmpdir), definition, tool.name)
+    except contract.ProtocolError as e:
+        raise UsageError(str(e)) from None
 
 
 def model_line(node: nodejs.Node | None, given: str | None) -> str:

@@ -128,3 +128,27 @@ def test_completion_is_generated_from_the_parser():
     assert sorted(_complete(script, "stallbench", "run", "--profile", "")) == sorted(PROFILES)
     assert _complete(script, "stallbench", "list", "--j") == ["--json"]
     assert _complete(script, "stallbench", "completion", "") == ["bash"]
+
+
+def test_the_trace_tools_documents_are_the_schemas_and_another_protocol_stops_trace(tmp_path):
+    """stallbench_trace's answers (trace_run, trace_startup_race) pass the schema; a tool of another
+    protocol stops `trace` in one line, exit 2."""
+    tool = BUILD / "tools" / "stallbench_trace"
+    scenario = tmp_path / "s.json"
+    scenario.write_text('{"name": "s", "module": "cjs", "program": [{"op": "setTimeout", "ms": 1, "log": "t"}, '
+                        '{"op": "setImmediate", "log": "i"}]}')
+    ran = contract.parse(subprocess.run([str(tool), "run", "--runs", "2", str(scenario)], capture_output=True,
+                                        text=True, timeout=60, check=True).stdout, "trace_run", "stallbench_trace")
+    assert ran["protocol"] == contract.PROTOCOL and ran["scenarios"][0]["name"] == "s"
+    races = contract.parse(subprocess.run([str(tool), "startup-race", str(scenario)], capture_output=True, text=True,
+                                          timeout=60, check=True).stdout, "trace_startup_race", "stallbench_trace")
+    assert races["lines"] and all(races["lines"].values())  # a timer armed by the main module races with the tail
+    (tmp_path / "tools").mkdir()
+    fake = tmp_path / "tools" / "stallbench_trace"
+    fake.write_text(f"#!/bin/sh\ncase \"$1\" in startup-race) echo '{json.dumps({'protocol': contract.PROTOCOL + 1, 'lines': {}})}';; "
+                    f"*) exec {tool} \"$@\";; esac\n")
+    fake.chmod(fake.stat().st_mode | stat.S_IEXEC)
+    result = stallbench_command("trace", "--no-build", str(scenario), env={"STALLBENCH_BUILD_DIR": str(tmp_path)})
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+    assert f"stallbench_trace speaks stallbench protocol {contract.PROTOCOL + 1}" in result.stderr

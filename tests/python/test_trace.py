@@ -300,7 +300,7 @@ def test_a_throw_in_a_timer_on_a_line_where_its_queues_race_gives_both_orders_wi
     """A tick of a timer's callback throws, with an 'uncaughtException' listener: the model of a line
     where what it leaves drains at one of two points from run to run takes both (two orders, no
     odds); every other line gives one order, with its odds."""
-    from stallbench_lib import paths
+    from stallbench_lib import contract, paths
     tool = str(paths.build_dir() / "tools" / "stallbench_trace")
     scenario = _scenario(tmp_path, [
         {"op": "uncaughtException", "log": "uncaught"},
@@ -308,12 +308,13 @@ def test_a_throw_in_a_timer_on_a_line_where_its_queues_race_gives_both_orders_wi
             {"op": "nextTick", "log": "tick", "then": [{"op": "throw", "text": "boom"}]},
             {"op": "queueMicrotask", "log": "microtask"},
             {"op": "setImmediate", "log": "immediate"}]}], name="throw-in-a-timer")
-    lines = json.loads(subprocess.run([tool, "startup-race", str(scenario)], capture_output=True, text=True,
-                                      check=True).stdout)
+    lines = contract.parse(subprocess.run([tool, "startup-race", str(scenario)], capture_output=True, text=True,
+                                          check=True).stdout, "trace_startup_race", "stallbench_trace")["lines"]
     raced = []
     for line in lines:
-        result = json.loads(subprocess.run([tool, "run", "--model-node", line, "--runs", "4", str(scenario)],
-                                           capture_output=True, text=True, check=True).stdout)["scenarios"][0]
+        result = contract.parse(subprocess.run([tool, "run", "--model-node", line, "--runs", "4", str(scenario)],
+                                               capture_output=True, text=True, check=True).stdout,
+                                "trace_run", "stallbench_trace")["scenarios"][0]
         orders = {tuple(o["order"]) for o in result["orders"]}
         if result["throw_race"]:
             raced.append(line)

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, stallbench_command
-from stallbench_lib import children, node as nodejs, parallel, paths
+from stallbench_lib import children, contract, node as nodejs, parallel, paths
 
 INSTALLED = [line for line in nodejs.pinned() if nodejs.installed_path(line)]
 HELD_OUT = sorted((ROOT / "tests" / "heldout").glob("h*.json"))
@@ -59,7 +59,8 @@ def parity(tmp_path_factory):
         model = subprocess.run([str(paths.build_dir() / "tools" / "stallbench_trace"), "run", "--model-node", line,
                                 "--runs", "1", *map(str, files)], capture_output=True, text=True, timeout=600)
         assert model.returncode == 0, model.stderr
-        races |= {(s["name"], line) for s in json.loads(model.stdout)["scenarios"] if s["throw_race"]}
+        races |= {(s["name"], line) for s in contract.parse(model.stdout, "trace_run", "stallbench_trace")["scenarios"]
+                  if s["throw_race"]}
     return result, rows, [_name(p) for p in timer_pass], races
 
 

@@ -113,8 +113,8 @@ class Comparison:
             theirs, error = parity.node_orders(self.node, script, n)
             if error:
                 raise parity.RunFailed(error)
-            again = json_loads(parity.call_tool(tool, "run", "--model-node", self.line, *self.tail.tool_args(),
-                                                "--runs", str(n), str(file), tmpdir=workdir))["scenarios"][0]
+            again = parity.tool_document(tool, "trace_run", "run", "--model-node", self.line, *self.tail.tool_args(),
+                                         "--runs", str(n), str(file), tmpdir=workdir)["scenarios"][0]
             if again["error"]:
                 raise parity.RunFailed(again["error"])
             return again["orders"], theirs
@@ -144,7 +144,7 @@ def _compare(tool: Path, files: list[Path], runs: int | None, nodes: list[nodejs
     among its own runs, so under the same load as they are)."""
     # Per line, whether the start-up tail can change any file's order, read from the programs (this
     # also checks every file: bad input is refused before anything runs).
-    races = json_loads(parity.call_tool(tool, "startup-race", *map(str, files)))
+    races = parity.tool_document(tool, "trace_startup_race", "startup-race", *map(str, files))["lines"]
     docs = [json_loads(f.read_bytes()) for f in files]
     counts = [runs or doc.get("runs", 1) for doc in docs]
     scripts = _scripts(tool, files, docs, workdir) if nodes else []
@@ -159,8 +159,8 @@ def _compare(tool: Path, files: list[Path], runs: int | None, nodes: list[nodejs
             node_runs = [parity.node_orders(node, script, n, spread.after_run if spread else None)
                          for script, n in zip(scripts, counts)]
             tail = spread.tail() if spread else startup_tail.Tail(needed=False)
-        result = json_loads(parity.call_tool(tool, "run", "--model-node", line, *tail.tool_args(),
-                                             *(["--runs", str(runs)] if runs else []), *map(str, files), tmpdir=workdir))
+        result = parity.tool_document(tool, "trace_run", "run", "--model-node", line, *tail.tool_args(),
+                                      *(["--runs", str(runs)] if runs else []), *map(str, files), tmpdir=workdir)
         comparison = Comparison(node, line, tail, result, node_runs)
         for i in range(len(files) if node else 0):
             if comparison.verdict(i) == parity.UNDECIDED:
