@@ -5,7 +5,8 @@
 //    "regexes": [{"regex": "^a+$", "flags": "i"}, ...], "inputs": ["aa!", ...]}
 //   (a regex may carry its own "inputs", answered instead of the request's: the sample check of a
 //   whole catalogue asks one process per engine)
-//   -> {"engines": {"re2": [{"rejected": null, "answers": "0101...", "fallback": null}, ...one per regex], ...}}
+//   -> {"protocol": 2, "engines": {"re2": [{"rejected": null, "answers": "0101...", "fallback": null}, ...one per
+//       regex], ...}}  (contract/protocol.schema.json, regex_check_reply)
 //
 // Inputs are bytes, carried as the Latin-1 characters they are (each code point 0-255 is one
 // byte). `rejected` is the engine's compile error (null when it compiled); `answers` has one
@@ -65,7 +66,7 @@ int main() {
         per_regex.push_back(check(engine, regex, nodes, regex.contains("inputs") ? bytes(regex["inputs"]) : inputs));
       out[engine] = per_regex;
     }
-    std::puts(json{{"engines", out}}.dump().c_str());
+    std::puts(json{{"protocol", STALLBENCH_PROTOCOL}, {"engines", out}}.dump().c_str());
     return 0;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "regex_check: %s\n", e.what());

@@ -152,3 +152,23 @@ def test_the_trace_tools_documents_are_the_schemas_and_another_protocol_stops_tr
     assert result.returncode == 2, result.stderr
     assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
     assert f"stallbench_trace speaks stallbench protocol {contract.PROTOCOL + 1}" in result.stderr
+
+
+def test_regex_checks_reply_is_the_schemas_and_another_protocol_is_one_line(tmp_path):
+    """regex_check's answer passes regex_check_reply; one of another protocol is refused in one line
+    naming the helper, not read."""
+    from stallbench_lib.errors import UsageError
+    from stallbench_lib.redos import checker
+    real = BUILD / "benches" / "regex_check"
+    request = json.dumps({"engines": ["re2"], "regexes": [{"regex": "^a+$", "flags": ""}], "inputs": ["aa", "b"]})
+    reply = contract.parse(subprocess.run([str(real)], input=request, capture_output=True, text=True, timeout=60,
+                                          check=True).stdout, "regex_check_reply", "regex_check")
+    assert reply["engines"]["re2"][0]["answers"] == "10"
+    assert checker.run(real, ["re2"], [("^a+$", "")], ["aa", "b"])["re2"][0].answers == "10"
+    fake = tmp_path / "regex_check"
+    fake.write_text(f"#!/bin/sh\ncat >/dev/null\necho '{json.dumps({**reply, 'protocol': contract.PROTOCOL + 1})}'\n")
+    fake.chmod(fake.stat().st_mode | stat.S_IEXEC)
+    with pytest.raises(UsageError) as refused:
+        checker.run(fake, ["re2"], [("^a+$", "")], ["aa", "b"])
+    assert f"regex_check speaks stallbench protocol {contract.PROTOCOL + 1}" in str(refused.value)
+    assert "\n" not in str(refused.value)

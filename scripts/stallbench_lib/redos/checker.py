@@ -6,7 +6,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import build, children
+from .. import build, children, contract
 from ..errors import UsageError
 from .engines import Engines
 from .patterns import Pattern
@@ -51,7 +51,10 @@ def run(check_binary: Path, engines: list[str], regexes: list[tuple[str, str]], 
     if done.returncode != 0:
         reason = done.stderr.strip().splitlines()[-1:] or [f"exit status {done.returncode}"]
         raise CheckFailed(reason[0] if done.returncode > 0 else f"killed by signal {-done.returncode}")
-    reply = json.loads(done.stdout)["engines"]
+    try:
+        reply = contract.parse(done.stdout, "regex_check_reply", check_binary.name)["engines"]
+    except contract.ProtocolError as e:  # a helper of another checkout: nothing it says can be read
+        raise UsageError(str(e)) from None
     return {engine: [EngineAnswers(a["rejected"], a["answers"], a.get("fallback")) for a in per_regex]
             for engine, per_regex in reply.items()}
 
