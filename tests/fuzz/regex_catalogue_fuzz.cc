@@ -1,8 +1,10 @@
 // The bench's pattern catalogue loader (workloads/regex/catalogue.cc) on any bytes: a catalogue, or
 // std::runtime_error with one line. For a loaded one, every variant is looked up and every
-// pattern's attack input built at a few lengths, as the bench does before it times anything.
+// pattern's attack input built at a few lengths of whole pumps, as the bench does before it times
+// anything; a length that would cut a pump is refused.
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <stdexcept>
 
 #include "memory_file.h"
@@ -22,8 +24,22 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     // refuses to time it, which is attack_input's documented std::invalid_argument, not a crash.
     if (pattern.pumps.empty()) continue;
     auto fixed = static_cast<std::int64_t>(pattern.prefix.size() + pattern.suffix.size());
-    for (const auto& pump : pattern.pumps) fixed += static_cast<std::int64_t>(pump.before.size());
-    for (std::int64_t length : {fixed, fixed + 1, fixed + 17}) stallbench::regex::attack_input(pattern, length);
+    std::int64_t period = 0;
+    for (const auto& pump : pattern.pumps) {
+      fixed += static_cast<std::int64_t>(pump.before.size());
+      period += static_cast<std::int64_t>(pump.pump.size());
+    }
+    // Lengths of whole pumps are built, of exactly that length; any other is the documented
+    // std::invalid_argument (a cut pump is never built).
+    for (std::int64_t length : {fixed, fixed + period, fixed + 17 * period})
+      if (static_cast<std::int64_t>(stallbench::regex::attack_input(pattern, length).size()) != length) std::abort();
+    if (period > 1) {
+      try {
+        stallbench::regex::attack_input(pattern, fixed + 1);
+        std::abort();
+      } catch (const std::invalid_argument&) {
+      }
+    }
   }
   return 0;
 }

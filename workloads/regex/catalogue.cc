@@ -211,11 +211,11 @@ std::string attack_input(const Pattern& pattern, std::int64_t length) {
   }
   // Whole pumps only: a pump cut to fill a length leaves a piece that, with the suffix, can let the
   // input match early (a 3-byte pump cut to 1 byte made marked's quoted-string regex read linear).
-  if (length < fixed || (length - fixed) % period != 0)
+  if (length < fixed || (period == 0 ? length != fixed : (length - fixed) % period != 0))
     throw std::invalid_argument("length " + std::to_string(length) + " is not made of whole pumps for '" +
                                 pattern.name + "' (valid: " + std::to_string(fixed) + " + k x " +
                                 std::to_string(period) + ")");
-  std::int64_t repeats = (length - fixed) / period;
+  std::int64_t repeats = period == 0 ? 0 : (length - fixed) / period;
   std::string input = pattern.prefix;
   input.reserve(static_cast<std::size_t>(length));
   for (const Pump& p : pattern.pumps) {
