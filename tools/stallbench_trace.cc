@@ -11,7 +11,7 @@
 //                        change runs with no tail and with kLongTail, kPossibleRuns times in turn:
 //                        the orders it can take, not their odds (`odds_modelled`: false); so does
 //                        one that throws on a line where the queues a handled throw leaves drain
-//                        at one of two points from run to run (Node 26): both, at least once each. A run that
+//                        at one of two points from run to run (Node 26), taking both in turn. A run that
 //                        fails is that scenario's `error` (one line naming it and the op), with no
 //                        orders; the other scenarios still run
 //   stallbench_trace startup-race FILE...     per modelled line, whether the start-up tail can
@@ -122,9 +122,8 @@ int run(const std::vector<std::string>& files, int runs, const ModelSettings& se
     bool odds = !(tail_unknown && race) && !throws;
     ModelSettings these = settings;
     if (tail_unknown && race) these.startup_tail_ms = {0, kLongTailMs};
-    if (throws) these.thrown_queues = {ThrownQueues::next_callback, ThrownQueues::drained_in_poll};
+    if (throws) these.thrown_queues = kThrowRaceBranches;
     int n = !odds ? kPossibleRuns : runs > 0 ? runs : s.runs;
-    if (throws) n = std::max(n, 2);
     double limit_ms = s.min_run_ms + kRunLimitMs;
     // A run that fails (whatever it throws) is this scenario's result, and the others still run.
     std::vector<OrderCount> orders;

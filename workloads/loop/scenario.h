@@ -206,5 +206,7 @@ bool starts_before_loop(const Scenario& scenario, const NodeLineModel& model);
 // runs then take both in turn (ModelSettings::thrown_queues): the orders it can take, not their
 // odds, which nothing in the model decides.
 bool throw_race(const Scenario& scenario, const NodeLineModel& model);
+// The branches such a scenario's runs take in turn (ModelSettings::thrown_queues).
+inline const std::vector<ThrownQueues> kThrowRaceBranches = {ThrownQueues::next_callback, ThrownQueues::drained_in_poll};
 
 }  // namespace stallbench::loop

@@ -31,7 +31,7 @@ Order node_order(const Scenario& s, const std::string& node, const std::string& 
 ModelSettings possible_orders(const Scenario& s, int line, const std::vector<double>& tails) {
   ModelSettings settings{.line = line, .startup_tail_ms = tails};
   if (throw_race(s, node_line_model(line)))
-    settings.thrown_queues = {ThrownQueues::next_callback, ThrownQueues::drained_in_poll};
+    settings.thrown_queues = kThrowRaceBranches;
   return settings;
 }
 
@@ -99,7 +99,7 @@ bool random_program_agrees(std::uint64_t seed, std::uint64_t index, const std::s
   if (!starts_before_loop(s, node_line_model(line))) settings.startup_tail_ms.clear();
   // One run, or one of each branch where the model gives both (their odds are not modelled):
   // the program agrees when Node's order is one the model takes.
-  auto orders = run_scenario_times(s, settings, settings.thrown_queues.empty() ? 1 : 2);
+  auto orders = run_scenario_times(s, settings, static_cast<int>(std::max<std::size_t>(settings.thrown_queues.size(), 1)));
   Order theirs = node_order(s, node, work_dir);
   return std::any_of(orders.begin(), orders.end(), [&](const OrderCount& o) { return o.order == theirs; });
 }
