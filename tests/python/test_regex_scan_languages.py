@@ -29,7 +29,9 @@ def runtimes():
 
 @pytest.fixture(scope="module")
 def mixed(runtimes):
-    return scan.scan(MIXED)
+    found = scan.scan(MIXED)
+    assert not found.skipped, f"a reader did not run: {found.skipped}"  # else each test sees only {}
+    return found
 
 
 def found_in(found, language):
@@ -61,6 +63,17 @@ def test_java_pattern_compile_and_string_matches_with_constant_fields(mixed):
         "\\s+$": ("i", ["src/main/java/m/Parse.java:7:35"]),
         "^(\\d+)+$": ("", ["src/main/java/m/Parse.java:10:12"])}
     assert ("src/main/java/m/Parse.java", 14) in {(d["file"], d["line"]) for d in mixed.dynamic}
+
+
+def test_the_java_reader_starts_as_it_would_on_a_64_core_machine_and_leaves_no_file(mixed, monkeypatch,
+                                                                                  tmp_path):
+    # A JVM sizes itself by the machine: CI's larger one once left the Java reader unable to start.
+    monkeypatch.setenv("JAVA_TOOL_OPTIONS", "-XX:ActiveProcessorCount=64 -XX:MaxRAM=256g")
+    monkeypatch.chdir(tmp_path)
+    java = next(r for r in languages.READERS if r.language == "Java")
+    reply = languages.read(java, MIXED, ["src/main/java/m/Parse.java"])
+    assert {r["source"] for r in reply["regexes"]} == set(found_in(mixed, "Java"))
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_go_regexp_with_raw_string_constants(mixed):

@@ -21,6 +21,13 @@ from . import tools
 HERE = Path(__file__).parent / "readers"
 TIMEOUT_S = 600
 MEMORY_BYTES = 4 << 30
+# A JVM sizes its heap and its GC threads by the machine (a quarter of its memory, a thread per core):
+# one GC thread and a heap inside the resident cap make it the same small program on any machine, and
+# its own OutOfMemoryError, not the watchdog, the usual end of a tree too large for it. A JVM that
+# cannot start says why on stdout and leaves an hs_err file in the directory it was run from (the
+# user's): its reason goes to stderr, where the failure line is read, and no file is left.
+JVM_FLAGS = ["-XX:+UseSerialGC", "-XX:-UsePerfData", f"-Xmx{MEMORY_BYTES // 2 >> 20}m",
+             "-XX:+DisplayVMOutputToStderr", "-XX:ErrorFile=/dev/null"]
 
 
 @dataclass(frozen=True)
@@ -39,9 +46,15 @@ class Reader:
         if found is None:
             raise tools.ToolFailed(f"{self.runtime} is not installed (Debian package {self.package})")
         script = {"Ruby": ["--disable-gems", str(HERE / "ruby_regexes.rb")],
-                  "Java": ["--add-modules", "jdk.compiler", str(HERE / "JavaRegexes.java")],
+                  "Java": [*JVM_FLAGS, "--add-modules", "jdk.compiler", str(HERE / "JavaRegexes.java")],
                   "Go": ["run", str(HERE / "go_regexes.go")]}[self.language]
         return [found, *script]
+
+    @property
+    def reserves_address_space(self) -> bool:
+        """The JVM reserves address space by the machine's size (class space, code cache, a thread
+        stack per core): an RLIMIT_AS breaks it on a large machine while bounding nothing resident."""
+        return self.language == "Java"
 
     def env(self) -> dict[str, str]:
         if self.language == "Go":  # its build cache with the other dependencies; no module proxy is ever asked
@@ -74,7 +87,7 @@ def read(reader: Reader, root: Path, files: list[str]) -> dict:
         return tools.run_text("scan.mjs", request, TIMEOUT_S)
     try:
         done = children.run(reader.command(), input=request, text=True, env=reader.env(), timeout_s=TIMEOUT_S,
-                            memory_bytes=MEMORY_BYTES)
+                            memory_bytes=MEMORY_BYTES, reserves_address_space=reader.reserves_address_space)
     except subprocess.TimeoutExpired:
         raise tools.ToolFailed(f"the {reader.label} reader did not finish within {TIMEOUT_S} s") from None
     return tools.reply(done, f"the {reader.label} reader")
