@@ -212,9 +212,11 @@ with open(os.path.join(build, "build.ninja"), "w") as f:
 """
 
 
-def _worktrees() -> list[str]:
+def _worktrees(home: Path) -> list[str]:
+    """The repository's worktrees under this test's build/ab/<commit>: the tracking tests, which may
+    run beside this one, add and remove worktrees of their own."""
     listed = subprocess.run(["git", "worktree", "list", "--porcelain"], cwd=ROOT, capture_output=True, text=True)
-    return [line for line in listed.stdout.splitlines() if line.startswith("worktree ")]
+    return [line for line in listed.stdout.splitlines() if line.startswith(f"worktree {home}/")]
 
 
 def _interrupt(argv: list[str], needle, sig: int, tmp_path, env: dict | None = None,
@@ -285,10 +287,10 @@ def test_ab_stopped_while_it_builds_a_revision_leaves_no_build_and_no_worktree(t
     ninja and its step are gone, and so are the worktree and build folder it made; `git worktree
     list` is as before."""
     with _new_revision(tmp_path) as (commit, home, env):
-        before = _worktrees()
+        before = _worktrees(home)
         _interrupt(["ab", commit, commit, "--node", "none", "--out", str(tmp_path / "ab")], "sleep 600", sig, tmp_path,
                    env=env, ignoring_sigint=ignoring_sigint)
-        assert _worktrees() == before
+        assert _worktrees(home) == before
         assert not home.exists() and not (tmp_path / "ab").exists()
 
 
@@ -298,10 +300,10 @@ def test_ab_stopped_while_it_updates_an_earlier_build_keeps_it(tmp_path):
         subprocess.run(["git", "worktree", "add", "--detach", str(home / "src"), commit], cwd=ROOT, capture_output=True,
                        check=True)
         subprocess.run([str(tmp_path / "bin" / "cmake"), "-B", str(home / "build")], check=True)
-        before = _worktrees()
+        before = _worktrees(home)
         _interrupt(["ab", commit, commit, "--node", "none", "--out", str(tmp_path / "ab")], "sleep 600", signal.SIGINT,
                    tmp_path, env=env)
-        assert _worktrees() == before
+        assert _worktrees(home) == before
         assert (home / "src" / "CMakePresets.json").exists() and (home / "build" / "build.ninja").exists()
 
 

@@ -31,7 +31,7 @@ def test_the_example_app_at_two_pool_sizes_gives_rows_and_a_recommendation(tmp_p
     port = _free_port()
     result = stallbench_command("sweep-pool", "--app", f"{node_path} {EXAMPLE} {port}", "--url", f"http://127.0.0.1:{port}/login",
                         "--sizes", "1,2", "--duration", "2", "--rate", "4", "--repetitions", "2", "--no-report",
-                        "--out", str(tmp_path))
+                        "--no-build", "--out", str(tmp_path))
     assert result.returncode == 0, result.stderr
     assert "recommended pool size:" in result.stdout
     assert "waited for threads" in result.stdout and "per request" in result.stdout  # Little's law, measured inside
