@@ -5,7 +5,8 @@
 //
 //   {"engine": "node@26", "nodes": {"26": "/path/to/node"}, "slow_ms": 50, "skip_ms": 500, "first": 0,
 //    "regexes": [{"regex": "^a+$", "flags": "", "inputs": ["aaa!", ...]}, ...]}
-//   -> {"regex": 0, "rejected": "..."}                      the engine refused it
+//   -> {"protocol": 2}                                      first, once (regex_probe_hello)
+//      {"regex": 0, "rejected": "..."}                      the engine refused it (regex_probe_event)
 //      {"regex": 0, "input": 1, "start": true}               about to match
 //      {"regex": 0, "input": 1, "ms": 0.01, "matched": 1}    one match's time (its fastest of a few)
 //      {"regex": 0, "input": 2, "guarded": "..."}            the engine's own limit fired
@@ -111,6 +112,7 @@ int main() {
     double slow_ms = request.at("slow_ms").get<double>();
     double skip_ms = request.value("skip_ms", 0.0);
     const auto& regexes = request.at("regexes");
+    emit({{"protocol", STALLBENCH_PROTOCOL}});
     for (std::size_t i = request.value("first", std::size_t{0}); i < regexes.size(); ++i)
       probe(engine, regexes[i], i, slow_ms, skip_ms, nodes);
     emit({{"done", true}});

@@ -172,3 +172,34 @@ def test_regex_checks_reply_is_the_schemas_and_another_protocol_is_one_line(tmp_
         checker.run(fake, ["re2"], [("^a+$", "")], ["aa", "b"])
     assert f"regex_check speaks stallbench protocol {contract.PROTOCOL + 1}" in str(refused.value)
     assert "\n" not in str(refused.value)
+
+
+def test_regex_probes_lines_are_the_schemas_and_another_protocol_is_one_line(tmp_path):
+    """regex_probe says its protocol first, then events that pass regex_probe_event; a probe of
+    another protocol stops the triage in one line naming it, before any event is read."""
+    from stallbench_lib.errors import UsageError
+    from stallbench_lib.redos import triage
+    from stallbench_lib.redos.patterns import Pattern, Pump
+    real = BUILD / "benches" / "regex_probe"
+    request = {"engine": "re2", "slow_ms": 50,
+               "regexes": [{"regex": "^(a+)+$", "flags": "", "inputs": ["aaa!", "aaaaaa!"]},
+                           {"regex": "(", "flags": "", "inputs": ["a"]}]}
+    lines = subprocess.run([str(real)], input=json.dumps(request), capture_output=True, text=True, timeout=60,
+                           check=True).stdout.splitlines()
+    assert contract.parse(lines[0], "regex_probe_hello", "regex_probe") == {"protocol": contract.PROTOCOL}
+    events = [contract.parse(line, "regex_probe_event", "regex_probe") for line in lines[1:]]
+    assert [sorted(e) for e in events] == [["input", "regex", "start"], ["input", "matched", "ms", "regex"],
+                                           ["input", "regex", "start"], ["input", "matched", "ms", "regex"],
+                                           ["regex", "rejected"], ["done"]]
+    pattern = Pattern("p", "^(a+)+$", None, "", "", (Pump("", "a"),), "!", None, None, None, None, "hand-written",
+                      "", "")
+    plan = {"re2": [(pattern.variants()[0], [4, 7])]}
+    assert [r.metric for r in triage.probe(real, plan)] == ["match_ms", "matched"] * 2
+    fake = tmp_path / "regex_probe"
+    fake.write_text(f"#!/bin/sh\ncat >/dev/null\necho '{json.dumps({'protocol': contract.PROTOCOL + 1})}'\n"
+                    "exec sleep 60\n")
+    fake.chmod(fake.stat().st_mode | stat.S_IEXEC)
+    with pytest.raises(UsageError) as refused:
+        triage.probe(fake, plan)
+    assert f"regex_probe speaks stallbench protocol {contract.PROTOCOL + 1}" in str(refused.value)
+    assert "\n" not in str(refused.value)

@@ -23,7 +23,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .. import build, children
+from .. import build, children, contract
+from ..errors import UsageError
 from ..medians import middle
 from ..tidy import Row
 from . import refine
@@ -109,6 +110,7 @@ class _EngineProbe:
     current: tuple[int, int | None] | None = None  # (regex, input) announced and not answered
     heard: float = 0.0
     said_anything: bool = False
+    greeted: bool = False                   # its first line, the protocol it speaks, was read
     cpu_at_silence: float | None = None     # the group's processor seconds when the silence passed QUIET_S
     started: float = 0.0
     busy_s: float = 0.0                     # the life of its processes, restarts included
@@ -125,7 +127,7 @@ class _EngineProbe:
                                    stderr=subprocess.DEVNULL)
         self.proc.stdin.write(json.dumps({**self.request, "first": self.first}).encode())
         self.proc.stdin.close()
-        self.buffer, self.current, self.said_anything = b"", None, False
+        self.buffer, self.current, self.said_anything, self.greeted = b"", None, False, False
         self.heard = self.started = time.monotonic()
 
     def _row(self, index: int, k: int, metric: str, value, status: str, detail: str) -> Row:
@@ -134,8 +136,21 @@ class _EngineProbe:
         return Row("", "regex", "match", params, 0, metric, value, "ms" if metric == "match_ms" else "count",
                    status, detail)
 
+    def _line(self, line: bytes) -> bool:
+        """Reads one line through the contract (the first: the protocol it speaks; then events);
+        True when the probe said it is done. A probe of another checkout stops the command in one line."""
+        try:
+            said = contract.parse(line.decode("utf-8", "replace"),
+                                  "regex_probe_event" if self.greeted else "regex_probe_hello", "regex_probe")
+        except contract.ProtocolError as e:  # probe() kills it on the way out
+            raise UsageError(str(e)) from None
+        if not self.greeted:
+            self.greeted = True
+            return False
+        return self._event(said)
+
     def _event(self, event: dict) -> bool:
-        """Records one line; True when the probe said it is done."""
+        """Records one event; True when the probe said it is done."""
         if event.get("done"):
             self._reach(len(self.items))
             return True
@@ -164,7 +179,7 @@ class _EngineProbe:
             return self._ended("crashed", f"the probe died (exit status {self.proc.wait()})")
         self.buffer += chunk
         *lines, self.buffer = self.buffer.split(b"\n")
-        if not any([self._event(json.loads(line)) for line in lines if line]):
+        if not any([self._line(line) for line in lines if line]):
             return "running"
         self.proc.stdout.close()
         self.proc.wait()
