@@ -2,9 +2,8 @@
 import os
 import time
 from datetime import datetime, timezone
-from pathlib import Path
 
-from .. import instructions, node as nodejs, numbers, os_packages, paths, shard_plan, shards
+from .. import common_options, instructions, node as nodejs, numbers, os_packages, paths, shard_plan, shards
 from ..errors import UsageError
 from ..plan import parse_sets
 from ..profiles import DEFAULT, PROFILES
@@ -54,8 +53,7 @@ def add_arguments(p):
                         "beside them but do not fail it; other cells are gated on wall time as usual")
     p.add_argument("--inject", metavar="FAMILY/BENCH:PCT",
                    help="make CURRENT's BENCH do PCT percent more work (calibration: a slowdown ab must catch)")
-    p.add_argument("--out", type=Path, metavar="DIR",
-                   help="where both runs and ab.md/.csv/.json go (default results/ab/<time>-<base>-vs-<current>/)")
+    common_options.out(p, "where both runs and ab.md/.csv/.json go (default results/ab/<time>-<base>-vs-<current>/)")
     nodejs.add_option(p, "the Node cells (the same Node binaries for both sides)")
     shard_plan.add_options(p, "the cells (each cell's BASE and CURRENT paired on this machine; `stallbench merge` "
                               "judges the group and owns the exit code)")

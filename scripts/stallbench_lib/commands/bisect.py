@@ -4,7 +4,7 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-from .. import node as nodejs, numbers, os_packages, paths
+from .. import common_options, node as nodejs, numbers, os_packages, paths
 from ..atomic import atomic_write
 from ..errors import UsageError
 from ..plan import parse_sets
@@ -63,8 +63,8 @@ def add_arguments(p):
     p.add_argument("--repository", type=Path, default=paths.ROOT, metavar="DIR",
                    help="the git repository whose commits are bisected (default: this checkout); each commit is "
                         "built with its release preset in build/ab/<commit>, as ab does")
-    p.add_argument("--out", type=Path, metavar="DIR",
-                   help="where the steps' runs and bisect.md/.json go (default results/bisect/<time>-<good>-vs-<bad>/)")
+    common_options.out(p, "where the steps' runs and bisect.md/.json go "
+                          "(default results/bisect/<time>-<good>-vs-<bad>/)")
     nodejs.add_option(p, "the Node cells (the same Node binaries for every commit)")
 
 

@@ -5,7 +5,7 @@ import re
 from datetime import datetime, timezone
 from pathlib import Path
 
-from .. import build, catalogue, instructions, meta, numbers, paths
+from .. import build, catalogue, common_options, instructions, meta, numbers, paths
 from ..errors import UsageError
 from ..plan import parse_sets
 from ..profiles import PROFILES
@@ -33,9 +33,8 @@ def add_arguments(p):
     p.add_argument("--alpha", type=numbers.decimal_option, default=comparison.DEFAULT_ALPHA, metavar="A", help="as for compare")
     p.add_argument("--min-effect", type=numbers.decimal_option, default=comparison.DEFAULT_MIN_EFFECT_PCT, metavar="PCT",
                    help="as for compare (default 5)")
-    p.add_argument("--no-build", action="store_true", help="use the existing build")
-    p.add_argument("--out", type=Path, metavar="DIR",
-                   help="where the runs and calibration.md/.json go (default results/calibrations/<UTC time>/)")
+    common_options.no_build(p)
+    common_options.out(p, "where the runs and calibration.md/.json go (default results/calibrations/<UTC time>/)")
     p.add_argument("--trials", type=numbers.integer_option, metavar="N",
                    help="with --inject: N trials each of A/A and A/B, judged by paired rounds (`ab`) and by "
                         "run-then-compare side by side; counts how often each is right")

@@ -2,7 +2,7 @@
 import re
 from pathlib import Path
 
-from .. import numbers, paths, rundir
+from .. import common_options, numbers, paths, rundir
 from ..atomic import atomic_write
 from ..errors import UsageError
 from ..tracking import calibration, comparison, conditions, store
@@ -29,8 +29,7 @@ def add_arguments(p):
                    help="exit 1 on a regression even when the runs' conditions differ (load, machine, build type, Node, "
                         "compilers): by default verdicts of runs measured under different conditions only inform; the "
                         "gate for a code change is `ab`")
-    p.add_argument("--out", type=Path, metavar="DIR",
-                   help="where compare.md and compare.csv go (default reports/compare-BASE-vs-CURRENT/)")
+    common_options.out(p, "where compare.md and compare.csv go (default reports/compare-BASE-vs-CURRENT/)")
     store.add_option(p)
 
 

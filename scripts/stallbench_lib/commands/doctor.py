@@ -6,7 +6,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from .. import meta as metadata, numbers, paths
+from .. import common_options, meta as metadata, numbers, paths
 from ..doctor import metrics, session as sessions, verdict as verdicts
 from ..errors import UsageError
 from ..execute import run_meta
@@ -41,9 +41,9 @@ def add_arguments(p):
     p.add_argument("--probe-rate", type=numbers.decimal_option, default=preload.DEFAULT_RATE_PER_S, metavar="N",
                    help=f"canaries per second the probe submits to the pool, 1-1000 (default "
                         f"{preload.DEFAULT_RATE_PER_S})")
-    p.add_argument("--out", metavar="DIR", type=Path, help="put the run directory under DIR instead of results/runs/")
-    p.add_argument("--no-build", action="store_true", help="use the existing build; fail if it has no probe")
-    p.add_argument("--no-report", action="store_true", help="skip rendering the report")
+    common_options.out(p)
+    common_options.no_build(p)
+    common_options.no_report(p)
 
 
 def _check(args) -> tuple[float, app.AppTarget | None, list[str]]:

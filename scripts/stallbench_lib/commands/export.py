@@ -1,7 +1,7 @@
 """stallbench export RUN --format bmf,gab,gbench: a run for the dashboards (tracking/exports.py)."""
 from pathlib import Path
 
-from .. import paths
+from .. import common_options, paths
 from ..errors import UsageError
 from ..tracking import exports, samples
 
@@ -16,8 +16,7 @@ def add_arguments(p):
     p.add_argument("run_dir", type=Path, metavar="RUN", help="a run directory (or its results.csv)")
     p.add_argument("--format", required=True, metavar="FORMATS",
                    help=f"one or more of {', '.join(exports.FORMATS)}, comma-separated")
-    p.add_argument("--out", type=Path, metavar="DIR",
-                   help="each format goes into DIR/FORMAT/ (default: the run's report folder, export/FORMAT/)")
+    common_options.out(p, "each format goes into DIR/FORMAT/ (default: the run's report folder, export/FORMAT/)")
 
 
 def run(args) -> int:

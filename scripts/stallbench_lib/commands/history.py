@@ -2,7 +2,7 @@
 change points, outliers and regressions; `--accept` marks a change as intended."""
 from pathlib import Path
 
-from .. import meta, numbers, paths
+from .. import common_options, meta, numbers, paths
 from ..errors import UsageError
 from ..tracking import accepted, geomean, series as tracked, store
 from ..tracking.verdict import DEFAULT_MIN_EFFECT_PCT
@@ -37,8 +37,7 @@ def add_arguments(p):
                         "intended: shown as accepted, no longer regressions; stored in the history store, or in "
                         "DIR/accepted.json with --results DIR; needs --reason")
     p.add_argument("--reason", metavar="TEXT", help="with --accept: why the change is intended (shown beside it)")
-    p.add_argument("--out", type=Path, metavar="DIR",
-                   help="where the page goes (default reports/history-FP/, or reports/history-all/)")
+    common_options.out(p, "where the page goes (default reports/history-FP/, or reports/history-all/)")
     p.add_argument("--plots", choices=("changes", "all"), default="changes",
                    help="trend plots for the cells with a change point or an outlier (default), or for every cell")
 

@@ -10,7 +10,7 @@ one is parsed, and each parser's refusal, with its message and byte offset, is a
 import stat
 from pathlib import Path
 
-from .. import build, catalogue, node as nodejs, numbers, optional, os_packages, paths
+from .. import build, catalogue, common_options, node as nodejs, numbers, optional, os_packages, paths
 from ..errors import UsageError, file_kind
 from ..execute import execute, run_meta
 from ..plan import make_plan, parse_sets
@@ -30,9 +30,9 @@ def add_arguments(p):
                         "inline, 300 ms), e.g. --set parser=simdjson-dom,rapidjson --set mode=inline,pool,worker "
                         "--set numbers=exact --set min_time_ms=1000")
     p.add_argument("--repetitions", type=numbers.integer_option, default=3, metavar="N", help="repetitions per cell (default 3)")
-    p.add_argument("--out", metavar="DIR", type=Path, help="put the run directory under DIR instead of results/runs/")
-    p.add_argument("--no-build", action="store_true", help="use the existing build; fail if there is none")
-    p.add_argument("--no-report", action="store_true", help="skip rendering the report")
+    common_options.out(p)
+    common_options.no_build(p)
+    common_options.no_report(p)
     nodejs.add_option(p, "JSON.parse of the file")
 
 

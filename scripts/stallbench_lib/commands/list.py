@@ -3,7 +3,7 @@ declarations themselves, as the bench binaries wrote them (contract/protocol.sch
 import dataclasses
 import json
 
-from .. import build, catalogue, contract, node as nodejs, optional, paths
+from .. import build, catalogue, common_options, contract, node as nodejs, optional, paths
 from ..profiles import PROFILES
 
 NAME = "list"
@@ -12,7 +12,7 @@ HELP = "list families, benchmarks, parameters (with their grids per profile) and
 
 
 def add_arguments(p):
-    p.add_argument("--no-build", action="store_true", help="use the existing build")
+    common_options.no_build(p)
     p.add_argument("--json", action="store_true",
                    help="print the declarations as JSON (protocol-versioned; see docs/contract.md), for scripts")
 

@@ -4,7 +4,7 @@ import argparse
 import os
 from pathlib import Path
 
-from .. import group_merge, paths
+from .. import common_options, group_merge, paths
 from ..redos import scan_merge
 from ..errors import UsageError
 from ..report.render import render
@@ -24,10 +24,9 @@ def add_arguments(p):
     p.add_argument("dirs", nargs="*", type=Path, metavar="DIR",
                    help="the shards' run directories, or folders of them (any depth); none: read the group from --store")
     p.add_argument("--group", metavar="ID", help="the group to merge (needed when DIRs hold several, or with no DIR)")
-    p.add_argument("--out", metavar="DIR", type=Path,
-                   help="put the merged run directory (named by the group) under DIR instead of results/runs/ "
+    common_options.out(p, "put the merged run directory (named by the group) under DIR instead of results/runs/ "
                         "(an ab group: its folder, default results/ab/ID/)")
-    p.add_argument("--no-report", action="store_true", help="skip rendering the merged run's report")
+    common_options.no_report(p)
     store.add_option(p)
 
 

@@ -9,11 +9,10 @@ and Lighthouse's TBT beside it. Bad input is one line and exit 2: checked here b
 the browser (a page that does not load, an element that never appears), in which case the run
 directory is removed."""
 import shutil
-import sys
 import tempfile
 from pathlib import Path
 
-from .. import build, catalogue, node as nodejs, npm_sets, numbers, os_packages, paths
+from .. import build, catalogue, common_options, node as nodejs, npm_sets, numbers, os_packages, paths
 from ..browser import page_input, page_summary
 from ..errors import UsageError
 from ..execute import execute, run_meta
@@ -42,9 +41,9 @@ def add_arguments(p):
     p.add_argument("--step-timeout-ms", type=numbers.integer_option, default=10_000, metavar="N",
                    help="how long a step waits for its element before the script counts as bad input (default 10000)")
     p.add_argument("--reference", metavar="LIST", help="measure beside: web-vitals (its INP), lighthouse (its TBT, Chromium)")
-    p.add_argument("--out", metavar="DIR", type=Path, help="put the run directory under DIR instead of results/runs/")
-    p.add_argument("--no-build", action="store_true", help="use the existing build; fail if there is none")
-    p.add_argument("--no-report", action="store_true", help="skip rendering the report")
+    common_options.out(p)
+    common_options.no_build(p)
+    common_options.no_report(p)
 
 
 def _inputs(args) -> dict[str, str]:

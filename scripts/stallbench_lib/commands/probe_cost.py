@@ -5,7 +5,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from .. import meta as metadata, numbers, paths
+from .. import common_options, meta as metadata, numbers, paths
 from ..doctor import cost, metrics as doctor_metrics
 from ..doctor.session import pool_size
 from ..errors import UsageError
@@ -37,9 +37,9 @@ def add_arguments(p):
                         "prom-client, scraped every second; otel: the OpenTelemetry SDK, exported every second)")
     p.add_argument("--ready-timeout", type=numbers.decimal_option, default=app.READY_TIMEOUT_S, metavar="S",
                    help=f"how long the program may take to answer after starting (default {app.READY_TIMEOUT_S})")
-    p.add_argument("--out", metavar="DIR", type=Path, help="put the run directory under DIR instead of results/runs/")
-    p.add_argument("--no-build", action="store_true", help="use the existing build; fail if it has no probe")
-    p.add_argument("--no-report", action="store_true", help="skip rendering the report")
+    common_options.out(p)
+    common_options.no_build(p)
+    common_options.no_report(p)
 
 
 def _rows(run_id: str, rate: float, pool: int, rounds: list[cost.Round], exporter: str | None) -> list[Row]:

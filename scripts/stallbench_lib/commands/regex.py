@@ -11,7 +11,9 @@ import tempfile
 from dataclasses import asdict
 from pathlib import Path
 
-from .. import build, catalogue, node as nodejs, numbers, optional, os_packages, paths, runtimes, shard_plan, shards
+from .. import (
+    build, catalogue, common_options, node as nodejs, numbers, optional, os_packages, paths, runtimes, shard_plan,
+    shards)
 from ..atomic import atomic_write
 from ..errors import UsageError
 from ..execute import execute, run_meta
@@ -53,8 +55,7 @@ def add_arguments(p):
                    help=f"time budget of one cell, compile to exit, once the engine's runtime has started "
                         f"(default {DEFAULT_BUDGET_MS})")
     nodejs.add_option(p, "the V8 engines (node, node-linear)")
-    p.add_argument("--out", metavar="DIR", type=Path,
-                   help="put the run directory under DIR (and its report in it) instead of results/runs/")
+    common_options.out(p, "put the run directory under DIR (and its report in it) instead of results/runs/")
     p.add_argument("--no-throughput", action="store_true", help="skip the throughput benchmark on ordinary text")
     p.add_argument("--no-triage", action="store_true",
                    help="with --scan: no triage; every regex escalated cell by cell, each cell its own process within "
@@ -67,8 +68,8 @@ def add_arguments(p):
     shard_plan.add_options(p, "a --scan's regexes (each with all its engines)",
                            "every shard parses the whole tree; balanced by an estimate from each regex's text",
                            stored=False)
-    p.add_argument("--no-build", action="store_true", help="use the existing build; fail if there is none")
-    p.add_argument("--no-report", action="store_true", help="skip rendering the report")
+    common_options.no_build(p)
+    common_options.no_report(p)
 
 
 def _list(text: str | None, what: str) -> list[str] | None:

@@ -4,7 +4,9 @@ import random
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import build, catalogue, instructions, node as nodejs, npm_sets, numbers, optional, os_packages, paths, shard_plan, shards
+from .. import (
+    build, catalogue, common_options, instructions, node as nodejs, npm_sets, numbers, optional, os_packages, paths,
+    shard_plan, shards)
 from ..browser import setup as browser_setup
 from ..errors import UsageError
 from ..execute import execute, run_meta
@@ -25,10 +27,9 @@ def add_arguments(p):
     p.add_argument("--set", metavar="KEY=V1,V2", action="append", default=[],
                    help="replace a parameter's grid, e.g. --set pool=1,4,8 (one process per pool size)")
     p.add_argument("--repetitions", type=numbers.integer_option, metavar="N", help="repetitions per cell (default: the profile's)")
-    p.add_argument("--out", metavar="DIR", type=Path,
-                   help="put the run directory under DIR (and its report in it) instead of results/runs/")
-    p.add_argument("--no-build", action="store_true", help="use the existing build; fail if there is none")
-    p.add_argument("--no-report", action="store_true", help="skip rendering the report")
+    common_options.out(p, "put the run directory under DIR (and its report in it) instead of results/runs/")
+    common_options.no_build(p)
+    common_options.no_report(p)
     nodejs.add_option(p, "the Node cells (nightly and full: every pinned line)")
     p.add_argument("--instructions", action="store_true",
                    help="also run CPU-bound benchmarks under callgrind and record their instruction counts "

@@ -1,5 +1,5 @@
 """stallbench shards: how a profile's plan would split for `run --shard K/N`, before running it."""
-from .. import build, catalogue, meta, node as nodejs, numbers, paths, shard_plan, shards
+from .. import build, catalogue, common_options, meta, node as nodejs, numbers, paths, shard_plan, shards
 from ..errors import UsageError
 from ..plan import make_plan, parse_sets
 from ..profiles import DEFAULT, PROFILES
@@ -24,7 +24,7 @@ def add_arguments(p):
     p.add_argument("--durations-before", metavar="TIME",
                    help="as run's: durations of stored runs started before TIME (default 00:00 UTC today, what "
                         "run --shard reads without it; `now`: every stored run, how tomorrow's shards will split)")
-    p.add_argument("--no-build", action="store_true", help="use the existing build")
+    common_options.no_build(p)
     nodejs.add_option(p, "the Node cells")
     store.add_option(p)
 

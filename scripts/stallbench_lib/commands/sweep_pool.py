@@ -4,9 +4,8 @@ program is started at each pool size and driven at a fixed rate. The command pri
 latency (measured and predicted) per size and the recommended size, and writes the run directory and
 its report."""
 import sys
-from pathlib import Path
 
-from .. import build, catalogue, node as nodejs, numbers, paths, shard_plan, shards
+from .. import build, catalogue, common_options, node as nodejs, numbers, paths, shard_plan, shards
 from ..errors import UsageError
 from ..execute import execute, run_meta
 from ..plan import make_plan
@@ -65,9 +64,9 @@ def add_arguments(p):
     shard_plan.add_options(p, "the sweep's points (a point: one pool size of the mix in one runtime, all its "
                               "repetitions; `stallbench merge` joins the shards into one sweep and its report)",
                            "balanced by the points' --duration", stored=False)
-    p.add_argument("--out", metavar="DIR", type=Path, help="put the run directory under DIR instead of results/runs/")
-    p.add_argument("--no-build", action="store_true", help="use the existing build; fail if there is none")
-    p.add_argument("--no-report", action="store_true", help="skip rendering the report")
+    common_options.out(p)
+    common_options.no_build(p)
+    common_options.no_report(p)
 
 
 def _sizes(text: str) -> list[str]:

@@ -18,7 +18,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from .. import build, node as nodejs, numbers, parallel, paths, startup_tail, trace_parity as parity, trace_text
+from .. import (
+    build, common_options, node as nodejs, numbers, parallel, paths, startup_tail, trace_parity as parity,
+    trace_text)
 from ..browser import trace as browser_trace
 from ..errors import UsageError
 from ..documents import json_loads
@@ -56,7 +58,7 @@ def add_arguments(p):
     p.add_argument("--jobs", type=numbers.integer_option, metavar="N", default=1,
                    help="with --node: compare N lines at once (default 1; more is faster, but each line's races "
                         "and start-up tail are then measured while the others run)")
-    p.add_argument("--no-build", action="store_true", help="use the existing build")
+    common_options.no_build(p)
 
 
 def _tool(build_dir: Path) -> Path:

@@ -1,0 +1,38 @@
+"""The options many commands share (--out, --no-build, --no-report) are declared once, in
+common_options.py: in every command that takes one, it is that declaration (one meaning, one type,
+one default), never one of the command's own."""
+import argparse
+
+from stallbench_lib import cli, common_options
+
+SHARED = {"--out", "--no-build", "--no-report"}
+
+
+def _commands() -> dict[str, argparse.ArgumentParser]:
+    parser = cli.make_parser([])
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return dict(sub.choices)
+
+
+def test_every_shared_option_of_every_command_is_the_common_declaration():
+    taken = {}
+    for name, command in _commands().items():
+        for action in command._actions:
+            for option in SHARED & set(action.option_strings):
+                assert getattr(action, common_options.DECLARED, False), f"{name} declares {option} itself"
+                taken.setdefault(option, []).append((name, action.type, action.default, action.metavar))
+    assert set(taken) == SHARED
+    for option, uses in taken.items():
+        assert len({(t, d, m) for _, t, d, m in uses}) == 1, (option, uses)
+    # The commands that write a run take all three; those that only read runs take --out alone.
+    assert {n for n, *_ in taken["--no-report"]} <= {n for n, *_ in taken["--out"]}
+    assert len(taken["--out"]) >= 13 and len(taken["--no-build"]) >= 10
+
+
+def test_no_command_module_declares_a_shared_option_by_hand():
+    from pathlib import Path
+    commands = Path(cli.__file__).parent / "commands"
+    for module in commands.glob("*.py"):
+        text = module.read_text()
+        for option in SHARED:
+            assert f'add_argument("{option}"' not in text, f"{module.name} declares {option} by hand"
