@@ -347,7 +347,7 @@ def test_the_browser_dies_with_its_cell():
 
 def test_run_installs_the_npm_sets_of_the_families_it_selects(tmp_path, monkeypatch, capsys):
     """A fresh clone has no playwright-core: `run` must ask for the browser family's npm set before
-    planning (and, when the set cannot be had, skip the family with one line, not fail its cells)."""
+    running (and, when the set cannot be had, skip the family with one line, not fail its cells)."""
     from stallbench_lib import cli
 
     asked = []
@@ -361,6 +361,20 @@ def test_run_installs_the_npm_sets_of_the_families_it_selects(tmp_path, monkeypa
     assert code == 0, err
     assert "browser: skipped (report): its npm packages (browser) could not be installed: offline (test)" in err
 
+
+
+def test_a_grid_refused_installs_no_npm_set(tmp_path, monkeypatch, capsys):
+    """Bad input is one line: the grid is checked before anything is installed for it."""
+    from stallbench_lib import cli
+
+    asked = []
+    monkeypatch.setattr(npm_sets, "install", lambda names: asked.append(list(names)))
+    monkeypatch.setenv("STALLBENCH_BUILD_DIR", str(BUILD))
+    code = cli.main(["run", "--no-build", "--filter", "^(browser/report|pool/saturation)$", "--set", "pool.pool=0",
+                     "--node", "none", "--out", str(tmp_path / "out")])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and asked == [] and len(err) == 1 and "1-1024" in err[0], err
+    assert not (tmp_path / "out").exists()
 
 # -- the version recorded is the version that ran (a stand-in launcher, no browser needed) --------
 

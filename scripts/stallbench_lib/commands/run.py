@@ -84,9 +84,15 @@ def perform(options: RunOptions, out: Path, build_dir: Path, extra_meta: dict | 
     count, their stage is chosen here, once: execute runs it over the finished cells."""
     families = catalogue.load(build.bench_binaries(build_dir))
     selected = select(families, options.pattern)
+
+    def plan():
+        return make_plan(families, options.profile, options.pattern, options.sets, options.nodes,
+                         narrow_with="--filter or --set {family}.KEY=...")
+    cells = plan()  # first: a grid refused installs nothing
+    able = sum(not b.missing for b in selected)
     npm_sets.provide(families, selected)
-    cells = make_plan(families, options.profile, options.pattern, options.sets, options.nodes,
-                      narrow_with="--filter or --set {family}.KEY=...")
+    if sum(not b.missing for b in selected) < able:
+        cells = plan()  # without the benchmarks whose npm packages could not be had, each named
     part = {}
     if options.shard:
         durations = shard_plan.stored_seconds(options.store, options.group, options.durations_before)
