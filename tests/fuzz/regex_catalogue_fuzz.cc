@@ -23,12 +23,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     // A pattern without a pump waits for the orchestrator to find its attack (recheck): the bench
     // refuses to time it, which is attack_input's documented std::invalid_argument, not a crash.
     if (pattern.pumps.empty()) continue;
-    auto fixed = static_cast<std::int64_t>(pattern.prefix.size() + pattern.suffix.size());
-    std::int64_t period = 0;
-    for (const auto& pump : pattern.pumps) {
-      fixed += static_cast<std::int64_t>(pump.before.size());
-      period += static_cast<std::int64_t>(pump.pump.size());
-    }
+    auto [fixed, period] = stallbench::regex::pump_shape(pattern);
     // Lengths of whole pumps are built, of exactly that length; any other is the documented
     // std::invalid_argument (a cut pump is never built).
     for (std::int64_t length : {fixed, fixed + period, fixed + 17 * period})

@@ -200,15 +200,19 @@ Variant Catalogue::variant(const std::string& name) const {
   throw std::invalid_argument("no pattern '" + name + "' in the catalogue");
 }
 
+PumpShape pump_shape(const Pattern& pattern) {
+  PumpShape shape{.fixed = static_cast<std::int64_t>(pattern.prefix.size() + pattern.suffix.size())};
+  for (const auto& p : pattern.pumps) {
+    shape.fixed += static_cast<std::int64_t>(p.before.size());
+    shape.period += static_cast<std::int64_t>(p.pump.size());
+  }
+  return shape;
+}
+
 std::string attack_input(const Pattern& pattern, std::int64_t length) {
   if (pattern.pumps.empty())
     throw std::invalid_argument("pattern '" + pattern.name + "' has no attack (no pump): stallbench regex finds one");
-  auto fixed = static_cast<std::int64_t>(pattern.prefix.size() + pattern.suffix.size());
-  std::int64_t period = 0;
-  for (const auto& p : pattern.pumps) {
-    fixed += static_cast<std::int64_t>(p.before.size());
-    period += static_cast<std::int64_t>(p.pump.size());
-  }
+  auto [fixed, period] = pump_shape(pattern);
   // Whole pumps only: a pump cut to fill a length leaves a piece that, with the suffix, can let the
   // input match early (a 3-byte pump cut to 1 byte made marked's quoted-string regex read linear).
   if (length < fixed || (period == 0 ? length != fixed : (length - fixed) % period != 0))

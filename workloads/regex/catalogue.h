@@ -62,6 +62,14 @@ class Catalogue {
 // Our escapes (\xNN, \u{H...}, \\) decoded to bytes; throws std::invalid_argument at any other.
 std::string decode_input(const std::string& text);
 
+// The bytes of every attack input that are not pumped (prefix, suffix, each pump's `before`), and
+// the bytes one more round of the pumps adds: attack inputs are fixed + k x period long.
+struct PumpShape {
+  std::int64_t fixed = 0;
+  std::int64_t period = 0;
+};
+PumpShape pump_shape(const Pattern& pattern);
+
 // prefix + every pump's `before` and the pump repeated k times + suffix, `length` bytes in all:
 // length = fixed parts + k x (the pumps' bytes together); a pump is never cut. Throws
 // std::invalid_argument for any other length, or when there is no attack.

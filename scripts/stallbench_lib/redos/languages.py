@@ -37,6 +37,9 @@ class Reader:
     extensions: tuple[str, ...]
     runtime: str                  # the program that runs the reader
     package: str                  # the Debian package that brings it
+    # The runtime reserves address space by the machine's size (the JVM: class space, code cache, a
+    # thread stack per core): an RLIMIT_AS breaks it on a large machine while bounding nothing resident.
+    reserves_address_space: bool = False
 
     def command(self) -> list[str]:
         """The reader's command line; tools.ToolFailed when its runtime is missing."""
@@ -50,12 +53,6 @@ class Reader:
                   "Go": ["run", str(HERE / "go_regexes.go")]}[self.language]
         return [found, *script]
 
-    @property
-    def reserves_address_space(self) -> bool:
-        """The JVM reserves address space by the machine's size (class space, code cache, a thread
-        stack per core): an RLIMIT_AS breaks it on a large machine while bounding nothing resident."""
-        return self.language == "Java"
-
     def env(self) -> dict[str, str]:
         if self.language == "Go":  # its build cache with the other dependencies; no module proxy is ever asked
             return {**os.environ, "GOCACHE": str(node.deps_dir() / "go-build"), "GOFLAGS": "-mod=mod",
@@ -68,7 +65,7 @@ READERS = (
            "node", "the pinned Node lines"),
     Reader("Python", "Python", (".py",), "python3", "python3"),
     Reader("Ruby", "Ruby", (".rb", ".rake"), "ruby", "ruby"),
-    Reader("Java", "Java", (".java",), "java", "openjdk-17-jdk-headless"),
+    Reader("Java", "Java", (".java",), "java", "openjdk-17-jdk-headless", reserves_address_space=True),
     Reader("Go", "Go", (".go",), "go", "golang-go"),
 )
 DECLARATIONS = (".d.ts", ".d.mts", ".d.cts")  # TypeScript declaration files: types only, no code that runs a regex
