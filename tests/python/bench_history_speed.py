@@ -16,6 +16,7 @@ import numpy as np
 
 from stallbench_lib.tidy import Row
 from stallbench_lib.tracking import history_page, series as tracked, store
+from stallbench_lib.tracking.comparison import Thresholds
 
 FINGERPRINT = "bench0000000"
 METRICS = 6
@@ -50,7 +51,7 @@ def main(nights: int, series: int) -> None:
         with store.Store(db_path) as db:
             runs = db.history(FINGERPRINT)
         marks.append((time.monotonic(), time.process_time()))
-        found = tracked.build_series(runs, 5.0)
+        found = tracked.build_series(runs, Thresholds(min_effect_pct=5.0))
         marks.append((time.monotonic(), time.process_time()))
         tracked.detect_all(found, 0.01)
         marks.append((time.monotonic(), time.process_time()))

@@ -1,11 +1,12 @@
-"""The options many commands share (--out, --no-build, --no-report) are declared once, in
-common_options.py: in every command that takes one, it is that declaration (one meaning, one type,
-one default), never one of the command's own."""
+"""The options many commands share are declared once: --out, --no-build, --no-report in
+common_options.py, the statistics of a verdict (--alpha, --min-effect) in
+tracking/statistics_options.py. In every command that takes one, it is that declaration (one meaning,
+one type, one default), never one of the command's own."""
 import argparse
 
 from stallbench_lib import cli, common_options
 
-SHARED = {"--out", "--no-build", "--no-report"}
+SHARED = {"--out", "--no-build", "--no-report", "--alpha", "--min-effect"}
 
 
 def _commands() -> dict[str, argparse.ArgumentParser]:
@@ -20,13 +21,19 @@ def test_every_shared_option_of_every_command_is_the_common_declaration():
         for action in command._actions:
             for option in SHARED & set(action.option_strings):
                 assert getattr(action, common_options.DECLARED, False), f"{name} declares {option} itself"
-                taken.setdefault(option, []).append((name, action.type, action.default, action.metavar))
+                taken.setdefault(option, []).append((name, action.type, repr(action.default), action.metavar, action.help))
     assert set(taken) == SHARED
     for option, uses in taken.items():
-        assert len({(t, d, m) for _, t, d, m in uses}) == 1, (option, uses)
+        # one help text too, but --out's says what each command writes there
+        assert len({(t, d, m, h if option != "--out" else "") for _, t, d, m, h in uses}) == 1, (option, uses)
     # The commands that write a run take all three; those that only read runs take --out alone.
     assert {n for n, *_ in taken["--no-report"]} <= {n for n, *_ in taken["--out"]}
     assert len(taken["--out"]) >= 13 and len(taken["--no-build"]) >= 10
+    # Every command that judges a change takes the same two; history's change points have a test
+    # of their own, with its own option (--change-point-alpha), and take --min-effect alone.
+    judges = {"compare", "ab", "bisect", "calibrate"}
+    assert {n for n, *_ in taken["--alpha"]} == judges
+    assert {n for n, *_ in taken["--min-effect"]} == judges | {"history"}
 
 
 def test_no_command_module_declares_a_shared_option_by_hand():

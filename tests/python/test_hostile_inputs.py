@@ -61,8 +61,8 @@ CASES = [
     (["compare", "--alpha", "nan", "a", "b"], "is not a number"),
     (["compare", "--alpha", "inf", "a", "b"], "is not a number"),
     (["compare", "--min-effect", ARABIC_ONE, "a", "b"], "percentage"),
-    (["history", "--alpha", "1_0"], "is not a number"),
-    (["calibrate", "--min-effect", "infinity"], "is not a number"),
+    (["history", "--change-point-alpha", "1_0"], "is not a number"),
+    (["calibrate", "--min-effect", "infinity"], "percentage"),
     (["json", "--repetitions", ARABIC_ONE, "x.json"], "is not an integer"),
     # files
     (["trace", "{scenario-not-utf8.json}"], "ill-formed UTF-8"),

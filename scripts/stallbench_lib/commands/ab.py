@@ -7,9 +7,8 @@ from .. import common_options, instructions, node as nodejs, numbers, os_package
 from ..errors import UsageError
 from ..plan import parse_sets
 from ..profiles import DEFAULT, PROFILES
-from ..tracking import ab_report, ab_rounds, ab_session, ab_verdict, comparison, geomean, power, revisions, store
+from ..tracking import ab_report, ab_rounds, ab_session, ab_verdict, geomean, power, revisions, statistics_options, store
 from .calibrate import parse_inject
-from .compare import thresholds
 
 NAME = "ab"
 ORDER = 9
@@ -29,11 +28,7 @@ def add_arguments(p):
                    help=f"whose grid to run (default {DEFAULT}); the rounds are ab's own")
     p.add_argument("--filter", metavar="REGEX", help="only benchmarks whose family/name matches")
     p.add_argument("--set", metavar="KEY=V1,V2", action="append", default=[], help="replace a parameter's grid")
-    p.add_argument("--min-effect", action="append", default=[], metavar="PCT|METRIC=PCT",
-                   help="smallest change called a regression, as for compare (default 5)")
-    p.add_argument("--alpha", type=numbers.decimal_option, default=comparison.DEFAULT_ALPHA, metavar="A",
-                   help="false-alarm rate of the exit code over all metrics (Benjamini-Hochberg; default "
-                        f"{comparison.DEFAULT_ALPHA})")
+    statistics_options.add(p)
     p.add_argument("--min-rounds", type=numbers.integer_option, metavar="N",
                    help="rounds every cell runs before it may stop (default: what a lone regression needs to "
                         "survive the correction for every metric)")
@@ -73,7 +68,7 @@ def run(args) -> int:
     check_rounds(args)
     if args.instructions_gate and not args.instructions:
         raise UsageError("--instructions-gate needs --instructions (the counts it gates on)")
-    limits = thresholds(args)
+    limits = statistics_options.thresholds(args)
     shard = shards.parse(args.shard) if args.shard is not None else None
     shard_plan.check_group(shard, args.group)
     os_packages.ensure(os_packages.for_revisions())

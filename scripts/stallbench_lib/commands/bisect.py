@@ -9,10 +9,9 @@ from ..atomic import atomic_write
 from ..errors import UsageError
 from ..plan import parse_sets
 from ..profiles import DEFAULT, PROFILES
-from ..tracking import ab_session, bisect_report, bisection, comparison, power, revisions
+from ..tracking import ab_session, bisect_report, bisection, power, revisions, statistics_options
 from ..tracking.bisection import Bisection, Step
 from .ab import check_rounds
-from .compare import thresholds
 
 NAME = "bisect"
 ORDER = 9
@@ -46,10 +45,7 @@ def add_arguments(p):
     p.add_argument("--profile", default=DEFAULT, choices=sorted(PROFILES),
                    help=f"whose grid to run (default {DEFAULT}); the rounds are ab's own")
     p.add_argument("--set", metavar="KEY=V1,V2", action="append", default=[], help="replace a parameter's grid")
-    p.add_argument("--min-effect", action="append", default=[], metavar="PCT|METRIC=PCT",
-                   help="smallest change called a regression, as for ab (default 5)")
-    p.add_argument("--alpha", type=numbers.decimal_option, default=comparison.DEFAULT_ALPHA, metavar="A",
-                   help=f"false-alarm rate of each step over its metrics (default {comparison.DEFAULT_ALPHA})")
+    statistics_options.add(p)
     p.add_argument("--min-rounds", type=numbers.integer_option, metavar="N",
                    help=f"rounds every cell of a step runs before it may stop (default {LEAST_ROUNDS}, or "
                         "more when the correction for the metrics judged needs more)")
@@ -131,7 +127,7 @@ def _told(step: Step, found: Bisection) -> None:
 
 def _check(args) -> None:
     check_rounds(args)
-    thresholds(args)
+    statistics_options.thresholds(args)
     if not args.repository.is_dir():
         raise UsageError(f"--repository {args.repository}: no such directory (valid: a git checkout)")
 
@@ -147,7 +143,7 @@ def run(args) -> int:
     profile = PROFILES[args.profile]
     grid = ab_session.Grid(profile, args.filter, parse_sets(args.set),
                            tuple(nodejs.choose(args.node, every_line=profile.tier in ("nightly", "full"))))
-    rules = ab_session.Rounds(thresholds(args), args.min_rounds, args.max_rounds, args.budget, duet=args.duet,
+    rules = ab_session.Rounds(statistics_options.thresholds(args), args.min_rounds, args.max_rounds, args.budget, duet=args.duet,
                               least_rounds=LEAST_ROUNDS, settle_share=SETTLE_SHARE)
     focus = ab_session.Focus(metrics=frozenset([args.metric]) if args.metric else None)
     steps = _Steps(line, args.repository, grid, rules, focus, out,

@@ -9,7 +9,7 @@ from .. import build, catalogue, common_options, instructions, meta, numbers, pa
 from ..errors import UsageError
 from ..plan import parse_sets
 from ..profiles import PROFILES
-from ..tracking import calibration, comparison, samples, trials
+from ..tracking import calibration, comparison, samples, statistics_options, trials
 from .run import RunOptions, check_repetitions, perform, provide
 from ..documents import json_loads
 
@@ -30,9 +30,7 @@ def add_arguments(p):
     p.add_argument("--repetitions", type=numbers.integer_option, metavar="N", help="repetitions per cell (default: the profile's)")
     p.add_argument("--instructions", action="store_true", help="count instructions too (run --instructions; with --trials, both ab and the runs do, and ab judges "
                         "the counted cells on their counts: --instructions-gate)")
-    p.add_argument("--alpha", type=numbers.decimal_option, default=comparison.DEFAULT_ALPHA, metavar="A", help="as for compare")
-    p.add_argument("--min-effect", type=numbers.decimal_option, default=comparison.DEFAULT_MIN_EFFECT_PCT, metavar="PCT",
-                   help="as for compare (default 5)")
+    statistics_options.add(p)
     common_options.no_build(p)
     common_options.out(p, "where the runs and calibration.md/.json go (default results/calibrations/<UTC time>/)")
     p.add_argument("--trials", type=numbers.integer_option, metavar="N",
@@ -98,7 +96,7 @@ def _analyse_again(previous: Path, args, limits) -> int:
     except (OSError, KeyError, json.JSONDecodeError) as e:
         raise UsageError(f"--from {previous}: not a calibration directory ({e})")
     cal = calibration.Calibration(data["fingerprint"], data["machine"], data["profile"], data["repetitions"],
-                                  args.alpha, args.min_effect, {})
+                                  limits.alpha, limits.min_effect_pct, {})
     calibration.record(cal, "A1", runs["A1"])
     calibration.record(cal, "A2", runs["A2"])
     calibration.aa_summary(cal, comparison.compare_runs(runs["A1"], runs["A2"], limits))
@@ -124,7 +122,7 @@ def _trials(args, bench, pct, repetitions, build_dir, out) -> int:
         raise UsageError(f"--methods {args.methods}: valid methods are {', '.join(trials.METHODS)}")
     common = [*(["--filter", args.filter] if args.filter else []), *(x for s in args.set for x in ("--set", s)),
               *(["--instructions"] if args.instructions else [])]
-    found = trials.run_trials(args.trials, common, ["--alpha", str(args.alpha), "--min-effect", str(args.min_effect)],
+    found = trials.run_trials(args.trials, common, statistics_options.arguments(args),
                               ["--profile", args.profile, "--max-rounds", str(args.ab_max_rounds), "--budget",
                                str(args.ab_budget),
                                # counted cells judged on their counts, as the pull-request job judges them
@@ -142,9 +140,7 @@ def run(args) -> int:
     profile = PROFILES[args.profile]
     repetitions = args.repetitions if args.repetitions is not None else profile.repetitions
     check_repetitions(repetitions)
-    limits = comparison.Thresholds(alpha=args.alpha, min_effect_pct=args.min_effect)
-    if not 0 < args.alpha < 1 or not 0 < args.min_effect <= 1000:
-        raise UsageError("--alpha must be between 0 and 1 and --min-effect in (0, 1000]")
+    limits = statistics_options.thresholds(args)
     if args.previous:
         return _analyse_again(args.previous, args, limits)
     sets = parse_sets(args.set)
@@ -161,7 +157,7 @@ def run(args) -> int:
         return _trials(args, bench, pct, repetitions, build_dir, out)
     machine = meta.machine()
     cal = calibration.Calibration(machine["fingerprint"], samples.describe_machine({"machine": machine}),
-                                  profile.name, repetitions, args.alpha, args.min_effect, {})
+                                  profile.name, repetitions, limits.alpha, limits.min_effect_pct, {})
     a1 = _run("A/A first", args, profile, repetitions, sets, out, build_dir)
     a2 = _run("A/A second", args, profile, repetitions, sets, out, build_dir)
     calibration.record(cal, "A1", a1)

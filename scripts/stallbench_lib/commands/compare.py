@@ -1,11 +1,10 @@
 """stallbench compare BASE CURRENT: did anything get slower, with significance."""
-import re
 from pathlib import Path
 
-from .. import common_options, numbers, paths, rundir
+from .. import common_options, paths, rundir
 from ..atomic import atomic_write
 from ..errors import UsageError
-from ..tracking import calibration, comparison, conditions, store
+from ..tracking import calibration, comparison, conditions, statistics_options, store
 
 NAME = "compare"
 ORDER = 10
@@ -18,11 +17,7 @@ def add_arguments(p):
     p.add_argument("base", type=Path, metavar="BASE",
                    help="the reference run: a run directory, its results.csv, or a run id in the history store")
     p.add_argument("current", type=Path, metavar="CURRENT", help="the run to judge (the same forms)")
-    p.add_argument("--min-effect", action="append", default=[], metavar="PCT|METRIC=PCT",
-                   help="smallest change called a regression: PCT for every metric (default 5), METRIC=PCT for one "
-                        "(repeatable); a metric's own declaration beats the default, METRIC=PCT beats both")
-    p.add_argument("--alpha", type=numbers.decimal_option, default=comparison.DEFAULT_ALPHA, metavar="A",
-                   help=f"significance level of the Mann-Whitney U test (default {comparison.DEFAULT_ALPHA})")
+    statistics_options.add(p)
     p.add_argument("--allow-other-machine", action="store_true",
                    help="compare runs whose machine fingerprints differ (timings then say little)")
     p.add_argument("--gate", action="store_true",
@@ -33,26 +28,6 @@ def add_arguments(p):
     store.add_option(p)
 
 
-def _percent(text: str, what: str) -> float:
-    value = numbers.decimal(text)
-    if value is None or not 0 < value <= 1000:
-        raise UsageError(f"--min-effect {what}: expected a percentage in (0, 1000], e.g. 5 or wall_ms=2")
-    return value
-
-
-def thresholds(args) -> comparison.Thresholds:
-    if not 0 < args.alpha < 1:
-        raise UsageError(f"--alpha {args.alpha:g} is out of range: valid values are between 0 and 1, e.g. 0.05")
-    result = comparison.Thresholds(alpha=args.alpha)
-    for item in args.min_effect:
-        metric, eq, pct = item.rpartition("=")
-        if eq and not re.fullmatch(r"[A-Za-z0-9_]+", metric):
-            raise UsageError(f"--min-effect {item}: expected PCT or METRIC=PCT")
-        if eq:
-            result.per_metric[metric] = _percent(pct, item)
-        else:
-            result.min_effect_pct = _percent(pct, item)
-    return result
 
 
 def _whole_run(given: Path, side: str, store_option: str | None):
@@ -67,7 +42,7 @@ def _whole_run(given: Path, side: str, store_option: str | None):
 
 
 def run(args) -> int:
-    limits = thresholds(args)
+    limits = statistics_options.thresholds(args)
     base = _whole_run(args.base, "BASE", args.store)
     current = _whole_run(args.current, "CURRENT", args.store)
     comparison.check_machines(base, current, args.allow_other_machine)

@@ -4,8 +4,11 @@ from pathlib import Path
 
 from .. import common_options, meta, numbers, paths
 from ..errors import UsageError
-from ..tracking import accepted, geomean, series as tracked, store
-from ..tracking.verdict import DEFAULT_MIN_EFFECT_PCT
+from ..tracking import accepted, geomean, series as tracked, statistics_options, store
+
+# A night's series is searched for change points metric by metric, over and over: 0.01 keeps the
+# false ones rare (docs/tracking.md measures what it finds).
+CHANGE_POINT_ALPHA = 0.01
 
 NAME = "history"
 ORDER = 11
@@ -24,11 +27,10 @@ def add_arguments(p):
                    help="read the run directories under DIR (any depth) and DIR/accepted.json instead of the "
                         "history store")
     store.add_option(p)
-    p.add_argument("--alpha", type=numbers.decimal_option, default=0.01, metavar="A",
-                   help="significance level of each change point's permutation test (default 0.01)")
-    p.add_argument("--min-effect", type=numbers.decimal_option, default=DEFAULT_MIN_EFFECT_PCT, metavar="PCT",
-                   help="smallest change between segments called a regression, for metrics that do not declare "
-                        f"their own (default {DEFAULT_MIN_EFFECT_PCT:g})")
+    p.add_argument("--change-point-alpha", type=numbers.decimal_option, default=CHANGE_POINT_ALPHA, metavar="A",
+                   help="significance level of each change point's permutation test (default "
+                        f"{CHANGE_POINT_ALPHA:g}; compare's and ab's --alpha is another test's)")
+    statistics_options.min_effect(p)
     p.add_argument("--min-segment", type=numbers.integer_option, default=tracked.DEFAULT_MIN_SEGMENT, metavar="N",
                    help="fewest runs on either side of a change point; a run off the level around it for fewer "
                         f"runs is an outlier, not a change (default {tracked.DEFAULT_MIN_SEGMENT}, at least 2)")
@@ -72,10 +74,10 @@ def _keep(args, acceptance: accepted.Acceptance, kept: list) -> str:
 
 
 def _check(args) -> None:
-    if not 0 < args.alpha < 1:
-        raise UsageError(f"--alpha {args.alpha:g} is out of range: valid values are between 0 and 1, e.g. 0.01")
-    if not 0 < args.min_effect <= 1000:
-        raise UsageError(f"--min-effect {args.min_effect:g} is out of range: valid values are in (0, 1000]")
+    if not 0 < args.change_point_alpha < 1:
+        raise UsageError(f"--change-point-alpha {args.change_point_alpha:g} is out of range: valid values are between "
+                         f"0 and 1, e.g. {CHANGE_POINT_ALPHA:g}")
+    statistics_options.thresholds(args)
     if args.min_segment < 2:
         raise UsageError(f"--min-segment {args.min_segment}: valid values are 2 or more (a segment's spread needs "
                          "two runs)")
@@ -97,8 +99,8 @@ def run(args) -> int:
                          + ("" if args.results else "; load run directories with `stallbench store import results/`"))
     if acceptance is not None:
         kept = accepted.merged(kept, acceptance)
-    series = tracked.build_series(mine, args.min_effect)
-    tracked.detect_all(series, args.alpha, args.min_segment)
+    series = tracked.build_series(mine, statistics_options.thresholds(args))
+    tracked.detect_all(series, args.change_point_alpha, args.min_segment)
     tracked.triage(series, kept)
     if acceptance is not None:
         held = sum(1 for s in series for a in s.accepted.values() if a.key == acceptance.key)
@@ -111,7 +113,7 @@ def run(args) -> int:
     # Imported here: matplotlib costs every other command over a second to import.
     from ..tracking import history_page
 
-    history_page.write(series, mine, name, args.alpha, args.min_segment, out, plot_all=args.plots == "all")
+    history_page.write(series, mine, name, args.change_point_alpha, args.min_segment, out, plot_all=args.plots == "all")
     print(history_page.triage_text(series))
     print(geomean.markdown(geomean.of_last_run(series), "each series' last run against the median of its current "
                            "segment before it", subject="the last run"))

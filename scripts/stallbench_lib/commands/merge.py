@@ -8,8 +8,7 @@ from .. import common_options, group_merge, paths
 from ..redos import scan_merge
 from ..errors import UsageError
 from ..report.render import render
-from ..tracking import ab_group, comparison, store
-from . import compare
+from ..tracking import ab_group, comparison, statistics_options, store
 
 NAME = "merge"
 ORDER = 13
@@ -55,7 +54,7 @@ def _found(dirs: list[Path], group: str | None, store_option: str | None) -> tup
 
 def _judge_ab(group: str, by_side: dict, out: Path | None) -> int:
     limits = ab_group.limits_of(by_side["base"] + by_side["current"])
-    thresholds = compare.thresholds(argparse.Namespace(alpha=limits.get("alpha", comparison.DEFAULT_ALPHA),
+    thresholds = statistics_options.thresholds(argparse.Namespace(alpha=limits.get("alpha", comparison.DEFAULT_ALPHA),
                                                        min_effect=limits.get("min_effect", [])))
     folder = out or paths.RESULTS / "ab" / group
     code, text = ab_group.judge(group, {side: by_side[side] for side in ("base", "current")}, thresholds, folder)

@@ -12,6 +12,7 @@ from ..medians import median
 from . import changepoint
 from .accepted import Acceptance, between, matching
 from .outliers import Outlier, find as find_outliers
+from .comparison import Thresholds
 from .samples import Key, Run, load_quietly
 
 DEFAULT_MIN_SEGMENT = 3  # runs on each side of a change; docs/tracking.md, "Minimum segment and outliers"
@@ -74,7 +75,7 @@ def find_runs(root: Path = paths.RESULTS) -> list[Run]:
     return sorted(runs, key=lambda r: (r.meta.get("started_at") or "", r.run_id))
 
 
-def build_series(runs: list[Run], default_min_effect: float) -> list[Series]:
+def build_series(runs: list[Run], limits: Thresholds) -> list[Series]:
     """One series per machine, cell and tracked metric, ordered by cell, then machine."""
     by_key: dict[tuple[str, Key], Series] = {}
     for run in runs:
@@ -86,7 +87,7 @@ def build_series(runs: list[Run], default_min_effect: float) -> list[Series]:
             if series is None:
                 series = by_key[(run.fingerprint or "", key)] = Series(
                     key, sample.unit, declared.get("better", "lower"),
-                    declared.get("min_effect_pct") or default_min_effect, run.fingerprint)
+                    limits.min_effect(key[3], declared.get("min_effect_pct", 0)), run.fingerprint)
             series.points.append(Point(run, sample.values))
     return [by_key[k] for k in sorted(by_key, key=lambda k: (k[1], k[0]))]
 
