@@ -4,6 +4,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from ..medians import median
+from . import mixes
 from ..tidy import Row
 
 # The CPU classes (job_classes.h): their throughput is what a larger pool must not lose.
@@ -35,8 +36,7 @@ class Sweep:
     def title(self) -> str:
         if self.runtime == "app":
             return f"your program at {self.mix.partition(':')[2]} requests/s"
-        mix = self.mix.replace("@", ":").replace("+", ",")
-        return f"mix {mix}" + ("" if self.runtime == "stallbench" else f" in {self.runtime}")
+        return f"mix {mixes.as_command_line(self.mix)}" + ("" if self.runtime == "stallbench" else f" in {self.runtime}")
 
     def at(self, pool: int, job_class: str) -> ClassAtSize | None:
         return self.cells.get((pool, job_class))
