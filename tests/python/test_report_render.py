@@ -4,7 +4,9 @@ benchmark or metric the run's binaries did not declare, reported as an error rat
 section; and every family module reading only what today's binaries declare."""
 import importlib
 import pkgutil
+import re
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -83,6 +85,44 @@ def test_a_run_whose_binaries_declared_nothing_of_the_family_is_not_checked(tmp_
     assert "the section of fam" in (render.render(run, tmp_path / "report") / "index.html").read_text()
 
 
+def test_a_parameter_renamed_in_cpp_stops_the_report_in_one_line():
+    meta = {"metrics": {"fam/bench": {"time_ms": {}}},
+            "benchmarks": {"fam/bench": {"params": {"size": {}, "mode": {}}, "constants": {}}}}
+    render.check_consumed("families/fam.py", {"bench": ("time_ms",)}, "fam", meta, parameters={"bench": ("size",)})
+    with pytest.raises(render.ReportError, match=r"families/fam.py reads parameter pool of fam/bench, which this run's "
+                                                 r"meta.json does not declare \(it declares mode, size\)"):
+        render.check_consumed("families/fam.py", {"bench": ("time_ms",)}, "fam", meta, parameters={"bench": ("pool",)})
+
+
+# A parameter read by name from a cell's parameters: p["name"], params['name'], row.param_dict()["name"].
+_READ_BY_NAME = re.compile(r"""(?:\bp|\bparams|param_dict\(\))\[(["'])([a-z_]+)\1\]""")
+
+
+def test_every_parameter_a_family_module_reads_by_name_is_declared():
+    """A report module spells C++ parameter names in its lambdas; each must be in its PARAMETERS
+    (checked against the binaries above), or a subcase key the harness adds (SUBCASE_KEYS), so a
+    parameter renamed in C++ is one line from the render, never a KeyError. The private helpers a
+    module imports (families/_*.py) count as its own code."""
+    import stallbench_lib.families as families
+    folder = Path(families.__file__).parent
+    checked = 0
+    for found in pkgutil.iter_modules(families.__path__):
+        if found.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"stallbench_lib.families.{found.name}")
+        text = (folder / f"{found.name}.py").read_text()
+        helpers = set(re.findall(r"from \.(_[a-z_]+) import", text))
+        helpers |= {h.strip().split()[0] for line in re.findall(r"from \. import ([_a-z, ]+(?: as [a-z_]+)?)", text)
+                    for h in line.split(",") if h.strip().startswith("_")}
+        read = {m.group(2) for source in [text, *((folder / f"{h}.py").read_text() for h in helpers)]
+                for m in _READ_BY_NAME.finditer(source)}
+        declared = {n for names in {**getattr(module, "PARAMETERS", {})}.values() for n in names}
+        declared |= {n for names in getattr(module, "SUBCASE_KEYS", {}).values() for n in names}
+        assert read <= declared, f"families/{found.name}.py reads {sorted(read - declared)} without declaring them"
+        checked += bool(read)
+    assert checked >= 7
+
+
 def test_constants_and_engines_come_from_the_declarations(tmp_path):
     meta = {"benchmarks": {"fam/bench": {"constants": {"budget_ms": 250.0},
                                          "params": {"engine": {"choices": ["re2", "node"], "node_values": ["node"]}}}},
@@ -109,7 +149,8 @@ def test_every_family_module_reads_what_todays_binaries_declare():
         if getattr(module, "DECLARED_BY", None):  # rows a command declares in Python (the doctor's), not a binary
             assert module.DECLARED_BY.METRICS, family
             continue
-        render.check_consumed(f"families/{found.name}.py", getattr(module, "CONSUMES", None), family, meta)
+        render.check_consumed(f"families/{found.name}.py", getattr(module, "CONSUMES", None), family, meta,
+                              parameters=getattr(module, "PARAMETERS", {}))
         assert any(key.startswith(f"{family}/") for key in meta["metrics"]), family
         checked.append(family)
     assert {"pool", "regex", "json", "report", "starvation", "pool-sweep", "browser"} <= set(checked)

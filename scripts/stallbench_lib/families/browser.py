@@ -37,6 +37,7 @@ MARKERS = ["o", "^", "s", "D"]  # one per browser, in the declared order
 PAGES = Path(__file__).resolve().parents[3] / "workloads" / "browser" / "pages"
 # What this section reads of benches/browser.cc, checked against the run's declarations (render.py).
 CONSUMES = {**{benchmark: _READ for benchmark in SIZE}, "page": _browser_page.READ}
+PARAMETERS = {**{benchmark: ("strategy", "chunk", size) for benchmark, size in SIZE.items()}, "page": ("browser",)}
 ADDED_LATER = ("page",)  # a run before `stallbench page` has no such benchmark
 FRAME_COLOUR, TASK_COLOUR, CLICK_COLOUR, WORK_COLOUR = "#1f77b4", "#d62728", "#2ca02c", "#ffd8a8"
 

@@ -22,6 +22,8 @@ CONSUMES = {
               "stall_max_ms", "health_max_ms"),
     "input-node": ("values", *_NODE),
 }
+PARAMETERS = {"parse": ("shape", "count", "parser", "mode", "per_turn"), "node-parse": ("shape", "count", "runtime"),
+              "walk": ("kb", "shape", "parser")}
 MODE_ORDER = ["inline", "pool", "worker", "incremental", "ndjson"]
 # The parser whose timeline and CDF are drawn: the one that runs in every mode.
 TIMELINE_PARSERS = ["simdjson-ondemand"]

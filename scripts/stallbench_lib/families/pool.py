@@ -52,6 +52,7 @@ TABLE_METRICS = ("fs_latency_ms", "dns_latency_ms", "tcp_latency_ms", "tcp_alone
 WAITS = ("fs_queue_wait_ms", "dns_queue_wait_ms")
 # What this section reads of benches/pool.cc, checked against the run's declarations (render.py).
 CONSUMES = {BENCHMARK: ("pbkdf2_done_ms", *TABLE_METRICS, *WAITS)}
+PARAMETERS = {BENCHMARK: ("digest", "iters", "jobs", "pool")}
 
 
 def _runtime_label(p: dict) -> str:

@@ -20,6 +20,7 @@ CONSUMES = {
                   "machine_cpu_util", "effective_cores", "busy_cores_delay_ms", *_pool_wait_section.METRICS),
     "slow-dns": ("read_latency_ms", "lookups_drained_ms", "max_concurrent_lookups", "read_before_drain"),
 }
+PARAMETERS = {"slow-dns": ("lookup_kind", "pool")}
 PERCENTILE_STYLE = [("latency_p50_ms", "p50", "o", 1.0), ("latency_p95_ms", "p95", "^", 0.55),
                     ("latency_p99_ms", "p99", "s", 0.8), ("latency_max_ms", "max", "x", 0.35)]
 

@@ -17,6 +17,7 @@ from ..tidy import read_csv
 # What this section reads of benches/regex.cc, checked against the run's declarations (render.py);
 # the engines and the budget come from the same declarations.
 CONSUMES = {"match": ("match_ms", "matched"), "throughput": ("throughput_mb_s",)}
+PARAMETERS = {"match": ("engine", "pattern"), "throughput": ("engine",)}
 STOP_MARKERS = {"timeout": "^", "guarded": "s", "crashed": "X", "error": "*"}
 
 READING = """\

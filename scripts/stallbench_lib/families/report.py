@@ -17,6 +17,7 @@ CONSUMES = {
     "meters": ("stall_injected_ms", "stall_sized_ms", "stall_error_ms", "loop_delay_p50_ms", "loop_delay_max_ms",
                "instrument_cpu_pct"),
 }
+PARAMETERS = {"price-report": ("rows", "mode", "chunk", "concurrent")}
 MODE_ORDER = ["inline", "chunked", "worker", "worker-pool"]
 
 READING = """\

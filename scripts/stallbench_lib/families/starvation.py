@@ -23,6 +23,10 @@ CONSUMES = {
     "parity": (*_loop_parity.METRICS, "startup_tail_ms"),
     "random_parity": _loop_random.METRICS,
 }
+PARAMETERS = {"reschedule": ("scheduler", "n", "runtime"), "parity": ("runtime",), "random_parity": ("runtime",)}
+# Keys the harness adds to a row's parameters beyond its grid (a subcase): the binaries do not declare
+# them, so they are named here for the test that holds every key read by name to a declaration.
+SUBCASE_KEYS = {"parity": ("scenario",)}
 # Runs made before random programs were compared (issue 24) have no random_parity: their report
 # leaves that part out.
 ADDED_LATER = ("random_parity",)

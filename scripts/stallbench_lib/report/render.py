@@ -1,10 +1,11 @@
 """The report of one run: reports/<run-id>/report.md and index.html, plots as PNG and SVG.
 
 A family's pictures and prose come from families/<family>.py (`sections(context)`), found by
-name. The module declares what it reads, `CONSUMES = {benchmark: (metric, ...)}`, and the render
-checks that against the declarations the run's binaries recorded in meta.json: a benchmark or
-metric renamed in C++ stops the report with one line naming it, rather than leaving a section
-silently empty. What else a section needs from the C++ side (a budget, the engine list) it reads
+name. The module declares what it reads, `CONSUMES = {benchmark: (metric, ...)}` and
+`PARAMETERS = {benchmark: (parameter, ...)}`, and the render checks both against the declarations
+the run's binaries recorded in meta.json: a benchmark, metric or parameter renamed in C++ stops the
+report with one line naming it, rather than leaving a section silently empty or a KeyError
+(tests/python/test_report_render.py holds every parameter a module reads by name to PARAMETERS). What else a section needs from the C++ side (a budget, the engine list) it reads
 from the same declarations (`Context.constant`, `Context.choices`).
 
 Every family's medians per cell and metric also go to values-<family>.csv, linked from its
@@ -184,13 +185,15 @@ def _family_sections(context: Context) -> str | None:
     except Exception as e:  # a broken module must not read as a family without a report
         raise ReportError(f"report: {where} does not import: {type(e).__name__}: {e}") from e
     check_consumed(where, getattr(module, "CONSUMES", None), context.family, context.run.meta,
-                   getattr(module, "ADDED_LATER", ()))
+                   getattr(module, "ADDED_LATER", ()), getattr(module, "PARAMETERS", {}))
     return module.sections(context)
 
 
-def check_consumed(where: str, consumes: dict | None, family: str, meta: dict, added_later=()) -> None:
-    """Every benchmark and metric a section reads must be declared in the run's meta.json, else
-    one line naming the first that is not. A run whose binaries declared nothing of the family
+def check_consumed(where: str, consumes: dict | None, family: str, meta: dict, added_later=(),
+                   parameters: dict | None = None) -> None:
+    """Every benchmark, metric and parameter a section reads must be declared in the run's meta.json,
+    else one line naming the first that is not (a run whose meta.json predates parameter
+    declarations has its parameters unchecked). A run whose binaries declared nothing of the family
     (`sweep-pool --app`, whose benchmark Python declares) has nothing to check against. A benchmark
     the family module names in `added_later` may be missing altogether: a run made before it existed
     has none, and its part of the section is left out (its metrics are checked when it is there)."""
@@ -212,6 +215,12 @@ def check_consumed(where: str, consumes: dict | None, family: str, meta: dict, a
         if missing:
             raise ReportError(f"report: {where} reads metric {missing[0]} of {key}, which this run's meta.json "
                               "does not declare")
+    for benchmark, names in (parameters or {}).items():
+        params = (meta.get("benchmarks", {}).get(f"{family}/{benchmark}") or {}).get("params")
+        missing = [n for n in names if params is not None and n not in params]
+        if missing:
+            raise ReportError(f"report: {where} reads parameter {missing[0]} of {family}/{benchmark}, which this run's "
+                              f"meta.json does not declare (it declares {', '.join(sorted(params))})")
 
 
 def _anchor(text: str) -> str:
