@@ -83,16 +83,32 @@ def test_a_scan_in_three_shards_merges_into_the_unsplit_scans_listing_catalogue_
     whole = stallbench("regex", *STUDY, "--out", str(tmp_path / "whole"), "--scan", str(TREE))
     assert whole.returncode == 0, whole.stderr
     (whole_run,) = (tmp_path / "whole").iterdir()
+    shards_listed = {}
     for k in (1, 2, 3):
         shard = scan_shard(tmp_path / "shards", k, 3)
         assert f"shard {k}/3 of group tree: 1 of 3 regexes" in shard.stderr
+        shards_listed.update(listed(shard.stdout))
     merged = stallbench("merge", str(tmp_path / "shards"), "--out", str(tmp_path / "merged"), "--no-report")
     assert merged.returncode == 0, merged.stderr
     run = tmp_path / "merged" / "tree"
-    # The same regexes, the same verdict per regex x engine (the times are the machine's).
     same = lambda found: {k: r["verdict"] for k, r in found.items()}
-    assert same(verdicts(run)) == same(verdicts(whole_run)) and len(verdicts(run)) == 6
-    assert listed(merged.stdout) == listed(whole.stdout)
+    # The merge keeps what each shard measured: its verdicts and listing are the shards' put together.
+    measured = {}
+    for part in (tmp_path / "shards").iterdir():
+        if (part / "classification.csv").exists():
+            measured.update(same(verdicts(part)))
+    assert same(verdicts(run)) == measured and len(measured) == 6
+    assert listed(merged.stdout) == shards_listed
+    # Against the unsplit scan, measured at another time: the same regexes and engines, the same
+    # verdict wherever both decided one. A curve left with fewer than three finished lengths on a
+    # busy machine is `unknown` in one scan and decided in the other (seen: std on lib-parse-js-L7,
+    # linear in the shards, unknown in the whole scan): that is the machine, not the merge.
+    whole_verdicts, merged_verdicts = same(verdicts(whole_run)), same(verdicts(run))
+    assert whole_verdicts.keys() == merged_verdicts.keys()
+    decided = {k for k in whole_verdicts if "unknown" not in (whole_verdicts[k], merged_verdicts[k])}
+    assert decided
+    assert {k: whole_verdicts[k] for k in decided} == {k: merged_verdicts[k] for k in decided}
+    assert listed(merged.stdout).keys() == listed(whole.stdout).keys()
     assert merged.stdout.split("risky first")[1].splitlines()[1].startswith("lib-parse-js-L4: lib/parse.js:4:16")
     assert [(p.name, p.regex, p.attack) for p in patterns.load(run / "catalogue.toml")] == \
            [(p.name, p.regex, p.attack) for p in patterns.load(whole_run / "catalogue.toml")]
