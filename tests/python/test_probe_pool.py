@@ -41,7 +41,7 @@ def test_libuv_s_own_counters_are_read_in_every_line(tmp_path, probe, line):
     assert t.start["main_thread_cpu"] == wanted
 
 
-def test_an_idle_pool_has_a_thread_for_every_canary_and_no_job_waiting(tmp_path, probe):
+def test_an_idle_pool_has_no_job_waiting_and_a_canary_finds_no_thread_only_behind_other_canaries(tmp_path, probe):
     node = nodejs.resolve([list(nodejs.pinned())[-1]])[0]
     out = tmp_path / "probe.jsonl"
     result = subprocess.run([node.path, "-e", "setTimeout(() => {}, 2500)"], capture_output=True, text=True, timeout=120,
@@ -51,8 +51,17 @@ def test_an_idle_pool_has_a_thread_for_every_canary_and_no_job_waiting(tmp_path,
     occupied = occupancy(t.periods, t.start["t"], t.ended_at)
     # The canaries are left out of the program's jobs; Node's own rare job may be queued for a moment.
     assert occupied.threads == 4 and occupied.waiting == 0 and occupied.queued < 0.05
-    known = [c.found_a_thread for c in t.canaries if c.found_a_thread is not None]
-    assert known and all(known)
+    canaries = sorted(t.canaries, key=lambda c: c.submitted)
+    known = [c for c in canaries if c.found_a_thread is not None]
+    assert any(c.found_a_thread for c in known)
+    # The program has no pool job of its own, so a canary that found no thread idle found the probe's
+    # other canaries there: on a busy machine the woken threads wait for a core, and a burst of
+    # canaries queues behind them (seen on a brand-new, busy machine). Each such canary was submitted
+    # while another was in flight (between its submission and its completion on the main thread).
+    for c in known:
+        if not c.found_a_thread:
+            assert any(o is not c and o.submitted <= c.submitted <= o.submitted + o.wait + o.delivery
+                       for o in canaries), c
 
 
 def test_the_loop_s_cpu_time_goes_with_the_blocks_that_made_it_late(tmp_path, probe):
