@@ -68,7 +68,7 @@ def run(args) -> int:
     check_rounds(args)
     if args.instructions_gate and not args.instructions:
         raise UsageError("--instructions-gate needs --instructions (the counts it gates on)")
-    limits = statistics_options.thresholds(args)
+    limits = statistics_options.thresholds(args.min_effect, args.alpha)
     shard = shards.parse(args.shard) if args.shard is not None else None
     shard_plan.check_group(shard, args.group)
     os_packages.ensure(os_packages.for_revisions())

@@ -122,7 +122,7 @@ def _trials(args, bench, pct, repetitions, build_dir, out) -> int:
         raise UsageError(f"--methods {args.methods}: valid methods are {', '.join(trials.METHODS)}")
     common = [*(["--filter", args.filter] if args.filter else []), *(x for s in args.set for x in ("--set", s)),
               *(["--instructions"] if args.instructions else [])]
-    found = trials.run_trials(args.trials, common, statistics_options.arguments(args),
+    found = trials.run_trials(args.trials, common, statistics_options.arguments(args.min_effect, args.alpha),
                               ["--profile", args.profile, "--max-rounds", str(args.ab_max_rounds), "--budget",
                                str(args.ab_budget),
                                # counted cells judged on their counts, as the pull-request job judges them
@@ -140,7 +140,7 @@ def run(args) -> int:
     profile = PROFILES[args.profile]
     repetitions = args.repetitions if args.repetitions is not None else profile.repetitions
     check_repetitions(repetitions)
-    limits = statistics_options.thresholds(args)
+    limits = statistics_options.thresholds(args.min_effect, args.alpha)
     if args.previous:
         return _analyse_again(args.previous, args, limits)
     sets = parse_sets(args.set)

@@ -42,7 +42,7 @@ def _whole_run(given: Path, side: str, store_option: str | None):
 
 
 def run(args) -> int:
-    limits = statistics_options.thresholds(args)
+    limits = statistics_options.thresholds(args.min_effect, args.alpha)
     base = _whole_run(args.base, "BASE", args.store)
     current = _whole_run(args.current, "CURRENT", args.store)
     comparison.check_machines(base, current, args.allow_other_machine)

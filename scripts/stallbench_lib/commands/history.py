@@ -77,7 +77,7 @@ def _check(args) -> None:
     if not 0 < args.change_point_alpha < 1:
         raise UsageError(f"--change-point-alpha {args.change_point_alpha:g} is out of range: valid values are between "
                          f"0 and 1, e.g. {CHANGE_POINT_ALPHA:g}")
-    statistics_options.thresholds(args)
+    statistics_options.thresholds(args.min_effect)
     if args.min_segment < 2:
         raise UsageError(f"--min-segment {args.min_segment}: valid values are 2 or more (a segment's spread needs "
                          "two runs)")
@@ -99,7 +99,7 @@ def run(args) -> int:
                          + ("" if args.results else "; load run directories with `stallbench store import results/`"))
     if acceptance is not None:
         kept = accepted.merged(kept, acceptance)
-    series = tracked.build_series(mine, statistics_options.thresholds(args))
+    series = tracked.build_series(mine, statistics_options.thresholds(args.min_effect))
     tracked.detect_all(series, args.change_point_alpha, args.min_segment)
     tracked.triage(series, kept)
     if acceptance is not None:

@@ -1,7 +1,7 @@
 """--alpha and --min-effect, the statistics options of every command that judges a change (compare,
 ab, bisect, calibrate, history), declared once: one meaning, one type, one default wherever they
-appear (tests/python/test_common_options.py checks every command against them). A command's
-verdict code reads them back through `thresholds`, the one parser of `--min-effect PCT|METRIC=PCT`."""
+appear (tests/python/test_common_options.py checks every command against them). A command passes
+their values to `thresholds`, the one parser of `--min-effect PCT|METRIC=PCT`."""
 import re
 
 from .. import numbers
@@ -37,13 +37,13 @@ def _percent(text: str, item: str) -> float:
     return value
 
 
-def thresholds(args) -> Thresholds:
-    """The parsed options, or one UsageError naming the value that is wrong and what is valid."""
-    alpha = getattr(args, "alpha", DEFAULT_ALPHA)  # history takes --min-effect alone
+def thresholds(min_effect: list[str], alpha: float = DEFAULT_ALPHA) -> Thresholds:
+    """The options' values (`--min-effect` items as given) parsed, or one UsageError naming the value
+    that is wrong and what is valid. history takes --min-effect alone: alpha keeps its default."""
     if not 0 < alpha < 1:
         raise UsageError(f"--alpha {alpha:g} is out of range: valid values are between 0 and 1, e.g. {DEFAULT_ALPHA:g}")
     result = Thresholds(alpha=alpha)
-    for item in args.min_effect:
+    for item in min_effect:
         metric, eq, pct = item.rpartition("=")
         if eq and not METRIC.fullmatch(metric):
             raise UsageError(f"--min-effect {item}: expected PCT or METRIC=PCT")
@@ -54,6 +54,6 @@ def thresholds(args) -> Thresholds:
     return result
 
 
-def arguments(args) -> list[str]:
+def arguments(min_effect: list[str], alpha: float) -> list[str]:
     """The same options, to pass on to another command (calibrate's trials run ab)."""
-    return ["--alpha", repr(args.alpha), *(x for item in args.min_effect for x in ("--min-effect", item))]
+    return ["--alpha", repr(alpha), *(x for item in min_effect for x in ("--min-effect", item))]
