@@ -1,6 +1,7 @@
 """Files appear whole or not at all: written under a temporary name in the same directory, flushed,
 then renamed over the target, so a reader (or a run killed mid-write) never sees half a file.
 They get the mode any new file gets here (0666 less the umask), not mkstemp's private 0600."""
+import contextlib
 import os
 import re
 import tempfile
@@ -41,3 +42,23 @@ def atomic_write(path: Path, data: str | bytes) -> None:
         if isinstance(e, OSError) and e.filename is None:  # a failed write names no file: say which
             raise OSError(e.errno, e.strerror, str(path)) from None
         raise
+
+
+def append_synced(path: Path, text: str) -> None:
+    """Appends whole lines to an existing file in one write, then syncs: a reader sees the file with
+    or without them, never part of a line. A write the disk refuses part-way is cut back to the old
+    end before the error goes on (the caller then rewrites the file whole)."""
+    data = text.encode("utf-8")
+    with open(path, "ab") as out:
+        end = out.tell()
+        try:
+            view = memoryview(data)
+            while view:  # a regular file's write is short only when the disk fills; the rest raises then
+                view = view[os.write(out.fileno(), view):]
+            os.fsync(out.fileno())
+        except BaseException as e:
+            with contextlib.suppress(OSError):
+                os.truncate(out.fileno(), end)
+            if isinstance(e, OSError) and e.filename is None:
+                raise OSError(e.errno, e.strerror, str(path)) from None
+            raise

@@ -57,6 +57,9 @@ def _step(what: str, command: list[str], log_path: Path, cwd: Path) -> int:
 # What the command runs, declared by CMake (the top-level CMakeLists): every bench_<family> and the
 # helper programs, not the tests, so a first report does not wait for them to compile.
 COMMANDS = "stallbench_commands"
+# What `run` runs (a part of COMMANDS): every bench_<family> and what its cells start, not the tools
+# of the other commands, which build when one of those commands is first used.
+BENCHES = "stallbench_benches"
 # Another checkout (ab's worktrees of a revision) is configured with its tests off: ab runs its bench
 # binaries, never its tests, and a nightly or pull request then compiles none of them. A revision
 # that predates the switch ignores it; one that predates COMMANDS builds all of its targets.

@@ -1,8 +1,10 @@
 """A run directory: results/runs/<run-id>/{results.csv, meta.json, raw/}.
 
 meta.json is written first with complete=false and rewritten with complete=true only when the
-run has finished; results.csv is rewritten (atomically) after every cell, so a run stopped by
-Ctrl-C, kill or a crash of the orchestrator keeps every finished cell and says it is incomplete.
+run has finished; each cell's rows are appended to results.csv in one synced write of whole lines
+(atomic.append_synced; rewriting the whole file after every cell cost a default run a minute), so a
+run stopped by Ctrl-C, kill or a crash of the orchestrator keeps every finished cell and says it is
+incomplete.
 When the disk refuses a write (full, read-only), a space reserve made at the start is released so
 that the finished rows and meta.json's `stopped` (why) still fit.
 Earlier runs are never touched."""
@@ -17,9 +19,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import children, output_pipes
-from .atomic import atomic_write
+from .atomic import append_synced, atomic_write
 from .errors import UsageError
-from .tidy import Row, read_csv, write_csv
+from .tidy import Row, csv_lines, read_csv, write_csv
 from .documents import json_loads
 
 RESERVE_BYTES = 8 << 20  # results.csv of a few thousand cells, rewritten beside the old one, and meta.json
@@ -30,6 +32,7 @@ class RunDir:
     path: Path
     meta: dict
     rows: list[Row] = field(default_factory=list)
+    _rows_in_file: int = field(default=-1, init=False, repr=False)  # how many of `rows` results.csv holds (-1: not known)
 
     @property
     def run_id(self) -> str:
@@ -100,8 +103,17 @@ class RunDir:
         return bool(self.meta.get("complete") or self.meta.get("interrupted") or self.meta.get("stopped"))
 
     def add(self, rows: list[Row]) -> None:
+        """Adds rows to results.csv: appended when the file holds exactly the rows before them,
+        else (the first rows, rows changed in memory, an append the disk refused) written whole."""
+        results = self.path / "results.csv"
+        appending = self._rows_in_file == len(self.rows) and results.exists()
         self.rows += rows
-        write_csv(self.path / "results.csv", self.rows)
+        self._rows_in_file = -1  # unknown until the write below is done
+        if appending:
+            append_synced(results, csv_lines(rows))
+        else:
+            write_csv(results, self.rows)
+        self._rows_in_file = len(self.rows)
 
     def save(self) -> None:
         if output_pipes.lost():  # the run went on without printing: its reader will not have seen the end

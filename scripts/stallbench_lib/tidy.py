@@ -45,13 +45,20 @@ def _format_value(value: float | None) -> str:
 
 
 def to_csv(rows: list[Row]) -> str:
+    return csv_records([COLUMNS]) + csv_lines(rows)
+
+
+def csv_lines(rows: list[Row]) -> str:
+    """The rows' CSV records without the header: what a run appends after each cell."""
+    # getattr, not dataclasses.astuple: astuple deep-copies, and runs of a thousand cells spent
+    # minutes here.
+    return csv_records([_format_value(row.value) if c == "value" else getattr(row, c) for c in COLUMNS]
+                       for row in rows)
+
+
+def csv_records(records) -> str:
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(COLUMNS)
-    for row in rows:
-        # getattr, not dataclasses.astuple: astuple deep-copies, and the CSV is rewritten after
-        # every cell, so runs of a thousand cells spent minutes here.
-        writer.writerow([_format_value(row.value) if c == "value" else getattr(row, c) for c in COLUMNS])
+    csv.writer(out, lineterminator="\n").writerows(records)
     return out.getvalue()
 
 

@@ -3,6 +3,7 @@ as a user runs it (a process of its own, the tree under test on PYTHONPATH), a b
 the tiny fixture family alone (a cell of a second), finished runs to damage, and the checks every
 case shares. Only the command line is used, never the library, so that the same table runs against
 an older tree (STALLBENCH_TREE) for the before/after count of docs/reliability.md."""
+import contextlib
 import json
 import os
 import signal
@@ -25,7 +26,7 @@ def fixture_build(tmp: Path, name: str = "bench_tiny", binary: str = "tiny_bench
     build = tmp / f"build-{name}"
     (build / "benches").mkdir(parents=True, exist_ok=True)
     link = build / "benches" / name
-    if not link.exists():
+    with contextlib.suppress(FileExistsError):  # two commands started at once both make it
         link.symlink_to(BUILD / "tests" / binary)
     return build
 

@@ -81,20 +81,48 @@ def test_a_full_disk_at_the_start_leaves_no_run_directory(small_disk):
 
 
 def test_the_rows_of_the_cell_that_met_the_full_disk_are_written_after_the_reserve_is_released(tmp_path, monkeypatch):
-    """The same, simulated: the second rewrite of results.csv fails once with ENOSPC."""
+    """The same, simulated: the first cell's rows make results.csv, the second cell's append fails
+    with ENOSPC, and then the file is written whole with both cells' rows."""
     writes = []
 
-    def full_once(path, rows):
-        writes.append(len(rows))
-        if len(writes) == 2:
-            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
+    def whole(path, rows):
+        writes.append(("whole", len(rows)))
         atomic.atomic_write(path, tidy.to_csv(rows))
 
-    monkeypatch.setattr(rundir, "write_csv", full_once)
+    def full(path, text):
+        writes.append(("append", text.count("\n")))
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
+
+    monkeypatch.setattr(rundir, "write_csv", whole)
+    monkeypatch.setattr(rundir, "append_synced", full)
     with pytest.raises(OSError):
         execute(cells(tmp_path, ""), 1, tmp_path / "runs", META)
-    run = json.loads((run_dir(tmp_path / "runs") / "meta.json").read_text())
-    assert writes == [1, 2, 2] and "ENOSPC" in run["stopped"]
+    run = rundir.load(run_dir(tmp_path / "runs"))
+    assert writes == [("whole", 1), ("append", 1), ("whole", 2)] and "ENOSPC" in run.meta["stopped"]
+    assert [r.value for r in run.rows] == [1.5, 1.5]
+
+
+def test_an_append_the_disk_refuses_part_way_is_cut_back_to_whole_lines(tmp_path, monkeypatch):
+    path = tmp_path / "results.csv"
+    path.write_text("a,b\n1,2\n")
+    real_write = os.write
+
+    def half_then_full(fd, data):
+        if len(data) > 4:
+            return real_write(fd, bytes(data[:4]))
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(atomic.os, "write", half_then_full)
+    with pytest.raises(OSError) as stop:
+        atomic.append_synced(path, "3,4\n5,6\n")
+    assert stop.value.errno == errno.ENOSPC and stop.value.filename == str(path)
+    assert path.read_text() == "a,b\n1,2\n"
+
+
+def test_a_run_appends_each_cells_rows_and_reads_back_as_it_would_whole(tmp_path):
+    run = execute(cells(tmp_path, ""), 1, tmp_path / "runs", META)
+    text = (run.path / "results.csv").read_text()
+    assert text == tidy.to_csv(run.rows) and len(rundir.load(run.path).rows) == 3
 
 
 @pytest.mark.parametrize("code", [errno.ENOSPC, errno.EROFS, errno.EACCES])

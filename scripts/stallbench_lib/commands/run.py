@@ -64,11 +64,11 @@ def provide(pattern: str | None, count_instructions: bool, no_build: bool) -> Pa
     tools = [os_packages.TRACKING] if count_instructions else []
     if pattern is None:
         os_packages.ensure(os_packages.family_lists() + tools)
-        return build.ensure_built()
-    build_dir = build.ensure_built()
+        return build.ensure_built(target=build.BENCHES)
+    build_dir = build.ensure_built(target=build.BENCHES)
     families = catalogue.load(build.bench_binaries(build_dir))
     if os_packages.ensure(os_packages.of(families, select(families, pattern)) + tools):
-        build_dir = build.ensure_built()  # CMake sees the new libraries and adds their adapters
+        build_dir = build.ensure_built(target=build.BENCHES)  # CMake sees the new libraries and adds their adapters
     return build_dir
 
 
