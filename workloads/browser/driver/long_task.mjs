@@ -54,7 +54,7 @@ async function measure(tab, server, request) {
   } finally {
     result = { ...result, ...await clicking.stop() };
   }
-  return { ...result, ...await tab.evaluate(() => window.collect()) };
+  return { ...result, ...await tab.evaluate((sent) => window.collect(sent), result.clicks_sent) };
 }
 
 const session = await startBrowser(args);

@@ -155,5 +155,12 @@ window.measure = async ({ work, strategy, chunk, leadMs, tailMs }) => {
            chunks, ...(workerTimes ? { worker: workerTimes } : {}) };
 };
 
-// After the driver's last click was handled.
-window.collect = () => seen;
+// After the driver's last click was acknowledged. An acknowledgement says the browser took the click,
+// not that the page has run its handler: Firefox's (WebDriver BiDi) can come while the event still
+// waits in the page's queue behind this call. So wait, a bounded time, until `sent` clicks were
+// handled; the driver's check then names a click that was really lost.
+window.collect = async (sent) => {
+  const until = performance.now() + 5000;
+  while (seen.clicks.length < sent && performance.now() < until) await sleep(10);
+  return seen;
+};
