@@ -50,9 +50,6 @@ _lock = threading.Lock()
 # two, a child another thread has just forked is in no list yet and would look like an orphan.
 _births = threading.Lock()
 _stopping = threading.Event()  # set by stop_all(): the command is on its way out
-# Installers running beside other children (installer.meanwhile): not ours to kill, and never an
-# adopted orphan either (they are outside our group, not in _live): killing one stops dpkg half-way.
-_spared: set[int] = set()
 
 
 def memory_limit_bytes() -> int:
@@ -174,17 +171,6 @@ def forget(proc: subprocess.Popen) -> None:
     _kill_adopted_when_alone()
 
 
-def spare(pid: int) -> None:
-    """A child started outside start() that no clean-up may kill (an installer: installer.py)."""
-    with _lock:
-        _spared.add(pid)
-
-
-def unspare(pid: int) -> None:
-    with _lock:
-        _spared.discard(pid)
-
-
 def _kill_adopted_when_alone() -> None:
     """Once no child we started is running, every orphan we adopted is one of theirs: killed. While
     one runs, an orphan may be its helper (a user's app and its daemon), and stays."""
@@ -192,7 +178,7 @@ def _kill_adopted_when_alone() -> None:
         with _lock:
             if _live:
                 return
-        orphans.kill_adopted(({_watchdog.pid} - {None}) | _spared)
+        orphans.kill_adopted({_watchdog.pid} - {None})
 
 
 def memory_kill(proc: subprocess.Popen) -> str | None:

@@ -17,17 +17,14 @@ import os
 import signal
 import subprocess
 import sys
-import threading
 from dataclasses import dataclass
-from typing import Callable, TypeVar
 
-from . import children, paths
+from . import paths
 
 BOOTSTRAP = paths.ROOT / "scripts" / "bootstrap"
 _PR_SET_PDEATHSIG = 1
 _OWN = "stallbench: "
 _INSTALLING = "stallbench: installing"
-T = TypeVar("T")
 _PROGRESS = (_INSTALLING, "stallbench: packages:", "stallbench: notice")
 
 
@@ -44,43 +41,30 @@ def _in_child() -> None:
 
 
 def _shown(line: str) -> None:
-    # On a terminal the build's progress line may be standing (an install meanwhile): clear it first.
-    print(f"\r\033[K{line}" if sys.stderr.isatty() else line, file=sys.stderr, flush=True)
+    print(line, file=sys.stderr, flush=True)
 
 
 def bootstrap(args: list[str]) -> Outcome:
     """Runs scripts/bootstrap ARGS to its end, showing what it says; see the module's docstring."""
-    return meanwhile(args, lambda: None)[1]
-
-
-def meanwhile(args: list[str], work: Callable[[], T]) -> tuple[T, Outcome]:
-    """Runs scripts/bootstrap ARGS while this thread does `work` (the build): its lines are shown by
-    a thread of its own as they come. Returns what `work` returned and the install's outcome, once
-    both are done; an error of `work` is raised once the install has ended. A stop of the command
-    stops the install safely, waits for it, then goes on stopping, as bootstrap alone does."""
-    proc, follower, found = None, None, {}
+    proc, held_back, installed = None, "", False
     held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
     try:
         try:  # the stop signals wait until the child exists, so that an interruption always finds it
-            # Started from this (the main) thread: PR_SET_PDEATHSIG follows the thread that started it.
             proc = subprocess.Popen([str(BOOTSTRAP), *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                     encoding="utf-8", errors="replace", start_new_session=True,
                                     preexec_fn=_in_child)
-            children.spare(proc.pid)  # the other children's clean-up would take it for an orphan
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, held)
-        follower = threading.Thread(target=lambda: found.update(outcome=_follow(proc, args)), daemon=True)
-        follower.start()
-        try:
-            result = work()
-        finally:
-            while follower.is_alive():
-                follower.join(0.2)  # a bare join would hold off Ctrl-C until the install ends
-        if "outcome" not in found:  # its lines could not be shown (stderr gone): its exit still counts
-            proc.wait()
-            found["outcome"] = Outcome(proc.returncode == 0, False, f"scripts/bootstrap {' '.join(args)} "
-                                       f"exited {proc.returncode}")
-        return result, found["outcome"]
+        for line in proc.stderr:
+            line = line.rstrip()
+            installed = installed or line.startswith(_INSTALLING)
+            if line.startswith(_OWN) and not line.startswith(_PROGRESS):
+                if held_back:  # only its last line of its own is the reason, shown by the caller
+                    _shown(held_back)
+                held_back = line
+            elif line:
+                _shown(line)
+        proc.wait()
     except KeyboardInterrupt:  # interrupts.Interrupted: stop it safely, wait, then go on stopping
         if proc is None:
             raise
@@ -89,30 +73,10 @@ def meanwhile(args: list[str], work: Callable[[], T]) -> tuple[T, Outcome]:
             os.killpg(proc.pid, signal.SIGTERM)
         except ProcessLookupError:
             pass
-        if follower is not None:
-            follower.join()
-        else:
-            for line in proc.stderr:
-                _shown(line.rstrip())
+        for line in proc.stderr:
+            _shown(line.rstrip())
         proc.wait()
         raise
-    finally:
-        if proc is not None and proc.poll() is not None:
-            children.unspare(proc.pid)
-
-
-def _follow(proc: subprocess.Popen, args: list[str]) -> Outcome:
-    held_back, installed = "", False
-    for line in proc.stderr:
-        line = line.rstrip()
-        installed = installed or line.startswith(_INSTALLING)
-        if line.startswith(_OWN) and not line.startswith(_PROGRESS):
-            if held_back:  # only its last line of its own is the reason, shown by the caller
-                _shown(held_back)
-            held_back = line
-        elif line:
-            _shown(line)
-    proc.wait()
     if proc.returncode == 0:
         if held_back:
             _shown(held_back)

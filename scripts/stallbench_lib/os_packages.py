@@ -3,8 +3,6 @@ scripts/packages/. The launcher installs only core.txt (enough to build every be
 command then asks for the lists of what it runs: `run` those its families declare (`os_packages` in
 their description, e.g. regex: its engines), `trace --browser` the browser's. The test-only lists
 (scripts/packages/test/) are scripts/test's alone."""
-from typing import Callable, TypeVar
-
 from . import installer, paths
 from .catalogue import Benchmark, Family
 from .errors import UsageError
@@ -12,10 +10,6 @@ from .errors import UsageError
 LISTS = paths.ROOT / "scripts" / "packages"
 CORE = "core"
 TRACKING = "tracking"  # compare, history, calibrate, ab and --instructions: valgrind, the PostgreSQL client
-# A list's line that says nothing is compiled against its packages (a comment to scripts/bootstrap):
-# `run` installs it while the build runs (ensure_while).
-INSTALLED_DURING_BUILD = "#@ installed-during-build"
-T = TypeVar("T")
 
 
 def family_lists() -> list[str]:
@@ -44,28 +38,8 @@ def ensure(lists: list[str]) -> bool:
         return False
     # No separate --check first: the bootstrap itself returns at once, silently, when nothing is
     # missing (its remembered check), and says "installing" when it installs.
-    return _checked(installer.bootstrap(_arguments(lists)), lists).installed
-
-
-def ensure_while(lists: list[str], build: Callable[[], T]) -> T:
-    """`build()`, with the lists that say nothing is compiled against them (INSTALLED_DURING_BUILD:
-    the browsers) installed meanwhile, and the others before it: a first run does not wait for
-    Chromium and Firefox to unpack before it compiles. Returns what `build` returned."""
-    during = [name for name in lists if INSTALLED_DURING_BUILD in (LISTS / f"{name}.txt").read_text().splitlines()]
-    ensure([name for name in lists if name not in during])
-    if not during:
-        return build()
-    built, outcome = installer.meanwhile(_arguments(during), build)
-    _checked(outcome, during)
-    return built
-
-
-def _arguments(lists: list[str]) -> list[str]:
-    return ["--sets", ",".join(lists)]
-
-
-def _checked(outcome: installer.Outcome, lists: list[str]) -> installer.Outcome:
+    outcome = installer.bootstrap(["--sets", ",".join(lists)])
     if not outcome.ok:
         raise UsageError(f"the OS packages of {', '.join(lists)} could not be installed "
                          f"(scripts/bootstrap --sets {','.join(lists)}): {outcome.reason}")
-    return outcome
+    return outcome.installed

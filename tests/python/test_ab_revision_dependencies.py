@@ -19,12 +19,12 @@ from test_browser import WHY_NOT
 pytestmark = pytest.mark.skipif(bool(WHY_NOT), reason=f"ab's browser cells skipped: {WHY_NOT}")
 
 
+_ENSURE_BUILT = builder.ensure_built
+
+
 def _only_the_browser_benchmark(preset, source, build):
-    subprocess.run(["cmake", "-S", str(source), "--preset", preset, "-B", str(build)], check=True,
-                   capture_output=True, timeout=600)
-    subprocess.run(["cmake", "--build", str(build), "--target", "bench_browser"], check=True, capture_output=True,
-                   timeout=1200)
-    return build
+    """ab's own build of the revision (tests off, the compiler cache when there is one), of one target."""
+    return _ENSURE_BUILT(preset, source=source, build=build, target="bench_browser")
 
 
 def test_a_revisions_browser_cells_run_through_ab(tmp_path, monkeypatch):

@@ -152,31 +152,3 @@ def _every(lists):
     return {w for name in lists
             for w in (re.sub(r"#.*", "", l).strip() for l in (ROOT / "scripts" / "packages" / name).read_text().splitlines())
             if w}
-
-
-def _first_alternatives(lists):
-    """The packages of these lists, the first of each `a|b` line."""
-    return {w.split("|")[0] for w in _every(lists)}
-
-
-def test_run_builds_while_the_browsers_install_and_a_ctrl_c_then_waits_for_dpkg(tmp_path):
-    """`run` installs the lists nothing is compiled against (the browsers') while it builds: the build
-    starts while dpkg is still unpacking Chromium. A Ctrl-C then stops that install as safely as one
-    in the foreground: dpkg finishes its package, the command exits 130, nothing is left half-done."""
-    others = [p.name for p in (ROOT / "scripts" / "packages").glob("*.txt") if p.name != "browser.txt"]
-    fake = FakePackages(tmp_path, installed=sorted(_first_alternatives(others)))
-    fake.hold("chromium")
-    err = tmp_path / "command.err"
-    with open(err, "w") as out:
-        proc = command(fake, "run", "--profile", "smoke", "--node", "none", "--no-report", "--out",
-                       str(tmp_path / "runs"), stderr=out)
-    fake.wait_until(lambda: fake.half_installed() == ["chromium"], "dpkg to unpack chromium")
-    fake.wait_until(lambda: "stallbench: building (release)" in _said(err), "the build to start meanwhile")
-    os.kill(proc.pid, signal.SIGINT)
-    fake.wait_until(lambda: "stopping: apt-get lets dpkg finish" in _said(err), "the installer to start stopping")
-    assert proc.poll() is None, "the command exited while dpkg was still unpacking"
-    fake.release()
-    assert proc.wait(timeout=300) == 130, _said(err)
-    assert "chromium" in fake.installed() and fake.half_installed() == [] and fake.audit() == ""
-    assert not (tmp_path / "runs").exists()  # stopped before any cell
-    fake.wait_until(lambda: not fake.processes(), "no installer left running", timeout_s=60)

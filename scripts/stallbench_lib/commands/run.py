@@ -63,8 +63,8 @@ def provide(pattern: str | None, count_instructions: bool, no_build: bool) -> Pa
         return paths.build_dir()
     tools = [os_packages.TRACKING] if count_instructions else []
     if pattern is None:
-        return os_packages.ensure_while(os_packages.family_lists() + tools,
-                                        lambda: build.ensure_built(target=build.BENCHES))
+        os_packages.ensure(os_packages.family_lists() + tools)
+        return build.ensure_built(target=build.BENCHES)
     build_dir = build.ensure_built(target=build.BENCHES)
     families = catalogue.load(build.bench_binaries(build_dir))
     if os_packages.ensure(os_packages.of(families, select(families, pattern)) + tools):
