@@ -51,8 +51,10 @@ def test_in_node_the_read_waits_for_the_one_long_job_and_the_network_does_not(tm
 
 def test_in_node_the_canary_waits_for_the_first_job_to_end_and_not_with_threads_to_spare(tmp_path):
     """Four long pbkdf2 jobs: at pool 4 the read's and the lookup's canaries wait for the first job
-    to free a thread (most of its time, never past its completion); at pool 8 a thread is free, and
-    the wait is a small part of one job's time, whatever the machine's speed."""
+    to free a thread (most of its time, and not past the second job's completion: the first job's
+    own completion is timed on the main thread, which may see it a moment after the freed thread
+    has already started the canary, or a moment before); at pool 8 a thread is free, and the wait
+    is a small part of one job's time, whatever the machine's speed."""
     node, why = nodejs.find()
     if node is None:
         pytest.skip(why)
@@ -66,7 +68,7 @@ def test_in_node_the_canary_waits_for_the_first_job_to_end_and_not_with_threads_
     by_pool = {}
     for r in _pool_rows(run_dir):
         by_pool.setdefault(r.param_dict()["pool"], {}).setdefault(r.metric, []).append(r.value)
-    first = min(by_pool["4"]["pbkdf2_done_ms"])
+    first, second = sorted(by_pool["4"]["pbkdf2_done_ms"])[:2]
     for wait in ("fs_queue_wait_ms", "dns_queue_wait_ms"):
-        assert 0.5 * first <= by_pool["4"][wait][0] <= first, (wait, by_pool["4"][wait], first)
+        assert 0.5 * first <= by_pool["4"][wait][0] <= second, (wait, by_pool["4"][wait], first, second)
         assert by_pool["8"][wait][0] < 0.25 * by_pool["8"]["pbkdf2_alone_ms"][0], (wait, by_pool["8"])
