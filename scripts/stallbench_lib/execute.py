@@ -1,5 +1,5 @@
 """Runs a plan into a new run directory: meta first (complete=false), each cell in its own
-process, the CSV rewritten after every cell, meta completed at the end. SIGINT and SIGTERM
+process, each cell's rows appended to the CSV as it ends, meta completed at the end. SIGINT and SIGTERM
 (interrupts.py) stop the current cell, keep what finished, and leave the run marked incomplete.
 
 With an interleave seed the repetitions run in shuffled rounds (schedule.py). A caller may add
