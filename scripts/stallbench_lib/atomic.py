@@ -45,9 +45,11 @@ def atomic_write(path: Path, data: str | bytes) -> None:
 
 
 def append_synced(path: Path, text: str) -> None:
-    """Appends whole lines to an existing file in one write, then syncs: a reader sees the file with
-    or without them, never part of a line. A write the disk refuses part-way is cut back to the old
-    end before the error goes on (the caller then rewrites the file whole)."""
+    """Appends whole lines to an existing file in one write, then syncs: a process killed at any
+    moment leaves the file with or without them (a signal does not cut a write to a regular file
+    short). A write the disk refuses part-way is cut back to the old end before the error goes on
+    (the caller then rewrites the file whole). Unlike atomic_write, a reader that reads while the
+    write is under way may see part of it."""
     data = text.encode("utf-8")
     with open(path, "ab") as out:
         end = out.tell()
