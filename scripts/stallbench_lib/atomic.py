@@ -39,9 +39,7 @@ def atomic_write(path: Path, data: str | bytes) -> None:
     except BaseException as e:
         if os.path.exists(tmp):
             os.unlink(tmp)
-        if isinstance(e, OSError) and e.filename is None:  # a failed write names no file: say which
-            raise OSError(e.errno, e.strerror, str(path)) from None
-        raise
+        _raise_naming(e, path)
 
 
 def append_synced(path: Path, text: str) -> None:
@@ -61,6 +59,11 @@ def append_synced(path: Path, text: str) -> None:
         except BaseException as e:
             with contextlib.suppress(OSError):
                 os.truncate(out.fileno(), end)
-            if isinstance(e, OSError) and e.filename is None:
-                raise OSError(e.errno, e.strerror, str(path)) from None
-            raise
+            _raise_naming(e, path)
+
+
+def _raise_naming(e: BaseException, path: Path):
+    """Raises `e` again; a failed write names no file, so an OSError without one names `path`."""
+    if isinstance(e, OSError) and e.filename is None:
+        raise OSError(e.errno, e.strerror, str(path)) from None
+    raise e

@@ -32,7 +32,8 @@ class RunDir:
     path: Path
     meta: dict
     rows: list[Row] = field(default_factory=list)
-    _rows_in_file: int = field(default=-1, init=False, repr=False)  # how many of `rows` results.csv holds (-1: not known)
+    # How many of `rows` results.csv holds (-1: not known): add() appends only after exactly those.
+    _rows_in_file: int = field(default=-1, init=False, repr=False)
 
     @property
     def run_id(self) -> str:

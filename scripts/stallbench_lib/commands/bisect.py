@@ -143,7 +143,8 @@ def run(args) -> int:
     profile = PROFILES[args.profile]
     grid = ab_session.Grid(profile, args.filter, parse_sets(args.set),
                            tuple(nodejs.choose(args.node, every_line=profile.tier in ("nightly", "full"))))
-    rules = ab_session.Rounds(statistics_options.thresholds(args.min_effect, args.alpha), args.min_rounds, args.max_rounds, args.budget, duet=args.duet,
+    rules = ab_session.Rounds(statistics_options.thresholds(args.min_effect, args.alpha), args.min_rounds,
+                              args.max_rounds, args.budget, duet=args.duet,
                               least_rounds=LEAST_ROUNDS, settle_share=SETTLE_SHARE)
     focus = ab_session.Focus(metrics=frozenset([args.metric]) if args.metric else None)
     steps = _Steps(line, args.repository, grid, rules, focus, out,

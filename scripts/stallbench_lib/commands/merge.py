@@ -53,7 +53,8 @@ def _found(dirs: list[Path], group: str | None, store_option: str | None) -> tup
 
 def _judge_ab(group: str, by_side: dict, out: Path | None) -> int:
     limits = ab_group.limits_of(by_side["base"] + by_side["current"])
-    thresholds = statistics_options.thresholds(limits.get("min_effect", []), limits.get("alpha", comparison.DEFAULT_ALPHA))
+    thresholds = statistics_options.thresholds(limits.get("min_effect", []),
+                                               limits.get("alpha", comparison.DEFAULT_ALPHA))
     folder = out or paths.RESULTS / "ab" / group
     code, text = ab_group.judge(group, {side: by_side[side] for side in ("base", "current")}, thresholds, folder)
     print(text)

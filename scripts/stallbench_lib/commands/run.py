@@ -64,12 +64,17 @@ def provide(pattern: str | None, count_instructions: bool, no_build: bool) -> Pa
     tools = [os_packages.TRACKING] if count_instructions else []
     if pattern is None:
         os_packages.ensure(os_packages.family_lists() + tools)
-        return build.ensure_built(target=build.BENCHES)
-    build_dir = build.ensure_built(target=build.BENCHES)
+        return _built()
+    build_dir = _built()
     families = catalogue.load(build.bench_binaries(build_dir))
     if os_packages.ensure(os_packages.of(families, select(families, pattern)) + tools):
-        build_dir = build.ensure_built(target=build.BENCHES)  # CMake sees the new libraries and adds their adapters
+        build_dir = _built()  # CMake sees the new libraries and adds their adapters
     return build_dir
+
+
+def _built() -> Path:
+    """The bench binaries and what their cells start, built if stale: not the other commands' tools."""
+    return build.ensure_built(target=build.BENCHES)
 
 
 def planned_benchmarks(selected: list, cells: list) -> list:
