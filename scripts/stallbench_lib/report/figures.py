@@ -26,10 +26,14 @@ CORNERS = ("upper right", "upper left", "lower right", "lower left", "center rig
 
 
 def save(fig, out_dir: Path, stem: str, alt: str) -> str:
-    """Writes stem.png and stem.svg, closes the figure, returns the Markdown that embeds it."""
+    """Writes stem.png and stem.svg, closes the figure, returns the Markdown that embeds it. The
+    tight bounding box is found once for both: `bbox_inches="tight"` lays the figure out again for
+    each file, a third of a default run's report time."""
+    fig.draw_without_rendering()
+    tight = fig.get_tightbbox(fig.canvas.get_renderer()).padded(matplotlib.rcParams["savefig.pad_inches"])
     for fmt in ("png", "svg"):
         buffer = io.BytesIO()
-        fig.savefig(buffer, format=fmt, dpi=110, bbox_inches="tight")
+        fig.savefig(buffer, format=fmt, dpi=110, bbox_inches=tight)
         atomic_write(out_dir / f"{stem}.{fmt}", buffer.getvalue())
     plt.close(fig)
     return f"![{alt}]({stem}.png)\n\n[SVG]({stem}.svg)\n"
