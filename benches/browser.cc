@@ -19,7 +19,6 @@
 // orchestrator skips them with one line. A strategy whose API the browser lacks is `rejected` with
 // the reason (a finding, not a failure).
 #include <algorithm>
-#include <map>
 #include <memory>
 
 #include "../workloads/browser/session.h"
@@ -57,13 +56,16 @@ std::string driver_node() {
   return chosen.empty() ? find_node() : chosen;
 }
 
-// One driver per browser for every cell of this process (the orchestrator runs one cell per
-// process; tests run several); started again after a run that overran its limit.
+// One driver for the cells of one browser that follow each other in this process (the orchestrator
+// serves a run's browser cells in one process); started again after a run that overran its limit.
+// One browser at a time: another one left open would share the machine with the one measured.
 browser::BrowserSession& session(const BrowserKind& kind, const std::string& driver) {
-  static std::map<std::string, std::unique_ptr<browser::BrowserSession>> sessions;
-  auto& current = sessions[kind.name + "/" + driver];
-  if (!current || !current->alive()) {
-    current.reset();
+  static std::string open_for;
+  static std::unique_ptr<browser::BrowserSession> current;
+  std::string wanted = kind.name + "/" + driver;
+  if (!current || !current->alive() || open_for != wanted) {
+    current.reset();  // closes the browser, and waits for it
+    open_for = wanted;
     std::string node = driver_node(), library = browser::find_library(kind);
     if (node.empty()) throw std::runtime_error("no Node to run the browser driver (pinned lines: --node; or node on PATH)");
     if (library.empty()) throw std::runtime_error(kind.library + " is not installed (scripts/bootstrap --npm browser)");
@@ -408,6 +410,7 @@ Benchmark report_benchmark() {
       .outcomes = {"rejected"},
       .missing = missing,
       .reserves_address_space = true,
+      .shares_process = true,
       .constants = kThresholds,
   };
 }
@@ -431,6 +434,7 @@ Benchmark parse_benchmark() {
       .outcomes = {"rejected"},
       .missing = missing,
       .reserves_address_space = true,
+      .shares_process = true,
       .constants = kThresholds,
   };
 }

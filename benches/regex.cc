@@ -206,6 +206,7 @@ Benchmark match(const rx::Catalogue& catalogue, double budget) {
       .prepare = start_runtime,
       // An engine's guard, rejection, stack overflow or a match past the budget is the finding.
       .outcomes = {"guarded", "rejected", "crashed", "timeout"},
+      .shares_process = true,  // an engine's runtime (Java, Python, Node) starts once for its cells
       .constants = {{.name = "budget_ms", .value = budget,
                      .doc = "each cell's budget: compile, warm-up and timed matches, after the engine's runtime has "
                             "started (the report draws it)"}},
@@ -230,6 +231,7 @@ Benchmark throughput() {
       .timeout_s = kThroughputBudgetMs / 1e3 * kWatchdogGrace,
       .make = make_throughput,
       .prepare = start_runtime,
+      .shares_process = true,
   };
 }
 

@@ -5,7 +5,7 @@
 //    "regexes": [{"regex": "^a+$", "flags": "i"}, ...], "inputs": ["aa!", ...]}
 //   (a regex may carry its own "inputs", answered instead of the request's: the sample check of a
 //   whole catalogue asks one process per engine)
-//   -> {"protocol": 2, "engines": {"re2": [{"rejected": null, "answers": "0101...", "fallback": null}, ...one per
+//   -> {"protocol": 3, "engines": {"re2": [{"rejected": null, "answers": "0101...", "fallback": null}, ...one per
 //       regex], ...}}  (contract/protocol.schema.json, regex_check_reply)
 //
 // Inputs are bytes, carried as the Latin-1 characters they are (each code point 0-255 is one

@@ -5,7 +5,7 @@
 //
 //   {"engine": "node@26", "nodes": {"26": "/path/to/node"}, "slow_ms": 50, "skip_ms": 500, "first": 0,
 //    "regexes": [{"regex": "^a+$", "flags": "", "inputs": ["aaa!", ...]}, ...]}
-//   -> {"protocol": 2}                                      first, once (regex_probe_hello)
+//   -> {"protocol": 3}                                      first, once (regex_probe_hello)
 //      {"regex": 0, "rejected": "..."}                      the engine refused it (regex_probe_event)
 //      {"regex": 0, "input": 1, "start": true}               about to match
 //      {"regex": 0, "input": 1, "ms": 0.01, "matched": 1}    one match's time (its fastest of a few)

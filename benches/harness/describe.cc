@@ -70,6 +70,7 @@ std::string describe(const Family& family, const std::vector<Input>& inputs) {
                                  {"outcomes", b.outcomes},
                                  {"missing", b.missing ? b.missing() : ""},
                                  {"reserves_address_space", b.reserves_address_space},
+                                 {"shares_process", b.shares_process},
                                  {"constants", constants}});
   }
   return out.dump(2);

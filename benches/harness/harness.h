@@ -172,6 +172,11 @@ struct Benchmark {
   // reserves a terabyte up front): the orchestrator caps its cells' data segment (RLIMIT_DATA)
   // instead of their address space, which such a runtime cannot start under.
   bool reserves_address_space = false;
+  // Its cells may run one after another in one long-lived process (`--stallbench-serve`) when the
+  // orchestrator runs a list of cells once each: what a cell needs that is not its work takes
+  // seconds to start and stop (a browser, a language runtime) and is kept for the next. A cell
+  // still makes its own state, and each repetition is timed from its own start.
+  bool shares_process = false;
   // What its report reads besides the rows: budgets, limits (the description's `constants`).
   std::vector<Constant> constants;
 };

@@ -2,8 +2,8 @@
 // One JSON object per line on the descriptor given as --stallbench-records-fd (none: no records,
 // as when a bench binary is run by hand), flushed as each repetition starts and ends:
 //
-//   {"protocol": 2, "event": "start", "rep": 0}
-//   {"protocol": 2, "event": "end", "rep": 0, "status": "ok", "detail": "", "wall_ms": 812.9,
+//   {"protocol": 3, "event": "start", "rep": 0}
+//   {"protocol": 3, "event": "end", "rep": 0, "status": "ok", "detail": "", "wall_ms": 812.9,
 //    "callgrind_dump": "stallbench-rep 0",
 //    "values": [{"metric": "pbkdf2_done_ms", "index": 3, "subcase": {}, "value": 812.5}, ...]}
 //

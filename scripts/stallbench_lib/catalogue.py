@@ -62,6 +62,7 @@ class Benchmark:
     outcomes: tuple[str, ...] = ()  # statuses that are findings of this benchmark, not failures of the run
     missing: str = ""  # why it cannot run on this machine (a browser it drives is not installed); "" when it can
     reserves_address_space: bool = False  # its runtime cannot start under an address-space cap: cap its data instead
+    shares_process: bool = False  # its cells may run one after another in one serving process (served_cells.py)
     constants: dict[str, float] = field(default_factory=dict)  # what its report reads besides rows (budget_ms)
 
     @property

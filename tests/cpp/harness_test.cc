@@ -224,12 +224,15 @@ TEST(Describe, SaysWhatABenchmarkNeedsFromTheMachine) {
   Benchmark b = example();
   b.missing = [] { return std::string("no Chromium"); };
   b.reserves_address_space = true;
+  b.shares_process = true;
   Family family{.name = "f", .doc = "d", .benchmarks = {b, example()}, .npm_sets = {"browser"}};
   auto described = nlohmann::json::parse(describe(family));
   EXPECT_EQ(described["npm_sets"], nlohmann::json::array({"browser"}));
   EXPECT_EQ(described["benchmarks"][0]["missing"], "no Chromium");
   EXPECT_EQ(described["benchmarks"][0]["reserves_address_space"], true);
+  EXPECT_EQ(described["benchmarks"][0]["shares_process"], true);
   EXPECT_EQ(described["benchmarks"][1]["missing"], "");
+  EXPECT_EQ(described["benchmarks"][1]["shares_process"], false);
 }
 
 // The describe and cells documents against contract/protocol.schema.json, the one source both sides

@@ -5,7 +5,7 @@ import sys
 import time
 
 from stallbench_lib import children
-from stallbench_lib.redos.process_cpu import tree_cpu_s
+from stallbench_lib.process_cpu import tree_cpu_s
 
 
 def test_a_process_that_works_spends_processor_time_and_one_that_waits_does_not():

@@ -48,6 +48,22 @@ def test_smoke_meta_is_complete(smoke_run):
     assert len(list((run_dir / "raw").glob("*-pool-saturation-*.json"))) == len(cells)  # one per cell (C++, each Node line)
 
 
+def test_smoke_cells_of_a_benchmark_that_shares_its_process_ran_in_one(smoke_run):
+    # The regex family's cells (and the browser's, where a browser is installed) went to one serving
+    # process per family: no Google Benchmark JSON of theirs, every cell's records in its own log.
+    _, run_dir = smoke_run
+    raw = run_dir / "raw"
+    rows = read_csv(run_dir / "results.csv")
+    for family in ("regex", "browser"):
+        cells = {(r.benchmark, r.params) for r in rows if r.family == family}
+        if not cells:  # no browser on this machine
+            continue
+        logs = list(raw.glob(f"*-{family}-*.log"))
+        again = sum(p.read_text().count("run again") for p in logs)  # a machine too busy for a cell's budget
+        assert (raw / f"served-{family}.log").read_text().count("$ ") == 1 + again, family
+        assert not list(raw.glob(f"*-{family}-*.json")) and len(logs) == len(cells), family
+
+
 def test_smoke_report_renders(smoke_run):
     _, run_dir = smoke_run
     report = run_dir / "report"

@@ -14,13 +14,15 @@ was made as root with Chromium installed (so the
 browser family and slow-dns's real lookups ran); where this machine lacks one, those keys are left
 out. The keys of starvation/random_parity were added by hand with that benchmark (issue 24); the
 file was regenerated when the browser family gained its `browser` parameter and the web-vitals
-metrics (issue 29: the smoke grid runs Chromium only).
+metrics (issue 29: the smoke grid runs Chromium only); nlohmann's worker cell left it with that
+grid (issue 35).
 Regenerate it after a deliberate change to the smoke grid or to a benchmark's metrics:
 
     scripts/stallbench run --profile smoke --no-report --out /tmp/smoke
     PYTHONPATH=scripts:tests/python /usr/bin/python3 tests/python/test_smoke_rows.py /tmp/smoke/<run-id>
 
 This reuses the session's smoke run (conftest.smoke_run): it adds no run of its own."""
+import contextlib
 import csv
 import json
 import os
@@ -30,6 +32,7 @@ from pathlib import Path
 
 from conftest import BUILD, DATA
 from stallbench_lib import build, catalogue
+from stallbench_lib.convert import read_record
 from stallbench_lib.tidy import read_csv
 
 EXPECTED = DATA / "smoke_row_keys.csv"
@@ -39,7 +42,8 @@ PLACEHOLDER = "LINE"
 
 def series_metrics(run_dir: Path) -> set[tuple[str, str, str]]:
     """(family, benchmark, metric) of every metric the run reported as a series: its Google Benchmark
-    counters are named metric#i (the harness's display names in the raw JSON)."""
+    counters are named metric#i (the harness's display names in the raw JSON); a cell run in a
+    serving process has no such JSON, and its log's records give its values' places instead."""
     found = set()
     for path in (run_dir / "raw").glob("*.json"):
         doc = json.loads(path.read_text())
@@ -47,6 +51,24 @@ def series_metrics(run_dir: Path) -> set[tuple[str, str, str]]:
         for entry in doc["benchmarks"]:
             benchmark = entry["name"].split("/")[0]
             found |= {(family, benchmark, key.split("#")[0].split("@")[0]) for key in entry if "#" in key}
+    return found | _served_series(run_dir)
+
+
+def _served_series(run_dir: Path) -> set[tuple[str, str, str]]:
+    """The same from served cells' logs: the request line (`REPETITIONS BENCH.NAME=VALUE ...`), then
+    the cell's records; the family is its rows' in results.csv."""
+    families = {(r.benchmark, frozenset(r.param_dict().items())): r.family for r in read_csv(run_dir / "results.csv")}
+    found = set()
+    for path in (run_dir / "raw").glob("*.log"):
+        request, *records = path.read_text().splitlines() or [""]
+        grid = request.split()[1:]
+        if request.startswith("$ ") or not grid:  # a process's own log, or a cell's in a process of its own
+            continue
+        benchmark = grid[0].split(".", 1)[0]
+        family = families.get((benchmark, frozenset(tuple(g.split(".", 1)[1].split("=", 1)) for g in grid)))
+        for line in records:
+            with contextlib.suppress(ValueError):
+                found |= {(family, benchmark, v.metric) for v in read_record(line).values if v.index is not None}
     return found
 
 

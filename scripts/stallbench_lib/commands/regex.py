@@ -12,14 +12,14 @@ from dataclasses import asdict
 from pathlib import Path
 
 from .. import (
-    build, catalogue, common_options, node as nodejs, numbers, optional, os_packages, paths, runtimes, shard_plan,
-    shards)
+    build, catalogue, common_options, node as nodejs, numbers, optional, os_packages, paths, runtimes, served_cells,
+    shard_plan, shards)
 from ..atomic import atomic_write
 from ..errors import UsageError
 from ..execute import execute, run_meta
 from ..plan import Cell
 from ..redos import (agreement, attacks, cache, catalogue_file, checker, dialects, native_probe, outcome, patterns,
-                     scan, scan_shards, scan_steps, served_cells, summary, triage, upgrade, verify)
+                     scan, scan_shards, scan_steps, summary, triage, upgrade, verify)
 from ..redos.curves import curves
 from ..redos.engines import Engines
 from ..redos.scan_clock import Clock
@@ -280,7 +280,7 @@ def run(args) -> int:
                       for p in throughput.param("pattern").values for e in engines]
         settings = _settings(args, origin, resolved, engines, lengths, checked.per_pattern, nodes, analysis, found_scan)
         meta = run_meta([family], build_dir, {**settings, **part})
-        with clock.step("cells"), served_cells.ServedCells() as served:
+        with clock.step("cells"), served_cells.ServedCells(apart=("engine",)) as served:
             result = execute(cells, 1, args.out or paths.RUNS, meta, skip=escalation.skip, finished=escalation.finished,
                              notices=optional.notices(build_dir, {family.name}, args.no_build), more=escalation.more,
                              run_one=served.run_cell)

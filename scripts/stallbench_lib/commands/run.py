@@ -6,7 +6,7 @@ from pathlib import Path
 
 from .. import (
     build, catalogue, common_options, instructions, node as nodejs, npm_sets, numbers, optional, os_packages, paths,
-    shard_plan, shards)
+    served_cells, shard_plan, shards)
 from ..browser import setup as browser_setup
 from ..errors import UsageError
 from ..execute import execute, run_meta
@@ -115,8 +115,13 @@ def perform(options: RunOptions, out: Path, build_dir: Path, extra_meta: dict | 
     if options.count_instructions:
         instructions.declare(meta["metrics"], cells)
         counting = instructions.stage(options.repetitions)
-    seed = random.SystemRandom().randrange(2**31) if options.profile.interleave else None
-    return execute(cells, options.repetitions, out, meta, interleave_seed=seed, notices=left_out, final_pass=counting)
+    if options.profile.interleave:  # every round in a process of its own: nights compare independent processes
+        seed = random.SystemRandom().randrange(2**31)
+        return execute(cells, options.repetitions, out, meta, interleave_seed=seed, notices=left_out,
+                       final_pass=counting)
+    with served_cells.ServedCells() as served:
+        return execute(cells, options.repetitions, out, meta, notices=left_out, final_pass=counting,
+                       run_one=served.run_cell)
 
 
 def check_repetitions(repetitions: int) -> None:

@@ -28,7 +28,7 @@ from ..errors import UsageError
 from ..medians import middle
 from ..tidy import Row
 from . import refine
-from .process_cpu import tree_cpu_s
+from ..process_cpu import tree_cpu_s
 from .curves import curves
 from .patterns import Variant
 from .summary import BLOWS_UP, SLOW_MS as ESCALATION_STOP_MS

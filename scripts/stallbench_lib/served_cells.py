@@ -1,19 +1,24 @@
-"""The regex study's cells run in one long-lived bench process per engine (`bench_regex
---stallbench-serve`), as the scan's probe runs its matches, instead of one process per cell: on a
-busy machine a cell's wall time was mostly the process's and its language runtime's start (at load
-45: RE2 0.76 s a cell, Python 1.97 s, Java 3.17 s). What a cell measures does not change: each
-cell is still compiled and timed within its own budget from its own start, its repetitions write
-the same records, and the same watchdog bounds it (the benchmark's timeout per repetition from its
-start record, the start-up allowance before the first). A cell that overruns is killed with its
-process (the engine's program included) and the engine's next cell starts a new process; its row
-is `timeout`, unless its process tree had less than LOAD_SHARE of the budget in processor time: it
-waited for a loaded machine (at load 45 a node@26 cell at 42 bytes timed out), and it is run again,
-at most LOAD_RETRIES times. A process that dies mid-cell gives that cell `crashed` (the signal) or
-`error` rows.
+"""Cells of a benchmark that shares its process (declared in C++: `Benchmark.shares_process`) run in
+one long-lived bench process (`--stallbench-serve`) instead of one process a cell: what such a cell
+needs besides its work takes seconds to start and stop. A browser took 2 s (Chromium) to 6 s
+(Firefox) of each browser cell's 3 to 7 s; on a busy machine a regex cell's wall time was mostly
+its process's and its language runtime's start (at load 45: RE2 0.76 s a cell, Python 1.97 s, Java
+3.17 s). What a cell measures does not change: each cell still makes its own state and is timed
+within its own budget from its own start, its repetitions write the same records, and the same
+watchdog bounds it (the benchmark's timeout per repetition from its start record, the start-up
+allowance before the first). One process serves the cells that agree on its binary, on the
+per-process parameters (`pool`: libuv reads it once), on the Node lines and inputs, and on the
+parameters the caller keeps `apart` (the regex study: one process per engine). A cell that overruns
+is killed with its process (what it drives included) and the next cell starts a new process; its
+row is `timeout`, unless its process tree had less than LOAD_SHARE of the budget in processor time:
+it waited for a loaded machine (at load 45 a node@26 cell at 42 bytes timed out), and it is run
+again, at most LOAD_RETRIES times. A process that dies mid-cell gives that cell `crashed` (the
+signal) or `error` rows. A cell of a benchmark that does not share its process runs in its own
+(runner.run_cell).
 
 `execute(..., run_one=served.run_cell)` inside `with ServedCells() as served:`; each process's
-stderr goes to raw/served-<engine>.log, each cell's request and records to raw/<slug>.log (no
-Google Benchmark JSON: the records are the results)."""
+stderr goes to raw/served-<what it serves>.log, each cell's request and records to raw/<slug>.log
+(no Google Benchmark JSON for these cells: the records are the results)."""
 import contextlib
 import os
 import selectors
@@ -22,14 +27,15 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .. import children
-from ..convert import Record, failure_rows, read_record, rows_from_record
-from ..plan import Cell, input_args, node_args
-from ..runner import STARTUP_ALLOWANCE_S, CellResult, signal_name
+from . import children, runner
+from .convert import Record, failure_rows, read_record, rows_from_record
+from .plan import Cell, input_args, node_args
 from .process_cpu import tree_cpu_s
+from .runner import STARTUP_ALLOWANCE_S, CellResult, signal_name
 
 LOAD_SHARE = 0.5   # an overrun with less than this share of the budget in processor time waited for the machine
 LOAD_RETRIES = 2   # times such a cell is run again before its overrun is recorded
+END_WAIT_S = 15    # for a process at the end of its input to stop what it drives (a browser) itself
 
 
 @dataclass
@@ -59,7 +65,8 @@ class _Server:
 
 
 class ServedCells:
-    def __init__(self):
+    def __init__(self, apart: tuple[str, ...] = ()):
+        self._apart = apart
         self._servers: dict[tuple, _Server] = {}
 
     def __enter__(self) -> "ServedCells":
@@ -67,18 +74,27 @@ class ServedCells:
 
     def __exit__(self, *exc) -> None:
         for server in self._servers.values():
-            self._end(server)
+            self._end(server, wait_s=END_WAIT_S if exc[0] is None else 0)
         self._servers.clear()
 
     def _key(self, cell: Cell) -> tuple:
-        return cell.benchmark.binary, cell.params.get("engine"), tuple(node_args(cell.nodes)), tuple(input_args(cell.inputs))
+        """What one process serves: its binary; the values of the cell's per-process parameters (as
+        the process's grid) and of those kept apart; its Node lines and inputs."""
+        b = cell.benchmark
+        per_process = tuple(f"--stallbench-grid={b.name}.{p.name}={cell.params[p.name]}"
+                            for p in b.params if p.per_process)
+        apart = tuple(cell.params[name] for name in self._apart if name in cell.params)
+        return b.binary, apart, per_process, tuple(node_args(cell.nodes)), tuple(input_args(cell.inputs))
 
     def _server(self, cell: Cell, raw_dir: Path) -> _Server:
         key = self._key(cell)
         if key not in self._servers:
+            binary, apart, per_process, nodes, inputs = key
+            what = "-".join([*(apart or [cell.benchmark.family]),
+                             *(f"{p.name}={cell.params[p.name]}" for p in cell.benchmark.params if p.per_process)])
             read_end, write_end = os.pipe()
-            log = open(raw_dir / f"served-{key[1]}.log", "a")
-            command = [str(cell.benchmark.binary), "--stallbench-serve", *key[2], *key[3],
+            log = open(raw_dir / f"served-{what}.log", "a")
+            command = [str(binary), "--stallbench-serve", *per_process, *nodes, *inputs,
                        f"--stallbench-records-fd={write_end}"]
             log.write("$ " + " ".join(command) + "\n")
             log.flush()
@@ -92,21 +108,34 @@ class ServedCells:
             self._servers[key] = _Server(proc, os.fdopen(read_end, "rb", buffering=0))
         return self._servers[key]
 
-    def _end(self, server: _Server) -> None:
+    def _end(self, server: _Server, wait_s: float = 0) -> None:
+        """Ends its input; after `wait_s` for it to stop what it drives (a browser closed, not
+        killed, removes its profile), the process and all it started are killed."""
         with contextlib.suppress(OSError):
             server.proc.stdin.close()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            server.proc.wait(timeout=wait_s)
         children.kill(server.proc)
         server.records.close()
+
+    def _end_other_binaries(self, binary: Path) -> None:
+        """A process waiting for cells that are not coming keeps what it drives (a browser, a
+        runtime) on the machine: it ends when a cell of another binary (family) starts."""
+        for key in [k for k in self._servers if k[0] != binary]:
+            self._end(self._servers.pop(key), wait_s=END_WAIT_S)
 
     def _drop(self, cell: Cell) -> subprocess.Popen:
         server = self._servers.pop(self._key(cell))
         self._end(server)
         return server.proc
 
-    def run_cell(self, cell: Cell, run_id: str, raw_dir: Path, slug: str, repetitions: int, progress,
-                 wrapper=None, env=None) -> CellResult:
-        """runner.run_cell's contract, the cell run in its engine's serving process; a cell the
-        machine's load made overrun is run again (at most LOAD_RETRIES times)."""
+    def run_cell(self, cell: Cell, run_id: str, raw_dir: Path, slug: str, repetitions: int, progress) -> CellResult:
+        """runner.run_cell's contract. A cell of a benchmark that shares its process runs in its
+        serving process, and one the machine's load made overrun is run again (at most LOAD_RETRIES
+        times); any other runs in a process of its own."""
+        self._end_other_binaries(cell.benchmark.binary)
+        if not cell.benchmark.shares_process:
+            return runner.run_cell(cell, run_id, raw_dir, slug, repetitions, progress)
         started = time.monotonic()
         with open(raw_dir / f"{slug}.log", "w") as log:
             for attempt in range(LOAD_RETRIES + 1):
