@@ -228,13 +228,16 @@ def _immediate_chain(count, busy_ms):
 
 @needs_lines("22")
 def test_the_readfile_chain_on_the_model_of_22_matches_node_22(tmp_path):
-    """fs.readFile of a small file, 10 ms of work, then six immediates of 10 ms each: on Node 22 the
+    """fs.readFile of a small file, 30 ms of work, then six immediates of 30 ms each: on Node 22 the
     read's four pool requests (open, fstat, read, close) each take one loop turn, so its callback comes
-    after the third immediate; the model of 22 makes the same requests and agrees."""
+    after the third immediate; the model of 22 makes the same requests and agrees. Each turn's work is
+    far longer than a request on the pool: with 10 ms, one request in 64 runs now and then missed its
+    turn (on a brand-new machine, idle, on the model's side once and Node's once), an order the other
+    side then never gave, and the race stayed undecided."""
     small = tmp_path / "small.txt"
     small.write_text("hello\n")
-    scenario = _scenario(tmp_path, [{"op": "readFile", "path": "small.txt", "log": "read"}, {"op": "busy", "ms": 10},
-                                    _immediate_chain(6, 10)], name="readfile-chain")
+    scenario = _scenario(tmp_path, [{"op": "readFile", "path": "small.txt", "log": "read"}, {"op": "busy", "ms": 30},
+                                    _immediate_chain(6, 30)], name="readfile-chain")
     result = stallbench("trace", "--no-build", "--node", "22", "--runs", "6", str(scenario))
     assert result.returncode == 0 and "node: agree" in result.stdout, result.stdout + result.stderr
 
