@@ -28,6 +28,14 @@ constexpr int kBurstBusyMs = kBurstMaxMs + 2;  // ... and the callback arming th
 
 enum class Mode { fan_out, line };
 
+// Where a callback runs, as far as a burst cares. A burst armed in the queues' drain after a timer's
+// callback (a microtask or tick it queued) runs in the same timers phase on Node 18 and 20 (libuv
+// before 1.48 looks at its heap again) only if libuv's time moved on between its first and its last
+// setTimeout: one millisecond ticking over, or not (random-24-4 under ASan). With an immediate or
+// a close pending that decides which runs first, so a fan-out callback arms its burst in its own
+// body, where the pass's time is fixed, never in its drain.
+enum class Phase { other, timer_callback, timer_drain };
+
 // The callback whose ops are being drawn.
 struct Body {
   int slot;           // the slot it runs in
@@ -37,8 +45,12 @@ struct Body {
   bool timers;        // it may arm timers in free slots (not an interval's ticks, not beforeExit)
   int depth;
   bool after_pool = false;  // it runs after its line's pool request ended (that request's callback)
+  Phase phase = Phase::other;
 
-  Body inside() const { return {slot, mode, continuations, timers, depth + 1, after_pool}; }
+  // A microtask or tick it queues, run before it returns to the loop.
+  Body inside() const {
+    return {slot, mode, continuations, timers, depth + 1, after_pool, phase == Phase::other ? Phase::other : Phase::timer_drain};
+  }
 };
 
 class Generator {

@@ -12,6 +12,7 @@ json Generator::fast(Body& b) {
   json op = {{"op", immediate ? "setImmediate" : "socketClose"}, {"log", label(immediate ? "immediate" : "close")}};
   if (immediate && chance(25)) op["name"] = name("setImmediate");
   Body inside = b.inside();
+  inside.phase = Phase::other;  // the check or close phase
   with_then(op, list(inside, below(3)));
   return op;
 }

@@ -46,7 +46,7 @@ void Generator::append(json& out, Body& b) {
     menu.push_back({5, [&] { out.push_back(awaiting(chance(50) ? "await" : chance(50) ? "promiseAll" : "promiseRace", b, false)); }});
     if (b.timers && !free_slots(b).empty()) menu.push_back({10, [&] { timers(out, b); }});
     if (b.timers && !interval_slots(b, 1, 1).empty()) menu.push_back({3, [&] { out.push_back(interval(b)); }});
-    bool burst_fits = b.mode == Mode::fan_out || b.continuations > 0;
+    bool burst_fits = b.mode == Mode::fan_out ? b.phase != Phase::timer_drain : b.continuations > 0;
     if (b.timers && bursts_left_ > 0 && burst_fits) menu.push_back({6, [&] { burst(out, b); }});
     if (b.mode == Mode::fan_out) menu.push_back({14, [&] { out.push_back(fast(b)); }});
     if (b.mode == Mode::line && b.continuations > 0) menu.push_back({16, [&] { out.push_back(loop_op(b, false)); }});
@@ -106,7 +106,7 @@ bool Generator::awaitable(json& into, Body& b, bool may_continue) {
     into.push_back(fast(b));
     return false;
   }
-  Body quiet{b.slot, b.mode, 0, b.timers, b.depth};  // its callback starts nothing on the loop
+  Body quiet{b.slot, b.mode, 0, b.timers, b.depth, false, b.phase};  // its callback starts nothing on the loop
   into.push_back(microtask(quiet, true));
   return false;
 }

@@ -19,7 +19,10 @@
 //    callback continues the line). While a pool request is in flight nothing else is pending but
 //    timers slots away;
 //  - the start-up tail: the main module is slot 0, like any other callback, so no timer it arms is
-//    due near the loop's start unless it is the only thing pending.
+//    due near the loop's start unless it is the only thing pending;
+//  - a re-run timers pass: a timer callback that queues an immediate or a close arms its burst in
+//    its own body, never in the microtasks it queues (on Node 18 and 20 such a burst runs in the
+//    same pass only when libuv's millisecond ticked over between two of its setTimeout calls).
 #pragma once
 
 #include <cstdint>

@@ -36,7 +36,8 @@ void Generator::timers(json& out, Body& b) {
     json op = {{"op", "setTimeout"}, {"ms", ms}, {"log", label("timeout")}};
     if (!pair && chance(25)) op["name"] = name("setTimeout");
     if (!pair && chance(5)) op["unref"] = true;
-    Body inside = pair ? Body{slot, Mode::line, 0, false, b.depth + 1} : Body{slot, mode(), 1, true, b.depth + 1};
+    Body inside = pair ? Body{slot, Mode::line, 0, false, b.depth + 1, false, Phase::timer_callback}
+                       : Body{slot, mode(), 1, true, b.depth + 1, false, Phase::timer_callback};
     with_then(op, list(inside, below(4)));
     out.push_back(op);
   }
@@ -93,7 +94,7 @@ json Generator::interval(Body& b) {
   arm(b, slots.back());
   json op = {{"op", "setInterval"}, {"ms", every * kRandomSlotMs}, {"count", count}, {"log", label("interval")}};
   if (chance(25)) op["name"] = name("setInterval");
-  Body tick{b.slot + every, mode(), 1, false, b.depth + 1};  // every tick runs the same ops
+  Body tick{b.slot + every, mode(), 1, false, b.depth + 1, false, Phase::timer_callback};  // every tick runs the same ops
   with_then(op, list(tick, below(3)));
   return op;
 }
