@@ -3,11 +3,13 @@ counters read in every installed Node line (busy threads, the program's jobs wai
 told apart into a wait for a thread or for a core; the main thread's CPU time beside each loop sample,
 from process.threadCpuUsage where the line has it; and a Node whose symbol table is stripped, where
 the pool cannot be read: said, not guessed."""
+import json
+import os
 import subprocess
 
 import pytest
 
-from conftest import DATA
+from conftest import BUILD, DATA
 from stallbench_lib import node as nodejs
 from stallbench_lib.probe import preload, trace as probe_trace
 from stallbench_lib.probe.occupancy import occupancy
@@ -54,14 +56,28 @@ def test_an_idle_pool_has_no_job_waiting_and_a_canary_finds_no_thread_only_behin
     canaries = sorted(t.canaries, key=lambda c: c.submitted)
     known = [c for c in canaries if c.found_a_thread is not None]
     assert any(c.found_a_thread for c in known)
-    # The program has no pool job of its own, so a canary that found no thread idle found the probe's
-    # other canaries there: on a busy machine the woken threads wait for a core, and a burst of
-    # canaries queues behind them (seen on a brand-new, busy machine). Each such canary was submitted
-    # while another was in flight (between its submission and its completion on the main thread).
+    # The program has no pool job of its own, so a canary that found no thread idle found every thread
+    # between the probe's canaries (taking one off the queue, or coming back from one; those queued or
+    # running are left out). Each such canary was submitted while another was in flight (between its
+    # submission and its completion on the main thread).
     for c in known:
         if not c.found_a_thread:
             assert any(o is not c and o.submitted <= c.submitted <= o.submitted + o.wait + o.delivery
                        for o in canaries), c
+
+
+def test_a_canary_behind_other_canaries_has_none_of_the_program_s_jobs_ahead(probe):
+    # One thread, no pool job of the program's own, bursts of canaries submitted in one turn: each
+    # after a burst's first is queued behind the others, which are the probe's, not the program's.
+    node = nodejs.resolve([list(nodejs.pinned())[-1]])[0]
+    addon = (BUILD / preload.ADDON).resolve()
+    result = subprocess.run([node.path, str(PROBE_DATA / "canary_burst.js"), str(addon), "10", "8"], capture_output=True,
+                            text=True, timeout=120, env={**os.environ, "UV_THREADPOOL_SIZE": "1"})
+    assert result.returncode == 0, result.stderr
+    canaries = json.loads(result.stdout)["canaries"]
+    assert len(canaries) == 80
+    assert all(c["ahead"] == 0 for c in canaries), canaries
+    assert any(c["idle"] == 1 for c in canaries)
 
 
 def test_the_loop_s_cpu_time_goes_with_the_blocks_that_made_it_late(tmp_path, probe):

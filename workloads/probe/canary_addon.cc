@@ -17,8 +17,9 @@
 //   submit() -> id            queue one canary (null when `limit` canaries are already out)
 //   drain() -> Float64Array   completed canaries since the last drain, `fields` numbers each: [id,
 //                             submitted, started, completed, idle, ahead], in completion order; idle and
-//                             ahead are the pool's idle threads and the jobs waiting in its queue
-//                             when the canary was submitted (NaN where libuv's pool is unreadable):
+//                             ahead are the pool's idle threads and the program's jobs waiting in its
+//                             queue when the canary was submitted, other canaries left out
+//                             (programs_view in pool_occupancy.h; NaN where libuv's pool is unreadable):
 //                             with more idle threads than jobs ahead, a thread was free for it, and
 //                             whatever it waited was for a core (pool_occupancy.h)
 //   status() -> {outstanding, oldest_submitted, lost, skipped}
@@ -84,9 +85,11 @@ State* state_of(napi_env env) {
 }
 
 void execute(napi_env, void* data) {
+  stallbench::canaries_running.fetch_add(1, std::memory_order_relaxed);
   static_cast<Canary*>(data)->started = now_ms();
   stallbench::canaries_queued.fetch_sub(1, std::memory_order_relaxed);
   stallbench::pool_started.store(true, std::memory_order_release);
+  stallbench::canaries_running.fetch_sub(1, std::memory_order_relaxed);
 }
 
 void complete(napi_env env, napi_status status, void* data) {
@@ -129,8 +132,9 @@ napi_value submit(napi_env env, napi_callback_info) {
   }
   stallbench::PoolSnapshot pool;
   if (stallbench::pool_snapshot(pool)) {
-    canary->idle = pool.idle;
-    canary->ahead = pool.queued;
+    stallbench::PoolSnapshot programs = stallbench::programs_view(pool);
+    canary->idle = programs.idle;
+    canary->ahead = programs.queued;
   }
   stallbench::canaries_queued.fetch_add(1, std::memory_order_relaxed);
   canary->submitted = now_ms();

@@ -16,6 +16,7 @@
 namespace stallbench {
 
 std::atomic<int> canaries_queued{0};
+std::atomic<int> canaries_running{0};
 std::atomic<bool> pool_started{false};
 
 namespace {
@@ -92,14 +93,14 @@ Sampler& sampler() {
   return *s;
 }
 
-void add(PoolPeriod& p, const PoolSnapshot& s) {
-  double canaries = std::max(0, canaries_queued.load(std::memory_order_relaxed));
-  double queued = std::max(0.0, s.queued - canaries);
+void add(PoolPeriod& p, const PoolSnapshot& sampled) {
+  PoolSnapshot s = programs_view(sampled);
+  double queued = s.queued, idle = s.idle;
   p.samples += 1;
   p.threads = s.threads;
-  p.busy_sum += s.threads - s.idle;
+  p.busy_sum += s.threads - idle;
   p.queued_sum += queued;
-  p.waiting_sum += std::max(0.0, queued - s.idle);
+  p.waiting_sum += std::max(0.0, queued - idle);
   p.queued_max = std::max(p.queued_max, queued);
 }
 
@@ -124,6 +125,17 @@ void run(double rate_per_s) {
 }
 
 }  // namespace
+
+PoolSnapshot programs_view(const PoolSnapshot& s) {
+  // Read apart from libuv's lock: for a moment a canary a thread has taken is off the queue and not
+  // yet counted running, so both are clamped to what the snapshot holds.
+  auto queued = static_cast<unsigned>(std::max(0, canaries_queued.load(std::memory_order_relaxed)));
+  auto running = static_cast<unsigned>(std::max(0, canaries_running.load(std::memory_order_relaxed)));
+  PoolSnapshot out = s;
+  out.queued = s.queued - std::min(s.queued, queued);
+  out.idle = std::min(s.threads, s.idle + running);
+  return out;
+}
 
 bool pool_snapshot(PoolSnapshot& out) {
   Reader& r = reader();

@@ -38,8 +38,16 @@ bool pool_snapshot(PoolSnapshot& out);
 // "" when the pool's state is readable, else why not.
 std::string pool_unreadable_why();
 
-// Canaries submitted and not yet started: counted so the program's queue can leave them out.
+// Canaries submitted and not yet started, and canaries running on a pool thread: counted so the
+// program's view of the pool (programs_view) can leave them out.
 extern std::atomic<int> canaries_queued;
+extern std::atomic<int> canaries_running;
+
+// The pool as the program's own jobs find it: the canaries' jobs left out of the queue, and a thread
+// running a canary's no-op counted idle (it is free again at once). A canary behind other canaries
+// waits for the probe, not for the program: on a busy machine a burst of them queued behind woken
+// threads that waited for a core, and each read as a wait for a thread.
+PoolSnapshot programs_view(const PoolSnapshot& s);
 
 // Set when a canary has run on a pool thread: libuv then has its lock and queue initialised (it
 // initialises them before it starts its threads), so they may be read. Before that, reading could

@@ -51,7 +51,7 @@ const { countRequests } = require('./probe_requests.cjs');
 const { machineBusy } = require('./probe_machine.cjs');
 const { Output } = require('./probe_output.cjs');
 
-const FORMAT = 2;
+const FORMAT = 3;
 const MIN_NAPI = 8;
 const CANARY_FIELDS = ['submitted_ms', 'wait_ms', 'delivery_ms', 'idle_threads', 'jobs_ahead'];
 const POOL_SAMPLES_PER_CANARY = 2;  // the pool's occupancy is sampled twice as often as canaries are sent

@@ -7,7 +7,7 @@ from pathlib import Path
 from ..errors import UsageError
 from ..documents import json_loads
 
-FORMAT = 2  # probe.cjs's FORMAT: bump both when a field changes meaning
+FORMAT = 3  # probe.cjs's FORMAT: bump both when a field changes meaning
 
 
 @dataclass(frozen=True)
