@@ -9,6 +9,7 @@
 #include <set>
 #include <string>
 
+#include "workloads/loop/random_generator.h"  // kBurstBusyMs: the length that marks a burst
 #include "workloads/loop/random_program.h"
 #include "workloads/loop/scenario.h"
 #include "workloads/loop/temporary_folder.h"
@@ -46,7 +47,7 @@ struct TimersPhase {
   void walk(const json& ops, bool drain) {
     for (const auto& op : ops) {
       std::string kind = op.value("op", "");
-      if (kind == "busy" && op.at("ms") == 5 && drain) burst_in_drain = true;
+      if (kind == "busy" && op.at("ms") == random_draw::kBurstBusyMs && drain) burst_in_drain = true;
       if (kind == "setImmediate" || kind == "socketClose") fast = true;
       if (is_microtask(kind)) {
         if (op.contains("then")) walk(op["then"], true);
