@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 
 from . import contract
 from .catalogue import Benchmark
-from .tidy import Row, canonical_params
+from .parameters import Params
+from .tidy import Row
 from .documents import json_loads
 
 
@@ -55,7 +56,7 @@ def read_record(line: str) -> Record:
 
 def failure_rows(run_id: str, benchmark: Benchmark, params: dict[str, str], repetition: int,
                  status: str, detail: str) -> list[Row]:
-    key = canonical_params(params)
+    key = Params(params)
     return [Row(run_id, benchmark.family, benchmark.name, key, repetition, m.name, None, m.unit, status, detail)
             for m in benchmark.metrics]
 
@@ -69,6 +70,6 @@ def rows_from_record(record: Record, run_id: str, benchmark: Benchmark, params: 
         metric = benchmark.metric(v.metric)
         if metric is None:  # the harness accepts declared metrics only: a record from another build
             raise ValueError(f"metric {v.metric!r} is not declared by {benchmark.full_name}")
-        rows.append(Row(run_id, benchmark.family, benchmark.name, canonical_params({**params, **v.subcase}),
+        rows.append(Row(run_id, benchmark.family, benchmark.name, Params({**params, **v.subcase}),
                         record.rep, v.metric, v.value, metric.unit, "ok", ""))
     return rows

@@ -25,7 +25,8 @@ from .progress import Progress
 from .rundir import RunDir
 from .schedule import Step, cell_slug
 from .runner import CellResult, run_cell
-from .tidy import Row, canonical_params
+from .parameters import Params
+from .tidy import Row
 
 INSTRUCTIONS = "instructions"
 WALL = "wall_ms"
@@ -73,7 +74,7 @@ def _wall_pass_rows(run: RunDir, cells: list[Cell], done: list[tuple[Step, CellR
 
 def _row(run_id: str, cell: Cell, repetition: int, metric: str, value: float) -> Row:
     b = cell.benchmark
-    return Row(run_id, b.family, b.name, canonical_params(cell.params), repetition, metric, value,
+    return Row(run_id, b.family, b.name, Params(cell.params), repetition, metric, value,
                DECLARATIONS[metric]["unit"], "ok", "")
 
 
@@ -106,7 +107,7 @@ def count_cell(cell: Cell, run_id: str, raw: Path, name: str, repetitions: int, 
     status = result.status if result.status != "ok" else "error"
     detail = result.detail or "callgrind wrote no dump for this repetition"
     b = cell.benchmark
-    rows += [Row(run_id, b.family, b.name, canonical_params(cell.params), r, INSTRUCTIONS, None,
+    rows += [Row(run_id, b.family, b.name, Params(cell.params), r, INSTRUCTIONS, None,
                  DECLARATIONS[INSTRUCTIONS]["unit"], status, detail) for r in missing]
     return rows, status, detail, result.seconds
 

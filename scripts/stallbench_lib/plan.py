@@ -15,7 +15,7 @@ from .catalogue import DESCRIBE_TIMEOUT_S, Benchmark, Family, all_benchmarks, in
 from .errors import UsageError
 from .node import Node
 from .profiles import Profile
-from .tidy import canonical_params
+from .parameters import Params
 
 
 def node_args(nodes: tuple[Node, ...]) -> list[str]:
@@ -34,7 +34,7 @@ class Cell:
     @property
     def key(self) -> str:
         """The cell as its rows name it, one string: 'family/benchmark k=v;k=v'."""
-        return f"{self.benchmark.full_name} {canonical_params(self.params)}"
+        return f"{self.benchmark.full_name} {Params(self.params)}"
 
     def label(self) -> str:
         shown = " ".join(f"{k}={v}" for k, v in self.params.items())

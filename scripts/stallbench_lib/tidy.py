@@ -7,6 +7,7 @@ from pathlib import Path
 
 from . import numbers
 from .atomic import atomic_write
+from .parameters import Params
 
 STATUSES = ("ok", "timeout", "crashed", "rejected", "guarded", "error")
 
@@ -16,7 +17,7 @@ class Row:
     run_id: str
     family: str
     benchmark: str
-    params: str
+    params: Params
     repetition: int
     metric: str
     value: float | None
@@ -24,20 +25,12 @@ class Row:
     status: str
     detail: str
 
-    def param_dict(self) -> dict[str, str]:
-        return parse_params(self.params)
+    def __post_init__(self):
+        if not isinstance(self.params, Params):  # a string here is structure travelling as text
+            raise TypeError(f"Row.params is {type(self.params).__name__}, not Params")
 
 
 COLUMNS = [f.name for f in fields(Row)]
-
-
-def canonical_params(values: dict[str, str]) -> str:
-    """'key=value;key=value', keys sorted: the one spelling of a cell's parameters."""
-    return ";".join(f"{k}={values[k]}" for k in sorted(values))
-
-
-def parse_params(text: str) -> dict[str, str]:
-    return dict(item.split("=", 1) for item in text.split(";") if item)
 
 
 def _format_value(value: float | None) -> str:
@@ -52,7 +45,7 @@ def csv_lines(rows: list[Row]) -> str:
     """The rows' CSV records without the header: what a run appends after each cell."""
     # getattr, not dataclasses.astuple: astuple deep-copies, and runs of a thousand cells spent
     # minutes here.
-    return csv_records([_format_value(row.value) if c == "value" else getattr(row, c) for c in COLUMNS]
+    return csv_records([_format_value(row.value) if c == "value" else str(getattr(row, c)) for c in COLUMNS]
                        for row in rows)
 
 
@@ -77,8 +70,6 @@ def validate_row(row: Row) -> list[str]:
         problems.append("a failed row has no value")
     if row.status != "ok" and not row.detail:
         problems.append("a failed row says why in detail")
-    if row.params != canonical_params(row.param_dict()):
-        problems.append(f"params {row.params!r} are not in canonical form")
     if row.repetition < 0:
         problems.append("repetition is negative")
     return problems
@@ -97,7 +88,7 @@ def _row(fields: list[str]) -> Row:
         raise ValueError(f"value {r['value']!r} is not a finite number")
     if r["status"] not in STATUSES:
         raise ValueError(f"status {r['status']!r} is not one of {', '.join(STATUSES)}")
-    return Row(r["run_id"], r["family"], r["benchmark"], r["params"], repetition, r["metric"], value, r["unit"],
+    return Row(r["run_id"], r["family"], r["benchmark"], Params.parse(r["params"]), repetition, r["metric"], value, r["unit"],
                r["status"], r["detail"])
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
+from stallbench_lib.parameters import Params
 from stallbench_lib.tidy import Row
 from stallbench_lib.tracking import history_page, series as tracked, store
 from stallbench_lib.tracking.comparison import Thresholds
@@ -35,7 +36,7 @@ def _synthetic_store(path: Path, nights: int, series: int) -> None:
             for i in range(cells * METRICS):
                 centre = 100 * (1.1 if i in steps and night >= steps[i] else 1.0)
                 for rep, value in enumerate(rng.normal(centre, 2, 5)):
-                    rows.append(Row(run_id, "fam", "bench", f"cell={i // METRICS}", rep, f"m{i % METRICS}_ms",
+                    rows.append(Row(run_id, "fam", "bench", Params({"cell": i // METRICS}), rep, f"m{i % METRICS}_ms",
                                     float(value), "ms", "ok", ""))
             meta = {"run_id": run_id, "complete": True, "machine": {"fingerprint": FINGERPRINT},
                     "started_at": f"2026-{night:04d}", "git": {"commit": f"{night:040x}"}, "metrics": declarations}

@@ -4,6 +4,7 @@ import json
 import random
 from pathlib import Path
 
+from stallbench_lib.parameters import Params
 from stallbench_lib.tidy import Row, write_csv
 
 MACHINE = {"fingerprint": "aaaaaaaaaaaa", "cpu_model": "Test CPU", "cores": 2, "memory_gib": 24}
@@ -28,10 +29,10 @@ def write_run(path: Path, values: dict[tuple[str, str], list[float]], machine: d
     for (params, metric), reps in values.items():
         unit = DECLARATIONS["fam/bench"].get(metric, {"unit": "ms"})["unit"]
         for i, v in enumerate(reps):
-            rows.append(Row(run_id, "fam", "bench", params, i, metric, v, unit, "ok", ""))
+            rows.append(Row(run_id, "fam", "bench", Params.parse(params), i, metric, v, unit, "ok", ""))
     for (params, metric), status in (failures or {}).items():
         unit = DECLARATIONS["fam/bench"].get(metric, {"unit": "ms"})["unit"]
-        rows.append(Row(run_id, "fam", "bench", params, 0, metric, None, unit, status, f"{status} in test"))
+        rows.append(Row(run_id, "fam", "bench", Params.parse(params), 0, metric, None, unit, status, f"{status} in test"))
     path.mkdir(parents=True)
     write_csv(path / "results.csv", rows)
     meta = {"run_id": run_id, "complete": True, "machine": machine or MACHINE, "metrics": DECLARATIONS,

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from conftest import BUILD, ROOT, stallbench
+from stallbench_lib.parameters import Params
 from stallbench_lib import build as builder, cli
 from stallbench_lib.tidy import Row
 from stallbench_lib.tracking import ab_rounds, ab_verdict, paired, revisions
@@ -80,11 +81,11 @@ def test_verdicts_on_synthetic_rounds():
 
 
 def _rows(values, metric="time_ms"):
-    return [Row("r", "fam", "bench", "n=1", i, metric, v, "ms", "ok", "") for i, v in enumerate(values)]
+    return [Row("r", "fam", "bench", Params({"n": 1}), i, metric, v, "ms", "ok", "") for i, v in enumerate(values)]
 
 
 def test_a_cell_failing_on_both_sides_is_named_and_one_failing_on_one_side_is_not():
-    failed = [Row("r", "fam", "bench", "n=1", 0, "time_ms", None, "ms", "error", "playwright-core is not installed")]
+    failed = [Row("r", "fam", "bench", Params({"n": 1}), 0, "time_ms", None, "ms", "error", "playwright-core is not installed")]
     both = ab_rounds.Pair(("fam", "bench", "n=1"), {}, 0, rows={"base": failed, "current": failed})
     one = ab_rounds.Pair(("fam", "bench", "n=2"), {}, 1, rows={"base": _rows([1.0]), "current": failed})
     fine = ab_rounds.Pair(("fam", "bench", "n=3"), {}, 2, rows={"base": _rows([1.0]), "current": _rows([1.0])})

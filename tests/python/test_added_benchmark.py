@@ -28,9 +28,9 @@ def test_an_added_benchmark_with_a_per_process_parameter_runs_through_the_pipeli
 
     rows = read_csv(run_dir / "results.csv")
     assert [p for r in rows for p in validate_row(r)] == [] and {r.status for r in rows} == {"ok"}
-    assert {r.params for r in rows} == {"jobs=4;n=1000000;pool=1", "jobs=4;n=1000000;pool=2"}
+    assert {str(r.params) for r in rows} == {"jobs=4;n=1000000;pool=1", "jobs=4;n=1000000;pool=2"}
     for pool in ("1", "2"):
-        mine = [r for r in rows if r.param_dict()["pool"] == pool]
+        mine = [r for r in rows if r.params["pool"] == pool]
         assert {r.repetition for r in mine} == {0, 1}
         assert len([r for r in mine if r.metric == "job_done_ms" and r.repetition == 0]) == 4  # one row per job
         # The value reached libuv: never more jobs at once than the pool size (one thread: exactly one).

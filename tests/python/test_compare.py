@@ -217,12 +217,12 @@ def test_benjamini_hochberg_matches_its_definition():
 def test_a_marginal_regression_among_many_metrics_does_not_stay_significant(tmp_path, capsys):
     steps = [100 + 2 * i for i in range(9)]  # medians 108 -> 115 (+6.5%), p about 0.02: significant alone
     flat = {(f"n={i}", "time_ms"): steps for i in range(30)}
-    base = write_run(tmp_path / "base", {("marginal", "time_ms"): steps, ("clear", "time_ms"): noisy(100, 9, 0.01, 1),
+    base = write_run(tmp_path / "base", {("cell=marginal", "time_ms"): steps, ("cell=clear", "time_ms"): noisy(100, 9, 0.01, 1),
                                          **flat})
-    current = write_run(tmp_path / "cur", {("marginal", "time_ms"): [x + 7 for x in steps],
-                                           ("clear", "time_ms"): noisy(130, 9, 0.01, 2), **flat})
+    current = write_run(tmp_path / "cur", {("cell=marginal", "time_ms"): [x + 7 for x in steps],
+                                           ("cell=clear", "time_ms"): noisy(130, 9, 0.01, 2), **flat})
     result, rows = compare(tmp_path, base, current, capsys=capsys)
-    marginal, clear = rows[("marginal", "time_ms")], rows[("clear", "time_ms")]
+    marginal, clear = rows[("cell=marginal", "time_ms")], rows[("cell=clear", "time_ms")]
     assert marginal["verdict"] == clear["verdict"] == "regressed" and result.returncode == 1
     assert float(marginal["p_value"]) < 0.05 <= float(marginal["q_value"])
     assert float(clear["q_value"]) < 0.05

@@ -12,6 +12,7 @@ import subprocess
 import pytest
 
 from conftest import BUILD, stallbench_command
+from stallbench_lib.parameters import Params
 from stallbench_lib import catalogue, contract, tidy
 from stallbench_lib.build import bench_binaries
 from stallbench_lib.profiles import PROFILES
@@ -50,7 +51,7 @@ def test_the_rows_separators_are_reserved_by_the_harness():
     described = catalogue.describe(BINARIES["pool"]).declared
     separators = described["reserved"]["separators"]
     assert {";", "=", ","} <= set(separators)  # tidy's params, --set lists
-    assert tidy.canonical_params({"a": "1", "b": "2"}) == "a=1;b=2"
+    assert str(Params({"b": "2", "a": "1"})) == "a=1;b=2"
 
 
 @pytest.mark.parametrize("document, words", [

@@ -32,7 +32,7 @@ def test_an_ended_repetition_becomes_its_rows_in_the_harness_order():
     assert [(r.metric, r.value) for r in rows] == [("cores", 2), ("pbkdf2_done_ms", 1.0), ("pbkdf2_done_ms", 2.0),
                                                    ("pool_efficiency", 0.9)]
     assert {r.repetition for r in rows} == {1} and {r.status for r in rows} == {"ok"}
-    assert rows[0].params == "digest=sha256;iters=1000;jobs=2;pool=2"
+    assert dict(rows[0].params) == {"digest": "sha256", "iters": "1000", "jobs": "2", "pool": "2"}
     assert {r.unit for r in rows if r.metric == "pool_efficiency"} == {"ratio"}
 
 
@@ -40,7 +40,7 @@ def test_subcases_add_their_parameters():
     line = record(values=[("fs_latency_ms", None, {}, 3.0), ("fs_latency_ms", None, {"class": "read"}, 2.0),
                           ("fs_latency_ms", None, {"class": "stat"}, 1.0)])
     rows = rows_from_record(read_record(line), "r", BENCH, PARAMS)
-    assert [(r.params, r.value) for r in rows] == [("digest=sha256;iters=1000;jobs=2;pool=2", 3.0),
+    assert [(str(r.params), r.value) for r in rows] == [("digest=sha256;iters=1000;jobs=2;pool=2", 3.0),
                                                    ("class=read;digest=sha256;iters=1000;jobs=2;pool=2", 2.0),
                                                    ("class=stat;digest=sha256;iters=1000;jobs=2;pool=2", 1.0)]
 

@@ -73,7 +73,7 @@ def test_driven_it_reports_the_requests_beside_what_the_probe_saw(tmp_path, node
     (run,) = [p for p in tmp_path.iterdir() if p.is_dir()]
     rows = {r.metric: r for r in read_csv(run / "results.csv")}
     assert rows["latency_p50_ms"].value > 0 and rows["canaries"].value > 0
-    assert rows["latency_p50_ms"].param_dict() == {"mode": "driven", "pool": "2", "rate": "5"}
+    assert dict(rows["latency_p50_ms"].params) == {"mode": "driven", "pool": "2", "rate": "5"}
     assert (run / "report" / "doctor-timeline-0.png").exists()
     # the report's header says which command ran, from when to when (no profile: a doctor has none)
     meta = json.loads((run / "meta.json").read_text())

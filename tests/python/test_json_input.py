@@ -42,7 +42,7 @@ def _rejected_by_every_parser(result, rows):
     assert result.returncode == 1, result.stderr  # the run finished; its cells failed
     assert "Traceback" not in result.stderr
     assert {r.status for r in rows} == {"rejected"}
-    details = {r.param_dict()["parser"]: r.detail for r in rows}
+    details = {r.params["parser"]: r.detail for r in rows}
     assert set(details) == PARSERS
     for parser, detail in details.items():
         assert detail.startswith(parser + ": "), detail
@@ -127,11 +127,11 @@ def test_good_file_is_walked_alike_by_every_parser_to_steady_state(tmp_path):
     result, rows = _run(doc, tmp_path, "--set", "mode=inline,worker")
     assert result.returncode == 0, result.stderr
     assert {r.status for r in rows} == {"ok"}
-    values = {(r.param_dict()["parser"], r.param_dict()["mode"]): r.value for r in rows if r.metric == "values"}
+    values = {(r.params["parser"], r.params["mode"]): r.value for r in rows if r.metric == "values"}
     assert set(values) == {(p, m) for p in PARSERS for m in ("inline", "worker")}
     assert set(values.values()) == {10.0}
     assert all(r.value > 1 for r in rows if r.metric == "steady_iterations")
-    assert {r.param_dict()["numbers"] for r in rows if r.param_dict()["parser"] == "rapidjson-fast"} <= {"fast"}
+    assert {r.params["numbers"] for r in rows if r.params["parser"] == "rapidjson-fast"} <= {"fast"}
     assert all(r.value > 0 for r in rows if r.metric == "adapter_overhead_ratio")
 
 
@@ -142,7 +142,7 @@ def test_json_parse_runs_per_chosen_node_line(tmp_path):
     result, rows = _run(doc, tmp_path, "--set", "parser=nlohmann", node="system")
     assert result.returncode == 0, result.stderr
     node = [r for r in rows if r.benchmark == "input-node"]
-    assert {r.param_dict()["runtime"] for r in node} == {"node@system"}
+    assert {r.params["runtime"] for r in node} == {"node@system"}
     assert {r.value for r in node if r.metric == "values"} == {10.0}
     assert all(r.value > 1 for r in node if r.metric == "steady_iterations")
     doc.write_text('{"books":[')

@@ -21,7 +21,7 @@ def test_node_rows_carry_the_cpp_cells_metrics(smoke_run):
     rows = _pool_rows(run_dir)
     metrics = {}
     for r in rows:
-        metrics.setdefault(r.param_dict()["runtime"], set()).add(r.metric)
+        metrics.setdefault(r.params["runtime"], set()).add(r.metric)
     if not nodejs.find()[0]:
         pytest.skip("no Node line installed or installable here")
     node_runtimes = [runtime for runtime in metrics if runtime.startswith("node@")]
@@ -67,7 +67,7 @@ def test_in_node_the_canary_waits_for_the_first_job_to_end_and_not_with_threads_
     (run_dir,) = [p for p in tmp_path.iterdir() if p.is_dir()]
     by_pool = {}
     for r in _pool_rows(run_dir):
-        by_pool.setdefault(r.param_dict()["pool"], {}).setdefault(r.metric, []).append(r.value)
+        by_pool.setdefault(r.params["pool"], {}).setdefault(r.metric, []).append(r.value)
     first, second = sorted(by_pool["4"]["pbkdf2_done_ms"])[:2]
     for wait in ("fs_queue_wait_ms", "dns_queue_wait_ms"):
         assert 0.5 * first <= by_pool["4"][wait][0] <= second, (wait, by_pool["4"][wait], first, second)

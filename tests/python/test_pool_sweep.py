@@ -40,23 +40,23 @@ def test_sweep_writes_rows_for_every_size_and_class(tiny_sweep, node_line):
     assert {r.status for r in rows} == {"ok"}
     assert {r.family for r in rows} == {"pool-sweep"}
     runtimes = ["stallbench"] + ([f"node@{node_line}"] if node_line else [])
-    per_class = {(r.param_dict()["runtime"], r.param_dict()["pool"], r.param_dict()["class"])
-                 for r in rows if "class" in r.param_dict()}
+    per_class = {(r.params["runtime"], r.params["pool"], r.params["class"])
+                 for r in rows if "class" in r.params}
     assert per_class == {(rt, p, c) for rt in runtimes for p in ("1", "2") for c in ("pbkdf2", "read", "lookup")}
-    assert {r.param_dict()["mix"] for r in rows if r.benchmark == "open-loop"} == {"pbkdf2@20@20000+read@50+lookup@20"}
+    assert {r.params["mix"] for r in rows if r.benchmark == "open-loop"} == {"pbkdf2@20@20000+read@50+lookup@20"}
     metrics = {r.metric for r in rows}
     for name in ("latency_p50_ms", "latency_p99_ms", "queue_wait_p50_ms", "service_p50_ms", "throughput_per_s",
                  "cpu_util", "predicted_p50_ms", "predicted_p99_ms", "unfinished", "dropped"):
         assert name in metrics, name
     cpu = [r for r in rows if r.metric == "cpu_util"]
-    assert len(cpu) == 2 * len(runtimes) and all("class" not in r.param_dict() for r in cpu)
+    assert len(cpu) == 2 * len(runtimes) and all("class" not in r.params for r in cpu)
     # Every class of every runtime has the model's first wait for a thread, and the measured one
     # where a canary stood before every job (Node: with the canary addon). Node's queue wait and
     # service exist only where that first wait is the whole wait (pbkdf2: one trip; a lookup waits
     # again in the slow-I/O queue).
     have = {}
     for r in rows:
-        p = r.param_dict()
+        p = r.params
         if "class" in p:
             have.setdefault((p["runtime"], p["pool"], p["class"]), set()).add(r.metric)
     canary = (BUILD / preload.ADDON).exists()
@@ -71,7 +71,7 @@ def test_sweep_writes_rows_for_every_size_and_class(tiny_sweep, node_line):
 def test_sweep_runs_slow_dns_at_each_pool_size(tiny_sweep):
     _, run_dir = tiny_sweep
     rows = [r for r in read_csv(run_dir / "results.csv") if r.metric == "max_concurrent_lookups"]
-    seen = {(r.param_dict()["lookup_kind"], int(r.param_dict()["pool"])): r.value for r in rows}
+    seen = {(r.params["lookup_kind"], int(r.params["pool"])): r.value for r in rows}
     # The pool size really reached each process: ordinary work fills the pool, lookups half of it.
     assert seen[("blocking-work", 1)] == 1 and seen[("blocking-work", 2)] == 2
     if ("getaddrinfo", 2) in seen:

@@ -1,6 +1,7 @@
 """Which attack an entry gets when several were measured, and what a flat curve says when no attack
 proved anything: an attack that got slow or hung outranks any flat one; an entry no attack generator
 could read, or whose analyser and measured attacks disagree, reads "uncertain", never "linear"."""
+from stallbench_lib.parameters import Params
 from stallbench_lib.redos import attacks, patterns, worst_attack
 from stallbench_lib.redos.curves import curves
 from stallbench_lib.redos.summary import risk_row, short_verdict, engine_verdicts
@@ -99,7 +100,7 @@ def test_a_regex_no_generator_could_read_is_uncertain_no_attack():
 
 
 def rows(engine, points):
-    return [Row("r", "regex", "match", f"engine={engine};length={n};pattern=p", 0, "match_ms", t, "ms", "ok", "")
+    return [Row("r", "regex", "match", Params({"engine": engine, "length": n, "pattern": "p"}), 0, "match_ms", t, "ms", "ok", "")
             for n, t in points]
 
 

@@ -89,14 +89,14 @@ def test_scan_runs_the_study_and_writes_an_editable_catalogue(tmp_path, regex_to
     # The triage measured every regex on every engine in one process per engine; only the engine
     # that blew up on the regex that grew was escalated, in the probe through the given lengths; the
     # others' verdicts come from the triage. No match cell ran.
-    pair = lambda r: (r.param_dict()["pattern"], r.param_dict()["engine"])
+    pair = lambda r: (r.params["pattern"], r.params["engine"])
     results = run_dir / "results.csv"  # no cell at all here (--no-throughput): no results.csv
     assert not results.exists() or not [r for r in read_csv(results) if r.benchmark == "match"]
     escalation = read_csv(run_dir / "escalation.csv")
     escalated = {pair(r) for r in escalation}
     triaged = {pair(r) for r in read_csv(run_dir / "triage.csv")}
     assert escalated == {("lib-parse-js-L4", "std")}
-    assert max(int(r.param_dict()["length"]) for r in escalation) <= 32
+    assert max(int(r.params["length"]) for r in escalation) <= 32
     assert triaged == {(p, e) for p in ("lib-parse-js-L7", "src-words-ts-L2", "lib-parse-js-L4") for e in ("std", "re2")
                        } - escalated
     assert set(verdicts(run_dir)) == escalated | triaged
@@ -140,7 +140,7 @@ def test_an_engine_reading_backslash_u_differently_is_wrong_answers_not_a_growth
     with open(run_dir / "disagreements.csv") as f:
         boost_wrong = [r for r in csv.DictReader(f) if r["pattern"] == "escape-u" and "boost" in r["wrong_engines"]]
     assert len(boost_wrong) > 1 and wrong.split(": ")[2].startswith(f"{len(boost_wrong):,} inputs")
-    rows = {(r.param_dict()["engine"], r.param_dict()["pattern"]): r for r in read_csv(run_dir / "results.csv")
+    rows = {(r.params["engine"], r.params["pattern"]): r for r in read_csv(run_dir / "results.csv")
             if r.metric == "match_ms"}
     assert rows[("std", "dot-all")].status == "rejected" and "flag s" in rows[("std", "dot-all")].detail
     assert rows[("boost", "dot-all")].status == "ok" and rows[("node@26", "dot-all")].status == "ok"
@@ -157,7 +157,7 @@ def test_node_linear_says_where_v8s_linear_engine_cannot_apply(tmp_path, regex_t
                                  for name, flags in (("nested-i", "i"), ("nested", ""))))
     result, run_dir = regex_run(tmp_path, "--patterns", str(catalogue), "--engines", "node-linear", "--node", "26")
     assert result.returncode == 0, result.stderr
-    fell = {r.param_dict()["pattern"]: r.value for r in read_csv(run_dir / "results.csv") if r.metric == "fell_back"}
+    fell = {r.params["pattern"]: r.value for r in read_csv(run_dir / "results.csv") if r.metric == "fell_back"}
     assert fell == {"nested-i": 1, "nested": 0}
     found = verdicts(run_dir)
     assert "the i flag" in found[("nested-i", "node-linear@26")]["fallback"]

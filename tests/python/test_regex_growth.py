@@ -4,6 +4,7 @@ import random
 
 import pytest
 
+from stallbench_lib.parameters import Params
 from stallbench_lib.redos import refine
 from stallbench_lib.redos.curves import curves
 from stallbench_lib.redos.growth import classify
@@ -69,11 +70,11 @@ def test_too_few_points():
 
 
 def _rows(engine, points, stop=None, repetition=0):
-    rows = [Row("r", "regex", "match", f"engine={engine};length={n};pattern=p", repetition, "match_ms", t, "ms", "ok",
+    rows = [Row("r", "regex", "match", Params({"engine": engine, "length": n, "pattern": "p"}), repetition, "match_ms", t, "ms", "ok",
                 "") for n, t in points]
     if stop:
         n, status, detail = stop
-        rows.append(Row("r", "regex", "match", f"engine={engine};length={n};pattern=p", 0, "match_ms", None, "ms",
+        rows.append(Row("r", "regex", "match", Params({"engine": engine, "length": n, "pattern": "p"}), 0, "match_ms", None, "ms",
                         status, detail))
     return rows
 
@@ -117,7 +118,7 @@ def test_lengths_are_pumped_lengths_behind_a_prefix():
     # whole input length (57 to 81) it read as polynomial 2.4-3.3.
     lengths = list(range(57, 82, 4))
     times = [1e-3 * (n - 53) for n in lengths]
-    rows = [Row("r", "regex", "match", f"engine=std;length={n};pattern=ssri", 0, "match_ms", t, "ms", "ok", "")
+    rows = [Row("r", "regex", "match", Params({"engine": "std", "length": n, "pattern": "ssri"}), 0, "match_ms", t, "ms", "ok", "")
             for n, t in zip(lengths, times)]
     assert curves(rows)[("ssri", "std")].verdict == "polynomial"
     pumped = curves(rows, {"ssri": 53})[("ssri", "std")]
@@ -250,7 +251,7 @@ def test_a_tree_s_report_draws_the_riskiest_curves_only():
     rows = []
     for k in range(family.MAX_PANELS + 8):  # every third regex blows up, later ones sooner
         points = [(n, t * (k + 1)) for n, t in exp] if k % 3 == 0 else flat
-        rows += [Row("r", "regex", "match", f"engine=std;length={n};pattern=p{k}", 0, "match_ms", t, "ms", "ok", "")
+        rows += [Row("r", "regex", "match", Params({"engine": "std", "length": n, "pattern": f"p{k}"}), 0, "match_ms", t, "ms", "ok", "")
                  for n, t in points]
     names = [f"p{k}" for k in range(family.MAX_PANELS + 8)]
     drawn, note = family.panels(curves(rows), names, ["std"])

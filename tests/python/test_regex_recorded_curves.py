@@ -14,6 +14,7 @@ import random
 import pytest
 
 from conftest import DATA
+from stallbench_lib.parameters import Params
 from stallbench_lib.redos.curves import curves
 from stallbench_lib.tidy import Row
 
@@ -24,7 +25,7 @@ CLASSES = {"linear": {"linear"}, "polynomial": {"polynomial"}, "exponential": {"
 
 
 def curve_of(recorded: dict, scale=lambda t: t):
-    rows = [Row("r", "regex", "match", f"engine={recorded['engine']};length={n};pattern=p", 0, "match_ms",
+    rows = [Row("r", "regex", "match", Params({"engine": recorded["engine"], "length": n, "pattern": "p"}), 0, "match_ms",
                 None if ms is None else scale(ms), "ms", status, detail)
             for n, ms, status, detail in recorded["rows"]]
     return curves(rows, {"p": recorded["fixed"]})[("p", recorded["engine"])]

@@ -94,8 +94,8 @@ def test_a_parameter_renamed_in_cpp_stops_the_report_in_one_line():
         render.check_consumed("families/fam.py", {"bench": ("time_ms",)}, "fam", meta, parameters={"bench": ("pool",)})
 
 
-# A parameter read by name from a cell's parameters: p["name"], params['name'], row.param_dict()["name"].
-_READ_BY_NAME = re.compile(r"""(?:\bp|\bparams|param_dict\(\))\[(["'])([a-z_]+)\1\]""")
+# A parameter read by name from a cell's parameters: p["name"], params['name'], row.params["name"].
+_READ_BY_NAME = re.compile(r"""(?:\bp|\bparams)\[(["'])([a-z_]+)\1\]""")
 
 
 def test_every_parameter_a_family_module_reads_by_name_is_declared():

@@ -8,7 +8,7 @@ import time
 import os
 
 from conftest import BUILD, ROOT, tree
-from stallbench_lib.tidy import parse_params, read_csv, validate_row
+from stallbench_lib.tidy import read_csv, validate_row
 
 
 def test_smoke_run_completes(smoke_run):
@@ -27,10 +27,10 @@ def test_smoke_csv_follows_the_schema(smoke_run):
     assert {r.status for r in all_rows} == {"ok"}
     # Other families and benchmarks have their own tests: wherever saturation is declared among them.
     rows = [r for r in all_rows if r.family == "pool" and r.benchmark == "saturation"]
-    pools = {r.param_dict()["pool"] for r in rows}
+    pools = {r.params["pool"] for r in rows}
     assert pools == {"1", "4"}  # one process per pool size, each recorded
     for params in {r.params for r in rows}:  # every cell: one completion per job in each repetition
-        jobs = int(parse_params(params)["jobs"])
+        jobs = int(params["jobs"])
         per_rep = [r for r in rows if r.metric == "pbkdf2_done_ms" and r.repetition == 0 and r.params == params]
         assert len(per_rep) == jobs, params
 
@@ -107,7 +107,7 @@ def test_ctrl_c_keeps_finished_cells_and_marks_incomplete(tmp_path):
     meta = json.loads((run_dir / "meta.json").read_text())
     assert meta["complete"] is False and meta["interrupted"] == "SIGINT"
     rows = read_csv(run_dir / "results.csv")
-    assert {r.param_dict()["iters"] for r in rows} == {"20000"}
+    assert {r.params["iters"] for r in rows} == {"20000"}
     assert not list(run_dir.rglob("*.tmp"))
 
 

@@ -31,8 +31,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from conftest import BUILD, DATA
-from stallbench_lib import build, catalogue
+from stallbench_lib import build, catalogue, runtimes
 from stallbench_lib.convert import read_record
+from stallbench_lib.parameters import Params
 from stallbench_lib.tidy import read_csv
 
 EXPECTED = DATA / "smoke_row_keys.csv"
@@ -57,7 +58,7 @@ def series_metrics(run_dir: Path) -> set[tuple[str, str, str]]:
 def _served_series(run_dir: Path) -> set[tuple[str, str, str]]:
     """The same from served cells' logs: the request line (`REPETITIONS BENCH.NAME=VALUE ...`), then
     the cell's records; the family is its rows' in results.csv."""
-    families = {(r.benchmark, frozenset(r.param_dict().items())): r.family for r in read_csv(run_dir / "results.csv")}
+    families = {(r.benchmark, frozenset(r.params.items())): r.family for r in read_csv(run_dir / "results.csv")}
     found = set()
     for path in (run_dir / "raw").glob("*.log"):
         request, *records = path.read_text().splitlines() or [""]
@@ -77,15 +78,11 @@ def _node_params(benchmarks: list[catalogue.Benchmark]) -> dict[tuple[str, str],
     return {(b.family, b.name): {p.name: p.node_values for p in b.params if p.node_values} for b in benchmarks}
 
 
-def _with_line(params: str, node_params: dict[str, list[str]], old: str, new: str) -> str:
-    parts = []
-    for item in params.split(";"):
-        key, _, value = item.partition("=")
-        base, at, line = value.partition("@")
-        if at and line == old and base in node_params.get(key, ()):
-            value = f"{base}@{new}"
-        parts.append(f"{key}={value}")
-    return ";".join(parts)
+def _with_line(params: Params, node_params: dict[str, list[str]], old: str, new: str) -> Params:
+    def respelled(key: str, value: str) -> str:
+        base, line = runtimes.split(value)
+        return runtimes.of_line(new, base) if line == old and base in node_params.get(key, ()) else value
+    return Params({key: respelled(key, value) for key, value in params.items()})
 
 
 def row_keys(run_dir: Path, benchmarks: list[catalogue.Benchmark]) -> set[tuple[str, ...]]:
@@ -97,7 +94,7 @@ def row_keys(run_dir: Path, benchmarks: list[catalogue.Benchmark]) -> set[tuple[
         params = r.params
         for line in lines:
             params = _with_line(params, node_params.get((r.family, r.benchmark), {}), line, PLACEHOLDER)
-        keys.add((r.family, r.benchmark, params, r.metric, r.status))
+        keys.add((r.family, r.benchmark, str(params), r.metric, r.status))
     return keys
 
 

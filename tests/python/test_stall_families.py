@@ -26,16 +26,16 @@ def test_json_smoke_cells(smoke_run):
     assert result.returncode == 0, result.stderr
     rows = _rows(run_dir, "json")
     parse = [r for r in rows if r.benchmark == "parse"]
-    modes = {r.param_dict()["mode"] for r in parse}
+    modes = {r.params["mode"] for r in parse}
     assert modes == {"inline", "worker", "incremental", "ndjson"}
-    assert {r.param_dict()["parser"] for r in parse} == {"simdjson-ondemand", "nlohmann"}
+    assert {r.params["parser"] for r in parse} == {"simdjson-ondemand", "nlohmann"}
     # Off the loop the modes are compared on the parser that runs in all of them.
-    assert {r.param_dict()["parser"] for r in parse if r.param_dict()["mode"] != "inline"} == {"simdjson-ondemand"}
+    assert {r.params["parser"] for r in parse if r.params["mode"] != "inline"} == {"simdjson-ondemand"}
     for metric in ("parse_ms", "parse_mb_s", "first_parse_ms", "loop_delay_max_ms", "loop_delay_p99_ms",
                    "stall_max_ms", "health_max_ms", "health_p99_ms", "rss_growth_mb", "memcpy_mb_s"):
         assert any(r.metric == metric for r in parse), metric
     nodes = json.loads((run_dir / "meta.json").read_text())["nodes"]
-    node_cells = {r.param_dict()["runtime"] for r in rows if r.benchmark == "node-parse"}
+    node_cells = {r.params["runtime"] for r in rows if r.benchmark == "node-parse"}
     assert node_cells == {n["runtime"] for n in nodes}  # one cell per chosen Node line, none without
 
 
@@ -45,7 +45,7 @@ def test_json_walk_smoke_cells(smoke_run):
     _, run_dir = smoke_run
     walk = [r for r in _rows(run_dir, "json") if r.benchmark == "walk"]
     assert {r.status for r in walk} == {"ok"}
-    assert {(r.param_dict()["parser"], r.param_dict()["shape"]) for r in walk} == {
+    assert {(r.params["parser"], r.params["shape"]) for r in walk} == {
         (p, s) for p in ("simdjson-ondemand", "nlohmann") for s in ("tweets", "coordinates")}
     assert all(r.value > 1 for r in walk if r.metric == "walk_iterations")
     assert all(r.value > 0 for r in walk if r.metric in ("adapter_overhead_ratio", "walk_mb_s", "reference_mb_s"))
@@ -57,7 +57,7 @@ def test_inline_parse_stalls_for_at_least_the_parse(smoke_run):
     rows = _rows(run_dir, "json")
     parse_ms = _by_rep(rows, "parse", "parse_ms")
     stall = _by_rep(rows, "parse", "stall_max_ms")
-    inline = [p for p in parse_ms if "mode=inline" in p]
+    inline = [p for p in parse_ms if p["mode"] == "inline"]
     assert inline
     for params in inline:
         for rep, ms in parse_ms[params].items():
@@ -68,7 +68,7 @@ def test_incremental_takes_many_turns(smoke_run):
     _, run_dir = smoke_run
     turns = _by_rep(_rows(run_dir, "json"), "parse", "turns")
     for params, reps in turns.items():
-        expected = 20 if ("mode=incremental" in params or "mode=ndjson" in params) else 1  # 20,000 / 1,000
+        expected = 20 if params["mode"] in ("incremental", "ndjson") else 1  # 20,000 / 1,000
         assert set(reps.values()) == {expected}, params
 
 
@@ -77,7 +77,7 @@ def test_report_modes_same_revenue(smoke_run):
     rows = _rows(run_dir, "report")
     revenue = {r.value for r in rows if r.metric == "revenue"}
     assert len(revenue) == 1
-    modes = {r.param_dict()["mode"] for r in rows if r.benchmark == "price-report"}
+    modes = {r.params["mode"] for r in rows if r.benchmark == "price-report"}
     assert modes == {"inline", "chunked", "worker", "worker-pool"}
     meters = [r for r in rows if r.benchmark == "meters" and r.metric == "stall_sized_ms"]
     assert len(meters) == 2 * 5  # two repetitions, five stalls each

@@ -8,6 +8,7 @@ import subprocess
 import pytest
 
 from conftest import BUILD, stallbench
+from stallbench_lib.parameters import Params
 from stallbench_lib import node as nodejs
 from stallbench_lib.tidy import read_csv
 
@@ -22,7 +23,7 @@ def test_starvation_rows_show_the_shapes(smoke_run):
     assert rows and {r.status for r in rows} == {"ok"}
     by = lambda benchmark, metric: [r for r in rows if r.benchmark == benchmark and r.metric == metric]
     for r in by("reschedule", "calls_before_timer"):
-        p = r.param_dict()
+        p = r.params
         if p["scheduler"] == "nexttick":
             assert r.value == int(p["n"])  # the timer waited for every call
     for r in by("busy_timer", "timer_late_ms"):
@@ -30,13 +31,13 @@ def test_starvation_rows_show_the_shapes(smoke_run):
     assert {r.value for r in by("async_pbkdf2", "interval_ticks")} == {0.0}
     lines = {n["runtime"] for n in json.loads((run_dir / "meta.json").read_text())["nodes"]}
     for benchmark in ("reschedule", "busy_timer", "async_pbkdf2"):
-        assert {r.param_dict()["runtime"] for r in rows if r.benchmark == benchmark} == {"stallbench"} | lines
+        assert {r.params["runtime"] for r in rows if r.benchmark == benchmark} == {"stallbench"} | lines
     parity = [r for r in rows if r.benchmark == "parity" and r.metric.endswith("_expected_pct")]
-    assert {r.param_dict()["runtime"] for r in parity} == lines
+    assert {r.params["runtime"] for r in parity} == lines
     # Both sides gave only orders the race allows; how often each won is the report's figure.
     assert {r.value for r in parity} <= {100.0}
     random_programs = by("random_parity", "agree_pct")
-    assert {r.param_dict()["runtime"] for r in random_programs} == lines
+    assert {r.params["runtime"] for r in random_programs} == lines
     assert {r.value for r in random_programs} <= {100.0}  # the smoke profile's fixed series agrees everywhere
 
 
@@ -65,7 +66,7 @@ def test_the_random_programs_section_counts_per_line_and_names_each_disagreement
     from stallbench_lib.tidy import Row
 
     def row(runtime, repetition, metric, value):
-        return Row("r", "starvation", "random_parity", f"programs=8;runtime={runtime};series=fresh", repetition, metric,
+        return Row("r", "starvation", "random_parity", Params({"programs": 8, "runtime": runtime, "series": "fresh"}), repetition, metric,
                    value, "", "ok", "")
 
     rows = []

@@ -8,6 +8,7 @@ import time
 
 from conftest import ROOT
 from postgres_server import postgres_url  # noqa: F401 (a fixture)
+from stallbench_lib.parameters import Params
 from stallbench_lib import children, cli
 from stallbench_lib.tidy import Row, write_csv
 from stallbench_lib.tracking import store
@@ -45,7 +46,7 @@ def test_sqlite_round_trip_and_history(tmp_path, capsys):
 
 def _big_run(path, rows):
     path.mkdir(parents=True)
-    write_csv(path / "results.csv", [Row(path.name, "fam", "bench", f"n={i // 50}", i % 50, "time_ms", float(i), "ms",
+    write_csv(path / "results.csv", [Row(path.name, "fam", "bench", Params({"n": i // 50}), i % 50, "time_ms", float(i), "ms",
                                          "ok", "") for i in range(rows)])
     (path / "meta.json").write_text('{"run_id": "%s", "complete": true, "machine": {"fingerprint": "%s"}}'
                                     % (path.name, MACHINE["fingerprint"]))

@@ -42,9 +42,9 @@ def test_the_example_app_at_two_pool_sizes_gives_rows_and_a_recommendation(tmp_p
     assert {r.status for r in rows} == {"ok"}
     by_pool, seconds = {}, {}
     for r in rows:
-        by_pool.setdefault(r.param_dict()["pool"], {})[r.metric] = r.value
+        by_pool.setdefault(r.params["pool"], {})[r.metric] = r.value
         if r.metric == "queue_wait_second_mean_ms":
-            seconds.setdefault(r.param_dict()["pool"], []).append(r.value)
+            seconds.setdefault(r.params["pool"], []).append(r.value)
     assert set(by_pool) == {"1", "2"}
     for pool, metrics in by_pool.items():
         assert metrics["completed"] + metrics["errors"] + metrics["unfinished"] == 8  # 4/s for 2 s
@@ -61,7 +61,7 @@ def test_the_example_app_at_two_pool_sizes_gives_rows_and_a_recommendation(tmp_p
     documented = re.search(r"benchmark `app`,\s+params\s+((?:`\w+`,?\s+)+)and\s+no\s+`class`",
                            (ROOT / "docs" / "pool-sweep.md").read_text())
     assert documented, "docs/pool-sweep.md no longer says which params the --app rows have"
-    assert {key for r in rows for key in r.param_dict()} == set(re.findall(r"`(\w+)`", documented.group(1)))
+    assert {key for r in rows for key in r.params} == set(re.findall(r"`(\w+)`", documented.group(1)))
     assert sorted(p.name for p in (run_dir / "raw").iterdir()) == [
         "probe-pool1-rep0.jsonl", "probe-pool1-rep1.jsonl", "probe-pool2-rep0.jsonl", "probe-pool2-rep1.jsonl"]
 

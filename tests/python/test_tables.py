@@ -10,6 +10,7 @@ import pytest
 
 from conftest import ROOT
 from stallbench_lib.report import grouping, table
+from stallbench_lib.parameters import Params
 from stallbench_lib.tidy import Row
 from stallbench_lib.tracking import ab_report, comparison, verdict_table
 
@@ -56,15 +57,6 @@ def hand_built_tables(path: Path) -> list[str]:
     return found
 
 
-def _calls(node, *names) -> bool:
-    for n in ast.walk(node):
-        if isinstance(n, ast.Call):
-            f = n.func
-            if (f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else "") in names:
-                return True
-    return False
-
-
 def _files_into_nested_dicts(body) -> bool:
     """`d[a][b] = x`, `d.setdefault(a, ...)[b] = x` or `d.setdefault(a, ...).append/setdefault(...)`."""
     for n in ast.walk(body):
@@ -79,15 +71,28 @@ def _files_into_nested_dicts(body) -> bool:
     return False
 
 
+def _by_name(n: ast.AST) -> bool:
+    return isinstance(n, ast.Subscript) and isinstance(n.slice, ast.Constant) and isinstance(n.slice.value, str)
+
+
+def _reads_params(loop: ast.For) -> bool:
+    """Whether a loop reads parameters by name: r.params["x"], or p["x"] where it iterates over .params."""
+    walked = list(ast.walk(ast.Module(body=loop.body, type_ignores=[])))
+    if any(_by_name(n) and isinstance(n.value, ast.Attribute) and n.value.attr == "params" for n in walked):
+        return True
+    over_params = any(isinstance(n, ast.Attribute) and n.attr == "params" for n in ast.walk(loop.iter))
+    target = loop.target.id if isinstance(loop.target, ast.Name) else None
+    return over_params and any(_by_name(n) and isinstance(n.value, ast.Name) and n.value.id == target for n in walked)
+
+
 def hand_grouped_rows(path: Path) -> list[str]:
-    """file:line of every loop that parses a row's params and files the row under keys read from them."""
+    """file:line of every loop that reads rows' params and files the rows under keys read from them."""
     tree = ast.parse(path.read_text(), str(path))
     found = []
     for node in ast.walk(tree):
         if isinstance(node, ast.For):
             body = ast.Module(body=node.body, type_ignores=[])
-            if _calls(ast.Module(body=[ast.Expr(node.iter), *node.body], type_ignores=[]), "parse_params", "param_dict") \
-                    and _files_into_nested_dicts(body):
+            if _reads_params(node) and _files_into_nested_dicts(body):
                 found.append(_where(path, node))
     return found
 
@@ -113,8 +118,7 @@ HAND_GROUPED = '''
 def cells(rows):
     grouped = {}
     for params in dict.fromkeys(r.params for r in rows):
-        p = parse_params(params)
-        grouped.setdefault(p["shape"], {})[p["parser"]] = params
+        grouped.setdefault(params["shape"], {})[params["parser"]] = params
     return grouped
 '''
 
@@ -144,8 +148,11 @@ def test_text_table_pads_to_the_widest_cell_and_right_aligns_figures():
     assert lines == ["class   pool", "fs         1", "pbkdf2    16"]
 
 
+P = Params.parse
+
+
 def _row(params, metric, value, repetition=0, status="ok", benchmark="b"):
-    return Row("run", "fam", benchmark, params, repetition, metric, value, "ms", status, "")
+    return Row("run", "fam", benchmark, Params.parse(params), repetition, metric, value, "ms", status, "")
 
 
 def test_grouping_files_cells_and_values_in_first_seen_order():
@@ -153,7 +160,7 @@ def test_grouping_files_cells_and_values_in_first_seen_order():
             _row("parser=z;shape=s", "m", 4, repetition=1), _row("parser=a;shape=s", "m", None, status="timeout"),
             _row("parser=q;shape=s", "m", 5, benchmark="other")]
     assert grouping.cells(rows, lambda p: p["shape"], lambda p: p["parser"], benchmark="b") == {
-        "s": {"z": "parser=z;shape=s", "a": "parser=a;shape=s"}, "t": {"z": "parser=z;shape=t"}}
+        "s": {"z": P("parser=z;shape=s"), "a": P("parser=a;shape=s")}, "t": {"z": P("parser=z;shape=t")}}
     assert list(grouping.cells(rows, lambda p: p["shape"], lambda p: p["parser"], benchmark="b")["s"]) == ["z", "a"]
     assert grouping.values(rows, lambda p: p["parser"], benchmark="b") == {"z": {"m": [1, 3, 4]}, "a": {"m": [2]}}
     assert grouping.values(rows, lambda p: p["parser"], benchmark="b", per_repetition=True)[("z", 1)] == {"m": [4]}

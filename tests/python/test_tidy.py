@@ -1,16 +1,19 @@
-from stallbench_lib.tidy import Row, canonical_params, parse_params, read_csv, to_csv, validate_row, write_csv
+import pytest
+
+from stallbench_lib.parameters import Params
+from stallbench_lib.tidy import Row, read_csv, to_csv, validate_row, write_csv
 
 
 def row(**changes):
-    base = dict(run_id="r", family="pool", benchmark="saturation", params="jobs=4;pool=1", repetition=0,
+    base = dict(run_id="r", family="pool", benchmark="saturation", params=Params({"pool": 1, "jobs": 4}), repetition=0,
                 metric="fs_latency_ms", value=1.5, unit="ms", status="ok", detail="")
     return Row(**{**base, **changes})
 
 
-def test_params_are_sorted_key_value_pairs():
-    assert canonical_params({"pool": "4", "jobs": "6", "digest": "sha256"}) == "digest=sha256;jobs=6;pool=4"
-    assert parse_params("digest=sha256;jobs=6") == {"digest": "sha256", "jobs": "6"}
-    assert canonical_params({}) == ""
+def test_a_row_carries_params_as_data_and_its_csv_line_spells_them_once():
+    assert to_csv([row()]).splitlines()[1].split(",")[3] == "jobs=4;pool=1"
+    with pytest.raises(TypeError, match="Row.params is str, not Params"):
+        row(params="jobs=4;pool=1")
 
 
 def test_csv_round_trip(tmp_path):
@@ -26,5 +29,4 @@ def test_validation_catches_schema_breaks():
     assert validate_row(row(value=None))
     assert validate_row(row(status="crashed", value=None, detail=""))
     assert validate_row(row(status="crashed", value=2.0, detail="SIGSEGV"))
-    assert validate_row(row(params="pool=1;jobs=4"))
     assert validate_row(row(value=float("nan")))

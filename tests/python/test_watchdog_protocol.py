@@ -10,21 +10,17 @@ import os
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 import uuid
 
 import pytest
-from hypothesis import HealthCheck, configuration, given, settings, strategies as st
+from hypothesis import given, strategies as st
 
 from conftest import ROOT
+from property_settings import fuzzed
 from test_child_lifetime import TAG, _gone
 from stallbench_lib.watchdog_protocol import LineReader, decode, encode
 
-# hypothesis keeps its caches in ./.hypothesis by default: not in the checkout the suite runs from.
-configuration.set_hypothesis_home_dir(os.path.join(tempfile.gettempdir(), "stallbench-hypothesis"))
-EXAMPLES = int(os.environ.get("STALLBENCH_FUZZ_EXAMPLES", "300"))
-fuzzed = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck), database=None)
 
 # Text as paths may hold it: any code point but NUL, lone surrogates (undecodable bytes) included.
 paths = st.text(st.characters(blacklist_characters="\0", blacklist_categories=()), min_size=1, max_size=300)

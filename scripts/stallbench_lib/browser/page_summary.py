@@ -21,7 +21,7 @@ def _by_browser(rows) -> dict[str, dict[str, dict[int, float]]]:
     found = defaultdict(lambda: defaultdict(dict))
     for r in rows:
         if r.status == "ok" and r.benchmark == "page":
-            found[r.param_dict()["browser"]][r.metric].setdefault(r.repetition, r.value)
+            found[r.params["browser"]][r.metric].setdefault(r.repetition, r.value)
     return found
 
 

@@ -14,7 +14,8 @@ from ..pool_sweep import app
 from ..probe import exporter_cost, preload
 from ..report.render import announce
 from ..rundir import RunDir
-from ..tidy import Row, canonical_params
+from ..parameters import Params
+from ..tidy import Row
 
 NAME = "probe-cost"
 ORDER = 4
@@ -47,7 +48,7 @@ def _rows(run_id: str, rate: float, pool: int, rounds: list[cost.Round], exporte
     for r in rounds:
         for side, values in (("off", r.without), ("on", r.with_probe)):
             params = {"pool": str(pool), "rate": f"{rate:g}", "probe": side}
-            key = canonical_params({**params, "exporter": exporter} if exporter else params)
+            key = Params({**params, "exporter": exporter} if exporter else params)
             rows += [Row(run_id, doctor_metrics.FAMILY, BENCHMARK, key, r.index, name, value, cost.METRICS[name][0],
                          "ok", "") for name, value in values.items()]
     return rows

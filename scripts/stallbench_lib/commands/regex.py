@@ -303,7 +303,7 @@ def run(args) -> int:
     result.save()
     atomic_write(result.path / "classification.csv", summary.classification_csv(found_curves))
     if store is not None:
-        measured = ({r.param_dict()["pattern"] for r in escalated} if only is not None
+        measured = ({r.params["pattern"] for r in escalated} if only is not None
                     else {p.name for p in resolved})
         for p in resolved:
             store.store(p, versions, summary.engine_verdicts(found_curves, p.name, engines), result.run_id,

@@ -113,5 +113,5 @@ def rounds_from_rows(rows) -> list[Round]:
     sides: dict[int, dict[str, dict[str, float]]] = {}
     for r in rows:
         if r.status == "ok":
-            sides.setdefault(r.repetition, {}).setdefault(r.param_dict().get("probe"), {})[r.metric] = r.value
+            sides.setdefault(r.repetition, {}).setdefault(r.params.get("probe"), {})[r.metric] = r.value
     return [Round(i, s.get("off", {}), s.get("on", {})) for i, s in sorted(sides.items())]

@@ -2,7 +2,8 @@
 window, the requests' latency when stallbench drove them, and the verdict as two 0/1 counts, so a
 nightly doctor run can be tracked and compared like any other run."""
 from ..pool_sweep import app, app_probe
-from ..tidy import Row, canonical_params
+from ..parameters import Params
+from ..tidy import Row
 from .session import Session
 from .rules import Verdict
 
@@ -52,6 +53,6 @@ def rows(run_id: str, params: dict, session: Session, verdict: Verdict) -> list[
     if session.load:
         values.update({k: v for k, v in session.load.metrics.items() if k in DRIVEN})
         values["service_alone_ms"] = session.request_alone_ms
-    key = canonical_params(params)
+    key = Params(params)
     return [Row(run_id, FAMILY, BENCHMARK, key, 0, name, float(value), METRICS[name][0], "ok", "")
             for name, value in values.items() if value is not None]

@@ -67,7 +67,7 @@ def _timeline(context, cells, label):
 
 
 def sections(context, label, verdict) -> str:
-    cells = {r.param_dict()["browser"]: r.params for r in context.rows if r.benchmark == "page"}
+    cells = {r.params["browser"]: r.params for r in context.rows if r.benchmark == "page"}
     if not cells:
         return ""
     good_poor = {k: (context.constant("page", f"{k}_good_ms"), context.constant("page", f"{k}_poor_ms"))

@@ -2,7 +2,6 @@
 shipped ordering scenarios (the parity matrix) and the main-module race's odds, model vs Node."""
 from ..report import grouping, stats, table
 from ..report.figures import corner_legend, figure, save
-from ..tidy import parse_params
 
 METRICS = ("model_expected_pct", "node_expected_pct", "model_first_pct", "node_first_pct", "expected_orders")
 
@@ -79,7 +78,7 @@ def section(context) -> str:
     scenarios = sorted({s for _, s in cells})
     races = [s for s in scenarios if any(cells[(rt, s)]["expected_orders"] > 1 for rt in runtimes if (rt, s) in cells)]
     tails = stats.values_by_cell(context.rows, "startup_tail_ms")
-    tail_text = "; ".join(f"{parse_params(p)['runtime']} {stats.fmt(stats.median(v), 3)} ms" for p, v in tails.items())
+    tail_text = "; ".join(f"{p['runtime']} {stats.fmt(stats.median(v), 3)} ms" for p, v in tails.items())
     parts = ["### The model beside each Node line (parity)\n", READING,
              f"Node's start-up tail (median of the probes), spent by the model before its loop: {tail_text}.\n",
              _matrix(cells, runtimes, scenarios)]

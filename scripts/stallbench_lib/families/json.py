@@ -6,7 +6,6 @@ from .. import runtimes
 from ..report import grouping, stats, table
 from ..report.markup import collapsed
 from ..report.figures import corner_legend, figure, save, shared_legend
-from ..tidy import parse_params
 from . import _stall_plots as plots
 
 _SESSION = ("stall_max_ms", "loop_delay_p99_ms", "loop_delay_max_ms", "health_p99_ms", "health_max_ms", "elu_overall",
@@ -22,8 +21,8 @@ CONSUMES = {
               "stall_max_ms", "health_max_ms"),
     "input-node": ("values", *_NODE),
 }
-PARAMETERS = {"parse": ("shape", "count", "parser", "mode", "per_turn"), "node-parse": ("shape", "count", "runtime"),
-              "walk": ("kb", "shape", "parser")}
+PARAMETERS = {"parse": ("shape", "count", "parser", "numbers", "mode", "per_turn"),
+              "node-parse": ("shape", "count", "runtime"), "walk": ("kb", "shape", "parser", "numbers")}
 MODE_ORDER = ["inline", "pool", "worker", "incremental", "ndjson"]
 # The parser whose timeline and CDF are drawn: the one that runs in every mode.
 TIMELINE_PARSERS = ["simdjson-ondemand"]
@@ -73,10 +72,9 @@ def _sorted_cells(cells):
 def _node_params(rows, shape, count):
     """runtime (node@26, ...) -> params of its node-parse cell for this payload, oldest line first."""
     found = {}
-    for params in dict.fromkeys(r.params for r in rows if r.benchmark == "node-parse"):
-        p = parse_params(params)
+    for p in dict.fromkeys(r.params for r in rows if r.benchmark == "node-parse"):
         if p["shape"] == shape and int(p["count"]) == count:
-            found[p["runtime"]] = params
+            found[p["runtime"]] = p
     return dict(sorted(found.items(), key=lambda kv: runtimes.order(kv[0])))
 
 
@@ -154,7 +152,7 @@ def _table(context, cells, node):
     for (parser, mode, per_turn), params in sorted(_sorted_cells(cells), key=lambda kv: kv[0][0]):
         m = medians[params]
         versus = [plots.ratio_text(ms, m["parse_ms"]) if mode == "inline" else None for ms in node_ms.values()]
-        rows.append([parser, parse_params(params).get("numbers", ""), _mode_label(mode, per_turn), stats.fmt(m["parse_ms"]),
+        rows.append([parser, params.get("numbers", ""), _mode_label(mode, per_turn), stats.fmt(m["parse_ms"]),
                      stats.fmt(m["parse_mb_s"], 0), stats.fmt(m["first_parse_ms"]), stats.fmt(m["rss_growth_mb"]),
                      stats.fmt(m["memcpy_gap_ratio"]), *versus, stats.fmt(m["stall_max_ms"]),
                      f"{stats.fmt(m['loop_delay_p99_ms'])} / {stats.fmt(m['loop_delay_max_ms'])}",
@@ -244,7 +242,7 @@ def _walk_section(context):
         shapes = [shape for k, shape in cells if k == kb]
         parts.append(_walk_figure(context, kb, shapes, cells, medians))
         parts.append(_ondemand_versus_dom(kb, cells, medians))
-        rows = [[shape, parser, parse_params(params)["numbers"], stats.fmt(medians[params]["walk_mb_s"], 0),
+        rows = [[shape, parser, params["numbers"], stats.fmt(medians[params]["walk_mb_s"], 0),
                  stats.fmt(medians[params]["reference_mb_s"], 0), stats.fmt(medians[params]["adapter_overhead_ratio"], 2),
                  stats.fmt(medians[params]["first_walk_ms"], 2)]
                 for shape in shapes for parser, params in cells[(kb, shape)].items()]
@@ -286,10 +284,9 @@ def _input_section(context):
                                                   "adapter_overhead_ratio", "rss_growth_mb", "stall_max_ms",
                                                   "health_max_ms", "node_parse_ms", "node_parse_mb_s",
                                                   "node_first_parse_ms"))
-    for params in cells:
-        p = parse_params(params)
-        failed = sorted({f"{r.status}: {r.detail}" for r in rows if r.params == params and r.status != "ok"})
-        med = medians[params]
+    for p in cells:
+        failed = sorted({f"{r.status}: {r.detail}" for r in rows if r.params == p and r.status != "ok"})
+        med = medians[p]
         status = "; ".join(failed) if failed else "ok"
         if "runtime" in p:  # JSON.parse on a Node line
             shown.append([f"{p['runtime']} JSON.parse", "exact", None, status, stats.fmt(med["values"], 0),

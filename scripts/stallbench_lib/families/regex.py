@@ -60,12 +60,12 @@ def _declared_engines(context) -> list[str]:
 def _engines(context) -> list[str]:
     """The engines that ran, in the declared order (any the declarations do not name last)."""
     declared = _declared_engines(context)
-    found = {r.param_dict()["engine"] for r in context.rows + _triaged(context)}
+    found = {r.params["engine"] for r in context.rows + _triaged(context)}
     return [e for e in declared if e in found] + sorted(found - set(declared))
 
 
 def _variants(rows):
-    return list(dict.fromkeys(r.param_dict()["pattern"] for r in rows if r.benchmark == "match"))
+    return list(dict.fromkeys(r.params["pattern"] for r in rows if r.benchmark == "match"))
 
 
 def _matrix(found, variants, engines, patterns_meta) -> str:

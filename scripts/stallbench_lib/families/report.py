@@ -7,7 +7,6 @@ renderer package stallbench_lib.report.)"""
 from ..report import grouping, stats, table
 from ..report.markup import collapsed
 from ..report.figures import corner_legend, figure, legend_entries, save
-from ..tidy import parse_params
 from . import _stall_plots as plots
 
 # What this section reads of benches/report.cc, checked against the run's declarations (render.py).
@@ -17,7 +16,7 @@ CONSUMES = {
     "meters": ("stall_injected_ms", "stall_sized_ms", "stall_error_ms", "loop_delay_p50_ms", "loop_delay_max_ms",
                "instrument_cpu_pct"),
 }
-PARAMETERS = {"price-report": ("rows", "mode", "chunk", "concurrent")}
+PARAMETERS = {"price-report": ("rows", "mode", "chunk", "concurrent"), "meters": ("stall",)}
 MODE_ORDER = ["inline", "chunked", "worker", "worker-pool"]
 
 READING = """\
@@ -141,14 +140,14 @@ def _meters(context):
     rows = [r for r in context.rows if r.benchmark == "meters"]
     if not rows:
         return ""
-    cells = sorted(dict.fromkeys(r.params for r in rows), key=lambda p: int(parse_params(p)["stall"]))
+    cells = sorted(dict.fromkeys(r.params for r in rows), key=lambda p: int(p["stall"]))
     medians = stats.medians_by_cell(rows, cells, ("stall_injected_ms", "stall_sized_ms", "loop_delay_p50_ms",
                                                   "loop_delay_max_ms", "instrument_cpu_pct"))
     errors = stats.values_by_cell(rows, "stall_error_ms")
 
     def row(params):
         m, worst = medians[params], max(errors.get(params, []), key=abs, default=None)
-        return [parse_params(params)["stall"], stats.fmt(m["stall_injected_ms"], 3), stats.fmt(m["stall_sized_ms"], 3),
+        return [params["stall"], stats.fmt(m["stall_injected_ms"], 3), stats.fmt(m["stall_sized_ms"], 3),
                 stats.fmt(worst, 3), f"{stats.fmt(m['loop_delay_p50_ms'])} / {stats.fmt(m['loop_delay_max_ms'])}",
                 stats.fmt(m["instrument_cpu_pct"], 2)]
     return METERS_READING + "\n" + table.markdown(METERS_COLUMNS, [row(params) for params in cells])

@@ -7,7 +7,6 @@ from ..report import grouping, stats, table
 from ..runtimes import STALLBENCH, line as node_line, runtimes as ordered_runtimes
 from ..report.markup import collapsed
 from ..report.figures import figure, save
-from ..tidy import parse_params
 from . import _loop_parity, _loop_random
 
 SCHEDULERS = ["nexttick", "microtask", "immediate", "timeout"]
@@ -62,8 +61,8 @@ measure Node's orderings without adding its own noise.
 
 
 def _cells(rows, benchmark):
-    """params -> parsed params, for one benchmark, in first-seen order."""
-    return {p: parse_params(p) for p in dict.fromkeys(r.params for r in rows if r.benchmark == benchmark)}
+    """The distinct params of one benchmark, in first-seen order."""
+    return list(dict.fromkeys(r.params for r in rows if r.benchmark == benchmark))
 
 
 def _by_key(rows):
@@ -206,10 +205,10 @@ def _simple_table(context, benchmark, columns):
     cells = _cells(context.rows, benchmark)
     if not cells:
         return ""
-    keys = [k for k in next(iter(cells.values())) if k != "runtime"]
+    keys = [k for k in cells[0] if k != "runtime"]
     medians = stats.medians_by_cell(context.rows, cells, [metric for metric, _, _ in columns])
-    rows = [[p["runtime"], *(p[k] for k in keys), *(stats.fmt(medians[params][metric], digits) for metric, _, digits in columns)]
-            for params, p in cells.items()]
+    rows = [[p["runtime"], *(p[k] for k in keys), *(stats.fmt(medians[p][metric], digits) for metric, _, digits in columns)]
+            for p in cells]
     return table.markdown(["runtime", *keys, *(column for _, column, _ in columns)], rows)
 
 

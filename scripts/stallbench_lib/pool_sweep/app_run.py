@@ -18,7 +18,8 @@ from .. import meta as metadata
 from .. import node as nodejs
 from ..execute import end_interrupted
 from ..rundir import RunDir
-from ..tidy import Row, canonical_params
+from ..parameters import Params
+from ..tidy import Row
 from . import app, app_probe
 
 FAMILY, BENCHMARK = "pool-sweep", "app"
@@ -39,7 +40,7 @@ def load_generator_node() -> nodejs.Node:
 
 def _rows(run_id: str, params: dict, repetition: int, metrics: dict[str, float],
           series: dict[str, list[float]] | None = None) -> list[Row]:
-    key = canonical_params(params)
+    key = Params(params)
     values = [(name, value) for name, value in metrics.items()]
     values += [(name, value) for name, many in (series or {}).items() for value in many]
     return [Row(run_id, FAMILY, BENCHMARK, key, repetition, name, value, app.METRICS[name][0], "ok", "")
@@ -52,7 +53,7 @@ def steps(sizes: list[int], repetitions: int) -> list[tuple[int, int]]:
 
 
 def _failure_rows(run_id: str, params: dict, repetition: int, status: str, detail: str) -> list[Row]:
-    key = canonical_params(params)
+    key = Params(params)
     return [Row(run_id, FAMILY, BENCHMARK, key, repetition, name, None, unit, status, detail)
             for name, (unit, *_) in app.METRICS.items()]
 

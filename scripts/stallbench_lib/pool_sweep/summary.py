@@ -51,7 +51,7 @@ def sweeps(rows: list[Row]) -> list[Sweep]:
     groups = defaultdict(list)
     for r in rows:
         if r.benchmark == "open-loop":
-            p = r.param_dict()
+            p = r.params
             groups[(p.get("mix", "?"), p.get("duration", "?"), p.get("runtime", "stallbench"))].append(r)
     ordered = sorted(groups.items(), key=lambda kv: (kv[0][0], kv[0][1], kv[0][2] != "stallbench", kv[0][2]))
     return [_sweep(mix, group, runtime) for (mix, _, runtime), group in ordered]
@@ -68,11 +68,11 @@ def app_sweeps(rows: list[Row]) -> list[Sweep]:
     groups = defaultdict(list)
     for r in rows:
         if r.benchmark == "app":
-            p = r.param_dict()
+            p = r.params
             groups[(p.get("rate", "?"), p.get("duration", "?"))].append(r)
     found = []
     for (rate, _), group in groups.items():
-        relabelled = [Row(**{**vars(r), "params": r.params + ";class=requests"}) if r.metric not in APP_PER_SIZE
+        relabelled = [Row(**{**vars(r), "params": r.params.with_values(**{"class": "requests"})}) if r.metric not in APP_PER_SIZE
                       else Row(**{**vars(r), "metric": APP_PER_SIZE[r.metric]}) for r in group]
         found.append(_sweep(f"requests:{rate}", relabelled, "app"))
     return found
@@ -81,12 +81,12 @@ def app_sweeps(rows: list[Row]) -> list[Sweep]:
 def _sweep(mix: str, rows: list[Row], runtime: str) -> Sweep:
     values = defaultdict(lambda: defaultdict(list))
     reps = defaultdict(set)
-    failures = sorted({f"pool {r.param_dict().get('pool')}: {r.status}: {r.detail}" for r in rows if r.status != "ok"})
+    failures = sorted({f"pool {r.params.get('pool')}: {r.status}: {r.detail}" for r in rows if r.status != "ok"})
     classes = []
     for r in rows:
         if r.status != "ok":
             continue
-        p = r.param_dict()
+        p = r.params
         key = (int(p["pool"]), p.get("class"))
         values[key][r.metric].append(r.value)
         reps[key].add(r.repetition)

@@ -45,7 +45,7 @@ def cell_answers(rows: list[Row]) -> dict[tuple[str, int], dict[str, bool]]:
     answers = defaultdict(dict)
     for r in rows:
         if r.benchmark == "match" and r.metric == "matched" and r.status == "ok":
-            p = r.param_dict()
+            p = r.params
             answers[(p["pattern"], int(p["length"]))][p["engine"]] = r.value >= 0.5
     return dict(answers)
 

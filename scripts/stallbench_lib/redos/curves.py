@@ -161,10 +161,10 @@ def curves(rows: list[Row], offsets: dict[str, int] | None = None, wrong: dict[s
     fell_back = set()
     for r in rows:
         if r.benchmark == "match" and r.metric == "fell_back" and r.status == "ok" and r.value >= 0.5:
-            fell_back.add((r.param_dict()["pattern"], r.param_dict()["engine"]))
+            fell_back.add((r.params["pattern"], r.params["engine"]))
         if r.benchmark != "match" or r.metric != "match_ms":
             continue
-        p = r.param_dict()
+        p = r.params
         key, length = (p["pattern"], p["engine"]), int(p["length"])
         if r.status == "ok":
             times[key][length].append(r.value)

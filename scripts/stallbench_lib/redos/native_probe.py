@@ -50,7 +50,7 @@ def measured(binary_path: Path, wanted: dict[str, tuple[Pattern, list[dict]]], n
     fixed = {v.name: v.pattern.fixed for items in plan.values() for v, _ in items}
     found: dict[str, dict] = {}
     for row in triage.probe(binary_path, plan, nodes, slow_ms):
-        params = row.param_dict()
+        params = row.params
         if row.metric != "match_ms":
             continue
         pumped = int(params["length"]) - fixed[params["pattern"]]

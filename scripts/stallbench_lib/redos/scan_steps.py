@@ -51,7 +51,7 @@ def triaged(probe_binary: Path, engines: list[str], variants: list[Variant],
     escalate = triage.blown_up(rows, variants, automata)
     print(f"stallbench: triage: {len({v for v, _ in escalate})} of {len(variants)} regexes grew on some engine "
           f"({len(escalate)} regex x engine pairs): the escalation measures those", file=sys.stderr, flush=True)
-    kept = [r for r in rows if (r.param_dict()["pattern"], r.param_dict()["engine"]) not in escalate]
+    kept = [r for r in rows if (r.params["pattern"], r.params["engine"]) not in escalate]
     return escalate, kept
 
 

@@ -108,7 +108,7 @@ def throughput_cells(rows) -> dict[str, dict[str, float | str]]:
     grouped: dict[tuple[str, str], list] = {}
     for r in rows:
         if r.benchmark == "throughput" and r.metric == "throughput_mb_s":
-            p = r.param_dict()
+            p = r.params
             grouped.setdefault((p["pattern"], p["engine"]), []).append(r)
     table: dict[str, dict[str, float | str]] = {}
     for (pattern, engine), cell in grouped.items():

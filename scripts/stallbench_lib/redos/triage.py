@@ -26,6 +26,7 @@ from pathlib import Path
 from .. import build, children, contract
 from ..errors import UsageError
 from ..medians import middle
+from ..parameters import Params
 from ..tidy import Row
 from . import refine
 from ..process_cpu import tree_cpu_s
@@ -132,7 +133,7 @@ class _EngineProbe:
 
     def _row(self, index: int, k: int, metric: str, value, status: str, detail: str) -> Row:
         v, ns = self.items[index]
-        params = f"engine={self.engine};length={ns[k]};pattern={v.name}"
+        params = Params({"engine": self.engine, "length": ns[k], "pattern": v.name})
         return Row("", "regex", "match", params, 0, metric, value, "ms" if metric == "match_ms" else "count",
                    status, detail)
 

@@ -1,12 +1,14 @@
 """Tidy rows filed by their parameters, the one way sections group them: each distinct cell's
-params under keys read from its parsed parameters (`cells`), or each metric's ok values under
+params under keys read from its parameters (`cells`), or each metric's ok values under
 such a key (`values`). Everything keeps the rows' first-seen order; a caller sorts what it shows.
 tests/python/test_tables.py checks that no other module of the report files rows itself."""
 from typing import Callable, Hashable, Iterable
 
-from ..tidy import Row, parse_params
+from ..parameters import Params
 
-Key = Callable[[dict[str, str]], Hashable]
+from ..tidy import Row
+
+Key = Callable[[Params], Hashable]
 
 
 def cells(rows: Iterable[Row], *keys: Key, benchmark: str | None = None) -> dict:
@@ -15,12 +17,11 @@ def cells(rows: Iterable[Row], *keys: Key, benchmark: str | None = None) -> dict
     if not keys:
         raise ValueError("cells() needs at least one key")
     grouped: dict = {}
-    for params in dict.fromkeys(r.params for r in rows if benchmark is None or r.benchmark == benchmark):
-        p = parse_params(params)
+    for p in dict.fromkeys(r.params for r in rows if benchmark is None or r.benchmark == benchmark):
         level = grouped
         for key in keys[:-1]:
             level = level.setdefault(key(p), {})
-        level[keys[-1](p)] = params
+        level[keys[-1](p)] = p
     return grouped
 
 
@@ -33,7 +34,7 @@ def values(rows: Iterable[Row], key: Key, *, benchmark: str | None = None, metri
     for r in rows:
         if r.status != "ok" or benchmark not in (None, r.benchmark) or (wanted is not None and r.metric not in wanted):
             continue
-        k = key(parse_params(r.params))
+        k = key(r.params)
         if k is None:
             continue
         if per_repetition:

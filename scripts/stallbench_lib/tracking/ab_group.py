@@ -10,7 +10,7 @@ from pathlib import Path
 
 from .. import group_merge
 from ..errors import UsageError
-from . import ab_report, ab_rounds, ab_session, ab_verdict, geomean, power
+from . import ab_report, ab_rounds, ab_session, ab_verdict, geomean, power, samples
 from .ab_rounds import Pair
 from .comparison import Thresholds
 
@@ -29,7 +29,7 @@ def pairs_of(rows: dict[str, list]) -> list[Pair]:
     by_cell: dict[str, dict] = {role: defaultdict(list) for role in ab_rounds.ROLES}
     for role in ab_rounds.ROLES:
         for r in rows[role]:
-            by_cell[role][(r.family, r.benchmark, r.params)].append(r)
+            by_cell[role][samples.key_of(r)[:3]].append(r)
     common = sorted(by_cell["base"].keys() & by_cell["current"].keys())
     return [Pair(key, {}, i, rows={role: by_cell[role][key] for role in ab_rounds.ROLES}) for i, key in enumerate(common)]
 

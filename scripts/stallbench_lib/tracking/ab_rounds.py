@@ -29,12 +29,13 @@ from dataclasses import dataclass, field
 from .. import children, meta as metadata
 from ..catalogue import Family
 from ..medians import median
+from ..parameters import Params
 from ..plan import Cell
 from ..rundir import RunDir
 from ..runner import run_cell
 from ..schedule import cell_slug
-from ..tidy import Row, canonical_params
-from . import paired
+from ..tidy import Row
+from . import paired, samples
 from .calibration import INJECT_VARIABLE
 from .revisions import Side
 
@@ -85,7 +86,7 @@ class _Quiet:
 
 
 def pair_cells(plans: dict[str, list[Cell]]) -> tuple[list[Pair], dict[str, int]]:
-    keyed = {role: {(c.benchmark.family, c.benchmark.name, canonical_params(c.params)): c for c in cells}
+    keyed = {role: {(c.benchmark.family, c.benchmark.name, str(Params(c.params))): c for c in cells}
              for role, cells in plans.items()}
     common = [k for k in keyed["current"] if k in keyed["base"]]
     pairs = [Pair(k, {role: keyed[role][k] for role in ROLES}, i) for i, k in enumerate(common)]
@@ -106,7 +107,7 @@ def paired_values(base: list[Row], current: list[Row]) -> dict[tuple, list[tuple
         found: dict[tuple, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
         for r in rows:
             if r.status == "ok":
-                found[(r.family, r.benchmark, r.params, r.metric)][r.repetition].append(r.value)
+                found[samples.key_of(r)][r.repetition].append(r.value)
         per_side.append(found)
     result = {}
     for key in per_side[0].keys() & per_side[1].keys():

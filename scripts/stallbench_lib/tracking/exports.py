@@ -28,8 +28,8 @@ from pathlib import Path
 
 from ..atomic import atomic_write
 from ..medians import median
+from ..parameters import Params
 from ..rundir import slug
-from ..tidy import parse_params
 from .samples import Run
 
 FORMATS = ("bmf", "gab", "gbench")
@@ -92,7 +92,7 @@ def gab(found: list[Point], run_id: str) -> dict[str, str]:
 
 
 def _gbench_name(p: Point) -> str:
-    params = "/".join(f"{k}:{v}" for k, v in parse_params(p.params).items())
+    params = "/".join(f"{k}:{v}" for k, v in Params.parse(p.params).items())
     return "/".join(x for x in (p.family, p.benchmark, params, p.metric) if x)
 
 

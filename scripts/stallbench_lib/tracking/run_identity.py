@@ -10,7 +10,7 @@ from ..tidy import Row
 
 
 def _rows_digest(rows: list[Row]) -> str:
-    lines = sorted(repr((r.family, r.benchmark, r.params, r.repetition, r.metric, r.value, r.unit, r.status, r.detail))
+    lines = sorted(repr((r.family, r.benchmark, str(r.params), r.repetition, r.metric, r.value, r.unit, r.status, r.detail))
                    for r in rows)
     return hashlib.sha256("\n".join(lines).encode("utf-8", "surrogatepass")).hexdigest()
 

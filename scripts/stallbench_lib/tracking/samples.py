@@ -18,6 +18,12 @@ from ..tidy import Row
 Key = tuple[str, str, str, str]  # family, benchmark, params, metric
 
 
+def key_of(r: Row) -> Key:
+    """A row's cell and metric as tracking names them across runs, stores and reports: the results
+    contract's columns, the params as a CSV line spells them."""
+    return (r.family, r.benchmark, str(r.params), r.metric)
+
+
 @dataclass
 class Sample:
     unit: str
@@ -49,7 +55,7 @@ def samples_from_rows(rows: list[Row]) -> dict[Key, Sample]:
     per_rep: dict[Key, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
     samples: dict[Key, Sample] = {}
     for r in rows:
-        key = (r.family, r.benchmark, r.params, r.metric)
+        key = key_of(r)
         sample = samples.setdefault(key, Sample(r.unit))
         if r.status == "ok":
             per_rep[key][r.repetition].append(r.value)

@@ -17,6 +17,7 @@ from pathlib import Path
 from .. import paths
 from ..errors import UsageError, disk_error_line, is_disk_error
 from ..documents import json_loads
+from ..parameters import Params
 from ..tidy import Row
 from . import run_identity, store_errors
 from .accepted import Acceptance
@@ -149,7 +150,7 @@ class Store:
                            (run_id, (meta.get("machine") or {}).get("fingerprint"), meta.get("started_at"),
                             (meta.get("git") or {}).get("commit"), int(bool(meta.get("complete"))), kind_of(meta),
                             json.dumps(meta, sort_keys=True)))
-            values = [(run_id, r.family, r.benchmark, r.params, r.repetition, r.metric, r.value, r.unit, r.status,
+            values = [(run_id, r.family, r.benchmark, str(r.params), r.repetition, r.metric, r.value, r.unit, r.status,
                        r.detail) for r in rows]
             if self.postgres:
                 from psycopg2.extras import execute_values
@@ -220,7 +221,7 @@ class Store:
 
 
 def _row(r: tuple) -> Row:
-    return Row(*r[:6], None if r[6] is None else float(r[6]), *r[7:])
+    return Row(*r[:3], Params.parse(r[3]), *r[4:6], None if r[6] is None else float(r[6]), *r[7:])
 
 
 class _Transaction:
