@@ -74,14 +74,30 @@ def test_a_runtime_value_splits_back_into_the_base_and_line_it_was_made_of(base,
     assert runtimes.base(value) == base and runtimes.line(value) == line
 
 
+fields = st.one_of(st.just(""), words)
+
+
 @fuzzed
-@given(st.lists(st.lists(words, min_size=1, max_size=3), min_size=1, max_size=5))
-def test_a_mix_respelled_as_a_parameter_reads_back_as_the_command_line_wrote_it(items):
-    command_line = ",".join(":".join(fields) for fields in items)
-    param = mixes.as_param(command_line)
+@given(st.lists(st.lists(fields, min_size=1, max_size=3), min_size=1, max_size=5))
+def test_a_mix_is_the_same_structure_in_either_spelling(items):
+    command_line = ",".join(":".join(f) for f in items)
+    mix = mixes.Mix.parse(command_line)
+    if command_line in mixes.named():
+        return
+    assert [[i.job_class, *(f for f in (i.rate, i.size) if f is not None)] for i in mix.items] == items
+    param = mix.as_param()
     assert not {",", ":"} & set(param)  # they separate other things in a parameter
-    assert mixes.as_command_line(param) == command_line
+    assert mix.as_command_line() == command_line and mixes.Mix.parse(param) == mix
     assert Params.parse(str(Params({"mix": param})))["mix"] == param
+
+
+def test_a_named_mix_keeps_its_name_and_reads_its_items():
+    mix = mixes.Mix.parse("login-heavy")
+    assert mix.as_param() == mix.as_command_line() == "login-heavy"
+    assert mix.classes == ["pbkdf2", "read"] and mix.items[0] == mixes.Item("pbkdf2", "12", "100000")
+    assert mixes.Mix.parse("pbkdf2@x4@300000+read@20").in_flight == {"pbkdf2": 4}
+    with pytest.raises(ValueError, match="has 4 fields"):
+        mixes.Mix.parse("pbkdf2:1:2:3")
 
 
 def test_no_module_but_the_parameters_reads_the_params_text():

@@ -107,6 +107,7 @@ def test_sweep_prints_and_reports_the_recommendation(tiny_sweep, node_line):
     (["--mix", "stat:5:10"], "stat takes no SIZE"),
     (["--mix", "read:10,read:20"], "appears twice"),
     (["--mix", "pbkdf2:10:0"], "out of range"),
+    (["--mix", "pbkdf2:1:2:3"], "has 4 fields: CLASS:RATE[:SIZE]"),
     (["--duration", "0"], "1-60"),
     (["--duration", "soon"], "is not an integer"),
     (["--targets", "read"], "CLASS:MS[:PCT]"),

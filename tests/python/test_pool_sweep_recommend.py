@@ -1,6 +1,6 @@
 """The recommendation and the model's error on hand-made sweeps: the smallest qualifying size, the
 reasons, and a clear verdict when no size qualifies."""
-from stallbench_lib.pool_sweep import targets
+from stallbench_lib.pool_sweep import mixes, targets
 from stallbench_lib.pool_sweep.recommend import recommend
 from stallbench_lib.pool_sweep.summary import ClassAtSize, Sweep, model_error
 
@@ -16,7 +16,7 @@ def _sweep(table):
             if cls not in classes:
                 classes.append(cls)
     per_size = {pool: {"cpu_util": 0.5, "effective_cores": 2.0} for pool in table}
-    return Sweep("x", sorted(table), classes, cells, per_size)
+    return Sweep(mixes.Mix.parse("x"), sorted(table), classes, cells, per_size)
 
 
 TABLE = {
@@ -73,7 +73,7 @@ def test_in_flight_paragraph_reads_the_seed_headline():
     table = {4: {"pbkdf2": {"service_p50_ms": 200}, "read": {"latency_p50_ms": 180, "latency_p99_ms": 390}},
              5: {"pbkdf2": {"service_p50_ms": 200}, "read": {"latency_p50_ms": 2.5, "predicted_enough_cores_p50_ms": 0.1}}}
     sweep = _sweep(table)
-    sweep.mix = "pbkdf2@x4@300000+read@20"
+    sweep.mix = mixes.Mix.parse("pbkdf2@x4@300000+read@20")
     sweep.per_size[5]["busy_cores_delay_ms"] = 2.0
     (paragraph,) = _in_flight_paragraph(sweep, 2)
     assert "read with 4 × pbkdf2 always in flight" in paragraph
@@ -91,7 +91,7 @@ def _app_sweep(waits: dict[int, list[float]], alone_ms: float = 40.0, p99: float
                    "throughput_per_s": answered, "offered_per_s": 10.0}
         cells[(pool, "requests")] = ClassAtSize(pool, "requests", metrics, 1, {"queue_wait_second_mean_ms": seconds})
     per_size = {pool: {"loop_delay_p99_ms": 3.0, "loop_utilization": 0.1} for pool in waits}
-    return Sweep("requests:10", sorted(waits), ["requests"], cells, per_size, runtime="app")
+    return Sweep(mixes.Mix.parse("requests:10"), sorted(waits), ["requests"], cells, per_size, runtime="app")
 
 
 FLOOR = [1.0, 1.3, 0.8, 1.1, 1.2, 0.9, 1.0, 1.4, 0.7, 1.1]  # an idle pool's wake-ups on a busy machine

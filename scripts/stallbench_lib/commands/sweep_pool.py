@@ -76,11 +76,11 @@ def _sizes(text: str) -> list[str]:
     return sorted(dict.fromkeys(items), key=numbers.natural_order)
 
 
-def _plan(families, sizes, mix, duration, slow_dns, nodes):
+def _plan(families, sizes, mix: mixes.Mix, duration, slow_dns, nodes):
     quick = PROFILES["quick"]
     runtimes = ["stallbench", "node"] if nodes else ["stallbench"]  # the same arrivals in C++ and each Node line
     cells = make_plan(families, quick, f"^{FAMILY}/open-loop$",
-                      {"pool": sizes, "mix": [mixes.as_param(mix)], "duration": [str(duration)], "runtime": runtimes},
+                      {"pool": sizes, "mix": [mix.as_param()], "duration": [str(duration)], "runtime": runtimes},
                       nodes)
     notes = []
     if slow_dns:
@@ -201,20 +201,24 @@ def run(args) -> int:
             raise UsageError("--url goes with --app COMMAND (the program to start at each pool size)")
         return _run_app(args, sizes)
     args.mix = args.mix or "login-heavy"
+    try:
+        mix = mixes.Mix.parse(args.mix)
+    except ValueError as e:
+        raise UsageError(f"--mix {args.mix!r}: {e}; a mix is CLASS:RATE[:SIZE],... or one of: {mixes.help_text()}") from None
     nodes = tuple(nodejs.choose(args.node))
     build_dir = paths.build_dir() if args.no_build else build.ensure_built()
     binary = build.bench_binaries(build_dir).get(FAMILY.replace("-", "_"))  # describe this family only
     if binary is None:
         raise UsageError(f"the {FAMILY} benchmarks are not built in {build_dir}")
     families = [catalogue.describe(binary)]
-    cells, notes = _plan(families, sizes, args.mix, args.duration, args.slow_dns, nodes)  # the binary validates every value
+    cells, notes = _plan(families, sizes, mix, args.duration, args.slow_dns, nodes)  # the binary validates every value
     part = {}
     if shard is not None:
         cells, part["shard"] = shard_plan.split_points(cells, shard, args.group, args.repetitions)
     if nodes and preload.find(build_dir) is None:
         print(f"stallbench: notice: {preload.missing_reason(build_dir)}: the Node rows have latency only, no pool wait",
               file=sys.stderr)
-    given = targets.parse(args.targets, mixes.classes_of(args.mix))
+    given = targets.parse(args.targets, mix.classes)
     settings = {"command": NAME, "mix": args.mix, "sizes": [int(s) for s in sizes], "duration_s": args.duration,
                 "targets": targets.to_meta(given), "repetitions": args.repetitions, "slow_dns": args.slow_dns,
                 "notes": notes, "nodes": [n.meta() for n in nodes], **part}

@@ -1,7 +1,7 @@
 """The pool-sweep report's comparison of waits across runtimes: per class and pool size, a job's first
 wait for a thread in C++ and in each Node line beside the model's prediction of it (a figure and two
 tables), and the model's error of that wait per runtime beside its error of latency."""
-from ..pool_sweep import mixes, pool_waits
+from ..pool_sweep import pool_waits
 from ..report import stats, table
 from ..report.markup import collapsed
 from ..report.figures import figure, mark_cores, save, shared_legend
@@ -45,7 +45,7 @@ def _figure(context, group, index):
         ax.set_title(cls, fontsize=10)
         ax.set_xlabel("UV_THREADPOOL_SIZE")
     axes[0, 0].set_ylabel("first wait for a thread, p50 (ms)")
-    fig.suptitle(f"Pool wait, measured and modelled, every runtime: mix {mixes.as_command_line(group[0].mix)}",
+    fig.suptitle(f"Pool wait, measured and modelled, every runtime: mix {group[0].mix.as_command_line()}",
                  fontsize=11)
     fig.tight_layout()
     shared_legend(fig, fontsize=7)
@@ -71,7 +71,7 @@ def sections(context, found) -> list[str]:
     for index, group in enumerate(groups):
         names = [s.runtime for s in group]
         parts.append(_figure(context, group, index))
-        parts.append(f"Mix `{mixes.as_command_line(group[0].mix)}`. The model's median absolute error, per runtime:\n")
+        parts.append(f"Mix `{group[0].mix.as_command_line()}`. The model's median absolute error, per runtime:\n")
         parts.append(table.markdown(ERROR_COLUMNS, pool_waits.error_rows(group)))
         parts.append("First wait for a thread, p50, ms: measured (model).\n")
         parts.append(table.markdown(_waits_columns(names), pool_waits.rows(group, "p50", fmt)))

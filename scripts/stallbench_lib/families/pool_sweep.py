@@ -148,7 +148,7 @@ def _in_flight_paragraph(sweep, cores):
     parts = []
     if sweep.runtime == "app":
         return parts
-    for busy, jobs in mixes.in_flight_of(sweep.mix).items():
+    for busy, jobs in sweep.mix.in_flight.items():
         background = sweep.at(jobs, busy)
         job_ms = background.get("service_p50_ms") if background else None  # one job's time in the pool, sharing the cores
         above = next((s for s in sweep.sizes if s > jobs), None)
@@ -272,7 +272,7 @@ def _model_error_text(sweep, error):
 
 def _sweep_sections(context, sweep, index, given):
     rec = recommend(sweep, given, context.cores)
-    mix = mixes.named().get(sweep.mix)
+    mix = mixes.named().get(sweep.mix.name)
     parts = [f"### {sweep.title()[0].upper()}{sweep.title()[1:]}\n"]
     if sweep.runtime == "app":
         meta = context.run.meta
@@ -314,7 +314,7 @@ def _runtimes_summary(found, given, cores):
             rec, error = recommend(sweep, given, cores), model_error(sweep)
             median = f"{error.median_abs:.0%}" if error.median_abs is not None else None
             rows.append([sweep.runtime, rec.size or "none", median, len(error.points)])
-        lines += [f"Mix `{mixes.as_command_line(mix)}` in every runtime (same arrivals, same seeds):\n",
+        lines += [f"Mix `{mix.as_command_line()}` in every runtime (same arrivals, same seeds):\n",
                   table.markdown(RUNTIMES_COLUMNS, rows)]
     return lines
 

@@ -4,7 +4,6 @@ the one wait measured the same way in C++ and in Node, so the model's error can 
 as well as from latencies, which each runtime's own overheads (Node's main thread) are part of."""
 from dataclasses import dataclass
 
-from . import mixes
 from ..report import table
 from .summary import ModelError, Sweep, model_error
 
@@ -82,7 +81,7 @@ def text(found: list[Sweep], fmt) -> list[str]:
     for group in groups(found):
         names = [s.runtime for s in group]
         lines.append(f"\npool wait (a job's first wait for a thread, p50 ms, model in brackets): "
-                     f"mix {mixes.as_command_line(group[0].mix)}")
+                     f"mix {group[0].mix.as_command_line()}")
         lines += table.text(["class", *map(table.number, ["pool", *names])], rows(group, "p50", fmt)).splitlines()
         lines.append(f"model error (median absolute, p50) where a job waited at least {QUEUE_FLOOR_MS:g} ms: "
                      "pool wait / latency at the same points / latency everywhere")

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from statistics import median
 
 from ..report.stats import fmt
-from . import mixes, wait_choice
+from . import wait_choice
 from .summary import CPU_CLASSES, Sweep
 from .targets import MAX_UNFINISHED, Target, for_classes
 
@@ -160,7 +160,7 @@ def _recommend_from_waits(sweep, waits, targets, verdicts, cores) -> Recommendat
 
 
 def recommend(sweep: Sweep, given: dict[str, Target], cores: int | None) -> Recommendation:
-    targets = for_classes(given, _alone(sweep), set(mixes.in_flight_of(sweep.mix)))
+    targets = for_classes(given, _alone(sweep), set(sweep.mix.in_flight))
     verdicts = [_judge(sweep, pool, targets) for pool in sweep.sizes]
     waits = wait_choice.measured(sweep) if sweep.runtime == "app" else None
     if waits:

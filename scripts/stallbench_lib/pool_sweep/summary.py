@@ -25,7 +25,7 @@ class ClassAtSize:
 
 @dataclass
 class Sweep:
-    mix: str  # as the bench's parameter writes it; an --app sweep: requests:RATE
+    mix: mixes.Mix  # an --app sweep's: one item, requests at RATE
     sizes: list[int]
     classes: list[str]
     cells: dict[tuple[int, str], ClassAtSize]
@@ -35,8 +35,8 @@ class Sweep:
 
     def title(self) -> str:
         if self.runtime == "app":
-            return f"your program at {self.mix.partition(':')[2]} requests/s"
-        return f"mix {mixes.as_command_line(self.mix)}" + ("" if self.runtime == "stallbench" else f" in {self.runtime}")
+            return f"your program at {self.mix.items[0].rate} requests/s"
+        return f"mix {self.mix.as_command_line()}" + ("" if self.runtime == "stallbench" else f" in {self.runtime}")
 
     def at(self, pool: int, job_class: str) -> ClassAtSize | None:
         return self.cells.get((pool, job_class))
@@ -54,7 +54,7 @@ def sweeps(rows: list[Row]) -> list[Sweep]:
             p = r.params
             groups[(p.get("mix", "?"), p.get("duration", "?"), p.get("runtime", "stallbench"))].append(r)
     ordered = sorted(groups.items(), key=lambda kv: (kv[0][0], kv[0][1], kv[0][2] != "stallbench", kv[0][2]))
-    return [_sweep(mix, group, runtime) for (mix, _, runtime), group in ordered]
+    return [_sweep(mixes.Mix.parse(mix), group, runtime) for (mix, _, runtime), group in ordered]
 
 
 APP_PER_SIZE = {"app_cpu_util": "cpu_util", "machine_cpu_util": "machine_cpu_util", "app_rss_peak_mb": "app_rss_peak_mb",
@@ -74,11 +74,11 @@ def app_sweeps(rows: list[Row]) -> list[Sweep]:
     for (rate, _), group in groups.items():
         relabelled = [Row(**{**vars(r), "params": r.params.with_values(**{"class": "requests"})}) if r.metric not in APP_PER_SIZE
                       else Row(**{**vars(r), "metric": APP_PER_SIZE[r.metric]}) for r in group]
-        found.append(_sweep(f"requests:{rate}", relabelled, "app"))
+        found.append(_sweep(mixes.Mix((mixes.Item("requests", rate),)), relabelled, "app"))
     return found
 
 
-def _sweep(mix: str, rows: list[Row], runtime: str) -> Sweep:
+def _sweep(mix: mixes.Mix, rows: list[Row], runtime: str) -> Sweep:
     values = defaultdict(lambda: defaultdict(list))
     reps = defaultdict(set)
     failures = sorted({f"pool {r.params.get('pool')}: {r.status}: {r.detail}" for r in rows if r.status != "ok"})
