@@ -27,6 +27,7 @@
 #include "../workloads/pool_sweep/private_resolver.h"
 #include "../workloads/pool_sweep/slow_dns_burst.h"
 #include "../workloads/pool_sweep/sweep_run.h"
+#include "app_metrics.h"
 #include "harness/harness.h"
 #include "harness/runtime_param.h"
 
@@ -246,13 +247,32 @@ Benchmark slow_dns() {
   };
 }
 
+// `sweep-pool --app`: the user's own program started at each pool size and driven at a rate; the
+// orchestrator measures it (pool_sweep/app_run.py), so it has no cells here.
+Benchmark app() {
+  std::vector<Metric> metrics = load_metrics();
+  for (auto& m : probe_metrics()) metrics.push_back(m);
+  return {
+      .name = "app",
+      .doc = "your own program (sweep-pool --app COMMAND --url URL) at each pool size, driven at a fixed rate: "
+             "latency, throughput and, with the pool probe loaded into it, pool wait and loop delay",
+      .params = {{.name = "pool", .values = {"1", "2", "4", "8", "16", "32"}, .range = {{1, 1024}},
+                  .doc = "UV_THREADPOOL_SIZE the program was started with (one start per size)"},
+                 {.name = "rate", .values = {"10"}, .doc = "requests per second sent, on a fixed timer (--rate)"},
+                 {.name = "duration", .values = {"5"}, .range = {{1, 60}},
+                  .doc = "seconds of requests per size and repetition (--duration)"}},
+      .metrics = metrics,
+      .measured_by = "sweep-pool --app",
+  };
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   return run_main(argc, argv,
                   {.name = "pool-sweep",
                    .doc = "UV_THREADPOOL_SIZE tuning: mixed pool work across pool sizes, measured and predicted",
-                   .benchmarks = {open_loop(), slow_dns()},
+                   .benchmarks = {open_loop(), slow_dns(), app()},
                    .versions = {{"libuv", uv_version_string()},
                                 {"openssl", OpenSSL_version(OPENSSL_VERSION)},
                                 {"zlib", zlibVersion()}}});

@@ -71,6 +71,7 @@ std::string describe(const Family& family, const std::vector<Input>& inputs) {
                                  {"missing", b.missing ? b.missing() : ""},
                                  {"reserves_address_space", b.reserves_address_space},
                                  {"shares_process", b.shares_process},
+                                 {"measured_by", b.measured_by},
                                  {"constants", constants}});
   }
   return out.dump(2);

@@ -93,7 +93,7 @@ std::vector<std::map<std::string, std::string>> expand_grid(const Benchmark& b, 
 std::vector<Cell> runnable_cells(const Benchmark& b, const GridOverrides& overrides,
                                  const PerProcessValues& per_process) {
   auto combinations = expand_grid(b, overrides, per_process);  // checks the values even when it cannot run here
-  if (b.missing && !b.missing().empty()) return {};
+  if (!b.measured_by.empty() || (b.missing && !b.missing().empty())) return {};
   std::vector<Cell> cells;
   for (auto& values : combinations) {
     Cell cell(std::move(values));
@@ -156,11 +156,15 @@ PerProcessValues apply_per_process(const Family& family, const GridOverrides& ov
 }
 
 std::string declaration_problem(const Family& family) {
-  for (const auto& b : family.benchmarks)
+  for (const auto& b : family.benchmarks) {
+    if (b.measured_by.empty() == !b.make)
+      return b.name + (b.make ? " has both make and measured_by" : " has neither make nor measured_by") +
+             ": a benchmark is measured by its cells or by the orchestrator's command, one of the two";
     for (const auto& p : b.params)
       if (!p.env.empty() && !p.per_process)
         return b.name + "." + p.name + " declares env " + p.env + " but is not per_process: a variable read once "
                "per process takes one value per process";
+  }
   return {};
 }
 

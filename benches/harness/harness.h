@@ -179,6 +179,10 @@ struct Benchmark {
   bool shares_process = false;
   // What its report reads besides the rows: budgets, limits (the description's `constants`).
   std::vector<Constant> constants;
+  // The orchestrator's command that measures it (`doctor`), when no process of this binary can: a
+  // user's own program under load. It has no cells and no `make`; its parameters and metrics are
+  // declared here all the same, so that list, meta.json and its report read them as any other's.
+  std::string measured_by;
 };
 
 // What a family declares for its own command and report besides its benchmarks (the regex

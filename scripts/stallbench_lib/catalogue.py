@@ -64,6 +64,7 @@ class Benchmark:
     reserves_address_space: bool = False  # its runtime cannot start under an address-space cap: cap its data instead
     shares_process: bool = False  # its cells may run one after another in one serving process (served_cells.py)
     constants: dict[str, float] = field(default_factory=dict)  # what its report reads besides rows (budget_ms)
+    measured_by: str = ""  # the command that measures it (doctor) when no cell can: it has no cells (protocol 4)
 
     @property
     def full_name(self) -> str:

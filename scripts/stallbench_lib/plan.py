@@ -62,7 +62,10 @@ def parse_sets(sets: list[str]) -> dict[str, list[str]]:
 
 
 def select(families: list[Family], pattern: str | None) -> list[Benchmark]:
-    benchmarks = all_benchmarks(families)
+    """The benchmarks whose cells this plan can run, narrowed by --filter: not those a command of
+    their own measures (doctor's, sweep-pool --app's), which have no cells."""
+    everything = all_benchmarks(families)
+    benchmarks = [b for b in everything if not b.measured_by]
     if pattern is None:
         return benchmarks
     try:
@@ -70,6 +73,11 @@ def select(families: list[Family], pattern: str | None) -> list[Benchmark]:
     except re.error as e:
         raise UsageError(f"--filter {pattern!r} is not a valid regular expression: {e}")
     chosen = [b for b in benchmarks if regex.search(b.full_name)]
+    elsewhere = [f"{b.full_name} (`stallbench {b.measured_by}`)" for b in everything
+                 if b.measured_by and regex.search(b.full_name)]
+    if not chosen and elsewhere:
+        raise UsageError(f"--filter {pattern!r} matches only benchmarks measured by a command of their own: "
+                         f"{', '.join(elsewhere)}")
     if not chosen:
         known = ", ".join(b.full_name for b in benchmarks)
         raise UsageError(f"--filter {pattern!r} matches no benchmark (known: {known})")

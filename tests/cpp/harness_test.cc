@@ -22,7 +22,16 @@ static Benchmark example() {
                      {.name = "mode", .values = {"a", "b"}, .choices = {"a", "b", "c"}},
                      {.name = "pool", .values = {"4"}, .range = {{1, 1024}}, .per_process = true,
                       .env = "STALLBENCH_TEST_POOL"}},
-          .metrics = {{.name = "x_ms", .unit = "ms"}}};
+          .metrics = {{.name = "x_ms", .unit = "ms"}},
+          .make = [](const Cell&) -> Repetition { return [](Counters&) { return 0.0; }; }};
+}
+
+// What the orchestrator measures itself (doctor's program): declared, with no cells.
+static Benchmark measured_by_a_command() {
+  Benchmark b = example();
+  b.make = nullptr;
+  b.measured_by = "doctor";
+  return b;
 }
 
 TEST(CheckValue, RangesAndChoices) {
@@ -107,6 +116,28 @@ TEST(Declarations, AnEnvironmentVariableNeedsAPerProcessParameter) {
   EXPECT_EQ(declaration_problem(Family{.name = "f", .benchmarks = {b}}), "");
   b.params[2].per_process = false;
   EXPECT_NE(declaration_problem(Family{.name = "f", .benchmarks = {b}}).find("not per_process"), std::string::npos);
+}
+
+TEST(Declarations, ABenchmarkIsMeasuredByItsCellsOrByACommandNeverBothNorNeither) {
+  EXPECT_EQ(declaration_problem(Family{.name = "f", .benchmarks = {measured_by_a_command()}}), "");
+  Benchmark both = measured_by_a_command();
+  both.make = example().make;
+  EXPECT_NE(declaration_problem(Family{.name = "f", .benchmarks = {both}}).find("has both make and measured_by"),
+            std::string::npos);
+  Benchmark neither = example();
+  neither.make = nullptr;
+  EXPECT_NE(declaration_problem(Family{.name = "f", .benchmarks = {neither}}).find("neither make nor measured_by"),
+            std::string::npos);
+}
+
+TEST(Declarations, ABenchmarkACommandMeasuresHasNoCellsButIsDescribed) {
+  Benchmark b = measured_by_a_command();
+  EXPECT_TRUE(runnable_cells(b, {}, {{"pool", "4"}}).empty());
+  EXPECT_THROW(runnable_cells(b, {{"demo.n", {"99"}}}, {{"pool", "4"}}), std::invalid_argument);  // values still checked
+  auto described = nlohmann::json::parse(describe(Family{.name = "f", .doc = "d", .benchmarks = {b, example()}}));
+  EXPECT_EQ(described["benchmarks"][0]["measured_by"], "doctor");
+  EXPECT_EQ(described["benchmarks"][0]["metrics"][0]["name"], "x_ms");
+  EXPECT_EQ(described["benchmarks"][1]["measured_by"], "");
 }
 
 TEST(Counters, OnlyDeclaredFiniteMetricsInMetricSubcaseIndexOrder) {

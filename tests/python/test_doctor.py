@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BUILD, DATA, ROOT, tree
+from conftest import BUILD, DATA, ROOT, stallbench_command, tree
 from stallbench_lib import node as nodejs
 from stallbench_lib.commands.doctor import request_line
 from stallbench_lib.probe import preload
@@ -74,12 +74,26 @@ def test_driven_it_reports_the_requests_beside_what_the_probe_saw(tmp_path, node
     rows = {r.metric: r for r in read_csv(run / "results.csv")}
     assert rows["latency_p50_ms"].value > 0 and rows["canaries"].value > 0
     assert dict(rows["latency_p50_ms"].params) == {"mode": "driven", "pool": "2", "rate": "5"}
+    meta = json.loads((run / "meta.json").read_text())  # the declaration of benches/doctor.cc, not Python's
+    declared = meta["metrics"]["doctor/program"]
+    assert set(rows) <= set(declared) and all(declared[m]["unit"] == r.unit for m, r in rows.items())
+    assert set(meta["benchmarks"]["doctor/program"]["params"]) == {"pool", "mode", "rate"}
     assert (run / "report" / "doctor-timeline-0.png").exists()
     # the report's header says which command ran, from when to when (no profile: a doctor has none)
-    meta = json.loads((run / "meta.json").read_text())
     assert meta["started_at"] < meta["ended_at"]
     header = (run / "report" / "report.md").read_text().split("\n\n")[1]
     assert "None" not in header and "scripts/stallbench doctor" in header, header
+
+
+def test_the_commands_benchmarks_are_declared_by_the_binaries_and_listed(tmp_path):
+    listed = stallbench_command("list", "--no-build", "--json")
+    assert listed.returncode == 0, listed.stderr
+    measured = {f"{f['family']}/{b['name']}": b["measured_by"] for f in json.loads(listed.stdout)["families"]
+                for b in f["benchmarks"] if b["measured_by"]}
+    assert measured == {"doctor/program": "doctor", "doctor/probe-cost": "probe-cost",
+                        "pool-sweep/app": "sweep-pool --app"}
+    refused = stallbench_command("run", "--no-build", "--filter", "^doctor/", "--out", str(tmp_path))
+    assert refused.returncode == 2 and "`stallbench doctor`" in refused.stderr, refused.stderr
 
 
 @pytest.mark.parametrize("pool, verdict", [("1", "pool saturated"), ("4", "neither")])

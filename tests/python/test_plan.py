@@ -84,3 +84,17 @@ def test_a_benchmark_missing_here_is_skipped_in_one_line(tmp_path, capsys):
     assert capsys.readouterr().err == "stallbench: fake: skipped (gone): no Chromium (install it)\n"
     with pytest.raises(UsageError, match="nothing to run"):
         make_plan(families, PROFILES["smoke"], "gone", {})
+
+
+def test_a_benchmark_a_command_measures_is_not_planned_and_a_filter_naming_it_says_which_command(tmp_path, capsys):
+    script = fake_binary(tmp_path, cells_text({"n": "1"}))
+    own = bench("fake", "program", ["n"], script)
+    own.measured_by = "doctor"
+    families = [Family("fake", "", script, {}, [bench("fake", "demo", ["n"], script), own])]
+    assert [c.benchmark.name for c in make_plan(families, PROFILES["smoke"], None, {})] == ["demo"]
+    assert capsys.readouterr().err == ""  # not a benchmark skipped: one that is not run's to run
+    with pytest.raises(UsageError, match=r"matches only benchmarks measured by a command of their own: "
+                                         r"fake/program \(`stallbench doctor`\)"):
+        make_plan(families, PROFILES["smoke"], "program", {})
+    with pytest.raises(UsageError, match=r"--set n: unknown parameter"):
+        make_plan([Family("fake", "", script, {}, [own])], PROFILES["smoke"], None, {"n": ["1"]})

@@ -6,7 +6,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from .. import common_options, meta as metadata, numbers, paths
+from .. import common_options, meta as metadata, numbers, own_benchmarks, paths
+from ..catalogue import Benchmark, Family
 from ..doctor import metrics, session as sessions, verdict as verdicts
 from ..errors import UsageError
 from ..execute import run_meta
@@ -68,6 +69,7 @@ def run(args) -> int:
     probe, missing = preload.provide(args.no_build)
     if probe is None:
         raise UsageError(f"the pool probe is not available: {missing}")
+    declared = own_benchmarks.declared(metrics.FAMILY, metrics.BENCHMARK, args.no_build)
     pool = sessions.pool_size()
     scratch = Path(tempfile.mkdtemp(prefix="stallbench-doctor-"))
     try:
@@ -76,7 +78,7 @@ def run(args) -> int:
                                       args.probe_rate, scratch)
         else:
             session = sessions.watched(argv, args.app, duration, probe, args.probe_rate, scratch)
-        return _finish(args, session, pool, started_at)
+        return _finish(args, session, pool, started_at, declared)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
@@ -91,7 +93,7 @@ def duration_of(session) -> float:
     return (session.load.sending_to_ms - session.load.sending_from_ms) / 1000
 
 
-def _finish(args, session, pool: int, started_at: str) -> int:
+def _finish(args, session, pool: int, started_at: str, declared: tuple[Family, Benchmark]) -> int:
     if session.load is None:  # watched: the program read UV_THREADPOOL_SIZE itself, with its own libuv
         pool = sessions.pool_size(session.measured.start.get("uv"))
     request_p50 = session.load.metrics.get("latency_p50_ms") if session.load else None
@@ -106,8 +108,8 @@ def _finish(args, session, pool: int, started_at: str) -> int:
             else f"{session.window.seconds:.0f} s ({session.ended})")
     settings = {"command": NAME, "app": args.app, "url": args.url, "rate": args.rate if args.url else None,
                 "pool": pool, "probe_rate_per_s": args.probe_rate}
-    meta = {**run_meta([], paths.build_dir(), settings), "started_at": started_at}
-    meta["metrics"] = {f"{metrics.FAMILY}/{metrics.BENCHMARK}": metrics.declarations()}
+    family, benchmark = declared
+    meta = {**run_meta([family], paths.build_dir(), settings), "started_at": started_at}
     meta["doctor"] = {"verdict": verdict.word, "headline": verdict.headline, "figures": verdict.figures,
                       "notes": verdict.notes, "next": step, "window_ms": [session.window.t0, session.window.t1],
                       "measured_pid": measured.pid, "over": over, "startup_ms": measured.startup_ms,
@@ -119,7 +121,7 @@ def _finish(args, session, pool: int, started_at: str) -> int:
     params = {"pool": str(pool), "mode": "driven" if session.load else "watched"}
     if session.load:
         params["rate"] = f"{args.rate:g}"
-    run.add(metrics.rows(run.run_id, params, session, verdict))
+    run.add(metrics.rows(run.run_id, own_benchmarks.units(benchmark), params, session, verdict))
     run.meta.update(ended_at=metadata.now_iso(), complete=True, cells={"planned": 1, "ok": 1, "failed": 0, "findings": 0})
     run.save()
     print(f"doctor: {verdict.headline}")

@@ -21,6 +21,21 @@ def _values(values: list[str]) -> str:
     return ",".join(values)
 
 
+def _parameter_lines(b) -> list[str]:
+    """A benchmark's parameters: each grid per profile, or, for one a command measures, what that
+    command writes (it has no grid: no cell of its own)."""
+    if b.measured_by:
+        return [f"    measured by `stallbench {b.measured_by}` (no cells of its own in run); parameters (valid values):",
+                *(f"      {p.name:<10} {p.valid_text()}  {p.doc}" for p in b.params)]
+    lines = ["    parameters (smoke | default | nightly | full grid; valid values):"]
+    for p in b.params:
+        where = " [one process per value" + (f", exported as {p.env}]" if p.env else "]") if p.per_process else ""
+        where += " [work: scaled by calibrate --inject]" if p.work else ""
+        lines.append(f"      {p.name:<10} {_values(p.smoke)} | {_values(p.values)} | {_values(p.grid('nightly'))} | "
+                     f"{_values(p.full)}; {p.valid_text()}{where}  {p.doc}")
+    return lines
+
+
 def run(args) -> int:
     build_dir = paths.build_dir() if args.no_build else build.ensure_built()
     families = catalogue.load(build.bench_binaries(build_dir))
@@ -44,13 +59,7 @@ def run(args) -> int:
             print(f"  {b.full_name}: {b.doc}")
             if b.missing:
                 print(f"    not runnable here: {b.missing}")
-            print("    parameters (smoke | default | nightly | full grid; valid values):")
-            for p in b.params:
-                where = " [one process per value" + (f", exported as {p.env}]" if p.env else "]") if p.per_process else ""
-                where += " [work: scaled by calibrate --inject]" if p.work else ""
-                print(f"      {p.name:<10} {_values(p.smoke)} | {_values(p.values)} | {_values(p.grid('nightly'))} | "
-                      f"{_values(p.full)};"
-                      f" {p.valid_text()}{where}  {p.doc}")
+            print(*_parameter_lines(b), sep="\n")
             print("    metrics:")
             for m in b.metrics:
                 flags = f"{m.unit}, {m.better} is better" + ("" if m.tracked else ", not tracked")

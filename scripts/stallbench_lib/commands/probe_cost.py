@@ -5,7 +5,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from .. import common_options, meta as metadata, numbers, paths
+from .. import common_options, meta as metadata, numbers, own_benchmarks, paths
 from ..doctor import cost, metrics as doctor_metrics
 from ..doctor.session import pool_size
 from ..errors import UsageError
@@ -43,14 +43,15 @@ def add_arguments(p):
     common_options.no_report(p)
 
 
-def _rows(run_id: str, rate: float, pool: int, rounds: list[cost.Round], exporter: str | None) -> list[Row]:
+def _rows(run_id: str, units: dict[str, str], rate: float, pool: int, rounds: list[cost.Round],
+          exporter: str | None) -> list[Row]:
     rows = []
     for r in rounds:
         for side, values in (("off", r.without), ("on", r.with_probe)):
             params = {"pool": str(pool), "rate": f"{rate:g}", "probe": side}
             key = Params({**params, "exporter": exporter} if exporter else params)
-            rows += [Row(run_id, doctor_metrics.FAMILY, BENCHMARK, key, r.index, name, value, cost.METRICS[name][0],
-                         "ok", "") for name, value in values.items()]
+            rows += [Row(run_id, doctor_metrics.FAMILY, BENCHMARK, key, r.index, name, value, units[name], "ok", "")
+                     for name, value in values.items()]
     return rows
 
 
@@ -64,6 +65,7 @@ def run(args) -> int:
     preload_path, missing = preload.provide(args.no_build)
     if preload_path is None:
         raise UsageError(f"the pool probe is not available: {missing}")
+    family, declared = own_benchmarks.declared(doctor_metrics.FAMILY, BENCHMARK, args.no_build)
     pool = pool_size()
     scratch = Path(tempfile.mkdtemp(prefix="stallbench-probe-cost-"))
     try:
@@ -73,10 +75,9 @@ def run(args) -> int:
         shutil.rmtree(scratch, ignore_errors=True)
     settings = {"command": NAME, "app": args.app, "url": args.url, "rate": args.rate, "pool": pool,
                 "probe_rate_per_s": args.probe_rate, "exporter": args.exporter, "rounds": args.rounds, "duration_s": args.duration}
-    meta = run_meta([], paths.build_dir(), settings)
-    meta["metrics"] = {f"{doctor_metrics.FAMILY}/{BENCHMARK}": cost.declarations()}
+    meta = run_meta([family], paths.build_dir(), settings)
     run = RunDir.create(args.out if args.out else paths.RUNS, metadata.new_run_id(meta["git"]), meta)
-    run.add(_rows(run.run_id, args.rate, pool, rounds, args.exporter))
+    run.add(_rows(run.run_id, own_benchmarks.units(declared), args.rate, pool, rounds, args.exporter))
     run.meta.update(ended_at=metadata.now_iso(), complete=True,
                     cells={"planned": 2 * args.rounds, "ok": 2 * args.rounds, "failed": 0, "findings": 0})
     run.save()

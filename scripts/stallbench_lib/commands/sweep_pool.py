@@ -5,7 +5,7 @@ latency (measured and predicted) per size and the recommended size, and writes t
 its report."""
 import sys
 
-from .. import build, catalogue, common_options, node as nodejs, numbers, paths, shard_plan, shards
+from .. import build, catalogue, common_options, node as nodejs, numbers, own_benchmarks, paths, shard_plan, shards
 from ..errors import UsageError
 from ..execute import execute, run_meta
 from ..plan import make_plan
@@ -171,8 +171,10 @@ def _run_app(args, sizes: list[str]) -> int:
         print(f"stallbench: notice: the pool probe is not available ({missing}): latency only", file=sys.stderr)
     settings = {"command": NAME, "app": args.app, "url": args.url, "sizes": pools, "duration_s": args.duration,
                 "targets": targets.to_meta(given), "repetitions": args.repetitions, "probe_missing": missing or None}
-    meta = run_meta([], paths.build_dir(), settings)
-    plan = app_run.Plan(target, pools, args.rate, args.duration, args.repetitions, args.ready_timeout, probe)
+    family, declared = own_benchmarks.declared(FAMILY, app_run.BENCHMARK, args.no_build)
+    meta = run_meta([family], paths.build_dir(), settings)
+    plan = app_run.Plan(target, pools, args.rate, args.duration, args.repetitions, args.ready_timeout, probe,
+                        units=own_benchmarks.units(declared))
     result = app_run.sweep(plan, args.out if args.out else paths.RUNS, meta)
     return _finish(result, given, args.no_report)
 

@@ -20,13 +20,6 @@ from .. import node as nodejs, paths
 
 IDLE_S = 5
 COMPARED = ("idle_cpu_ms_per_s", "latency_p50_ms", "latency_p99_ms", "throughput_per_s", "app_cpu_util", "app_rss_peak_mb")
-# What a side of a round records: the load's metrics (app.py) and the idle CPU.
-METRICS = {**app.METRICS, "idle_cpu_ms_per_s": ("ms/s", "lower", False, "the program's CPU per second while idle "
-                                                "(no requests), before the load")}
-
-
-def declarations() -> dict[str, dict]:
-    return app.declarations(METRICS)
 
 
 def idle_cpu_ms_per_s(running: app.RunningApp) -> float:

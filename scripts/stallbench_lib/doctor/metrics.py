@@ -1,40 +1,16 @@
-"""The doctor's rows (family `doctor`, benchmark `program`): what the probe saw over the verdict's
-window, the requests' latency when stallbench drove them, and the verdict as two 0/1 counts, so a
-nightly doctor run can be tracked and compared like any other run."""
-from ..pool_sweep import app, app_probe
+"""The doctor's rows (family `doctor`, benchmark `program`, declared in benches/doctor.cc): what the
+probe saw over the verdict's window, the requests' latency when stallbench drove them, and the verdict
+as two 0/1 counts, so a nightly doctor run can be tracked and compared like any other run."""
 from ..parameters import Params
 from ..tidy import Row
 from .session import Session
 from .rules import Verdict
 
 FAMILY, BENCHMARK = "doctor", "program"
-SHARED = ("queue_wait_p50_ms", "queue_wait_p99_ms", "queue_wait_max_ms", "queue_wait_mean_ms",
-          "queue_thread_wait_p50_ms", "queue_thread_wait_p99_ms", "queue_thread_wait_mean_ms", "pool_utilization",
-          "pool_jobs_waiting", "pool_wait_per_request_ms", "canaries", "canaries_still_waiting", "delivery_p99_ms",
-          "loop_delay_p50_ms", "loop_delay_p99_ms", "loop_delay_max_ms", "loop_utilization")
-DRIVEN = ("latency_p50_ms", "latency_p99_ms", "latency_max_ms", "throughput_per_s", "offered_per_s", "errors",
-          "unfinished", "app_cpu_util", "service_alone_ms")
-METRICS = {
-    **{name: app_probe.METRICS[name] for name in SHARED},
-    **{name: app.METRICS[name] for name in DRIVEN},
-    "loop_own_p50_ms": ("ms", "lower", True, "the part of each loop delay the program's own code explains (no more "
-                        "than the main thread's CPU time since the timer's previous firing): median; the blocked "
-                        "verdict reads it"),
-    "loop_own_max_ms": ("ms", "lower", True, "the same, the longest"),
-    "loop_long_task_share": ("ratio", "lower", True, "the share of the time the loop ran 50 ms or more of its own code "
-                             "between two firings of the timer (long tasks)"),
-    "machine_busy": ("ratio", "lower", False, "the share of every core's time not idle, as the probe read /proc/stat"),
-    "startup_ms": ("ms", "lower", False, "from the probe's start to the loop's first timer: the main module's run"),
-    "verdict_loop_blocked": ("count", "lower", True, "1 when the verdict says the loop was blocked"),
-    "verdict_pool_saturated": ("count", "lower", True, "1 when the verdict says the pool was saturated"),
-}
 
 
-def declarations() -> dict[str, dict]:
-    return app.declarations(METRICS)
-
-
-def rows(run_id: str, params: dict, session: Session, verdict: Verdict) -> list[Row]:
+def rows(run_id: str, units: dict[str, str], params: dict, session: Session, verdict: Verdict) -> list[Row]:
+    """The declared metrics (`units`: name -> unit) the session measured."""
     w, evidence = session.window, verdict.evidence
     thread, pool = w.thread_wait, w.pool
     values = {
@@ -51,8 +27,8 @@ def rows(run_id: str, params: dict, session: Session, verdict: Verdict) -> list[
         "verdict_loop_blocked": int(verdict.loop_blocked), "verdict_pool_saturated": int(verdict.pool_saturated),
     }
     if session.load:
-        values.update({k: v for k, v in session.load.metrics.items() if k in DRIVEN})
+        values.update({k: v for k, v in session.load.metrics.items() if k in units})
         values["service_alone_ms"] = session.request_alone_ms
     key = Params(params)
-    return [Row(run_id, FAMILY, BENCHMARK, key, 0, name, float(value), METRICS[name][0], "ok", "")
+    return [Row(run_id, FAMILY, BENCHMARK, key, 0, name, float(value), units[name], "ok", "")
             for name, value in values.items() if value is not None]

@@ -2,16 +2,15 @@
 step, and the timeline of what the pool probe saw inside the program (loop delay and pool queue
 wait over time, the load marked), from the run's raw/probe.jsonl. For `stallbench probe-cost`: the
 program with and without the probe, round by round, and the ratios."""
-from ..doctor import cost, metrics, rules
+from ..doctor import cost, rules
 from ..probe import trace as probe_trace
 from ..probe.window import nearest_rank, own
 from ..report import table
 from ..report.figures import figure, save, shared_legend
 
-# The doctor's rows are declared in Python, by the commands that write them (doctor/metrics.py, and
-# probe-cost's doctor/cost.py), as --app's are: there is no binary's declaration to check them against.
-CONSUMES = {}
-DECLARED_BY = metrics
+# Both benchmarks are declared in benches/doctor.cc and measured by their commands (doctor, probe-cost).
+CONSUMES = {"probe-cost": cost.COMPARED}
+PARAMETERS = {"probe-cost": ("probe",)}
 
 READING = """\
 The top panel is the program's **event loop**: each grey point is one firing of a 10 ms timer at the

@@ -4,14 +4,13 @@ pool size, the model's error, the recommendation, and the slow-DNS reproduction.
 from . import _pool_wait_section
 from ..pool_sweep import mixes, targets, wait_choice
 from ..pool_sweep.recommend import recommend
-from ..pool_sweep.summary import app_sweeps, model_error, sweeps
+from ..pool_sweep.summary import APP_PER_SIZE, app_sweeps, model_error, sweeps
 from ..report import grouping, stats, table
 from ..report.markup import collapsed
 from ..report.figures import corner_legend, figure, mark_cores, save, shared_legend
 
 # What this section (with pool_sweep/summary.py and recommend.py) reads of benches/pool_sweep.cc,
-# checked against the run's declarations (render.py). The `app` benchmark of `sweep-pool --app` is
-# declared by pool_sweep/app.py, in Python, and needs no check.
+# checked against the run's declarations (render.py); `app` is `sweep-pool --app`'s, measured by it.
 CONSUMES = {
     "open-loop": ("latency_p50_ms", "latency_p95_ms", "latency_p99_ms", "latency_max_ms", "queue_wait_p50_ms",
                   "queue_wait_p99_ms", "service_p50_ms", "service_p99_ms", "service_alone_ms", "throughput_per_s",
@@ -19,8 +18,12 @@ CONSUMES = {
                   "predicted_enough_cores_p50_ms", "predicted_throughput_per_s", "predicted_cpu_util", "cpu_util",
                   "machine_cpu_util", "effective_cores", "busy_cores_delay_ms", *_pool_wait_section.METRICS),
     "slow-dns": ("read_latency_ms", "lookups_drained_ms", "max_concurrent_lookups", "read_before_drain"),
+    "app": ("latency_p50_ms", "latency_p95_ms", "latency_p99_ms", "latency_max_ms", "service_alone_ms",
+            "throughput_per_s", "offered_per_s", "queue_wait_mean_ms", "queue_wait_second_mean_ms", "pool_utilization",
+            "pool_wait_per_request_ms", "pool_wait_per_request_second_ms", *APP_PER_SIZE),
 }
-PARAMETERS = {"slow-dns": ("lookup_kind", "pool")}
+ADDED_LATER = ("app",)  # a run before `sweep-pool --app`'s benchmark was declared in C++ has none
+PARAMETERS = {"slow-dns": ("lookup_kind", "pool"), "app": ("pool", "rate", "duration")}
 PERCENTILE_STYLE = [("latency_p50_ms", "p50", "o", 1.0), ("latency_p95_ms", "p95", "^", 0.55),
                     ("latency_p99_ms", "p99", "s", 0.8), ("latency_max_ms", "max", "x", 0.35)]
 

@@ -34,34 +34,6 @@ SAMPLE_S = 0.2                      # how often the program's memory is read dur
 STOP_GRACE_S = 3                    # SIGTERM, then this long for the program (and the probe) to finish
 
 
-# What one pool size of an --app sweep records: name -> (unit, better, tracked, what it is).
-METRICS = {
-    "latency_p50_ms": ("ms", "lower", True, "median latency, from when loadtest's timer said to send (whole ms)"),
-    "latency_p90_ms": ("ms", "lower", True, "90th percentile latency"),
-    "latency_p95_ms": ("ms", "lower", True, "95th percentile latency"),
-    "latency_p99_ms": ("ms", "lower", True, "99th percentile latency"),
-    "latency_max_ms": ("ms", "lower", True, "the slowest request"),
-    "latency_mean_ms": ("ms", "lower", False, "mean latency"),
-    "service_alone_ms": ("ms", "lower", False, f"median of {ALONE_REQUESTS} requests one at a time on the idle program"),
-    "throughput_per_s": ("1/s", "higher", True, "answers without error per second"),
-    "offered_per_s": ("1/s", "higher", False, "requests the load generator was told to send per second"),
-    "completed": ("count", "higher", False, "answers without error"),
-    "errors": ("count", "lower", True, "requests that failed, timed out or answered 4xx/5xx"),
-    "unfinished": ("count", "lower", True, "requests sent but not answered by the end of the drain period"),
-    "app_cpu_util": ("ratio", "lower", False, "the program's CPU time (its whole process group) / (time x cores)"),
-    "app_rss_peak_mb": ("MiB", "lower", False, "the program's resident memory at its peak during the load"),
-    "machine_cpu_util": ("ratio", "lower", False, "every process's CPU use meanwhile (/proc/stat), load generator included"),
-    **app_probe.METRICS,
-}
-
-
-def declarations(metrics: dict | None = None) -> dict[str, dict]:
-    """Metric declarations for meta.json, from a table of name -> (unit, better, tracked, what it is):
-    this sweep's (METRICS) by default; the doctor's and probe-cost's tables are read the same way."""
-    return {name: {"unit": unit, "better": better, "tracked": tracked, "min_effect_pct": 0}
-            for name, (unit, better, tracked, _) in (METRICS if metrics is None else metrics).items()}
-
-
 def check_load(rate: float, duration_s: float, ready_timeout_s: float) -> None:
     """The load options every --app command takes; UsageError (one line) when one is out of range."""
     if not 0 < rate <= 10_000:

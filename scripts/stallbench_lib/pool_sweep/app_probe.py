@@ -11,41 +11,6 @@ from ..probe import trace as probe_trace
 from ..probe.occupancy import periods_with_pool
 from ..probe.window import Window, window
 
-# What an --app size records from the probe: name -> (unit, better, tracked, what it is).
-METRICS = {
-    "queue_wait_p50_ms": ("ms", "lower", True, "how long pool work submitted during the load waited for a thread "
-                          "(the probe's canaries): median"),
-    "queue_wait_p95_ms": ("ms", "lower", False, "the same, 95th percentile"),
-    "queue_wait_p99_ms": ("ms", "lower", True, "the same, 99th percentile"),
-    "queue_wait_max_ms": ("ms", "lower", False, "the same, the longest"),
-    "queue_wait_mean_ms": ("ms", "lower", True, "the same, mean: the latency the pool's queue adds to each pool "
-                           "request on average"),
-    "queue_wait_second_mean_ms": ("ms", "lower", False, "the mean queue wait of each second of the load, one value "
-                                  "per second: the recommendation's interval is computed from these"),
-    "queue_thread_wait_p50_ms": ("ms", "lower", True, "the canaries' wait for a thread: a canary that found a "
-                                 "thread idle counts 0 (it waited for a core); median"),
-    "queue_thread_wait_p99_ms": ("ms", "lower", True, "the same, 99th percentile"),
-    "queue_thread_wait_mean_ms": ("ms", "lower", False, "the same, mean"),
-    "pool_utilization": ("ratio", "lower", False, "libuv's threads busy with a job, mean over random instants / "
-                         "threads (read from libuv's own counters)"),
-    "pool_jobs_waiting": ("count", "lower", False, "the program's pool jobs waiting for a thread, mean over random "
-                          "instants: the queue length L_q"),
-    "pool_wait_per_request_ms": ("ms", "lower", True, "Little's law: jobs waiting for a thread / requests per second "
-                                 "sent: how long each request's pool work waited for threads in all, however many "
-                                 "jobs it was split into"),
-    "pool_wait_per_request_second_ms": ("ms", "lower", False, "the same for each second of the load, one value per "
-                                        "second: the recommendation's interval is computed from these"),
-    "canaries": ("count", "higher", False, "canaries submitted during the load"),
-    "canaries_still_waiting": ("count", "lower", False, "canaries still waiting for a thread when the program was "
-                               "stopped: they count with the wait they had then, a lower bound"),
-    "delivery_p99_ms": ("ms", "lower", False, "from a canary's end on its pool thread to its completion running on "
-                        "the main thread (the loop delivering pool results): 99th percentile"),
-    "loop_delay_p50_ms": ("ms", "lower", True, "how late a 10 ms timer fired in the program during the load: median"),
-    "loop_delay_p99_ms": ("ms", "lower", True, "the same, 99th percentile"),
-    "loop_delay_max_ms": ("ms", "lower", False, "the same, the longest"),
-    "loop_utilization": ("ratio", "lower", False, "the program's event-loop utilisation during the load"),
-}
-
 
 def busiest(traces: dict[int, probe_trace.Trace], t0: float, t1: float) -> tuple[probe_trace.Trace, Window] | None:
     """The Node process of the program that worked hardest during [t0, t1], with its window."""

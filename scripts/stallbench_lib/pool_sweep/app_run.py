@@ -11,7 +11,7 @@ import shutil
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import meta as metadata
@@ -38,13 +38,12 @@ def load_generator_node() -> nodejs.Node:
             raise first from None
 
 
-def _rows(run_id: str, params: dict, repetition: int, metrics: dict[str, float],
+def _rows(run_id: str, units: dict[str, str], params: dict, repetition: int, metrics: dict[str, float],
           series: dict[str, list[float]] | None = None) -> list[Row]:
     key = Params(params)
     values = [(name, value) for name, value in metrics.items()]
     values += [(name, value) for name, many in (series or {}).items() for value in many]
-    return [Row(run_id, FAMILY, BENCHMARK, key, repetition, name, value, app.METRICS[name][0], "ok", "")
-            for name, value in values]
+    return [Row(run_id, FAMILY, BENCHMARK, key, repetition, name, value, units[name], "ok", "") for name, value in values]
 
 
 def steps(sizes: list[int], repetitions: int) -> list[tuple[int, int]]:
@@ -52,10 +51,10 @@ def steps(sizes: list[int], repetitions: int) -> list[tuple[int, int]]:
     return [(rep, pool) for rep in range(repetitions) for pool in (sizes if rep % 2 == 0 else sizes[::-1])]
 
 
-def _failure_rows(run_id: str, params: dict, repetition: int, status: str, detail: str) -> list[Row]:
+def _failure_rows(run_id: str, units: dict[str, str], params: dict, repetition: int, status: str,
+                  detail: str) -> list[Row]:
     key = Params(params)
-    return [Row(run_id, FAMILY, BENCHMARK, key, repetition, name, None, unit, status, detail)
-            for name, (unit, *_) in app.METRICS.items()]
+    return [Row(run_id, FAMILY, BENCHMARK, key, repetition, name, None, unit, status, detail) for name, unit in units.items()]
 
 
 @dataclass(frozen=True)
@@ -69,6 +68,7 @@ class Plan:
     ready_timeout_s: float
     preload: Path | None = None
     probe_rate: float = app.preload.DEFAULT_RATE_PER_S
+    units: dict[str, str] = field(default_factory=dict)  # metric -> unit, as benches/pool_sweep.cc declares `app`'s
 
     def order(self) -> list[tuple[int, int]]:
         return steps(self.sizes, self.repetitions)
@@ -127,7 +127,6 @@ def _sweep(plan: Plan, out_parent: Path, base_meta: dict, load_with: _Load, firs
     base_meta["load_generator"] = {"tool": app.LOAD_GENERATOR, "node": load_with.node.meta(), "rate_per_s": plan.rate,
                                    "duration_s": plan.duration_s, "drain_s": app.drain_s(plan.duration_s),
                                    "request_timeout_ms": app.REQUEST_TIMEOUT_MS}
-    base_meta["metrics"] = {**base_meta.get("metrics", {}), f"{FAMILY}/{BENCHMARK}": app.declarations()}
     run = RunDir.create(out_parent, metadata.new_run_id(base_meta["git"]), base_meta)
     order = plan.order()
     run.meta.update(pool_sizes=plan.sizes, cells={"planned": len(order), "ok": 0, "failed": 0, "findings": 0},
@@ -144,11 +143,11 @@ def _sweep(plan: Plan, out_parent: Path, base_meta: dict, load_with: _Load, firs
                 running = first if k == 1 else app.RunningApp(plan.target, pool, plan.ready_timeout_s,
                                                               plan.probe(samples, rep, pool))
                 metrics, series = _measure(plan, running, load_with, run, rep, pool)
-                run.add(_rows(run.run_id, params, rep, metrics, series))
+                run.add(_rows(run.run_id, plan.units, params, rep, metrics, series))
                 run.meta["cells"]["ok"] += 1
                 status = "ok"
             except (RuntimeError, OSError, nodejs.UsageError) as e:
-                run.add(_failure_rows(run.run_id, params, rep, "error", str(e)))
+                run.add(_failure_rows(run.run_id, plan.units, params, rep, "error", str(e)))
                 run.meta["cells"]["failed"] += 1
                 status = f"error: {e}"
             finally:

@@ -194,7 +194,7 @@ def check_consumed(where: str, consumes: dict | None, family: str, meta: dict, a
     """Every benchmark, metric and parameter a section reads must be declared in the run's meta.json,
     else one line naming the first that is not (a run whose meta.json predates parameter
     declarations has its parameters unchecked). A run whose binaries declared nothing of the family
-    (`sweep-pool --app`, whose benchmark Python declares) has nothing to check against. A benchmark
+    (made before its command's benchmark was declared in C++) has nothing to check against. A benchmark
     the family module names in `added_later` may be missing altogether: a run made before it existed
     has none, and its part of the section is left out (its metrics are checked when it is there)."""
     if consumes is None:
