@@ -112,18 +112,37 @@ def test_the_instructions_gate_leaves_a_counted_cells_wall_time_out_of_the_exit_
 
 
 def test_a_cell_settles_once_its_interval_is_narrower_than_the_minimum_effect():
-    settings = ab_rounds.Settings(min_rounds=5, max_rounds=30, budget_s=60, min_effect=lambda m, d: d or 5.0,
+    settings = ab_rounds.Settings(min_rounds=6, max_rounds=30, budget_s=60, min_effect=lambda m, d: d or 5.0,
                                   declarations={"fam/bench": {"time_ms": {"tracked": True}}})
-    pair = ab_rounds.Pair(("fam", "bench", "n=1"), {}, 0, rounds=4)
-    steady = [100 + 0.1 * i for i in range(4)]
+    pair = ab_rounds.Pair(("fam", "bench", "n=1"), {}, 0, rounds=5)
+    steady = [100 + 0.1 * i for i in range(5)]
     pair.rows = {"base": _rows(steady), "current": _rows([v * 1.001 for v in steady])}
     assert not ab_rounds._settled(pair, settings)  # too few rounds
-    pair.rounds = 5
+    pair.rounds = 6
     pair.rows = {"base": _rows(steady + [100]), "current": _rows([v * 1.001 for v in steady] + [100.1])}
     assert ab_rounds._settled(pair, settings)
-    wild = [100, 150, 80, 130, 60]
+    wild = [100, 150, 80, 130, 60, 90]
     pair.rows = {"base": _rows(wild), "current": _rows(wild[::-1])}
     assert not ab_rounds._settled(pair, settings)
+
+
+def test_two_slow_rounds_in_ten_keep_a_cell_running_though_the_median_spread_is_small():
+    # Eight rounds within 15%, two 2x and 2.6x slow: the median |d| reads a narrow interval, the
+    # reported one reaches past a 50% minimum effect (as bisect's step at CI, 2026-12-05).
+    d = np.log([1.1, 0.9, 1.12, 0.92, 2.0, 2.6, 1.05, 0.95, 1.15, 0.88])
+    sd_width = 2 * 1.96 * paired.robust_sd(d) / np.sqrt(len(d)) * 100
+    _, low, high = paired.hodges_lehmann(d)
+    assert sd_width < 50 < paired.as_pct(high) - paired.as_pct(low)
+    assert paired.expected_width_pct(d) >= 50
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_the_expected_width_reads_the_magnitudes_only(seed):
+    # Optional stopping keeps the signed-rank test exact only if the rule never sees the signs.
+    rng = np.random.default_rng(seed)
+    d = rng.standard_t(3, size=12) * 0.1
+    flipped = d * rng.choice([-1.0, 1.0], size=len(d))
+    assert paired.expected_width_pct(d) == paired.expected_width_pct(flipped) == paired.expected_width_pct(-d)
 
 
 def test_a_revision_is_built_once_in_its_own_worktree(tmp_path, monkeypatch):

@@ -106,6 +106,17 @@ def test_a_regime_change_reports_both_regimes_and_where_growth_starts():
     assert growth.regime_text().startswith("flat (~0.0012 ms) up to 4,000, then")
 
 
+def test_the_fixed_cost_of_a_call_is_at_most_the_curves_shortest_time():
+    # PCRE2's ^\d+\d+x: flat (45 ns) to 4,097, then quadratic; four points past the turn over 5.7x,
+    # the first and the last 1.5x slow (the spread of its repeats at load 10). A constant taken
+    # from the fitted points (up to 0.995 x 12 ms) once read degree 2.9 from this, and 3.2 at CI.
+    lengths = [1025, 2049, 4097, 5794, 8193, 16385, 32769]
+    slow = [1, 1, 1, 1.5, 1, 1, 1.5]
+    times = [4.5e-5 if n <= 4097 else 4e-7 * n ** 2 * x for n, x in zip(lengths, slow)]
+    growth = classify(lengths, times)
+    assert growth.kind == "polynomial" and growth.flat_until == 4097 and 1.7 < growth.degree < 2.3
+
+
 def test_a_linear_control_with_a_flat_start_is_linear():
     # color-string's rgba (linear) on PCRE2: flat, then growing in proportion to the input.
     times = [0.001, 0.001, 0.0012, 0.0011, 0.0013, 0.002, 0.004, 0.0081, 0.016]
