@@ -152,7 +152,7 @@ def expected_width_pct(d: np.ndarray, confidence: float = 0.95) -> float:
     signed = np.random.default_rng(n).choice([-1.0, 1.0], size=(patterns, n)) * np.abs(d)
     walsh = np.partition((signed[:, i] + signed[:, j]) / 2, [k - 1, m - k], axis=1)
     widths = (np.exp(walsh[:, m - k]) - np.exp(walsh[:, k - 1])) * 100
-    return max(normal, float(np.median(widths)))
+    return max(normal, median(widths))
 
 
 def detectable_pct(d: np.ndarray, alpha: float, power: float = 0.8) -> float | None:
