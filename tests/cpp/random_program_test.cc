@@ -5,7 +5,10 @@
 // meant to draw. Whether Node agrees is tests/python/test_trace_random.py's (and nightly's).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <fstream>
 #include <functional>
+#include <iostream>
 #include <set>
 #include <string>
 
@@ -96,15 +99,48 @@ TEST(RandomPrograms, OneDocumentPerSeriesAndIndex) {
 }
 
 TEST(RandomPrograms, EachIsAScenarioWithOneOrderOnTheModelOfEveryLine) {
+  // The slots decide the order only while nothing holds the loop or the pool up for a good part of
+  // one: a pair of runs where the machine did (a 100 ms stall in a timers pass let the next slot's
+  // timer run before a close, at load 10) says nothing about the program, and is left out.
   TemporaryFolder folder;
+  int judged = 0, stalled = 0;
   for (std::uint64_t index = 0; index < 6; ++index) {
     Scenario s = load_scenario(write_random_program(24, index, folder.path().string()));  // throws when invalid
     for (int line : modelled_lines()) {
-      Order first = run_scenario(s, {.line = line});
-      EXPECT_FALSE(first.empty()) << s.name << " on Node " << line;
-      EXPECT_EQ(run_scenario(s, {.line = line}), first) << s.name << " gave two orders on the model of Node " << line;
+      ScenarioRun first = run_scenario_measured(s, {.line = line});
+      EXPECT_FALSE(first.order.empty()) << s.name << " on Node " << line;
+      ScenarioRun second = run_scenario_measured(s, {.line = line});
+      if (std::max(first.longest_stall_ms, second.longest_stall_ms) >= kRandomSlotMs / 2.0) {
+        ++stalled;
+        continue;
+      }
+      ++judged;
+      EXPECT_EQ(second.order, first.order) << s.name << " gave two orders on the model of Node " << line;
     }
   }
+  if (stalled > 0) std::cout << stalled << " of " << stalled + judged << " pairs of runs left out: the machine held "
+                             << "the loop or the pool up for half a slot or more (noisy machine)\n";
+  if (judged == 0) GTEST_SKIP() << "every pair of runs was held up by the machine: nothing to judge";
+}
+
+TEST(RandomPrograms, AStallIsMeasuredWhereTheLoopWasHeldUp) {
+  // The measure the test above rests on: a busy callback of 60 ms is a stall of 60 ms or more, and
+  // a program that only waits for its timer is held up less than that.
+  TemporaryFolder folder;
+  auto write = [&](const std::string& name, const json& program) {
+    std::string path = (folder.path() / (name + ".json")).string();
+    std::ofstream(path) << json{{"name", name}, {"analysis", "a stall measured"}, {"module", "cjs"}, {"program", program}};
+    return load_scenario(path);
+  };
+  Scenario busy = write("busy", json::array({{{"op", "setTimeout"}, {"ms", 1}, {"log", "t"},
+                                               {"then", json::array({{{"op", "busy"}, {"ms", 60}, {"log", "b"}}})}}}));
+  Scenario waits = write("waits", json::array({{{"op", "setTimeout"}, {"ms", 60}, {"log", "w"}}}));
+  ScenarioRun held = run_scenario_measured(busy);
+  ScenarioRun idle = run_scenario_measured(waits);
+  EXPECT_EQ(held.order, (Order{"t", "b"}));
+  EXPECT_EQ(idle.order, Order{"w"});
+  EXPECT_GE(held.longest_stall_ms, 60.0);  // a busy wait lasts at least its time, however busy the machine
+  EXPECT_LT(idle.longest_stall_ms, held.longest_stall_ms);
 }
 
 TEST(RandomPrograms, TimersAreWholeSlotsOrShortContinuations) {

@@ -12,7 +12,9 @@
 //    a whole program is a small part of one slot. A slot is long enough for Node's start-up tail
 //    (1-6 ms for Node 18 here, under 1 ms for the others) and for a process's first fs call, which
 //    loads code and starts libuv's pool: 3-30 ms here, up to 50 ms while two processes spun on the
-//    two cores;
+//    two cores. A machine busier still can hold the loop or the pool up for a slot (once, at load
+//    10, 100 ms in a timers pass); Runtime::longest_stall_ms says when, and the tests leave such
+//    runs out rather than read their order;
 //  - pool completions racing loop turns: a callback either fans out (any number of immediates and
 //    socket closes, which the check and close phases order, and no pool request) or continues one
 //    line (at most one loop-level op: an fs call, an immediate, a close or a timer of 0-2 ms, whose

@@ -41,6 +41,8 @@ Runtime::Runtime(const NodeLineModel& model)
         return timer_phase(major, minor).reruns_rearmed;
       }()),
       thrown_queues_(model.thrown_queues == ThrownQueues::either ? ThrownQueues::next_callback : model.thrown_queues) {
+  uv_check(uv_loop_configure(loop(), UV_METRICS_IDLE_TIME), "uv_loop_configure");  // longest_stall_ms
+  loop()->data = this;  // a pool request's callback notes how long it took (runtime_fs.cc)
   uv_check(uv_timer_init(loop(), &wakeup_), "uv_timer_init");
   uv_check(uv_idle_init(loop(), &timer_due_), "uv_idle_init");
   uv_check(uv_check_init(loop(), &check_handle_), "uv_check_init");
@@ -101,6 +103,8 @@ void Runtime::fail(std::exception_ptr error) {
 }
 
 void Runtime::run_main(ModuleKind kind, Callback body, const std::string& module_file) {
+  busy_since_ns_ = uv_hrtime();
+  idle_since_ns_ = uv_metrics_idle_time(loop());
   if (kind == ModuleKind::commonjs) {
     invoke(body);
   } else if (model_.esm_entry == EsmEntry::before_loop) {
@@ -117,6 +121,7 @@ void Runtime::run_main(ModuleKind kind, Callback body, const std::string& module
     busy_wait(startup_tail_ms_);
     run_until_exit();
   }
+  note_busy_span();  // the last stretch: a loop whose work ends in a callback never reaches prepare again
   if (failure_) std::rethrow_exception(failure_);
   for (auto& listener : exit_listeners_) listener();  // nothing they queue runs
 }
@@ -189,7 +194,16 @@ void Runtime::set_thrown_queues(ThrownQueues where) {
   thrown_queues_ = where;
 }
 
+void Runtime::note_busy_span() {
+  std::uint64_t now = uv_hrtime(), idle = uv_metrics_idle_time(loop());
+  std::uint64_t waited = idle - idle_since_ns_, elapsed = now - busy_since_ns_;
+  note_stall(elapsed > waited ? elapsed - waited : 0);
+  busy_since_ns_ = now;
+  idle_since_ns_ = idle;
+}
+
 void Runtime::prepare_phase() {
+  note_busy_span();
   // A task V8 posted (Node's platform runs it from an async handle in the poll phase, in a callback
   // scope): its scope's close drains what a handled throw left. Only a throw leaves them queued here.
   // Seen only after a throw in one of the loop's callbacks, never after one in the main module's

@@ -86,6 +86,12 @@ class Runtime {
   uv_loop_t* loop() { return loop_.get(); }
   const NodeLineModel& model() const { return model_; }
 
+  // The longest the loop ran without reaching poll (its waits there left out), or a pool request
+  // took from its submission to its callback, in ms so far: what a busy machine adds to a run. A
+  // program whose order rests on spacing its events (the random programs' 100 ms slots) decides
+  // its order only while this stays well under that spacing.
+  double longest_stall_ms() const { return static_cast<double>(longest_stall_ns_) / 1e6; }
+
   // What Node spends between the end of the main module and the loop's first timers check
   // (the rest of its bootstrap): the runtime spends as long, synchronously, before its loop. It
   // decides whether a timer armed by the main module is already due when the loop starts.
@@ -212,6 +218,11 @@ class Runtime {
   uv_prepare_t prepare_handle_;  // just before poll: where V8's own tasks stand in (prepare_phase)
   uv_idle_t idle_handle_;  // active while immediates are pending (Node's immediate idle handle)
   double startup_tail_ms_ = 0;
+  std::uint64_t busy_since_ns_ = 0;   // the last prepare phase (or the main module's start)
+  std::uint64_t idle_since_ns_ = 0;   // the loop's idle time in poll then (uv_metrics_idle_time)
+  std::uint64_t longest_stall_ns_ = 0;
+  void note_stall(std::uint64_t ns) { longest_stall_ns_ = std::max(longest_stall_ns_, ns); }
+  void note_busy_span();  // from busy_since_ns_ to now, its waits in poll left out
   bool reruns_rearmed_timers_;  // TimerPhase::reruns_rearmed of the line's libuv
   ThrownQueues thrown_queues_;  // the model's, or the branch this run took (set_thrown_queues)
 

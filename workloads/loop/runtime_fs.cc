@@ -19,6 +19,7 @@ namespace {
 struct FsStep {
   uv_fs_t req;
   std::function<void(uv_fs_t*)> next;
+  std::uint64_t issued_ns;
 };
 
 std::string error_code(std::int64_t result) { return result < 0 ? uv_err_name(static_cast<int>(result)) : ""; }
@@ -51,11 +52,12 @@ struct Runtime::FileRead {
 };
 
 void Runtime::fs_step(const std::function<int(uv_fs_t*, uv_fs_cb)>& issue, std::function<void(uv_fs_t*)> next) {
-  auto* step = new FsStep{{}, std::move(next)};
+  auto* step = new FsStep{{}, std::move(next), uv_hrtime()};
   step->req.data = step;
   ++fs_requests_;
   int rc = issue(&step->req, [](uv_fs_t* req) {
     std::unique_ptr<FsStep> step(static_cast<FsStep*>(req->data));
+    static_cast<Runtime*>(req->loop->data)->note_stall(uv_hrtime() - step->issued_ns);
     step->next(req);
     uv_fs_req_cleanup(req);
   });
@@ -70,14 +72,16 @@ void Runtime::fs_job(std::function<void()> work, Callback after) {
     uv_work_t req;
     std::function<void()> work;
     Callback after;
+    std::uint64_t issued_ns;
   };
-  auto* job = new Job{{}, std::move(work), std::move(after)};
+  auto* job = new Job{{}, std::move(work), std::move(after), uv_hrtime()};
   job->req.data = job;
   ++fs_requests_;
   int rc = uv_queue_work(
       loop(), &job->req, [](uv_work_t* req) { static_cast<Job*>(req->data)->work(); },
       [](uv_work_t* req, int) {
         std::unique_ptr<Job> job(static_cast<Job*>(req->data));
+        static_cast<Runtime*>(req->loop->data)->note_stall(uv_hrtime() - job->issued_ns);
         job->after();
       });
   if (rc < 0) {

@@ -180,6 +180,14 @@ struct ScenarioRunError : std::runtime_error {
 // the labels in the order they were printed; throws ScenarioRunError.
 Order run_scenario(const Scenario& scenario, const ModelSettings& settings = {}, int run = 0);
 
+// The same, with what the machine added: the longest the loop was held up or a pool request took
+// (Runtime::longest_stall_ms).
+struct ScenarioRun {
+  Order order;
+  double longest_stall_ms;
+};
+ScenarioRun run_scenario_measured(const Scenario& scenario, const ModelSettings& settings = {}, int run = 0);
+
 // `runs` runs, each started at a random point of the millisecond (as separate Node processes
 // are): the distinct orders, in order of first appearance, with how many runs gave each.
 // `before_run(i)` is called as run i (0-based) starts: where a caller bounds each run.

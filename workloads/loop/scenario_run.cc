@@ -24,6 +24,10 @@ void start_at_random_phase(std::mt19937_64& random) {
 }  // namespace
 
 Order run_scenario(const Scenario& scenario, const ModelSettings& settings, int run) {
+  return run_scenario_measured(scenario, settings, run).order;
+}
+
+ScenarioRun run_scenario_measured(const Scenario& scenario, const ModelSettings& settings, int run) {
   Order printed;
   Runtime runtime(node_line_model(settings.line));
   const auto& tails = settings.startup_tail_ms;
@@ -46,7 +50,7 @@ Order run_scenario(const Scenario& scenario, const ModelSettings& settings, int 
                                  : std::string("in the main module")) +
                            ": " + e.what());
   }
-  return printed;
+  return {std::move(printed), runtime.longest_stall_ms()};
 }
 
 std::vector<OrderCount> run_scenario_times(const Scenario& scenario, const ModelSettings& settings, int runs,
