@@ -1,7 +1,7 @@
 // Family `doctor`: a user's own Node program, diagnosed from inside (`stallbench doctor`) and the
 // cost of looking (`stallbench probe-cost`). The workload is the user's program and the instrument
 // the pool probe (workloads/probe/); the orchestrator starts, drives and measures the program
-// (scripts/stallbench_lib/doctor/), so both benchmarks are declared here without cells: list,
+// (scripts/stallbench_lib/families/doctor/), so both benchmarks are declared here without cells: list,
 // meta.json and the doctor's report read their parameters and metrics from this description.
 #include "app_metrics.h"
 #include "harness/harness.h"

@@ -248,7 +248,7 @@ Benchmark slow_dns() {
 }
 
 // `sweep-pool --app`: the user's own program started at each pool size and driven at a rate; the
-// orchestrator measures it (pool_sweep/app_run.py), so it has no cells here.
+// orchestrator measures it (families/pool_sweep/app_run.py), so it has no cells here.
 Benchmark app() {
   std::vector<Metric> metrics = load_metrics();
   for (auto& m : probe_metrics()) metrics.push_back(m);

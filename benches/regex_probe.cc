@@ -16,7 +16,7 @@
 // Inputs are bytes as Latin-1 characters, as for regex_check. A regex's remaining inputs are
 // skipped once one match takes `slow_ms` (a longer input only takes longer), or when the next would
 // take `skip_ms` growing at the rate of the last two (0 or absent: never). A match that never
-// returns cannot be stopped here: the orchestrator (redos/triage.py) kills the process after the
+// returns cannot be stopped here: the orchestrator (families/regex/triage.py) kills the process after the
 // last `start` it saw, records it, and starts the probe again from the next regex (`first`).
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,7 @@
-"""`scripts/stallbench SUBCOMMAND ...`. Each subcommand is a module in commands/ with NAME, HELP,
-add_arguments(parser) and run(args) -> exit code, found at start-up: adding one edits nothing here."""
+"""`scripts/stallbench SUBCOMMAND ...`. Each subcommand is a module with NAME, HELP,
+add_arguments(parser) and run(args) -> exit code, in a `commands` folder: the core's (commands/),
+the tracking product's (tracking/commands/) or a family's (families/<family>/commands/), found at
+start-up: adding one edits nothing here."""
 import argparse
 import os
 import importlib
@@ -9,7 +11,7 @@ import tempfile
 import traceback
 from pathlib import Path
 
-from . import commands, interrupts, output_pipes
+from . import commands, families, interrupts, output_pipes, tracking
 from .rundir import check_out
 from .errors import (DISK_EXIT, INTERNAL_EXIT, UsageError, disk_error_line, is_disk_error, is_path_error,
                      path_error_line)
@@ -35,15 +37,29 @@ def _undecodable(argv: list[str]) -> str | None:
     return None
 
 
+COMMAND_PACKAGES = [commands.__name__, f"{tracking.__name__}.commands"]  # and each family's (families.py)
+
+
+def command_modules() -> dict[str, str]:
+    """Command name (as a module: `_` for `-`) -> the dotted name of its module: the core's
+    commands, the tracking product's and every family's."""
+    found = {}
+    for package in COMMAND_PACKAGES + families.command_packages():
+        for module in pkgutil.iter_modules(importlib.import_module(package).__path__):
+            if module.name in found:
+                raise RuntimeError(f"two commands named {module.name}: {found[module.name]} and {package}")
+            found[module.name] = f"{package}.{module.name}"
+    return found
+
+
 def _commands(argv: list[str]):
     """The command modules: only the one named by the first argument when there is one (some import
     numpy or matplotlib, over a second on a busy machine), else all of them (for --help)."""
-    names = [m.name for m in pkgutil.iter_modules(commands.__path__)]
+    modules = command_modules()
     named = argv[0].replace("-", "_") if argv else ""
-    if named in names:
-        names = [named]
-    found = [importlib.import_module(f"{commands.__name__}.{name}") for name in names]
-    return sorted(found, key=lambda m: getattr(m, "ORDER", 100))
+    names = [named] if named in modules else list(modules)
+    found = [importlib.import_module(modules[name]) for name in sorted(names)]
+    return sorted(found, key=lambda m: getattr(m, "ORDER", 100))  # stable: by name where ORDER ties
 
 
 class _Version(argparse.Action):

@@ -117,7 +117,7 @@ def execute(cells: list[Cell], repetitions: int, out_parent: Path, meta: dict,
     """Runs every cell's repetitions into a new run directory under `out_parent`. `notices` (what
     this build leaves out) are printed once the run directory exists: every input has been accepted
     by then, so a notice never stands beside a refusal. `run_one` runs a cell (runner.run_cell's
-    contract): the regex study's runs its cells in long-lived processes (redos/served_cells.py)."""
+    contract): the regex study's runs its cells in long-lived processes (served_cells.py)."""
     if interleave_seed is not None:
         meta = {**meta, "interleave": {"rounds": repetitions, "seed": interleave_seed}}
         steps = schedule.interleaved(len(cells), repetitions, interleave_seed)

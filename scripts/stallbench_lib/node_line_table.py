@@ -15,7 +15,7 @@ from pathlib import Path
 from . import build, catalogue, node, paths
 from .atomic import atomic_write
 from .errors import UsageError
-from .report import table
+from .rendering import table
 
 TABLE = "node_lines"
 SOURCE = paths.ROOT / "workloads" / "loop" / "node_line.cc"  # the one hand-written declaration

@@ -7,8 +7,9 @@ and nothing is shared between two cells' processes. (Keeping a benchmark's cells
 per-process value together was tried: with a benchmark that has no per-process parameter whole,
 the nightly plan had 31 units, and 8 shards came out at 1.32 times the even share.)
 
-Expected seconds come from earlier runs in the history store (meta.json's cell_seconds, per
-repetition, median over the latest runs started before today, UTC), never from today's runs nor
+Expected seconds come from earlier runs in the history store (tracking/stored_durations.py:
+meta.json's cell_seconds, per repetition, median over the latest runs started before today, UTC),
+which the command reads and hands here, never from today's runs nor
 from the group's: a sibling that finished first, or any other run stored while the shards plan,
 would change the estimates of those still planning. (A group whose shards start on both sides of
 midnight may still read different runs; the merge then refuses it, naming the shards whose
@@ -16,54 +17,14 @@ partition differs.) A cell no earlier run measured counts its benchmark's declar
 repetition. Every shard must read the same durations:
 point all of them at one store (--store, $STALLBENCH_STORE), or at none — a CI runner with a fresh
 checkout has no results/history.sqlite, and then the timeouts make the partition the same everywhere."""
-import os
 import re
-import sys
 from datetime import datetime, timezone
 from collections import defaultdict
 from collections.abc import Callable, Iterable
-from pathlib import Path
 
 from . import numbers, shards
 from .errors import UsageError
-from .medians import median
 from .plan import Cell
-from .tracking import store
-
-RECENT_RUNS = 20  # how many stored runs the durations are read from
-
-
-def start_of_today() -> str:
-    """00:00 UTC today, as meta.json's started_at spells a time."""
-    return datetime.now(timezone.utc).replace(hour=0, minute=0, second=0, microsecond=0).isoformat(timespec="seconds")
-
-
-def stored_seconds(store_option: str | None, group: str | None, before: str | None = None) -> dict[str, float]:
-    """Cell key -> median seconds per repetition over the latest stored runs started before
-    `before` (default: today, UTC) outside `group`. An unreadable or absent store gives none (the
-    declared timeouts then decide)."""
-    where = store.location(store_option)
-    if not store_option and not os.environ.get(store.ENVIRONMENT) and not Path(where).exists():
-        return {}
-    try:
-        with store.Store(where) as db:
-            metas = db.recent_metas(RECENT_RUNS, before or start_of_today())
-    except UsageError as e:
-        print(f"stallbench: --shard: no stored durations ({e}); the declared timeouts decide", file=sys.stderr)
-        return {}
-    seen: dict[str, list[float]] = defaultdict(list)
-    for meta in metas:
-        if group is not None and group_of(meta) == group:
-            continue
-        for key, seconds in (meta.get("cell_seconds") or {}).items():
-            seen[key].append(float(seconds))
-    return {key: median(values) for key, values in seen.items()}
-
-
-def group_of(meta: dict) -> str | None:
-    """The group a run belongs to: a shard's, or the one a merged run was made from."""
-    return (meta.get("shard") or {}).get("group") or (meta.get("group") or {}).get("id")
-
 
 def units(items: Iterable, unit_key: Callable, seconds: Callable) -> tuple[list[shards.Unit], dict[str, list]]:
     """The items grouped into units by `unit_key`, each unit's expected seconds the quantised sum of

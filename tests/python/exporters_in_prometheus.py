@@ -28,8 +28,8 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from stallbench_lib import node as nodejs, paths  # noqa: E402
-from stallbench_lib.probe import preload  # noqa: E402
+from stallbench_lib import node as nodejs, paths
+from stallbench_lib.probe import preload
 
 PROMETHEUS = shutil.which("prometheus") or "/usr/bin/prometheus"
 EXAMPLE = ROOT / "workloads" / "probe" / "examples" / "exported_service.js"

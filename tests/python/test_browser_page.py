@@ -7,7 +7,7 @@ import json
 import pytest
 
 from conftest import ROOT, stallbench
-from stallbench_lib.browser import page_input
+from stallbench_lib.families.browser import page_input
 from stallbench_lib.errors import UsageError
 from stallbench_lib.tidy import read_csv
 from test_browser import needs_browser, needs_firefox

@@ -24,7 +24,7 @@ import pytest
 from conftest import BUILD, DATA, ROOT
 from stallbench_lib import children, node as nodejs
 from stallbench_lib.catalogue import describe
-from stallbench_lib.redos.engines import Engines
+from stallbench_lib.families.regex.engines import Engines
 
 NODE, _ = nodejs.find()
 TAG = "STALLBENCH_TEST_TAG"
@@ -104,7 +104,7 @@ def test_sigkill_during_regex_check_leaves_neither_it_nor_its_node(tmp_path):
     checker = BUILD / "benches" / "regex_check"
     sigkill_during(_library_orchestrator(f"""
         from stallbench_lib import node as nodejs
-        from stallbench_lib.redos import checker
+        from stallbench_lib.families.regex import checker
         node = nodejs.find()[0]
         checker.run({str(checker)!r}, [f"node@{{node.line}}"], [("^(a+)+$", "")], ["a" * 40 + "!"],
                     {{node.line: node.path}})
@@ -124,7 +124,7 @@ def test_sigkill_during_regex_check_leaves_no_engine_program(engine, tmp_path):
     an automaton answers it at once, and has thousands more to answer (seconds of round trips)."""
     checker = BUILD / "benches" / "regex_check"
     sigkill_during(_library_orchestrator(f"""
-        from stallbench_lib.redos import checker
+        from stallbench_lib.families.regex import checker
         checker.run({str(checker)!r}, [{engine!r}], [("^(a+)+$", "")] * 3000, ["a" * 40 + "!"] * 20)
         """), f"programs/{engine}/", tmp_path)
 

@@ -86,7 +86,7 @@ def test_a_command_imports_only_its_own_module():
 
     code = ("import sys; from stallbench_lib import cli\n"
             "try:\n    cli.main(['trace', '--help'])\nexcept SystemExit:\n    pass\n"
-            "print(sorted(m for m in ('numpy', 'matplotlib', 'stallbench_lib.commands.ab') if m in sys.modules))")
+            "print(sorted(m for m in ('numpy', 'matplotlib', 'stallbench_lib.tracking.commands.ab') if m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT / "scripts",
                           timeout=60)
     assert done.returncode == 0, done.stderr

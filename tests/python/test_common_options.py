@@ -37,9 +37,10 @@ def test_every_shared_option_of_every_command_is_the_common_declaration():
 
 
 def test_no_command_module_declares_a_shared_option_by_hand():
+    import importlib.util
     from pathlib import Path
-    commands = Path(cli.__file__).parent / "commands"
-    for module in commands.glob("*.py"):
+    for name in cli.command_modules().values():
+        module = Path(importlib.util.find_spec(name).origin)
         text = module.read_text()
         for option in SHARED:
             assert f'add_argument("{option}"' not in text, f"{module.name} declares {option} by hand"

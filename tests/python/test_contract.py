@@ -159,7 +159,7 @@ def test_regex_checks_reply_is_the_schemas_and_another_protocol_is_one_line(tmp_
     """regex_check's answer passes regex_check_reply; one of another protocol is refused in one line
     naming the helper, not read."""
     from stallbench_lib.errors import UsageError
-    from stallbench_lib.redos import checker
+    from stallbench_lib.families.regex import checker
     real = BUILD / "benches" / "regex_check"
     request = json.dumps({"engines": ["re2"], "regexes": [{"regex": "^a+$", "flags": ""}], "inputs": ["aa", "b"]})
     reply = contract.parse(subprocess.run([str(real)], input=request, capture_output=True, text=True, timeout=60,
@@ -179,8 +179,8 @@ def test_regex_probes_lines_are_the_schemas_and_another_protocol_is_one_line(tmp
     """regex_probe says its protocol first, then events that pass regex_probe_event; a probe of
     another protocol stops the triage in one line naming it, before any event is read."""
     from stallbench_lib.errors import UsageError
-    from stallbench_lib.redos import triage
-    from stallbench_lib.redos.patterns import Pattern, Pump
+    from stallbench_lib.families.regex import triage
+    from stallbench_lib.families.regex.patterns import Pattern, Pump
     real = BUILD / "benches" / "regex_probe"
     request = {"engine": "re2", "slow_ms": 50,
                "regexes": [{"regex": "^(a+)+$", "flags": "", "inputs": ["aaa!", "aaaaaa!"]},

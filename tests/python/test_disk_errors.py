@@ -130,8 +130,8 @@ def test_the_command_line_says_it_in_one_line_with_exit_3(tmp_path, monkeypatch,
     def refuse(path, data):
         raise OSError(code, os.strerror(code), str(path))
 
-    from stallbench_lib.tracking import comparison  # noqa: F401 (compare writes through atomic_write)
-    from stallbench_lib.commands import compare
+    from stallbench_lib.tracking import comparison
+    from stallbench_lib.tracking.commands import compare
     from synthetic_runs import noisy, write_run
 
     base = write_run(tmp_path / "a", {("n=1", "time_ms"): noisy(10, 5, 0.02, 1)})

@@ -16,7 +16,7 @@ import pytest
 
 from conftest import BUILD, DATA, ROOT, stallbench_command, tree
 from stallbench_lib import node as nodejs
-from stallbench_lib.commands.doctor import request_line
+from stallbench_lib.families.doctor.commands.doctor import request_line
 from stallbench_lib.probe import preload
 from stallbench_lib.tidy import read_csv
 

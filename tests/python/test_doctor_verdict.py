@@ -3,7 +3,7 @@ loop late while its thread ran little of its own code is not blocked, and says s
 is blocked although no timer is 100 ms late; work split into many short jobs is saturated by
 Little's law although each canary waits little; where libuv's pool cannot be read, the canaries'
 waits count as they are, with a note."""
-from stallbench_lib.doctor import rules, verdict as verdicts
+from stallbench_lib.families.doctor import rules, verdict as verdicts
 from stallbench_lib.probe.trace import Canary, Period, PoolOccupancy, Requests, Trace
 from stallbench_lib.probe.window import window
 

@@ -9,7 +9,7 @@ import pytest
 
 from conftest import DATA
 from stallbench_lib import node as nodejs
-from stallbench_lib.libuv_pool_size import atoi, pool_size
+from stallbench_lib.families.doctor.libuv_pool_size import atoi, pool_size
 
 VALUES = ["1", "4", "-1", "\u0661\u0662", "0", "", " 8", "\t\n8", "8abc", "1025", "4294967297", "-1024", "+3", "abc",
           "99999999999999999999", "-99999999999999999999", "0x10", "1e3", "\uff18"]

@@ -9,7 +9,7 @@ import pytest
 
 from conftest import ROOT
 from stallbench_lib.medians import median, middle
-from stallbench_lib.report import stats
+from stallbench_lib.rendering import stats
 
 ELSEWHERE = re.compile(r"statistics\.median|np\.median|numpy\.median|median_(low|high)|\[\s*len\([^]]*\)\s*//\s*2\s*\]")
 

@@ -1,13 +1,14 @@
-"""The argparse namespace stays in commands/: a command module reads its options off `args` and
-passes typed values (or an option dataclass) down, so a library module's signature says what it
-needs and can be called without a command line. A lint over commands/*.py follows the namespace from
-each command's `run(args)` through the helpers of commands/ (aliases, keyword arguments, helpers of
-another command module included) and names every call that hands it to anything else."""
+"""The argparse namespace stays in the command modules: a command module reads its options off
+`args` and passes typed values (or an option dataclass) down, so a library module's signature says
+what it needs and can be called without a command line. A lint over every command module (the
+core's commands/, tracking/commands/ and each family's commands/) follows the namespace from each
+command's `run(args)` through the helpers of command modules (aliases, keyword arguments, helpers
+of another command module included) and names every call that hands it to anything else."""
 import ast
+import importlib.util
+from pathlib import Path
 
-from conftest import ROOT
-
-COMMANDS = ROOT / "scripts" / "stallbench_lib" / "commands"
+from stallbench_lib import cli
 # What may look at the namespace without taking it anywhere.
 READERS = {"getattr", "hasattr", "setattr", "isinstance"}
 
@@ -17,10 +18,12 @@ class _Module:
         self.name = name
         self.tree = ast.parse(source)
         self.functions = {f.name: f for f in ast.walk(self.tree) if isinstance(f, ast.FunctionDef)}
-        self.imported: dict[str, tuple[str, str | None]] = {}  # local name -> (module, name in it)
+        self.imported: dict[str, tuple[str, str | None]] = {}  # local name -> (absolute module, name in it)
+        package = name.rsplit(".", 1)[0].split(".") if "." in name else []
         for node in ast.walk(self.tree):
             if isinstance(node, ast.ImportFrom):
-                base = "." * node.level + (node.module or "")
+                parts = package[:len(package) - node.level + 1] if node.level else []
+                base = ".".join(parts + ([node.module] if node.module else []))
                 for a in node.names:
                     self.imported[a.asname or a.name] = (base, a.name)
             elif isinstance(node, ast.Import):
@@ -29,12 +32,13 @@ class _Module:
 
 
 def _command_module(target: tuple[str, str | None], modules: dict) -> tuple[str, str | None] | None:
-    """(command module, function) when an import names a module of commands/ or a function in one."""
+    """(command module, function) when an import names a command module or a function in one."""
     base, name = target
-    if base == "." and name in modules:          # from . import run
-        return name, None
-    if base.startswith(".") and not base.startswith("..") and base[1:] in modules:  # from .run import perform
-        return base[1:], name
+    module = f"{base}.{name}" if base else name
+    if module in modules:                        # from . import run
+        return module, None
+    if base in modules:                          # from .run import perform
+        return base, name
     return None
 
 
@@ -102,7 +106,9 @@ def _callee(func: ast.expr, module: _Module, modules: dict) -> tuple[str, str] |
 
 
 def _commands() -> dict[str, str]:
-    return {p.stem: p.read_text() for p in sorted(COMMANDS.glob("*.py")) if p.stem != "__init__"}
+    """Dotted name -> source of every command module."""
+    return {name: Path(importlib.util.find_spec(name).origin).read_text()
+            for name in sorted(cli.command_modules().values())}
 
 
 def test_no_module_outside_commands_receives_the_namespace():
@@ -110,10 +116,13 @@ def test_no_module_outside_commands_receives_the_namespace():
 
 
 def test_every_command_is_followed_from_its_run():
-    assert all("def run(" in text for text in _commands().values())
+    found = _commands()
+    assert all("def run(" in text for text in found.values())
+    assert {"stallbench_lib.commands.run", "stallbench_lib.tracking.commands.ab",
+            "stallbench_lib.families.regex.commands.regex"} <= set(found)
 
 
-LIBRARY = "from .. import store\nfrom ..redos import scan_steps\nfrom ..report.render import render\n"
+LIBRARY = "from .. import store\nfrom ..families.regex import scan_steps\nfrom ..rendering.render import render\n"
 
 
 def test_the_lint_finds_a_namespace_passed_down():
@@ -129,6 +138,9 @@ def test_the_lint_follows_helpers_aliases_keywords_and_other_commands():
     assert leaks(other) == []  # a starred list is not the namespace itself
     other["b"] = LIBRARY + "def perform(a):\n    store.append_run(a)\n\ndef run(args):\n    return 0\n"
     assert leaks(other) == ["b.perform: store.append_run(...) at line 5"]
+    across = {"core.commands.a": "from ...fam.commands.b import perform\ndef run(args):\n    return perform(args)\n",
+              "fam.commands.b": LIBRARY + "def perform(a):\n    store.append_run(a)\n\ndef run(args):\n    return 0\n"}
+    assert leaks(across) == ["fam.commands.b.perform: store.append_run(...) at line 5"]  # another package's command
     stored = LIBRARY + "def run(args):\n    store.options = args\n"
     assert leaks({"a": stored}) == ["a.run: stores the namespace at line 5"]
 

@@ -1,7 +1,7 @@
 """A cell's parameters as data (stallbench_lib/parameters.py): the one text form and its one parser,
 fuzzed with any names and values the form can hold, and the text it refuses; and the two strings a
 parameter value still holds, each with its one reader: a runtime (VALUE@LINE, runtimes.py) and a
-pool-sweep mix (pool_sweep/mixes.py)."""
+pool-sweep mix (families/pool_sweep/mixes.py)."""
 import ast
 
 import pytest
@@ -11,7 +11,7 @@ from conftest import ROOT
 from property_settings import fuzzed
 from stallbench_lib import runtimes
 from stallbench_lib.parameters import Params
-from stallbench_lib.pool_sweep import mixes
+from stallbench_lib.families.pool_sweep import mixes
 
 names = st.text(st.characters(blacklist_characters=";=", blacklist_categories=("Cs",)), min_size=1, max_size=20)
 values = st.text(st.characters(blacklist_characters=";", blacklist_categories=("Cs",)), max_size=40)

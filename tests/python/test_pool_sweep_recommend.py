@@ -1,8 +1,8 @@
 """The recommendation and the model's error on hand-made sweeps: the smallest qualifying size, the
 reasons, and a clear verdict when no size qualifies."""
-from stallbench_lib.pool_sweep import mixes, targets
-from stallbench_lib.pool_sweep.recommend import recommend
-from stallbench_lib.pool_sweep.summary import ClassAtSize, Sweep, model_error
+from stallbench_lib.families.pool_sweep import mixes, targets
+from stallbench_lib.families.pool_sweep.recommend import recommend
+from stallbench_lib.families.pool_sweep.summary import ClassAtSize, Sweep, model_error
 
 
 def _sweep(table):
@@ -68,7 +68,7 @@ def test_model_error_is_the_median_absolute_relative_error():
 
 
 def test_in_flight_paragraph_reads_the_seed_headline():
-    from stallbench_lib.families.pool_sweep import _in_flight_paragraph
+    from stallbench_lib.families.pool_sweep.section import _in_flight_paragraph
 
     table = {4: {"pbkdf2": {"service_p50_ms": 200}, "read": {"latency_p50_ms": 180, "latency_p99_ms": 390}},
              5: {"pbkdf2": {"service_p50_ms": 200}, "read": {"latency_p50_ms": 2.5, "predicted_enough_cores_p50_ms": 0.1}}}

@@ -2,9 +2,9 @@
 proved anything: an attack that got slow or hung outranks any flat one; an entry no attack generator
 could read, or whose analyser and measured attacks disagree, reads "uncertain", never "linear"."""
 from stallbench_lib.parameters import Params
-from stallbench_lib.redos import attacks, patterns, worst_attack
-from stallbench_lib.redos.curves import curves
-from stallbench_lib.redos.summary import risk_row, short_verdict, engine_verdicts
+from stallbench_lib.families.regex import attacks, patterns, worst_attack
+from stallbench_lib.families.regex.curves import curves
+from stallbench_lib.families.regex.summary import risk_row, short_verdict, engine_verdicts
 from stallbench_lib.tidy import Row
 
 SLOW_MS = attacks.PROBE["slow_ms"]

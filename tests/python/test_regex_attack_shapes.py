@@ -6,7 +6,7 @@ import json
 import pytest
 
 from stallbench_lib import children
-from stallbench_lib.redos import tools
+from stallbench_lib.families.regex import tools
 from test_regex_found import regex_tools  # noqa: F401 (a fixture)
 
 ASK = """

@@ -3,9 +3,10 @@ back, the sample inputs, and the agreement checks and their reference, without a
 import pytest
 
 from stallbench_lib.errors import UsageError
-from stallbench_lib.redos import agreement, catalogue_file, inputs, patterns, regex_syntax, samples, upgrade
-from stallbench_lib.redos.checker import EngineAnswers
-from stallbench_lib.redos.engines import Engines
+from stallbench_lib.families.regex import (
+    agreement, catalogue_file, inputs, patterns, regex_syntax, samples, upgrade)
+from stallbench_lib.families.regex.checker import EngineAnswers
+from stallbench_lib.families.regex.engines import Engines
 
 ENTRY = 'name = "x"\nregex = "^(a+)+$"\npump = "a"\nsuffix = "!"\nsource = "test"\n'
 

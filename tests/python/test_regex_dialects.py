@@ -11,8 +11,8 @@ import subprocess
 import pytest
 
 from stallbench_lib.errors import UsageError
-from stallbench_lib.redos import patterns
-from stallbench_lib.redos.dialects import Unreadable, to_javascript
+from stallbench_lib.families.regex import patterns
+from stallbench_lib.families.regex.dialects import Unreadable, to_javascript
 
 
 @pytest.mark.parametrize("dialect, regex, flags, written", [

@@ -9,7 +9,7 @@ import pytest
 
 from conftest import BUILD, stallbench
 from stallbench_lib.catalogue import describe
-from stallbench_lib.redos.engines import Engines
+from stallbench_lib.families.regex.engines import Engines
 
 
 def test_the_worked_example_engine_is_declared_measured_and_classified(tmp_path):

@@ -9,8 +9,8 @@ import pytest
 
 from conftest import BUILD, DATA, stallbench
 from stallbench_lib.catalogue import describe
-from stallbench_lib.redos import attacks, checker, patterns, scan, tools, verify
-from stallbench_lib.redos.engines import Engines
+from stallbench_lib.families.regex import attacks, checker, patterns, scan, tools, verify
+from stallbench_lib.families.regex.engines import Engines
 from stallbench_lib.tidy import read_csv
 
 # Two advisories whose fix is not the original's language (issue 14): the rewrite check must find it.

@@ -5,9 +5,9 @@ import random
 import pytest
 
 from stallbench_lib.parameters import Params
-from stallbench_lib.redos import refine
-from stallbench_lib.redos.curves import curves
-from stallbench_lib.redos.growth import classify
+from stallbench_lib.families.regex import refine
+from stallbench_lib.families.regex.curves import curves
+from stallbench_lib.families.regex.growth import classify
 from stallbench_lib.tidy import Row
 
 EXP_LENGTHS = [12, 16, 20, 22, 24, 26, 28]
@@ -145,7 +145,7 @@ def test_wrong_answers_replace_the_verdict():
 
 
 def test_a_fitted_curve_keeps_its_verdict_and_shows_where_it_stopped():
-    from stallbench_lib.redos.summary import short_verdict
+    from stallbench_lib.families.regex.summary import short_verdict
 
     linear = [(n, 1e-4 + 1e-8 * n) for n in LONG_LENGTHS]
     curve = curves(_rows("std", linear, (256000, "crashed", "SIGSEGV")))[("p", "std")]
@@ -178,7 +178,7 @@ def test_two_points_past_a_turn_give_no_degree():
 
 
 def test_a_turn_is_refined_inside_and_then_reads_as_quadratic():
-    from stallbench_lib.redos import refine
+    from stallbench_lib.families.regex import refine
 
     rows = _rows("pcre2", list(zip(TURN_LENGTHS, TURN_TIMES)), (131073, "timeout", "repetition 0 exceeded 1.05 s"))
     curve = curves(rows)[("p", "pcre2")]
@@ -196,7 +196,7 @@ def test_a_length_measured_twice_counts_its_fastest_cell_so_load_does_not_make_g
     loaded = [(n, t * (20 if n >= 64000 else 1)) for n, t in clean]
     once = curves(_rows("pcre2", loaded))[("p", "pcre2")]
     assert once.verdict == "polynomial"  # one measurement per length: the load reads as growth
-    from stallbench_lib.redos import refine
+    from stallbench_lib.families.regex import refine
     assert refine.repeat_lengths(once) == LONG_LENGTHS
     again = curves(_rows("pcre2", loaded) + _rows("pcre2", clean, repetition=1))[("p", "pcre2")]
     assert again.verdict == "linear" and again.spread() == pytest.approx(20)
@@ -213,7 +213,7 @@ def test_engines_in_a_disagreement_nothing_decides_get_no_growth_class():
 
 
 def test_a_curve_stopped_before_it_could_be_read_gets_lengths_below_its_stop():
-    from stallbench_lib.redos import refine
+    from stallbench_lib.families.regex import refine
 
     # An exponential that went from 0.5 ms to over the budget between two lengths: three between.
     curve = curves(_rows("std", [(8, 0.001), (16, 0.5)], (32, "timeout", "repetition 0 exceeded 1.05 s")))[("p", "std")]
@@ -226,7 +226,7 @@ def test_a_curve_stopped_before_it_could_be_read_gets_lengths_below_its_stop():
 
 
 def test_a_scan_curve_past_its_stop_time_too_soon_gets_lengths_below_it():
-    from stallbench_lib.redos import refine
+    from stallbench_lib.families.regex import refine
 
     # A scan's escalation ends a curve at the first match past 100 ms: an exponential there after two
     # lengths gets three between them, one there at its first length three above its shortest input.
@@ -241,7 +241,7 @@ def test_a_scan_curve_past_its_stop_time_too_soon_gets_lengths_below_it():
 
 def test_the_triage_escalates_a_curve_that_turns_up_steeply_at_its_end_whatever_its_fit_reads():
     from types import SimpleNamespace
-    from stallbench_lib.redos import triage
+    from stallbench_lib.families.regex import triage
 
     variant = SimpleNamespace(name="p", pattern=SimpleNamespace(fixed=27))
     # Boost on a quadratic regex of a real scan (27 fixed bytes): a fit over the three points reads it
@@ -255,7 +255,7 @@ def test_the_triage_escalates_a_curve_that_turns_up_steeply_at_its_end_whatever_
 
 
 def test_a_tree_s_report_draws_the_riskiest_curves_only():
-    from stallbench_lib.families import regex as family
+    from stallbench_lib.families.regex import section as family
 
     exp = [(n, 1e-3 * 2 ** (n - 12)) for n in EXP_LENGTHS]
     flat = [(n, 1e-3) for n in EXP_LENGTHS]

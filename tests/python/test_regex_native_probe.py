@@ -1,4 +1,4 @@
-"""Candidate attacks measured on the regex's own engine (redos/native_probe.py), and the study's
+"""Candidate attacks measured on the regex's own engine (families/regex/native_probe.py), and the study's
 lengths from the probe's rungs (worst_attack.Measured.lengths): what V8 cannot see decides the attack
 of a Ruby, Python or Java regex, and the lengths do not move with the probe's times."""
 import shutil
@@ -6,7 +6,7 @@ import shutil
 import pytest
 
 from conftest import BUILD
-from stallbench_lib.redos import native_probe, patterns, triage, worst_attack
+from stallbench_lib.families.regex import native_probe, patterns, triage, worst_attack
 
 SLOW_MS = 20
 

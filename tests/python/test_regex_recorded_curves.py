@@ -15,7 +15,7 @@ import pytest
 
 from conftest import DATA
 from stallbench_lib.parameters import Params
-from stallbench_lib.redos.curves import curves
+from stallbench_lib.families.regex.curves import curves
 from stallbench_lib.tidy import Row
 
 RECORDED = json.loads((DATA / "regex_recorded_curves.json").read_text())

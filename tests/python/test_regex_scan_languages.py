@@ -9,8 +9,8 @@ import pytest
 
 from conftest import BUILD, DATA, stallbench
 from stallbench_lib.catalogue import describe
-from stallbench_lib.redos import languages, patterns, scan, tools
-from stallbench_lib.redos.engines import Engines
+from stallbench_lib.families.regex import languages, patterns, scan, tools
+from stallbench_lib.families.regex.engines import Engines
 
 MIXED = DATA / "regex_scan_mixed"
 

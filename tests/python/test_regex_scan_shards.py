@@ -10,7 +10,7 @@ import pytest
 from conftest import DATA, stallbench
 from stallbench_lib import group_merge, shards
 from stallbench_lib.errors import UsageError
-from stallbench_lib.redos import patterns, scan_merge, scan_shards
+from stallbench_lib.families.regex import merge as scan_merge, patterns, scan_shards
 from test_regex_found import regex_tools, toml_string, verdicts  # noqa: F401 (a fixture)
 
 TREE = DATA / "regex_scan"

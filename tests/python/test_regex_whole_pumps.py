@@ -7,10 +7,10 @@ import random
 
 import pytest
 
-from stallbench_lib.redos import patterns, refine, samples, triage, worst_attack
-from stallbench_lib.redos.curves import Curve, Stop
-from stallbench_lib.redos.growth import classify
-from stallbench_lib.redos.patterns import Pattern, Pump
+from stallbench_lib.families.regex import patterns, refine, samples, triage, worst_attack
+from stallbench_lib.families.regex.curves import Curve, Stop
+from stallbench_lib.families.regex.growth import classify
+from stallbench_lib.families.regex.patterns import Pattern, Pump
 
 LETTERS = "ab\"\\ '-x0é"
 

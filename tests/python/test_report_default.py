@@ -14,7 +14,7 @@ import pytest
 from matplotlib.figure import Figure
 
 from conftest import DATA
-from stallbench_lib.report import figures, render
+from stallbench_lib.rendering import figures, render
 
 FIXTURE = DATA / "default_run" / "20261202T141105Z-3ce16782"
 # About 1.6 times the page as it is (78 KB): every value inline again, as the page once had them,

@@ -2,8 +2,6 @@
 tables, numbers right-aligned and text left-aligned; a broken family module, or one that reads a
 benchmark or metric the run's binaries did not declare, reported as an error rather than an empty
 section; and every family module reading only what today's binaries declare."""
-import importlib
-import pkgutil
 import re
 import sys
 from pathlib import Path
@@ -12,7 +10,7 @@ import pytest
 
 from conftest import BUILD
 from stallbench_lib import build, catalogue
-from stallbench_lib.report import render
+from stallbench_lib.rendering import render
 from synthetic_runs import write_run
 
 
@@ -35,18 +33,20 @@ def test_contents_anchors_and_values_csv(run_dir, tmp_path):
 
 
 def family_module(tmp_path, monkeypatch, source: str) -> None:
-    """families/fam.py with `source`, found before the real families."""
+    """families/fam/section.py with `source`, found before the real families."""
     folder = tmp_path / "pkg" / "stallbench_lib" / "families"
-    folder.mkdir(parents=True)
-    (folder / "fam.py").write_text(source)
+    (folder / "fam").mkdir(parents=True)
+    (folder / "fam" / "__init__.py").write_text("")
+    (folder / "fam" / "section.py").write_text(source)
     import stallbench_lib.families as families
     monkeypatch.setattr(families, "__path__", [str(folder), *families.__path__])
-    monkeypatch.delitem(sys.modules, "stallbench_lib.families.fam", raising=False)
+    for name in ("stallbench_lib.families.fam", "stallbench_lib.families.fam.section"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
 
 
 def test_a_family_module_that_does_not_import_is_an_error(run_dir, tmp_path, monkeypatch):
     family_module(tmp_path, monkeypatch, "import no_such_module_anywhere\n")
-    with pytest.raises(render.ReportError, match="families/fam.py does not import: ModuleNotFoundError"):
+    with pytest.raises(render.ReportError, match="families/fam/section.py does not import: ModuleNotFoundError"):
         render.render(run_dir, tmp_path / "report")
 
 
@@ -54,9 +54,9 @@ SECTION = "def sections(context):\n    return 'the section of fam'\n"
 
 
 @pytest.mark.parametrize("consumes, message", [
-    ("{'bench': ('time_ms', 'gone_ms')}", "families/fam.py reads metric gone_ms of fam/bench, which this run's"),
-    ("{'renamed': ('time_ms',)}", r"families/fam.py reads benchmark fam/renamed, .* \(it declares fam/bench\)"),
-    (None, "families/fam.py does not declare what it reads"),
+    ("{'bench': ('time_ms', 'gone_ms')}", "families/fam/section.py reads metric gone_ms of fam/bench, which this run's"),
+    ("{'renamed': ('time_ms',)}", r"families/fam/section.py reads benchmark fam/renamed, .* \(it declares fam/bench\)"),
+    (None, "families/fam/section.py does not declare what it reads"),
 ])
 def test_a_section_reading_what_the_run_did_not_declare_is_an_error(run_dir, tmp_path, monkeypatch, consumes, message):
     family_module(tmp_path, monkeypatch, (f"CONSUMES = {consumes}\n" if consumes else "") + SECTION)
@@ -88,10 +88,10 @@ def test_a_run_whose_binaries_declared_nothing_of_the_family_is_not_checked(tmp_
 def test_a_parameter_renamed_in_cpp_stops_the_report_in_one_line():
     meta = {"metrics": {"fam/bench": {"time_ms": {}}},
             "benchmarks": {"fam/bench": {"params": {"size": {}, "mode": {}}, "constants": {}}}}
-    render.check_consumed("families/fam.py", {"bench": ("time_ms",)}, "fam", meta, parameters={"bench": ("size",)})
-    with pytest.raises(render.ReportError, match=r"families/fam.py reads parameter pool of fam/bench, which this run's "
+    render.check_consumed("families/fam/section.py", {"bench": ("time_ms",)}, "fam", meta, parameters={"bench": ("size",)})
+    with pytest.raises(render.ReportError, match=r"families/fam/section.py reads parameter pool of fam/bench, which this run's "
                                                  r"meta.json does not declare \(it declares mode, size\)"):
-        render.check_consumed("families/fam.py", {"bench": ("time_ms",)}, "fam", meta, parameters={"bench": ("pool",)})
+        render.check_consumed("families/fam/section.py", {"bench": ("time_ms",)}, "fam", meta, parameters={"bench": ("pool",)})
 
 
 # A parameter read by name from a cell's parameters: p["name"], params['name'], row.params["name"].
@@ -99,26 +99,22 @@ _READ_BY_NAME = re.compile(r"""(?:\bp|\bparams)\[(["'])([a-z_]+)\1\]""")
 
 
 def test_every_parameter_a_family_module_reads_by_name_is_declared():
-    """A report module spells C++ parameter names in its lambdas; each must be in its PARAMETERS
+    """A report section spells C++ parameter names in its lambdas; each must be in its PARAMETERS
     (checked against the binaries above), or a subcase key the harness adds (SUBCASE_KEYS), so a
-    parameter renamed in C++ is one line from the render, never a KeyError. The private helpers a
-    module imports (families/_*.py) count as its own code."""
+    parameter renamed in C++ is one line from the render, never a KeyError. The parts of a section
+    in files of their own (families/<family>/*_section.py) count as its own code."""
     import stallbench_lib.families as families
-    folder = Path(families.__file__).parent
     checked = 0
-    for found in pkgutil.iter_modules(families.__path__):
-        if found.name.startswith("_"):
+    for name in families.names():
+        module = families.find(name, "section")
+        if module is None:
             continue
-        module = importlib.import_module(f"stallbench_lib.families.{found.name}")
-        text = (folder / f"{found.name}.py").read_text()
-        helpers = set(re.findall(r"from \.(_[a-z_]+) import", text))
-        helpers |= {h.strip().split()[0] for line in re.findall(r"from \. import ([_a-z, ]+(?: as [a-z_]+)?)", text)
-                    for h in line.split(",") if h.strip().startswith("_")}
-        read = {m.group(2) for source in [text, *((folder / f"{h}.py").read_text() for h in helpers)]
-                for m in _READ_BY_NAME.finditer(source)}
+        folder = Path(module.__file__).parent
+        read = {m.group(2) for path in [folder / "section.py", *folder.glob("*_section.py")]
+                for m in _READ_BY_NAME.finditer(path.read_text())}
         declared = {n for names in {**getattr(module, "PARAMETERS", {})}.values() for n in names}
         declared |= {n for names in getattr(module, "SUBCASE_KEYS", {}).values() for n in names}
-        assert read <= declared, f"families/{found.name}.py reads {sorted(read - declared)} without declaring them"
+        assert read <= declared, f"families/{name}/section.py reads {sorted(read - declared)} without declaring them"
         checked += bool(read)
     assert checked >= 7
 
@@ -141,12 +137,12 @@ def test_every_family_module_reads_what_todays_binaries_declare():
             "benchmarks": catalogue.benchmark_declarations(benchmarks)}
     import stallbench_lib.families as families
     checked = []
-    for found in pkgutil.iter_modules(families.__path__):
-        if found.name.startswith("_"):
+    for name in families.names():
+        module = families.find(name, "section")
+        if module is None:
             continue
-        module = importlib.import_module(f"stallbench_lib.families.{found.name}")
-        family = found.name.replace("_", "-")
-        render.check_consumed(f"families/{found.name}.py", getattr(module, "CONSUMES", None), family, meta,
+        family = name.replace("_", "-")
+        render.check_consumed(f"families/{name}/section.py", getattr(module, "CONSUMES", None), family, meta,
                               parameters=getattr(module, "PARAMETERS", {}))
         assert any(key.startswith(f"{family}/") for key in meta["metrics"]), family
         checked.append(family)

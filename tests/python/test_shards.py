@@ -16,7 +16,7 @@ from stallbench_lib.errors import UsageError
 from stallbench_lib.plan import make_plan
 from stallbench_lib.profiles import DEFAULT, PROFILES
 from stallbench_lib.tidy import read_csv
-from stallbench_lib.tracking import store
+from stallbench_lib.tracking import store, stored_durations
 
 TINY = BUILD / "tests" / "tiny_bench"
 TINY_CELLS = ["--set", "n=1000,2000,3000,4000,5000", "--node", "none", "--profile", "smoke", "--repetitions", "2"]
@@ -198,11 +198,11 @@ def test_durations_come_from_the_store_outside_the_group(group, tmp_path):
     location = str(tmp_path / "h.sqlite")
     assert cli.main(["store", "import", str(unsplit), str(tmp / "shards"), "--store", location]) == 0
     measured = json.loads((unsplit / "meta.json").read_text())["cell_seconds"]
-    assert shard_plan.stored_seconds(location, "another") == {}  # today's runs: not read (the default cutoff)
+    assert stored_durations.cell_seconds(location, "another") == {}  # today's runs: not read (the default cutoff)
     tomorrow = "9999-01-01T00:00:00+00:00"
-    assert shard_plan.stored_seconds(location, "another", tomorrow)  # every cell's duration, from two runs of it
-    assert sorted(shard_plan.stored_seconds(location, "another", tomorrow)) == sorted(measured)
-    only_whole = shard_plan.stored_seconds(location, "g1", tomorrow)  # the group's own shards left out
+    assert stored_durations.cell_seconds(location, "another", tomorrow)  # every cell's duration, from two runs of it
+    assert sorted(stored_durations.cell_seconds(location, "another", tomorrow)) == sorted(measured)
+    only_whole = stored_durations.cell_seconds(location, "g1", tomorrow)  # the group's own shards left out
     assert only_whole == pytest.approx(measured)
     with store.Store(location) as db:
         kinds = {r.kind for r in db.listing()}
@@ -318,6 +318,6 @@ def test_durations_before_a_time_leave_out_runs_stored_after_it(group, tmp_path)
     location = str(tmp_path / "h.sqlite")
     assert cli.main(["store", "import", str(unsplit), "--store", location]) == 0
     started = json.loads((unsplit / "meta.json").read_text())["started_at"]
-    assert shard_plan.stored_seconds(location, None, started) == {}  # stored at that time: after the cutoff
+    assert stored_durations.cell_seconds(location, None, started) == {}  # stored at that time: after the cutoff
     later = shard_plan.durations_before("9999-01-01T00:00:00Z")
-    assert shard_plan.stored_seconds(location, None, later)
+    assert stored_durations.cell_seconds(location, None, later)

@@ -62,7 +62,7 @@ def test_starvation_report_has_its_plots(smoke_run):
 
 
 def test_the_random_programs_section_counts_per_line_and_names_each_disagreement():
-    from stallbench_lib.families import _loop_random
+    from stallbench_lib.families.starvation import random_section
     from stallbench_lib.tidy import Row
 
     def row(runtime, repetition, metric, value):
@@ -81,7 +81,7 @@ def test_the_random_programs_section_counts_per_line_and_names_each_disagreement
 
     context = Context()
     context.rows = rows
-    text = _loop_random.section(context)
+    text = random_section.section(context)
     assert "| node@22 | 16 | 15 | 93.8% |" in text and "| node@24 | 8 | 8 | 100.0% |" in text
     assert [l for l in text.splitlines() if l.startswith("- ")] == [
         "- node@22: `scripts/stallbench trace --random 1 --seed 222 --first 3 --node 22`"]

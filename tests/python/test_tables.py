@@ -1,5 +1,5 @@
-"""Tables and row grouping are written once: report/table.py writes every Markdown table the command
-produces (report sections, compare, ab, history, calibration, store list), report/grouping.py files
+"""Tables and row grouping are written once: rendering/table.py writes every Markdown table the command
+produces (report sections, compare, ab, history, calibration, store list), rendering/grouping.py files
 tidy rows by their parameters for every report section, and `compare` and `ab` print one verdict
 table (tracking/verdict_table.py). A module that joins `|` into a table row itself, or files rows
 into nested dicts by their parsed parameters itself, fails here, naming the place."""
@@ -9,16 +9,16 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT
-from stallbench_lib.report import grouping, table
+from stallbench_lib.rendering import grouping, table
 from stallbench_lib.parameters import Params
 from stallbench_lib.tidy import Row
 from stallbench_lib.tracking import ab_report, comparison, verdict_table
 
 LIB = ROOT / "scripts" / "stallbench_lib"
-TABLE_HELPER = LIB / "report" / "table.py"
-GROUPING_HELPER = LIB / "report" / "grouping.py"
+TABLE_HELPER = LIB / "rendering" / "table.py"
+GROUPING_HELPER = LIB / "rendering" / "grouping.py"
 # The report's modules: every section, the renderer, and the tracking pages.
-REPORT_PACKAGES = ("families", "report", "tracking")
+REPORT_PACKAGES = ("families", "rendering", "tracking")
 
 
 def _where(path: Path, node) -> str:
@@ -27,6 +27,7 @@ def _where(path: Path, node) -> str:
 
 def _modules(*packages):
     roots = [LIB / p for p in packages] if packages else [LIB]
+    assert all(root.is_dir() for root in roots), roots  # a renamed package must not pass unread
     return sorted(f for root in roots for f in root.rglob("*.py"))
 
 
@@ -99,12 +100,12 @@ def hand_grouped_rows(path: Path) -> list[str]:
 
 def test_no_module_but_the_table_helper_writes_table_syntax():
     found = [place for f in _modules() if f != TABLE_HELPER for place in hand_built_tables(f)]
-    assert found == [], "tables built by hand (use report/table.py): " + ", ".join(found)
+    assert found == [], "tables built by hand (use rendering/table.py): " + ", ".join(found)
 
 
 def test_no_report_module_but_the_grouping_helper_files_rows_by_their_params():
     found = [place for f in _modules(*REPORT_PACKAGES) if f != GROUPING_HELPER for place in hand_grouped_rows(f)]
-    assert found == [], "rows grouped by hand (use report/grouping.py): " + ", ".join(found)
+    assert found == [], "rows grouped by hand (use rendering/grouping.py): " + ", ".join(found)
 
 
 HAND_BUILT = '''

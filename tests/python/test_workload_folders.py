@@ -96,3 +96,22 @@ def test_a_circle_between_two_folders_is_found(tmp_path):
 def test_a_longer_circle_is_found_and_a_chain_is_not():
     assert cycles({"a": {"b"}, "b": {"c"}, "c": set()}) == []
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def _without_comments(path: Path) -> str:
+    return "\n".join(line.split("#", 1)[0] for line in path.read_text().splitlines())
+
+
+def test_no_family_is_named_where_the_build_finds_families():
+    """Adding a family is its workloads/ folder, its benches/ file and its Python folder: the two
+    CMake files that would otherwise list families find them instead (cmake/family.cmake)."""
+    from conftest import BUILD
+    families = [p.name.removeprefix("bench_") for p in (BUILD / "benches").glob("bench_*") if p.is_file()]
+    assert len(families) >= 8
+    for listing in (ROOT / "workloads" / "CMakeLists.txt", ROOT / "benches" / "CMakeLists.txt"):
+        text = _without_comments(listing)
+        named = [f for f in families if re.search(rf"(?<![\w/]){re.escape(f)}(?![\w])", text)]
+        assert named == [], f"{listing.relative_to(ROOT)} names the families {named}"
+    declared = {m.group(1) for p in (ROOT / "workloads").glob("*/CMakeLists.txt")
+                for m in re.finditer(r"stallbench_family_bench\((\w+)", p.read_text())}
+    assert declared == set(families)

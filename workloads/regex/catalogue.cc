@@ -12,7 +12,7 @@ namespace stallbench::regex {
 namespace {
 
 const std::string kSafeSuffix = ".safe";
-constexpr std::int64_t kFormat = 2;  // the catalogue format this reads (scripts/stallbench_lib/redos/patterns.py)
+constexpr std::int64_t kFormat = 2;  // the catalogue format this reads (scripts/stallbench_lib/families/regex/patterns.py)
 
 std::string text_field(const toml::table& entry, const char* key, bool required, const std::string& where) {
   const toml::node* node = entry.get(key);
@@ -82,7 +82,7 @@ Pattern read_pattern(const toml::table& entry, const std::string& where, int for
   p.analysis = text_field(entry, "analysis", false, named);
   p.lengths = lengths_field(entry, "lengths", named);
   p.safe_lengths = lengths_field(entry, "safe_lengths", named);
-  // The orchestrator's bounds (scripts/stallbench_lib/redos/patterns.py, MAX_FIXED and MAX_PUMP):
+  // The orchestrator's bounds (scripts/stallbench_lib/families/regex/patterns.py, MAX_FIXED and MAX_PUMP):
   // every sample input repeats the fixed parts, and a 2 MB prefix took 1 GB there.
   constexpr std::size_t kMaxFixed = 4096, kMaxPump = 4096;
   std::size_t fixed = p.prefix.size() + p.suffix.size();

@@ -3,7 +3,7 @@ import sys
 from pathlib import Path
 
 from ..errors import UsageError
-from ..report.render import render
+from ..rendering.render import render
 
 NAME = "report"
 ORDER = 5

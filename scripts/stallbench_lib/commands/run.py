@@ -12,8 +12,8 @@ from ..errors import UsageError
 from ..execute import execute, run_meta
 from ..plan import make_plan, parse_sets, select
 from ..profiles import DEFAULT, PROFILES, Profile
-from ..report.render import render
-from ..tracking import store
+from ..rendering.render import render
+from ..tracking import store, stored_durations
 
 NAME = "run"
 ORDER = 0
@@ -100,7 +100,7 @@ def perform(options: RunOptions, out: Path, build_dir: Path, extra_meta: dict | 
         cells = plan()  # without the benchmarks whose npm packages could not be had, each named
     part = {}
     if options.shard:
-        durations = shard_plan.stored_seconds(options.store, options.group, options.durations_before)
+        durations = stored_durations.cell_seconds(options.store, options.group, options.durations_before)
         cells, record = shard_plan.split_cells(cells, options.shard, options.group, options.repetitions, durations)
         part = {"shard": record}
     tools = {os_packages.TRACKING} if options.count_instructions else set()

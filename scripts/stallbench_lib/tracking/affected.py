@@ -6,8 +6,8 @@ applies deciding (docs/tracking.md, "Pull requests", shows each on this reposito
 1. documentation, tests, CI definitions and stored results: no benchmark;
 2. the build's definitions (any CMakeLists.txt, *.cmake, CMakePresets.json), the harness, the
    contract: every family;
-3. a family's Python module (scripts/stallbench_lib/families/<family>.py): that family; a private
-   module there (`_name.py`): the families whose modules import it;
+3. a file in a family's Python folder (scripts/stallbench_lib/families/<family>/: its report
+   section, analysis and commands): that family;
 4. what a family declares (catalogue.py): its inputs' files (the regex catalogue), its npm sets and
    OS package lists under scripts/packages/, the pinned Node lines when it has Node cells;
 5. anything else under scripts/, the orchestrator's shared code and setup: every family;
@@ -16,18 +16,18 @@ applies deciding (docs/tracking.md, "Pull requests", shows each on this reposito
 7. a path a bench binary's compile definitions name, or inside a folder they name (a folder of Node
    scripts it runs): that binary's family;
 8. a file inside a folder bench binaries are built from (workloads/<family>/ holds a family's
-   workload: its data files, pages, programs): the families of those binaries;
+   workload: its data files, pages, programs): the families of those binaries; else a file of
+   workloads/<family>/: that family;
 9. anything else: every family, to be safe, saying so.
 
 The bench binaries' families come from their own declarations (--stallbench-describe); no family is
 named here."""
-import ast
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from .. import build as builds, catalogue
+from .. import build as builds, catalogue, families
 from ..errors import UsageError
 from . import build_graph
 
@@ -36,9 +36,10 @@ NOTHING_FOLDERS = ("docs/", "tests/", ".github/", "results/", "reports/", "scrip
 NOTHING_FILES = ("scripts/test", "scripts/nightly", "scripts/pull-request", ".gitignore", ".gitattributes")
 EVERYTHING_FOLDERS = ("cmake/", "contract/", "benches/harness/")
 BUILD_DEFINITIONS = ("CMakeLists.txt", "CMakePresets.json")
-FAMILY_MODULES = "scripts/stallbench_lib/families/"
+FAMILY_FOLDERS = "scripts/stallbench_lib/families/"
 ORCHESTRATOR = "scripts/"
 PACKAGES = "scripts/packages/"
+WORKLOADS = "workloads"
 NODE_LINES = ("scripts/packages/npm/node-lines.txt", "scripts/packages/npm/node-")
 
 
@@ -102,38 +103,14 @@ class _Build:
         return frozenset(f.name for f in self.families if f.binary.name in binaries)
 
 
-def _module_name(family: str) -> str:
-    return family.replace("-", "_")  # as the report finds a family's module (report/render.py)
-
-
-def _private_users(source: Path, module: str, families: list[catalogue.Family]) -> frozenset[str]:
-    """Families whose module imports the private module `module` (`_stall_plots`), directly or
-    through another private module."""
-    folder = source / FAMILY_MODULES
-    imports = {}
-    for path in folder.glob("*.py"):
-        tree = ast.parse(path.read_text())
-        imports[path.stem] = {a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.level == 1
-                              and not n.module for a in n.names}
-        imports[path.stem] |= {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.level == 1
-                               and n.module}
-    users, todo = set(), [module]
-    while todo:
-        name = todo.pop()
-        for user, used in imports.items():
-            if name in used and user not in users:
-                users.add(user)
-                todo.append(user)
-    return frozenset(f.name for f in families if _module_name(f.name) in users)
-
-
-def _family_module(path: str, build: _Build) -> Decision:
-    stem = Path(path).stem
-    if stem.startswith("_") and stem != "__init__":
-        users = _private_users(build.source, stem, build.families)
-        return Decision(users, f"a family module's helper, imported by {', '.join(sorted(users)) or 'none'}")
-    named = frozenset(f.name for f in build.families if _module_name(f.name) == stem)
-    return Decision(named, "the family's report module" if named else "a module of no benchmark family")
+def _family_folder(path: str, build: _Build) -> Decision | None:
+    """A file in a family's folder reaches that family (None: not in one, e.g. families/__init__.py)."""
+    parts = Path(path).relative_to(FAMILY_FOLDERS).parts
+    if len(parts) < 2:
+        return None
+    named = frozenset(f.name for f in build.families if families.folder_name(f.name) == parts[0])
+    return Decision(named, "the family's own Python (its section, analysis, commands)" if named else
+                    "the Python of no benchmark family")
 
 
 def _declared(path: str, build: _Build) -> Decision | None:
@@ -175,12 +152,22 @@ def _from_graph(path: str, build: _Build) -> Decision | None:
         return Decision(build.family_of(binaries), f"named by the build of {', '.join(sorted(binaries))} "
                                                    "(a file or folder it reads at run time)")
     folder = Path(path).parent
-    while str(folder) != ".":
+    while str(folder) not in (".", WORKLOADS):  # workloads/ itself holds every family's folder
         if binaries := graph.binaries_built_under(str(folder)):
             return Decision(build.family_of(binaries), f"in {folder}/, a folder the build compiles "
                                                        f"{', '.join(sorted(binaries))} from")
         folder = folder.parent
     return None
+
+
+def _family_workloads(path: str, build: _Build) -> Decision | None:
+    """A file of workloads/<family>/ that no build step reads (the doctor's folder only declares
+    what its bench links): that family."""
+    parts = Path(path).parts
+    if len(parts) < 3 or parts[0] != WORKLOADS:
+        return None
+    named = frozenset(f.name for f in build.families if families.folder_name(f.name) == parts[1])
+    return Decision(named, f"in {WORKLOADS}/{parts[1]}/, the family's workload folder") if named else None
 
 
 def decide(path: str, build: _Build) -> Decision:
@@ -190,15 +177,16 @@ def decide(path: str, build: _Build) -> Decision:
         return Decision(frozenset(), "documentation, tests or CI: no benchmark reads it")
     if path.startswith(EVERYTHING_FOLDERS) or name in BUILD_DEFINITIONS or name.endswith(".cmake"):
         return Decision(None, "the build, the harness or the contract: every benchmark goes through it")
-    if path.startswith(FAMILY_MODULES) and path.endswith(".py"):
-        return _family_module(path, build)
+    if path.startswith(FAMILY_FOLDERS) and (folder := _family_folder(path, build)):
+        return folder
     if path.startswith(PACKAGES) and (declared := _declared(path, build)):
         return declared
     if path.startswith(ORCHESTRATOR):
         return Decision(None, "the orchestrator's shared code or setup: every benchmark runs through it")
     if declared := _declared(path, build):
         return declared
-    return _from_graph(path, build) or Decision(None, "not mapped to a family: every family, to be safe")
+    return (_from_graph(path, build) or _family_workloads(path, build)
+            or Decision(None, "not mapped to a family: every family, to be safe"))
 
 
 def affected(paths: list[str], build: Path | Callable[[], Path]) -> Affected:

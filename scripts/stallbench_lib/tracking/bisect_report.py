@@ -3,7 +3,7 @@ rests on with its interval, q and rounds, the verdict, the commits left) and the
 import dataclasses
 import json
 
-from ..report import table
+from ..rendering import table
 from . import ab_report, power, verdict_table
 from .bisection import Bisection, Step
 

@@ -16,7 +16,7 @@ from .. import paths
 from ..atomic import atomic_write
 from .comparison import Outcome
 from ..medians import median
-from ..report import table
+from ..rendering import table
 from ..documents import json_loads
 
 STEPS = (1, 2, 5, 10)  # the injected sizes tried: PCT divided by these

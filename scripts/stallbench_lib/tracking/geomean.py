@@ -20,7 +20,7 @@ import numpy as np
 
 from ..instructions import INSTRUCTIONS
 from ..medians import median, row_medians
-from ..report import table
+from ..rendering import table
 from .paired import log_ratios
 
 OVERALL = "overall"

@@ -13,8 +13,8 @@ import markdown
 
 from ..atomic import atomic_write
 from ..medians import median
-from ..report import figures, stats, table
-from ..report.render import HTML_PAGE
+from ..rendering import figures, stats, table
+from ..rendering.render import HTML_PAGE
 from ..rundir import slug
 from .samples import describe_machine
 from .series import Series, commit_range

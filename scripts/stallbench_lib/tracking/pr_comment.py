@@ -7,7 +7,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 from ..instructions import INSTRUCTIONS
-from ..report import table
+from ..rendering import table
 from . import ab_report, geomean, power, verdict_table
 from .sticky_comment import marker
 from ..documents import json_loads

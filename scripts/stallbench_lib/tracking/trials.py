@@ -23,7 +23,7 @@ from pathlib import Path
 
 from .. import children, paths
 from ..medians import median
-from ..report import table
+from ..rendering import table
 from .calibration import INJECT_VARIABLE, PLAUSIBLE_FACTOR
 from .power import INCONCLUSIVE_EXIT
 

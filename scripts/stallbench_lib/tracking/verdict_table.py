@@ -2,7 +2,7 @@
 verdict, the medians and the test's figures. One set of columns, one way to format each; a command
 names the columns its test has (`compare`: ratio and repetitions; `ab`: the 95% interval of the
 change and the rounds)."""
-from ..report import table
+from ..rendering import table
 
 
 def number(value: float | None) -> str | None:

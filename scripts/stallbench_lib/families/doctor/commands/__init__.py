@@ -1,0 +1,1 @@
+"""Command modules (NAME, HELP, add_arguments, run), found by cli.py."""

@@ -1,0 +1,149 @@
+# Finds the regexes of Ruby source files with Ruby's own parser (RubyVM::AbstractSyntaxTree: the
+# parser that runs the code, whose regex literals come out as the Regexp objects Ruby builds), run by
+# Debian's ruby (families/regex/languages.py): regex literals (/.../, %r{...}, with their options), interpolated
+# ones whose every part is a constant, and Regexp.new / Regexp.compile whose pattern and options are
+# constants (string literals, `+` of them, a constant assigned a string once in the file). Anything
+# else that builds a regex is reported as dynamic, with where it is.
+#
+# Reads the root and then one file (relative to it) a line on stdin; writes the reply families/regex/readers/python_regexes.py
+# describes. Ruby's options become the catalogue's letters: IGNORECASE i, MULTILINE (Ruby's dotAll) s;
+# EXTENDED an inline (?x) at the start of the pattern, as Onigmo reads it. Ruby's ^ and $ always match at
+# line breaks: the Ruby engine's program does the same, so no letter is needed for them.
+require 'json'
+
+Node = RubyVM::AbstractSyntaxTree::Node
+OPTION_LETTERS = { Regexp::IGNORECASE => 'i', Regexp::MULTILINE => 's' }.freeze
+OPTION_NAMES = { IGNORECASE: Regexp::IGNORECASE, EXTENDED: Regexp::EXTENDED, MULTILINE: Regexp::MULTILINE }.freeze
+LITERAL_OPTIONS = { 'i' => Regexp::IGNORECASE, 'x' => Regexp::EXTENDED, 'm' => Regexp::MULTILINE }.freeze
+UNFOLDABLE = Object.new.freeze
+
+class SourceFile
+  def initialize(text, tree)
+    @lines = text.lines
+    @constants = Hash.new { |h, k| h[k] = [] }
+    each_node(tree) { |n| @constants[n.children[0]] << n.children[1] if n.type == :CDECL && n.children[0].is_a?(Symbol) }
+  end
+
+  def each_node(node, &block)
+    return unless node.is_a?(Node)
+
+    yield node
+    node.children.each { |c| each_node(c, &block) }
+  end
+
+  # The string an expression always evaluates to, or UNFOLDABLE.
+  def fold(node, seen = [])
+    return UNFOLDABLE unless node.is_a?(Node)
+
+    case node.type
+    when :STR then node.children[0]
+    when :LIT then node.children[0].is_a?(Regexp) ? node.children[0].source : UNFOLDABLE
+    when :DSTR, :DREGX then interpolated(node, seen)
+    when :EVSTR then fold(node.children[0], seen)
+    when :CONST
+      name = node.children[0]
+      values = @constants[name]
+      values.size == 1 && !seen.include?(name) ? fold(values[0], seen + [name]) : UNFOLDABLE
+    when :OPCALL, :CALL
+      method, receiver, args = node.children[1], node.children[0], node.children[2]
+      return UNFOLDABLE unless method == :+ && args&.type == :LIST && args.children.compact.size == 1
+
+      left, right = fold(receiver, seen), fold(args.children[0], seen)
+      left.is_a?(String) && right.is_a?(String) ? left + right : UNFOLDABLE
+    else UNFOLDABLE
+    end
+  end
+
+  def interpolated(node, seen)
+    parts = [node.children[0] || '']
+    node.children[1..].each { |c| collect(c, parts, seen) }
+    parts.all? { |p| p.is_a?(String) } ? parts.join : UNFOLDABLE
+  end
+
+  def collect(node, parts, seen)
+    return if node.nil?
+
+    if node.type == :LIST
+      node.children.each { |c| collect(c, parts, seen) }
+    else
+      parts << fold(node, seen)
+    end
+  end
+
+  # The options an expression always evaluates to, or nil.
+  def options(node)
+    return 0 if node.nil? || node.type == :NIL || node.type == :FALSE
+    return Regexp::IGNORECASE if %i[TRUE STR].include?(node.type)  # Ruby 3.1: any other truthy value is /i
+    return node.children[0] if node.type == :LIT && node.children[0].is_a?(Integer)
+    if node.type == :COLON2 && constant?(node.children[0], :Regexp)
+      return OPTION_NAMES[node.children[1]]
+    end
+    return nil unless node.type == :OPCALL && node.children[1] == :| && node.children[2]&.type == :LIST
+
+    left, right = options(node.children[0]), options(node.children[2].children[0])
+    left && right ? left | right : nil
+  end
+
+  # The option letters written after an interpolated literal's closing delimiter (the AST keeps none).
+  def literal_letters(node)
+    line = @lines[node.last_lineno - 1] || ''
+    line[0...node.last_column][/[a-z]*\z/].chars.sum { |c| LITERAL_OPTIONS.fetch(c, 0) }
+  end
+end
+
+def constant?(node, name)
+  node.is_a?(Node) && %i[CONST COLON3].include?(node.type) && node.children[0] == name
+end
+
+def found(source, options)
+  letters = OPTION_LETTERS.select { |flag, _| options & flag != 0 }.values.join
+  source = "(?x)#{source}" if options & Regexp::EXTENDED != 0
+  { source: source, flags: %w[i m s].select { |c| letters.include?(c) }.join, notes: [] }
+end
+
+def regexp_call?(node)
+  %i[CALL].include?(node.type) && %i[new compile].include?(node.children[1]) && constant?(node.children[0], :Regexp)
+end
+
+def read(path, file, reply)
+  text = File.read(path, mode: 'rb').force_encoding(Encoding::UTF_8)
+  tree = RubyVM::AbstractSyntaxTree.parse(text)
+rescue SyntaxError, ArgumentError, EncodingError => e
+  line = e.message[/:(\d+):/, 1].to_i
+  reply[:unparsed] << { file: file, line: line, column: 0, message: e.message.lines.first.to_s.strip }
+else
+  source = SourceFile.new(text, tree)
+  source.each_node(tree) do |node|
+    where = { file: file, line: node.first_lineno, column: node.first_column + 1 }
+    if node.type == :LIT && node.children[0].is_a?(Regexp)
+      regex = node.children[0]
+      reply[:regexes] << where.merge(kind: 'literal', **found(regex.source, regex.options))
+    elsif node.type == :DREGX || node.type == :DREGX_ONCE
+      text_of = source.fold(node)
+      if text_of == UNFOLDABLE
+        reply[:dynamic] << where.merge(kind: 'interpolated literal', why: 'an interpolated part is not a constant')
+      else
+        reply[:regexes] << where.merge(kind: 'interpolated literal', **found(text_of, source.literal_letters(node)))
+      end
+    elsif regexp_call?(node)
+      args = node.children[2]&.type == :LIST ? node.children[2].children.compact : []
+      next if args.empty?
+
+      kind = "Regexp.#{node.children[1]}"
+      pattern = source.fold(args[0])
+      given = args[0].type == :LIT && args[0].children[0].is_a?(Regexp) ? args[0].children[0].options : 0
+      options = args.size > 1 ? source.options(args[1]) : given
+      if pattern == UNFOLDABLE || options.nil?
+        why = pattern == UNFOLDABLE ? 'the pattern is not a constant' : 'the options are not a constant'
+        reply[:dynamic] << where.merge(kind: kind, why: why)
+      else
+        reply[:regexes] << where.merge(kind: kind, **found(pattern, options))
+      end
+    end
+  end
+end
+
+root, *files = $stdin.read.split("\n")
+reply = { regexes: [], dynamic: [], unparsed: [] }
+files.reject(&:empty?).each { |file| read(File.join(root, file), file, reply) }
+$stdout.write(JSON.generate(reply))
