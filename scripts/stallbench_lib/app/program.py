@@ -4,7 +4,7 @@ process group of its own; once its URL answers, a few requests one at a time giv
 then loadtest (pinned, workloads/pool_sweep/node/load.mjs) sends requests at a fixed rate for the
 duration, and the program's CPU and resident memory are sampled meanwhile; then its whole group is
 killed. With the pool probe (workloads/probe/) preloaded into the program, the same size also says
-how long its pool work waited for a thread and how late its loop ran (app_probe.py). What a size
+how long its pool work waited for a thread and how late its loop ran (probe_figures.py). What a size
 records is declared in C++ (benches/pool_sweep.cc's `app`, its metrics in benches/app_metrics.cc).
 Only http://127.0.0.1 URLs are accepted, and only programs that listen on 127.0.0.1 alone."""
 import http.client

@@ -1,7 +1,7 @@
 """The report of one run: reports/<run-id>/report.md and index.html, plots as PNG and SVG.
 
-A family's pictures and prose come from families/<family>.py (`sections(context)`), found by
-name. The module declares what it reads, `CONSUMES = {benchmark: (metric, ...)}` and
+A family's pictures and prose come from families/<family>/section.py (`sections(context)`), found
+by the family's name (families.find). The module declares what it reads, `CONSUMES = {benchmark: (metric, ...)}` and
 `PARAMETERS = {benchmark: (parameter, ...)}`, and the render checks both against the declarations
 the run's binaries recorded in meta.json: a benchmark, metric or parameter renamed in C++ stops the
 report with one line naming it, rather than leaving a section silently empty or a KeyError

@@ -4,7 +4,7 @@ with what. The program is first started at the first size before anything is wri
 that exits, never answers or listens elsewhere is refused (exit 2) with nothing on disk.
 
 With the pool probe, each size's samples are kept as raw/probe-pool<N>-rep<K>.jsonl and summarised
-into the size's rows (app_probe.py). Repetitions after the first run the sizes in the reverse order
+into the size's rows (stallbench_lib/app/probe_figures.py). Repetitions after the first run the sizes in the reverse order
 of the one before (1, 2, 4, 8 then 8, 4, 2, 1), so a machine that grows busier during the sweep
 does not favour one end of it."""
 import shutil

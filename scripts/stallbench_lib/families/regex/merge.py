@@ -28,8 +28,6 @@ from .engines import Engines
 MEASURED_FILES = (triage.TRIAGE_FILE, triage.ESCALATION_FILE)
 CATALOGUE = "catalogue.toml"
 CLASSIFICATION = "classification.csv"
-
-
 STORED = False  # a merged scan is not appended to the history store: a scan is no night
 
 

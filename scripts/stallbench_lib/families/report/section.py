@@ -2,7 +2,7 @@
 thread per request and on a pool of two workers: stall timeline and /health CDF per mode, chunk
 size against (total time, worst /health), the medians, and the instruments' calibration.
 
-(The family is called `report`; this module is families/report.py, unrelated to the report
+(The family is called `report`; this folder is families/report/, unrelated to the report
 renderer package stallbench_lib.rendering.)"""
 from ...rendering import grouping, stats, table
 from ...rendering.markup import collapsed
