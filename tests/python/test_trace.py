@@ -230,16 +230,48 @@ def _immediate_chain(count, busy_ms):
 def test_the_readfile_chain_on_the_model_of_22_matches_node_22(tmp_path):
     """fs.readFile of a small file, 30 ms of work, then six immediates of 30 ms each: on Node 22 the
     read's four pool requests (open, fstat, read, close) each take one loop turn, so its callback comes
-    after the third immediate; the model of 22 makes the same requests and agrees. Each turn's work is
-    far longer than a request on the pool: with 10 ms, one request in 64 runs now and then missed its
-    turn (on a brand-new machine, idle, on the model's side once and Node's once), an order the other
-    side then never gave, and the race stayed undecided."""
+    after the third immediate; the model of 22 makes the same requests, so that is the order most of
+    its runs give, as most of Node's do. A request the machine holds up for a turn gives a rarer
+    order, on either side and not always on both (64 runs a side at most): 4 such runs of 64 on the
+    model and 3 on Node 22 on a brand-new machine running the suite, orders the other side did not
+    all give, left trace's race verdict undecided. So the test reads the most frequent order of each
+    side, which a held-up request cannot make; trace's verdicts on races have tests of their own
+    (below)."""
     small = tmp_path / "small.txt"
     small.write_text("hello\n")
     scenario = _scenario(tmp_path, [{"op": "readFile", "path": "small.txt", "log": "read"}, {"op": "busy", "ms": 30},
                                     _immediate_chain(6, 30)], name="readfile-chain")
     result = stallbench("trace", "--no-build", "--node", "22", "--runs", "6", str(scenario))
-    assert result.returncode == 0 and "node: agree" in result.stdout, result.stdout + result.stderr
+    assert result.returncode in (0, 1) and "node: disagree" not in result.stdout, result.stdout + result.stderr
+    if "node: agree" in result.stdout:
+        return
+    expected = "immediate 1 → immediate 2 → immediate 3 → read → immediate 4 → immediate 5 → immediate 6"
+    sides = most_frequent_orders(result.stdout)
+    assert set(sides) == {"model of Node 22", "node v22"}, result.stdout
+    for side, (order, count, runs) in sides.items():
+        assert order == expected and 2 * count > runs, (side, result.stdout)
+
+
+def most_frequent_orders(printed: str) -> dict[str, tuple[str, int, int]]:
+    """Each side's most frequent order in trace's listing (most frequent first): side (`model of
+    Node 22`, `node v22`) -> (the order, its runs, all the side's runs)."""
+    found, lines = {}, printed.splitlines()
+    for i, line in enumerate(lines[:-1]):
+        head = re.match(r"\s+(model of Node \d+|node v\d+)[.\d]*: \d+ distinct orders? in (\d+) runs?$", line)
+        first = re.match(r"\s+(\d+)×.*?  (\S[^(]*)$", lines[i + 1])
+        if head and first:
+            found[head.group(1)] = (first.group(2).strip(), int(first.group(1)), int(head.group(2)))
+    return found
+
+
+def test_most_frequent_orders_reads_each_sides_first_listed_order():
+    printed = """   model of Node 22: 2 distinct orders in 64 runs
+         60×  94% (95% interval 85-98%)  a → read → b
+          4×   6% (95% interval 2-15%)  a → b → read
+   node v22.23.5: 1 distinct order in 64 runs
+         64×  100% (95% interval 94-100%)  a → read → b"""
+    assert most_frequent_orders(printed) == {"model of Node 22": ("a → read → b", 60, 64),
+                                             "node v22": ("a → read → b", 64, 64)}
 
 
 def test_more_runs_decide_a_race_and_a_lasting_difference_disagrees():
