@@ -103,6 +103,10 @@ std::vector<Metric> idle_cost_metrics() {
   };
 }
 
+Param rate_param(const std::string& when) {
+  return {.name = "rate", .values = {"10"}, .doc = "requests per second sent, on a fixed timer (--rate)" + when};
+}
+
 std::vector<Metric> pick(const std::vector<Metric>& from, const std::vector<std::string>& names) {
   std::vector<Metric> picked;
   for (const auto& name : names) {

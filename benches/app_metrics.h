@@ -21,6 +21,9 @@ std::vector<Metric> verdict_metrics();
 // What probe-cost adds: the program's CPU while idle.
 std::vector<Metric> idle_cost_metrics();
 
+// The rate the program is driven at (--rate), the same parameter in all three; `when` ends its doc.
+Param rate_param(const std::string& when = "");
+
 // The named metrics of `from`, in the order named; throws std::logic_error for a name it lacks.
 std::vector<Metric> pick(const std::vector<Metric>& from, const std::vector<std::string>& names);
 

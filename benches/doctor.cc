@@ -14,10 +14,6 @@ Param pool_param(const std::string& when) {
   return {.name = "pool", .values = {"4"}, .range = {{1, 1024}}, .doc = "the program's UV_THREADPOOL_SIZE" + when};
 }
 
-Param rate_param(const std::string& when) {
-  return {.name = "rate", .values = {"10"}, .doc = "requests per second sent, on a fixed timer (--rate)" + when};
-}
-
 Benchmark program() {
   std::vector<Metric> metrics = pick(probe_metrics(), {"queue_wait_p50_ms", "queue_wait_p99_ms", "queue_wait_max_ms",
                                                        "queue_wait_mean_ms", "queue_thread_wait_p50_ms",

@@ -258,7 +258,7 @@ Benchmark app() {
              "latency, throughput and, with the pool probe loaded into it, pool wait and loop delay",
       .params = {{.name = "pool", .values = {"1", "2", "4", "8", "16", "32"}, .range = {{1, 1024}},
                   .doc = "UV_THREADPOOL_SIZE the program was started with (one start per size)"},
-                 {.name = "rate", .values = {"10"}, .doc = "requests per second sent, on a fixed timer (--rate)"},
+                 rate_param(),
                  {.name = "duration", .values = {"5"}, .range = {{1, 60}},
                   .doc = "seconds of requests per size and repetition (--duration)"}},
       .metrics = metrics,

@@ -19,10 +19,9 @@ import urllib.parse
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import children, paths
+from .. import children, node as nodejs, paths
 from ..errors import UsageError
 from ..medians import median
-from .. import node as nodejs
 from ..node import Node
 from ..probe import preload
 from . import process_group

@@ -3,10 +3,9 @@ JSON.parse per Node line, the stall timeline and /health latency CDF per mode, t
 them; per document shape, each parser's steady-state walk beside its library's reference walk
 (adapter_overhead_ratio); and a user's own file (`stallbench json --input`)."""
 from ... import runtimes
-from ...rendering import grouping, stats, table
+from ...rendering import grouping, stall_plots as plots, stats, table
 from ...rendering.markup import collapsed
 from ...rendering.figures import corner_legend, figure, save, shared_legend
-from ...rendering import stall_plots as plots
 
 _SESSION = ("stall_max_ms", "loop_delay_p99_ms", "loop_delay_max_ms", "health_p99_ms", "health_max_ms", "elu_overall",
             *plots.TIMELINE_METRICS)

@@ -4,10 +4,9 @@ size against (total time, worst /health), the medians, and the instruments' cali
 
 (The family is called `report`; this folder is families/report/, unrelated to the report
 renderer package stallbench_lib.rendering.)"""
-from ...rendering import grouping, stats, table
+from ...rendering import grouping, stall_plots as plots, stats, table
 from ...rendering.markup import collapsed
 from ...rendering.figures import corner_legend, figure, legend_entries, save
-from ...rendering import stall_plots as plots
 
 # What this section reads of benches/report.cc, checked against the run's declarations (render.py).
 CONSUMES = {

@@ -7,12 +7,11 @@ import tempfile
 from pathlib import Path
 
 from .... import common_options, meta as metadata, numbers, paths
-from ....app import own_benchmarks
+from ....app import own_benchmarks, program as app
 from ....catalogue import Benchmark, Family
 from .. import metrics, session as sessions, verdict as verdicts
 from ....errors import UsageError
 from ....execute import run_meta
-from ....app import program as app
 from ....probe import preload
 from ....rendering.render import announce
 from ....rendering.stats import fmt

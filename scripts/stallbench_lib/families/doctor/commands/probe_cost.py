@@ -6,12 +6,11 @@ import tempfile
 from pathlib import Path
 
 from .... import common_options, meta as metadata, numbers, paths
-from ....app import own_benchmarks
+from ....app import own_benchmarks, program as app
 from .. import cost, metrics as doctor_metrics
 from ..session import pool_size
 from ....errors import UsageError
 from ....execute import run_meta
-from ....app import program as app
 from ....probe import exporter_cost, preload
 from ....rendering.render import announce
 from ....rundir import RunDir

@@ -6,11 +6,10 @@ its report."""
 import sys
 
 from .... import build, catalogue, common_options, node as nodejs, numbers, paths, shard_plan, shards
-from ....app import own_benchmarks
+from ....app import own_benchmarks, program as app
 from ....errors import UsageError
 from ....execute import execute, run_meta
 from ....plan import make_plan
-from ....app import program as app
 from .. import app_run, mixes, pool_waits, targets
 from ..recommend import recommend
 from ..summary import app_sweeps, model_error, sweeps
