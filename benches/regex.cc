@@ -138,11 +138,12 @@ Repetition make_throughput(const Cell& cell) {
 
 Param engine_param() {
   auto names = rx::engine_names();
-  std::vector<std::string> smoke{"std"};  // the seed's curve, and RE2's flat line when it is built
-  if (std::find(names.begin(), names.end(), "re2") != names.end()) smoke.insert(smoke.begin(), "re2");
+  std::vector<std::string> smoke;
   std::vector<std::string> per_line;
-  for (const auto& info : rx::all_engines())
+  for (const auto& info : rx::all_engines()) {
+    if (info.available && info.smoke) smoke.push_back(info.name);
     if (info.available && info.per_node_line) per_line.push_back(info.name);
+  }
   return {.name = "engine", .values = names, .smoke = smoke, .choices = names,
           .doc = "regex engine (the family's `engines` table says what each is); node and node-linear run once per "
                  "Node line chosen (node@26)",

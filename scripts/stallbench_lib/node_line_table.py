@@ -6,14 +6,12 @@ models the lines exports it as its `node_lines` table (--stallbench-describe). T
 generated from it, because they are read where no build exists yet, or by people: the pins file
 that scripts/bootstrap, scripts/pin-npm and node.pinned() read (scripts/packages/npm/
 node-lines.txt), and the per-line table of docs/starvation.md. scripts/pin-npm regenerates both
-(`python -m stallbench_lib.node_line_table`, which brings the build up to date first) before it
-locks each line; tests/python/test_node_line_table.py fails while either differs from the table.
+(generated_files.py, which brings the build up to date first) before it locks each line;
+tests/python/test_node_line_table.py fails while either differs from the table.
 docs/adding-a-node-line.md has the steps."""
-import sys
 from pathlib import Path
 
 from . import build, catalogue, node, paths
-from .atomic import atomic_write
 from .errors import UsageError
 from .rendering import table
 
@@ -74,26 +72,3 @@ def docs_text(rows: list[dict], text: str) -> str:
 def generated(rows: list[dict]) -> dict[Path, str]:
     """Each generated file -> the text the table makes of it."""
     return {node.LINES_FILE: pins_text(rows), DOCS: docs_text(rows, DOCS.read_text())}
-
-
-def write(rows: list[dict]) -> list[Path]:
-    """Writes the generated files that differ from the table; returns them."""
-    changed = {path: text for path, text in generated(rows).items() if path.read_text() != text}
-    for path, text in changed.items():
-        atomic_write(path, text)
-    return list(changed)
-
-
-def main() -> int:
-    try:
-        rows = load(build.ensure_built())
-        for path in write(rows):
-            print(f"wrote {path.relative_to(paths.ROOT)}")
-    except UsageError as e:
-        print(f"stallbench: {e}", file=sys.stderr)
-        return 2
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

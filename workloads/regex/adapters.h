@@ -1,6 +1,8 @@
-// The C++ adapters behind engine.h, one file each, compiled only when their library was found
-// (workloads/regex/CMakeLists.txt defines STALLBENCH_HAVE_<ENGINE>). engines.cc's table lists
-// them; the engines in programs of their own are program_engine.h's.
+// The C++ adapters behind engine.h, one folder each under adapters/ (compiled only when their
+// library was found), declared here from the list this build's CMake wrote (regex_adapters.inc, one
+// STALLBENCH_REGEX_ADAPTER(id, engine) per engine an adapter brings): an adapter defines
+// compile_<id> and <id>_version for each, <id> being the engine's name with `-` as `_`. engines.cc's
+// table finds them by the engine's name; the engines in programs of their own are program_engine.h's.
 #pragma once
 
 #include <memory>
@@ -11,19 +13,10 @@
 
 namespace stallbench::regex {
 
-std::unique_ptr<Regex> compile_boost(std::string_view pattern, const Options& options);
-std::string boost_version();
-
-std::unique_ptr<Regex> compile_std(std::string_view pattern, const Options& options);
-std::string std_version();
-
-std::unique_ptr<Regex> compile_pcre2(std::string_view pattern, const Options& options, bool jit);
-std::string pcre2_version();
-
-std::unique_ptr<Regex> compile_re2(std::string_view pattern, const Options& options);
-std::string re2_version();
-
-std::unique_ptr<Regex> compile_hyperscan(std::string_view pattern, const Options& options);
-std::string hyperscan_version();
+#define STALLBENCH_REGEX_ADAPTER(id, engine)                                              \
+  std::unique_ptr<Regex> compile_##id(std::string_view pattern, const Options& options); \
+  std::string id##_version();
+#include "regex_adapters.inc"
+#undef STALLBENCH_REGEX_ADAPTER
 
 }  // namespace stallbench::regex

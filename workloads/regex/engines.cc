@@ -35,67 +35,55 @@ Entry program_entry(EngineInfo info) {
   return {std::move(info), compile, version, [spec](const Options& o) { start_program(*spec, o); }};
 }
 
-// An adapter's function when its library was found (STALLBENCH_HAVE_<ENGINE>), else null: the
-// engine stays in the table, not available.
-#ifdef STALLBENCH_HAVE_BOOST_REGEX
-#define IF_BOOST(...) __VA_ARGS__
-#else
-#define IF_BOOST(...) nullptr
-#endif
-#ifdef STALLBENCH_HAVE_PCRE2
-#define IF_PCRE2(...) __VA_ARGS__
-#else
-#define IF_PCRE2(...) nullptr
-#endif
-#ifdef STALLBENCH_HAVE_RE2
-#define IF_RE2(...) __VA_ARGS__
-#else
-#define IF_RE2(...) nullptr
-#endif
-#ifdef STALLBENCH_HAVE_HYPERSCAN
-#define IF_HYPERSCAN(...) __VA_ARGS__
-#else
-#define IF_HYPERSCAN(...) nullptr
-#endif
+// The adapters this build compiled (adapters.h): an engine's compile and version functions, found
+// by its name; an engine whose adapter is missing stays in the table, not available.
+struct Adapter {
+  std::string_view engine;
+  Compile compile;
+  std::function<std::string()> version;
+};
+const std::vector<Adapter>& adapters() {
+  static const std::vector<Adapter> built{
+#define STALLBENCH_REGEX_ADAPTER(id, engine) {engine, compile_##id, id##_version},
+#include "regex_adapters.inc"
+#undef STALLBENCH_REGEX_ADAPTER
+  };
+  return built;
+}
 
 // The table. Semantics, refusals and guards are what docs/regex.md's tables say in full.
 std::vector<Entry> entries() {
   std::vector<Entry> all;
-  auto in_process = [&](EngineInfo info, Compile compile, std::function<std::string()> version) {
+  auto in_process = [&](EngineInfo info) {
     info.runs_in = "process";
-    if (!compile) version = nullptr;
-    all.push_back({std::move(info), std::move(compile), std::move(version)});
+    for (const auto& adapter : adapters())
+      if (adapter.engine == info.name) return all.push_back({std::move(info), adapter.compile, adapter.version});
+    all.push_back({std::move(info), nullptr, nullptr});
   };
   in_process({.name = "boost", .implementation = "boost", .language = "C++", .library = "boost-regex",
               .version_source = "BOOST_VERSION, compile time", .kind = "backtracking",
               .semantics = "bytes; u refused (needs Boost's ICU build)", .flags = "imsgy",
               .refuses = "the u flag; variable-length lookbehind",
               .guard = "error_complexity (states visited beyond a bound), error_stack",
-              .package = "libboost-regex1.81-dev", .doc = "Boost.Regex, perl syntax"},
-             IF_BOOST(compile_boost), IF_BOOST(boost_version));
+              .package = "libboost-regex1.81-dev", .doc = "Boost.Regex, perl syntax"});
   in_process({.name = "std", .implementation = "std", .language = "C++", .library = "libstdc++-regex",
               .version_source = "_GLIBCXX_RELEASE, compile time", .kind = "backtracking",
               .semantics = "bytes (char); u refused", .flags = "imgy",
               .refuses = "the s and u flags; lookbehind, named groups, inline flags",
               .guard = "none: an exponential match runs out its budget; a long input overflows the stack (crashed)",
-              .package = "g++ (libstdc++)", .doc = "libstdc++ std::regex, ECMAScript grammar"},
-             compile_std, std_version);
+              .package = "g++", .smoke = true, .doc = "libstdc++ std::regex, ECMAScript grammar"});
   in_process({.name = "pcre2", .implementation = "pcre2", .language = "C++", .library = "pcre2",
               .version_source = "pcre2_config(PCRE2_CONFIG_VERSION)", .kind = "backtracking",
               .semantics = "bytes; UTF-8 code points with u", .flags = "imsugy",
               .refuses = "JavaScript-only syntax: \\u0041, [^]",
               .guard = "match limit (-47), depth and heap limits", .package = "libpcre2-dev",
-              .doc = "PCRE2 interpreter"},
-             IF_PCRE2([](std::string_view p, const Options& o) { return compile_pcre2(p, o, false); }),
-             IF_PCRE2(pcre2_version));
+              .doc = "PCRE2 interpreter"});
   in_process({.name = "pcre2-jit", .implementation = "pcre2", .language = "C++", .library = "pcre2",
               .version_source = "pcre2_config(PCRE2_CONFIG_VERSION)", .kind = "backtracking",
               .semantics = "bytes; UTF-8 code points with u", .flags = "imsugy",
               .refuses = "JavaScript-only syntax: \\u0041, [^]",
               .guard = "match limit (-47), JIT stack (-46, 32 KiB)", .package = "libpcre2-dev",
-              .doc = "PCRE2 JIT-compiled to machine code"},
-             IF_PCRE2([](std::string_view p, const Options& o) { return compile_pcre2(p, o, true); }),
-             IF_PCRE2(pcre2_version));
+              .doc = "PCRE2 JIT-compiled to machine code"});
   all.push_back(program_entry(
       {.name = "python", .implementation = "python", .language = "Python", .library = "python-re",
        .version_source = "python3 at configure time", .kind = "backtracking",
@@ -107,38 +95,36 @@ std::vector<Entry> entries() {
        .version_source = "ruby at configure time", .kind = "backtracking",
        .semantics = "bytes as ISO-8859-1 characters; UTF-8 code points with u", .flags = "imsugy",
        .refuses = "\\u{...} without u on a non-ASCII code point, [^]", .guard = "none (Regexp.timeout is Ruby 3.2's)",
-       .package = "ruby", .doc = "Ruby's Onigmo, in a ruby program"}));
+       .package = "ruby|ruby3.1", .doc = "Ruby's Onigmo, in a ruby program"}));
   all.push_back(program_entry(
       {.name = "java", .implementation = "java", .language = "Java", .library = "java-regex",
        .version_source = "java at configure time", .kind = "backtracking",
        .semantics = "bytes as Latin-1 characters; UTF-16 with u (matched by code point)", .flags = "imsugy",
        .refuses = "\\u{41}, [^]", .guard = "StackOverflowError (deep recursion)",
-       .package = "openjdk-17-jdk-headless", .doc = "java.util.regex, in a JVM"}));
+       .package = "openjdk-17-jdk-headless|default-jdk-headless", .doc = "java.util.regex, in a JVM"}));
   in_process({.name = "re2", .implementation = "re2", .language = "C++", .library = "re2",
               .version_source = "dpkg-query libre2-dev (re2.pc says 0.0.0)", .kind = "automaton",
               .semantics = "bytes (Latin-1); UTF-8 code points with u", .flags = "imsugy",
               .refuses = "backreferences, lookaround, \\Z, possessive repeats; programs over its memory budget",
-              .guard = "none needed", .package = "libre2-dev", .doc = "RE2"},
-             IF_RE2(compile_re2), IF_RE2(re2_version));
+              .guard = "none needed", .package = "libre2-dev", .smoke = true, .doc = "RE2"});
   in_process({.name = "hyperscan", .implementation = "hyperscan", .language = "C++", .library = "hyperscan",
               .version_source = "hs_version()", .kind = "automaton",
               .semantics = "bytes; UTF-8 code points with u", .flags = "imsug",
               .refuses = "backreferences, lookaround, atomic groups, some large bounded repeats",
-              .guard = "none needed", .package = "libhyperscan-dev | libvectorscan-dev",
-              .doc = "Hyperscan (Vectorscan where Hyperscan does not exist)"},
-             IF_HYPERSCAN(compile_hyperscan), IF_HYPERSCAN(hyperscan_version));
+              .guard = "none needed", .package = "libhyperscan-dev|libvectorscan-dev",
+              .doc = "Hyperscan (Vectorscan where Hyperscan does not exist)"});
   all.push_back(program_entry(
       {.name = "go", .implementation = "go", .language = "Go", .library = "go-regexp",
        .version_source = "go version at configure time", .kind = "automaton",
        .semantics = "bytes as Latin-1 characters (runes); UTF-8 code points with u", .flags = "imsug",
        .refuses = "backreferences, lookaround, \\Z, \\u0041, possessive repeats, repeats over 1000",
-       .guard = "none needed", .package = "golang-go", .doc = "Go's regexp, in a Go program"}));
+       .guard = "none needed", .package = "golang-go|golang", .doc = "Go's regexp, in a Go program"}));
   all.push_back(program_entry(
       {.name = "rust", .implementation = "rust", .language = "Rust", .library = "rust-regex",
        .version_source = "dpkg-query librust-regex-dev", .kind = "automaton",
        .semantics = "bytes (Unicode off); UTF-8 code points with u (\\w, \\d Unicode then)", .flags = "imsug",
        .refuses = "backreferences, lookaround, \\Z, possessive repeats; programs over its size limit",
-       .guard = "none needed", .package = "rustc, cargo, librust-regex-dev, librust-regex+default-dev",
+       .guard = "none needed", .package = "cargo|cargo-web librust-regex+default-dev|librust-regex-dev",
        .doc = "Rust's regex crate, in a Rust program"}));
   // Their version is the Node line's, which the orchestrator records (meta.json `nodes`).
   for (bool linear : {false, true}) {
@@ -149,7 +135,7 @@ std::vector<Entry> entries() {
          .refuses = linear ? "as node; its linear engine takes no i, u, backreference, lookahead or counted repeat "
                              "over a small bound: on those it keeps backtracking (fell back)"
                            : "inline flags, possessive repeats, \\Z as an anchor (reads Z)",
-         .guard = "backtrack stack (RangeError)", .package = "the Node lines (scripts/bootstrap --node)",
+         .guard = "backtrack stack (RangeError)", .package = "",
          .per_node_line = true,
          .doc = linear ? "V8 with --enable-experimental-regexp-engine-on-excessive-backtracks: its linear engine "
                          "after 50,000 backtracks"
@@ -158,6 +144,11 @@ std::vector<Entry> entries() {
     all.push_back(std::move(entry));
   }
   for (auto& entry : all) entry.info.available = entry.compile != nullptr;
+  // An adapter the build compiled but no row names would be measured by nobody, silently.
+  for (const auto& adapter : adapters())
+    if (std::none_of(all.begin(), all.end(), [&](const Entry& e) { return e.info.name == adapter.engine; }))
+      throw std::logic_error("regex adapter " + std::string(adapter.engine) +
+                             " has no row in the engine table (workloads/regex/engines.cc)");
   return all;
 }
 

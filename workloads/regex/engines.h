@@ -26,8 +26,13 @@ struct EngineInfo {
   std::string flags;           // which of i, m, s, u it honours (a pattern with another is `rejected`)
   std::string refuses;         // what it refuses when compiling (`rejected`)
   std::string guard;           // its own limit while matching (`guarded`), or none
-  std::string package;         // the Debian package(s) that bring it
+  // The Debian packages that bring it, as scripts/bootstrap reads them: space-separated, `a|b` the
+  // first of the alternatives the archive offers; empty: none (V8 comes with the Node lines, from
+  // npm). scripts/packages/regex.txt, CMake's install hint and docs/regex.md's engine table are
+  // written from it (scripts/write-generated).
+  std::string package;
   bool per_node_line = false;  // runs in each chosen Node line's binary: one engine per line (node@26)
+  bool smoke = false;          // in the smoke grid, when available (the seed's curve, RE2's flat line)
   bool available = false;      // this build has it
   std::string doc;
 };

@@ -88,8 +88,12 @@ class Pcre2Regex : public Regex {
 
 }  // namespace
 
-std::unique_ptr<Regex> compile_pcre2(std::string_view pattern, const Options& options, bool jit) {
-  return std::make_unique<Pcre2Regex>(pattern, options, jit);
+std::unique_ptr<Regex> compile_pcre2(std::string_view pattern, const Options& options) {
+  return std::make_unique<Pcre2Regex>(pattern, options, false);
+}
+
+std::unique_ptr<Regex> compile_pcre2_jit(std::string_view pattern, const Options& options) {
+  return std::make_unique<Pcre2Regex>(pattern, options, true);
 }
 
 std::string pcre2_version() {
@@ -97,5 +101,7 @@ std::string pcre2_version() {
   pcre2_config(PCRE2_CONFIG_VERSION, buffer);
   return buffer;
 }
+
+std::string pcre2_jit_version() { return pcre2_version(); }
 
 }  // namespace stallbench::regex

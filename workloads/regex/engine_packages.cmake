@@ -1,0 +1,26 @@
+# stallbench_engine_packages(<engine> <out>): the Debian packages that bring <engine> ("a or b, c"),
+# as its row in engines.cc's table declares them; scripts/packages/regex.txt is written from the
+# table (scripts/write-generated) and names the engines each line is for.
+# (A file of its own so that tests/python/test_regex_engine_table.py can run it on a list it wrote.)
+if(NOT DEFINED STALLBENCH_REGEX_PACKAGES)
+  set(STALLBENCH_REGEX_PACKAGES ${CMAKE_CURRENT_LIST_DIR}/../../scripts/packages/regex.txt)
+endif()
+function(stallbench_engine_packages engine out)
+  file(STRINGS ${STALLBENCH_REGEX_PACKAGES} lines REGEX "# for ")
+  set(packages)
+  foreach(line IN LISTS lines)
+    if(line MATCHES "^([^ #]+) +# for (.*)$")
+      set(item "${CMAKE_MATCH_1}")
+      string(REPLACE ", " ";" engines "${CMAKE_MATCH_2}")
+      if(engine IN_LIST engines)
+        string(REPLACE "|" " or " item "${item}")
+        list(APPEND packages "${item}")
+      endif()
+    endif()
+  endforeach()
+  list(JOIN packages ", " packages)
+  if(packages STREQUAL "")  # a row added since the list was last written
+    set(packages "the package its row in workloads/regex/engines.cc names")
+  endif()
+  set(${out} "${packages}" PARENT_SCOPE)
+endfunction()
