@@ -20,22 +20,28 @@ INSTALLED = [line for line in nodejs.pinned() if nodejs.installed_path(line)]
 def test_random_programs_agree_with_every_installed_line():
     result = stallbench_command("trace", "--no-build", "--random", str(PROGRAMS), "--seed", str(SEED),
                                 "--node", ",".join(INSTALLED), timeout=1200)
-    assert result.returncode == 0, result.stdout[-6000:] + result.stderr
     assert f"random programs: {PROGRAMS} of series {SEED} from index 0" in result.stdout
     # Every program agrees on every line. On a machine busy enough that a pool request outlasts the
     # generator's 100 ms slot, Node itself can give a second order in some runs: the comparison then
-    # calls the program a race, which agrees only if the model's odds match Node's. So a program may
-    # move from the deterministic count to the races, but nothing may disagree.
+    # calls the program a race, which agrees only if the model's odds match Node's, or, when Node gave
+    # the held-up order in 1 run of 64 and the model never, undecided (the trace exits 1 and says so).
+    # So a program may move from the deterministic count to the races, and a race may stay undecided;
+    # nothing may disagree.
     assert "DISAGREE" not in result.stdout, result.stdout[-6000:]
+    total = re.search(r"^\d+ scenarios: \d+ as expected and agreeing with node(?:, (\d+) NOT)?"
+                      r"(?: \((\d+) of them undecided races\))?$", result.stdout, re.M)
+    assert total, result.stdout[-6000:] + result.stderr
+    failures, undecided = (int(g or 0) for g in total.groups())
+    assert failures == undecided and result.returncode == (1 if failures else 0), result.stdout[-6000:] + result.stderr
     if len(INSTALLED) == 1:
-        assert result.stdout.count("node: agree") == PROGRAMS, result.stdout[-6000:]
+        assert result.stdout.count("node: agree") + undecided == PROGRAMS, result.stdout[-6000:]
     else:
         for line in INSTALLED:
             summary = re.search(rf"^  {re.escape(line)}: (\d+) of (\d+) deterministic scenarios agree \(\d+%\)"
                                 rf"(?:; (\d+) of (\d+) races agree)?$", result.stdout, re.M)
             assert summary, result.stdout[-6000:]
             agree, deterministic, races_agree, races = (int(g or 0) for g in summary.groups())
-            assert agree == deterministic and races_agree == races, summary.group(0)
+            assert agree == deterministic and races - races_agree <= undecided, summary.group(0)
             assert deterministic + races == PROGRAMS, summary.group(0)
 
 
