@@ -84,10 +84,14 @@ def test_the_loop_s_cpu_time_goes_with_the_blocks_that_made_it_late(tmp_path, pr
     node = nodejs.resolve([list(nodejs.pinned())[-1]])[0]
     t = _traced(node.path, probe, tmp_path, "blocks_with_cpu.js", "3")
     samples = [(late, cpu) for p in t.periods for late, cpu in zip(p.loop_delay, p.loop_cpu)]
-    latest, most = max(samples), max(cpu for _, cpu in samples)
-    # The latest firing came after a block (the blocks cost the same CPU; which of them was latest is
-    # the machine's doing), not after a wait with no work of its own.
-    assert latest[1] >= most / 2
+    most = max(cpu for _, cpu in samples)
+    blocks = [(late, cpu) for late, cpu in samples if cpu >= most / 2]
+    # Each block (every 500 ms for 3 s: five) is one sample carrying its CPU time, and that sample is
+    # at least as late as the block ran: the loop could not fire meanwhile. Which sample is the latest
+    # of all is the machine's doing on a busy one (a descheduled process is late with no CPU of its
+    # own: 62 ms late with 0.44 ms of CPU on a brand-new machine running the suite), so it is not asked.
+    assert 3 <= len(blocks) <= 7, samples  # and no more: the waits between them carry none
+    assert all(late >= cpu - 10 - 1 for late, cpu in blocks), blocks
     assert all(cpu <= late + 10 + 1 for late, cpu in samples)  # one thread cannot run longer than the wall time
 
 
