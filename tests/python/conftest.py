@@ -1,5 +1,6 @@
 """Shared helpers for the Python tests: where the build is, and how to call the command."""
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -36,6 +37,14 @@ def stallbench_command(*args: str, timeout: float = 300, env: dict | None = None
     full_env = {**os.environ, "STALLBENCH_BUILD_DIR": str(BUILD), "PYTHONPATH": str(ROOT / "scripts"), **(env or {})}
     return subprocess.run([sys.executable, "-m", "stallbench_lib", *args], capture_output=True, text=True,
                           timeout=timeout, env=full_env)
+
+
+def guide_list(guide: Path, section: str) -> set[str]:
+    """The backticked paths of one list of an "adding a ..." guide ("Written by hand", "Generated")."""
+    text = guide.read_text()
+    found = re.search(rf"^{re.escape(section)}[^\n]*:\n\n((?:- .*\n(?:  .*\n)*)+)", text, re.M)
+    assert found, f"{guide} has no list '{section}:'"
+    return set(re.findall(r"^- `([^`]+)`", found.group(1), re.M))
 
 
 def tree(path: Path) -> dict[str, bytes]:

@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from conftest import BUILD, ROOT
+from conftest import BUILD, ROOT, guide_list
 from stallbench_lib import node, node_line_table
 
 ADDING = ROOT / "docs" / "adding-a-node-line.md"
@@ -60,18 +60,10 @@ def test_a_line_added_to_the_table_reaches_every_generated_file(rows, tmp_path, 
     assert [line for line in texts[node_line_table.DOCS].splitlines() if line.startswith(row)] != []
 
 
-def _listed(section: str) -> set[str]:
-    """The backticked paths of one list in docs/adding-a-node-line.md ("Written by hand", "Generated")."""
-    text = ADDING.read_text()
-    found = re.search(rf"^{section}[^\n]*:\n\n((?:- .*\n(?:  .*\n)*)+)", text, re.M)
-    assert found, f"{ADDING.relative_to(ROOT)} has no list '{section}:'"
-    return set(re.findall(r"^- `([^`]+)`", found.group(1), re.M))
-
-
 def test_the_guide_names_exactly_the_files_the_declaration_drives():
     relative = lambda p: str(p.relative_to(ROOT))
-    assert _listed("Written by hand") == {relative(node_line_table.SOURCE)}
-    assert _listed("Generated") == {*map(relative, node_line_table.GENERATED),
+    assert guide_list(ADDING, "Written by hand") == {relative(node_line_table.SOURCE)}
+    assert guide_list(ADDING, "Generated") == {*map(relative, node_line_table.GENERATED),
                                     *map(relative, node_line_table.lock_files("LINE"))}
 
 

@@ -10,7 +10,7 @@ import subprocess
 
 import pytest
 
-from conftest import BUILD, ROOT
+from conftest import BUILD, ROOT, guide_list
 from stallbench_lib import build, catalogue, generated_files, optional
 from stallbench_lib.families.regex import generated
 
@@ -87,20 +87,12 @@ def test_a_row_added_to_the_table_reaches_every_generated_file_and_cmake(rows, f
     assert "tcl8.6|tcl" in wanted and "libfoo-dev" in wanted  # as scripts/bootstrap reads the list
 
 
-def _listed(section: str) -> set[str]:
-    """The backticked paths of one list of docs/adding-an-engine.md."""
-    text = ADDING.read_text()
-    found = re.search(rf"^{re.escape(section)}[^\n]*:\n\n((?:- .*\n)+)", text, re.M)
-    assert found, f"{ADDING.relative_to(ROOT)} has no list '{section}:'"
-    return set(re.findall(r"^- `([^`]+)`", found.group(1), re.M))
-
-
 def test_the_guide_names_exactly_the_files_an_engine_is_written_in():
     relative = lambda p: str(p.relative_to(ROOT))
-    assert _listed("Generated") == set(map(relative, generated.GENERATED))
+    assert guide_list(ADDING, "Generated") == set(map(relative, generated.GENERATED))
     for section, kind, example in (("Written by hand, for an engine of another language", "programs", "python"),
                                    ("Written by hand, for a C++ library", "adapters", "re2")):
-        paths = _listed(section)
+        paths = guide_list(ADDING, section)
         assert relative(generated.SOURCE) in paths, section
         folder = ROOT / "workloads" / "regex" / kind / example
         # The worked example has exactly these files, the folder's own (the program) aside.
