@@ -4,7 +4,6 @@ scripts/packages/regex.txt, docs/regex.md's engine table) are what the table mak
 install hint for every engine is the row's packages read back from that list, a row added to the
 table reaches every generated file and CMake's reading of it, and docs/adding-an-engine.md names
 exactly the files an engine is written in and the files generated for it."""
-import json
 import re
 import subprocess
 
