@@ -2,8 +2,13 @@
 // within a budget, and the throughput corpus with its reference count.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <string>
+#include <vector>
 
 #include "workloads/regex/catalogue.h"
 #include "workloads/regex/corpus.h"
@@ -15,8 +20,20 @@ namespace rx = stallbench::regex;
 
 namespace {
 
+struct TempCatalogues {
+  std::vector<std::string> paths;
+  ~TempCatalogues() {
+    for (const std::string& path : paths) std::remove(path.c_str());
+  }
+};
+
+// ctest runs each test as its own process, two at once: a file name of one process's own, so one
+// test never reads the catalogue another has just written.
 std::string write_temp(const std::string& text) {
-  std::string path = testing::TempDir() + "/regex_catalogue_test.toml";
+  static TempCatalogues written;
+  std::string path = testing::TempDir() + "/regex_catalogue_test-" + std::to_string(::getpid()) + "-" +
+                     std::to_string(written.paths.size()) + ".toml";
+  written.paths.push_back(path);
   std::ofstream(path) << text;
   return path;
 }
