@@ -30,6 +30,9 @@ std::vector<Metric> load_metrics() {
        .doc = "the program's resident memory at its peak during the load"},
       {.name = "machine_cpu_util", .unit = "ratio", .tracked = false,
        .doc = "every process's CPU use meanwhile (/proc/stat), load generator included"},
+      {.name = "app_core_wait_threads", .unit = "count", .tracked = false,
+       .doc = "the program's threads that waited for a core, on average (their run-queue time in "
+              "/proc/PID/task/TID/schedstat / time); absent where the kernel keeps no schedstat"},
   };
 }
 

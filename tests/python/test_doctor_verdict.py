@@ -2,7 +2,7 @@
 loop late while its thread ran little of its own code is not blocked, and says so; a 100 ms handler
 is blocked although no timer is 100 ms late; work split into many short jobs is saturated by
 Little's law although each canary waits little; where libuv's pool cannot be read, the canaries'
-waits count as they are, with a note."""
+waits count as they are, with a note; lookups libuv holds back while threads sit idle are named."""
 from stallbench_lib.families.doctor import rules, verdict as verdicts
 from stallbench_lib.probe.trace import Canary, Period, PoolOccupancy, Requests, Trace
 from stallbench_lib.probe.window import window
@@ -95,3 +95,17 @@ def test_an_unreadable_pool_falls_back_to_the_canaries_waits_with_a_note():
     v = _verdict(_trace(canaries, QUIET_LOOP, unreadable="/usr/bin/node: it has no symbol table (a stripped binary)"))
     assert v.word == "pool saturated"
     assert any("could not be read" in note and "stripped" in note for note in v.notes)
+
+
+def test_lookups_held_back_while_threads_sat_idle_are_saturated_and_named():
+    # A dns.lookup service at pool 2: one thread runs lookups (their whole share), the other sits idle
+    # with 40 lookups queued; a canary finds that idle thread, so only libuv's counters show the wait.
+    held = PoolOccupancy(100, 2, 1.0, 40.0, 40.0)
+    v = _verdict(_trace([(0.2, 1, 0)] * 500, QUIET_LOOP, held), request_p50_ms=1500, rate=40)
+    assert v.word == "pool saturated"
+    assert any(note.startswith("Jobs waited while threads sat idle (pool 2: 40.0 waiting, 1.0 of 2 threads busy)")
+               and "a pool of 2 is a pool of 1" in note for note in v.notes)
+    # every thread busy: a queue like any other, no such note
+    v = _verdict(_trace([(40.0, 0, 3)] * 500, QUIET_LOOP, PoolOccupancy(100, 2, 2.0, 3.0, 3.0)), request_p50_ms=80,
+                 rate=20)
+    assert not any(note.startswith("Jobs waited while threads sat idle") for note in v.notes)

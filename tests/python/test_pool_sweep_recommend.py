@@ -1,5 +1,7 @@
 """The recommendation and the model's error on hand-made sweeps: the smallest qualifying size, the
 reasons, and a clear verdict when no size qualifies."""
+import pytest
+
 from stallbench_lib.families.pool_sweep import mixes, targets
 from stallbench_lib.families.pool_sweep.recommend import recommend
 from stallbench_lib.families.pool_sweep.summary import ClassAtSize, Sweep, model_error
@@ -81,16 +83,22 @@ def test_in_flight_paragraph_reads_the_seed_headline():
     assert "At pool 5" in paragraph and "2.50 ms" in paragraph and "2.00 ms a job" in paragraph
 
 
-def _app_sweep(waits: dict[int, list[float]], alone_ms: float = 40.0, p99: float = 100.0, answered: float = 10.0):
+def _app_sweep(waits: dict[int, list[float]], alone_ms: float = 40.0, p99: float = 100.0, answered: float = 10.0,
+               machine: float | None = None, threads: dict | None = None):
     """An --app sweep whose probe measured `waits` (ms, one mean per second of the load) per size, the
-    program answering `answered` of 10 requests a second."""
+    program answering `answered` of 10 requests a second, the whole machine `machine` busy; `threads`:
+    the pool's utilisation, the program's CPU use and its threads waiting for a core, at every size."""
+    threads = threads or {}
     cells = {}
     for pool, seconds in waits.items():
         metrics = {"latency_p99_ms": p99, "service_alone_ms": alone_ms, "completed": 100, "unfinished": 0,
                    "queue_wait_p99_ms": max(seconds) * 3, "queue_wait_mean_ms": sum(seconds) / len(seconds),
-                   "throughput_per_s": answered, "offered_per_s": 10.0}
+                   "throughput_per_s": answered, "offered_per_s": 10.0,
+                   **({"pool_utilization": threads["pool_utilization"]} if "pool_utilization" in threads else {})}
         cells[(pool, "requests")] = ClassAtSize(pool, "requests", metrics, 1, {"queue_wait_second_mean_ms": seconds})
-    per_size = {pool: {"loop_delay_p99_ms": 3.0, "loop_utilization": 0.1} for pool in waits}
+    per_size = {pool: {"loop_delay_p99_ms": 3.0, "loop_utilization": 0.1,
+                       **({"machine_cpu_util": machine} if machine is not None else {}),
+                       **{k: v for k, v in threads.items() if k != "pool_utilization"}} for pool in waits}
     return Sweep(mixes.Mix.parse("requests:10"), sorted(waits), ["requests"], cells, per_size, runtime="app")
 
 
@@ -144,10 +152,55 @@ def test_app_a_program_that_cannot_keep_up_at_any_size_is_told_so_not_to_grow_th
     assert "more threads cannot help" in rec.reasons[0] and "try larger" not in " ".join(rec.reasons)
 
 
+LOOKUP_WAITS = {1: [2000] * 5, 2: [1900] * 5, 4: [600] * 5}  # at no size did the program keep up
+
+
+@pytest.mark.parametrize("machine, threads, io", [
+    # lookups hold threads on a socket: busy threads, little CPU, little run-queue time, even on a
+    # machine kept busy by others (measured: a 40 ms dns.lookup a request at 60/s, pools 1, 2, 4)
+    (1.0, {"pool_utilization": 0.5, "cpu_util": 0.04, "core_wait_threads": 0.1}, True),
+    # CPU work on more threads than cores: the busy threads ran or waited for a core all the time
+    (1.0, {"pool_utilization": 1.0, "cpu_util": 0.95, "core_wait_threads": 2.3}, False),
+    # no run-queue time from the kernel: the machine's spare cores say it
+    (0.35, {}, True),
+    (0.97, {}, False),
+])
+def test_app_that_kept_up_at_no_size_is_told_to_grow_the_pool_only_when_its_threads_waited_for_io(machine, threads, io):
+    rec = recommend(_app_sweep(LOOKUP_WAITS, answered=5.0, machine=machine, threads=threads), {}, cores=2)
+    assert rec.size is None
+    said = rec.reasons[0]
+    assert ("waited for threads, not cores" in said and "Try larger sizes" in said) is io
+    assert ("more threads cannot help" in said) is not io
+
+
+def test_app_jobs_held_back_while_threads_sat_idle_are_named_as_lookups_capped_at_half_the_pool():
+    # measured on the held-out lookup service at 60/s: pool 1, 2 and 4 busy 0.96, 1.0 and 2.0 threads
+    sweep = _app_sweep(LOOKUP_WAITS, answered=5.0, machine=1.0, threads={"cpu_util": 0.04, "core_wait_threads": 0.1})
+    for pool, busy, waiting in ((1, 0.96, 90.0), (2, 0.5, 92.0), (4, 0.5, 27.0)):
+        sweep.cells[(pool, "requests")].metrics.update(pool_utilization=busy, pool_jobs_waiting=waiting)
+    note = recommend(sweep, {}, cores=2).reasons[-2]
+    assert note.startswith("Jobs waited while threads sat idle (pool 2: 92.0 waiting, 1.0 of 2 threads busy, pool 4")
+    assert "a pool of 2 is a pool of 1, a pool of 4 is a pool of 2" in note
+    # every thread busy: a queue, but nothing held back
+    for pool in (2, 4):
+        sweep.cells[(pool, "requests")].metrics.update(pool_utilization=1.0)
+    assert not any(r.startswith("Jobs waited while threads sat idle") for r in recommend(sweep, {}, cores=2).reasons)
+
+
 def test_app_a_missed_target_at_the_chosen_size_is_said_not_to_be_the_pool_s_doing():
     rec = recommend(_app_sweep({1: [40] * 6, 2: FLOOR[:6], 4: FLOOR[:6]}, p99=900), {}, cores=2)
     assert rec.size == 2
     assert any("miss their target at pool 2" in r and "not for want of threads" in r for r in rec.reasons)
+
+
+def test_app_a_missed_target_where_the_wait_cannot_be_told_apart_is_not_said_to_be_elsewhere():
+    # Pool 1's seconds range from none to 30 ms of wait per request (a busy machine): it cannot be
+    # told apart from pool 2, so it is recommended, yet its wait may be why the requests are late.
+    rec = recommend(_app_sweep({1: [1.0, 30, 2.0, 28, 3.0, 25, 1.5, 27], 2: FLOOR[:8], 4: FLOOR[:8]}, p99=900), {},
+                    cores=2)
+    assert rec.size == 1
+    late = next(r for r in rec.reasons if "miss their target at pool 1" in r)
+    assert "too few threads may be part of it" in late and "not for want of threads" not in late
 
 
 def test_app_without_probe_samples_falls_back_to_latency():

@@ -1,6 +1,7 @@
 """sweep-pool --app: the example login service driven at two pool sizes gives rows and a
 recommendation; a program that exits, never answers or listens elsewhere than 127.0.0.1, and a URL
 that is not 127.0.0.1, are refused with one line and exit 2, nothing written."""
+import os
 import re
 import socket
 
@@ -51,6 +52,8 @@ def test_the_example_app_at_two_pool_sizes_gives_rows_and_a_recommendation(tmp_p
         assert metrics["errors"] == 0
         assert 0 < metrics["latency_p50_ms"] <= metrics["latency_p99_ms"] <= metrics["latency_max_ms"]
         assert metrics["app_rss_peak_mb"] > 0 and metrics["app_cpu_util"] > 0
+        assert metrics.get("app_core_wait_threads", 0) >= 0 and (("app_core_wait_threads" in metrics)
+                                                                 is os.path.exists("/proc/self/schedstat"))
         # the pool probe, inside the program: its queue wait and loop, one mean wait per second of load
         assert metrics["canaries"] > 0 and 0 <= metrics["queue_wait_p50_ms"] <= metrics["queue_wait_p99_ms"]
         assert 0 <= metrics["loop_utilization"] <= 1 and metrics["loop_delay_p99_ms"] >= 0

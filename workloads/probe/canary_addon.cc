@@ -17,8 +17,9 @@
 //   submit() -> id            queue one canary (null when `limit` canaries are already out)
 //   drain() -> Float64Array   completed canaries since the last drain, `fields` numbers each: [id,
 //                             submitted, started, completed, idle, ahead], in completion order; idle and
-//                             ahead are the pool's idle threads and the program's jobs waiting in its
-//                             queue when the canary was submitted, other canaries left out
+//                             ahead are the pool's idle threads and the program's jobs it queued behind
+//                             when it was submitted (lookups held back by libuv not among them: competing
+//                             in pool_queue.h), other canaries left out
 //                             (programs_view in pool_occupancy.h; NaN where libuv's pool is unreadable):
 //                             with more idle threads than jobs ahead, a thread was free for it, and
 //                             whatever it waited was for a core (pool_occupancy.h)
@@ -134,7 +135,7 @@ napi_value submit(napi_env env, napi_callback_info) {
   if (stallbench::pool_snapshot(pool)) {
     stallbench::PoolSnapshot programs = stallbench::programs_view(pool);
     canary->idle = programs.idle;
-    canary->ahead = programs.queued;
+    canary->ahead = stallbench::competing(programs);
   }
   stallbench::canaries_queued.fetch_add(1, std::memory_order_relaxed);
   canary->submitted = now_ms();

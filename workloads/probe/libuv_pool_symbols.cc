@@ -25,7 +25,7 @@ namespace {
 const std::map<std::string, std::size_t> kWanted = {
     {"mutex", sizeof(pthread_mutex_t)}, {"wq", sizeof(UvQueue)},           {"slow_io_pending_wq", sizeof(UvQueue)},
     {"run_slow_work_message", sizeof(UvQueue)}, {"exit_message", sizeof(UvQueue)},
-    {"idle_threads", sizeof(unsigned)},  {"nthreads", sizeof(unsigned)}};
+    {"idle_threads", sizeof(unsigned)},  {"nthreads", sizeof(unsigned)},     {"slow_io_work_running", sizeof(unsigned)}};
 
 class MappedFile {
  public:
@@ -160,6 +160,7 @@ bool find_libuv_pool(LibuvPool& pool, std::string& why) {
   pool.exit_marker = static_cast<UvQueue*>(at("exit_message"));
   pool.idle_threads = static_cast<const unsigned*>(at("idle_threads"));
   pool.nthreads = static_cast<const unsigned*>(at("nthreads"));
+  pool.slow_io_running = static_cast<const unsigned*>(at("slow_io_work_running"));
   return true;
 }
 

@@ -1,5 +1,6 @@
 // Where libuv keeps its thread pool's state in the running Node: the static variables of libuv's
-// threadpool.c (its lock, its queue of work, how many threads it started and how many are idle).
+// threadpool.c (its lock, its queues of work, how many threads it started, how many are idle and how
+// many run lookups).
 // libuv has no API for them (libuv#1144, #3222 were declined), but official Node binaries keep
 // their symbol table, where these statics are local symbols after the FILE symbol "threadpool.c".
 // The lookup reads the ELF file that holds uv_queue_work (the node executable, or a shared libuv),
@@ -32,6 +33,7 @@ struct LibuvPool {
   UvQueue* exit_marker = nullptr;        // posted to wq at shutdown
   const unsigned* idle_threads = nullptr;
   const unsigned* nthreads = nullptr;    // 0 until the first submission starts the pool
+  const unsigned* slow_io_running = nullptr;  // slow I/O on a thread (at most (nthreads + 1) / 2)
 };
 
 // The libuv versions (uv_version(): major << 16 | minor << 8 | patch) whose threadpool.c keeps these

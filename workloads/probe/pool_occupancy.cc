@@ -95,12 +95,12 @@ Sampler& sampler() {
 
 void add(PoolPeriod& p, const PoolSnapshot& sampled) {
   PoolSnapshot s = programs_view(sampled);
-  double queued = s.queued, idle = s.idle;
+  double queued = s.queued;
   p.samples += 1;
   p.threads = s.threads;
-  p.busy_sum += s.threads - idle;
+  p.busy_sum += s.threads - s.idle;
   p.queued_sum += queued;
-  p.waiting_sum += std::max(0.0, queued - idle);
+  p.waiting_sum += waiting_for_thread(s);
   p.queued_max = std::max(p.queued_max, queued);
 }
 
@@ -132,7 +132,8 @@ PoolSnapshot programs_view(const PoolSnapshot& s) {
   auto queued = static_cast<unsigned>(std::max(0, canaries_queued.load(std::memory_order_relaxed)));
   auto running = static_cast<unsigned>(std::max(0, canaries_running.load(std::memory_order_relaxed)));
   PoolSnapshot out = s;
-  out.queued = s.queued - std::min(s.queued, queued);
+  unsigned ordinary = s.queued - std::min(s.queued, s.slow_queued);  // canaries are never in the lookups' queue
+  out.queued = s.queued - std::min(ordinary, queued);
   out.idle = std::min(s.threads, s.idle + running);
   return out;
 }
@@ -141,17 +142,18 @@ bool pool_snapshot(PoolSnapshot& out) {
   Reader& r = reader();
   if (r.state != Lookup::readable || !pool_started.load(std::memory_order_acquire)) return false;
   const LibuvPool& p = r.pool;
-  unsigned queued = 0;
+  unsigned ordinary = 0, lookups = 0;
   pthread_mutex_lock(p.mutex);
-  unsigned threads = *p.nthreads, idle = *p.idle_threads;
-  bool linked = count(p.wq, p, queued) && count(p.slow_io_pending, p, queued);
+  unsigned threads = *p.nthreads, idle = *p.idle_threads, lookups_running = *p.slow_io_running;
+  bool linked = count(p.wq, p, ordinary) && count(p.slow_io_pending, p, lookups);
   pthread_mutex_unlock(p.mutex);
   if (!linked || threads == 0 || idle > threads) {
     give_up(r, kNotAList);
     return false;
   }
   if (!first_read_agrees(r, threads, idle)) return false;
-  out = {threads, idle, queued};
+  out = {.threads = threads, .idle = idle, .queued = ordinary + lookups, .slow_queued = lookups,
+         .slow_running = lookups_running};
   return true;
 }
 

@@ -1,8 +1,8 @@
 // How busy libuv's thread pool is, read from libuv itself (libuv_pool_symbols.h): how many threads
 // it started, how many are idle, and how many jobs wait in its queue, all under libuv's own lock,
-// so the three agree. A thread woken for new work counts as idle until it runs (libuv decrements
+// so they agree. A thread woken for new work counts as idle until it runs (libuv decrements
 // idle_threads only once the woken thread holds the lock), so a job that waits while a thread is
-// idle waits for a core, not for a thread.
+// idle waits for a core, not for a thread; unless it is a lookup libuv holds back (pool_queue.h).
 //
 // A sampler thread reads it at random instants (a Poisson process, as the canaries are submitted:
 // Poisson samples see time averages) and sums each period: the mean number of busy threads (the
@@ -14,20 +14,16 @@
 #include <atomic>
 #include <string>
 
-namespace stallbench {
+#include "pool_queue.h"
 
-struct PoolSnapshot {
-  unsigned threads = 0;  // 0: the pool has not started
-  unsigned idle = 0;
-  unsigned queued = 0;   // every job waiting, the canaries' included
-};
+namespace stallbench {
 
 struct PoolPeriod {
   double samples = 0;
   double threads = 0;           // at the last sample
   double busy_sum = 0;          // busy threads, summed over the samples
   double queued_sum = 0;        // the program's jobs waiting (for a thread or for a core)
-  double waiting_sum = 0;       // the program's jobs waiting for a thread: beyond the idle threads
+  double waiting_sum = 0;       // the program's jobs waiting for a thread (waiting_for_thread)
   double queued_max = 0;
 };
 

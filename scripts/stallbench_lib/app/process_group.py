@@ -1,5 +1,6 @@
 """What a running program and its helpers (one process group) use, read from /proc: CPU seconds,
-resident memory, the TCP addresses they listen on; and the whole machine's CPU ticks."""
+the time their threads waited for a core, resident memory, the TCP addresses they listen on; and the
+whole machine's CPU ticks."""
 import ipaddress
 import os
 from dataclasses import dataclass
@@ -35,6 +36,25 @@ def cpu_seconds(pgid: int) -> float:
         except (OSError, IndexError, ValueError):
             continue
     return total / CLOCK_TICKS
+
+
+def core_wait_seconds(pgid: int) -> float | None:
+    """Seconds the threads of every live process of the group spent runnable but waiting for a core
+    (the second field of each thread's /proc/PID/task/TID/schedstat); None where the kernel keeps none."""
+    total, read = 0, False
+    for pid in pids(pgid):
+        try:
+            tasks = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            continue
+        for task in tasks:
+            try:
+                with open(f"/proc/{pid}/task/{task}/schedstat") as f:
+                    total += int(f.read().split()[1])
+                read = True
+            except (OSError, IndexError, ValueError):
+                continue
+    return total / 1e9 if read else None
 
 
 def rss_bytes(pgid: int) -> int:

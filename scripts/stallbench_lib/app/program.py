@@ -228,6 +228,7 @@ def drive(app: RunningApp, load_node: Node, modules, rate: float, duration_s: in
     limit_s = duration_s + drain + 30
     group = app.proc.pid
     cpu_start, ticks_start, started = process_group.cpu_seconds(group), process_group.machine_ticks(), time.monotonic()
+    core_wait_start = process_group.core_wait_seconds(group)
     rss_peak = process_group.rss_bytes(group)
     # loadtest reads config files from its cwd; its output goes to files, so a chatty run cannot
     # fill a pipe nobody reads while the program is sampled.
@@ -248,6 +249,7 @@ def drive(app: RunningApp, load_node: Node, modules, rate: float, duration_s: in
     finished = time.monotonic()
     seconds = finished - started
     cpu = process_group.cpu_seconds(group) - cpu_start
+    core_wait_end = process_group.core_wait_seconds(group)
     machine = process_group.machine_util(ticks_start, process_group.machine_ticks())
     if app.proc.poll() is not None:
         raise RuntimeError(f"the program exited with code {app.proc.returncode} during the load{app.said()}")
@@ -269,6 +271,8 @@ def drive(app: RunningApp, load_node: Node, modules, rate: float, duration_s: in
     }
     if machine is not None:
         metrics["machine_cpu_util"] = machine
+    if core_wait_start is not None and core_wait_end is not None:
+        metrics["app_core_wait_threads"] = max(0.0, core_wait_end - core_wait_start) / seconds
     sending_from = result.get("sending_from_ms", started * 1000)
     return Load({k: float(v) for k, v in metrics.items() if v is not None and v is not False}, sending_from,
                 sending_from + duration_s * 1000, finished * 1000)

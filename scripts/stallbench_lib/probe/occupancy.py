@@ -31,6 +31,29 @@ class Occupancy:
         return self.waiting * 1000 / requests_per_s if requests_per_s else None
 
 
+HELD_BACK_JOBS = 1.0  # jobs waiting on average while threads sat idle: libuv held lookups back
+
+
+def lookup_share(threads: int) -> int:
+    """The threads libuv lets lookups (getaddrinfo, getnameinfo: its "slow I/O") hold at once."""
+    return (threads + 1) // 2
+
+
+def lookups_held_back(threads: int, busy: float, waiting: float) -> bool:
+    """Jobs waited while threads sat idle, with the busy threads at the lookups' share: the queue was
+    lookups libuv held back (workloads/probe/pool_queue.h), which more threads do shorten."""
+    return (threads > 1 and waiting >= HELD_BACK_JOBS and threads - busy >= 0.5
+            and abs(busy - lookup_share(threads)) <= 0.25)
+
+
+def held_back_text(held: list[tuple[int, float, float]]) -> str:
+    """The reason for pools (threads, busy, waiting) whose lookups were held back, in words."""
+    at = ", ".join(f"pool {n}: {waiting:.1f} waiting, {busy:.1f} of {n} threads busy" for n, busy, waiting in held)
+    return ("Jobs waited while threads sat idle (" + at + "): libuv lets lookups (dns.lookup, dns.lookupService) "
+            "hold at most (N + 1) / 2 of a pool's N threads at once, so for them " +
+            ", ".join(f"a pool of {n} is a pool of {lookup_share(n)}" for n, _, _ in held) + ".")
+
+
 def _inside(p: Period, t0: float, t1: float) -> bool:
     """A period counts for a window when most of it lies inside (periods last about a second)."""
     return min(p.t1, t1) - max(p.t0, t0) >= (p.t1 - p.t0) / 2

@@ -1,7 +1,8 @@
 """The doctor's verdict in words: the figures behind it, one line each, with the thresholds they were
 compared with; and the notes that do not change it but say what a figure does not (a loop late
-because its thread waited for a core, canaries that waited for a core with a thread free, a pool
-that could not be read)."""
+because its thread waited for a core, canaries that waited for a core with a thread free, lookups
+libuv held back while threads sat idle, a pool that could not be read)."""
+from ...probe.occupancy import held_back_text, lookups_held_back
 from ...probe.window import LONG_TASK_MS, Window
 from ...rendering.stats import fmt
 from .rules import (LOOP_MAX_MS, LOOP_P50_MS, LONG_TASK_SHARE, POOL_P50_MS, POOL_P99_MS, POOL_SHARE_OF_LATENCY,
@@ -71,8 +72,11 @@ def notes(w: Window, v: Verdict, machine_cpu_util: float | None) -> list[str]:
                    "more threads cannot shorten.")
     if v.pool_saturated and busy is not None and busy >= BUSY_MACHINE:
         out.append(f"The machine's cores were {busy:.0%} busy meanwhile: the pool's threads were busy with the "
-                   "program's own jobs, but they also waited for cores, and more threads only share the same cores: "
-                   "the sweep below tells whether more threads shorten the wait on this machine.")
+                   "program's own jobs; jobs that run on the CPU also waited for cores, which more threads only share "
+                   "(jobs that wait for I/O do not): the sweep below tells whether more threads shorten the wait on "
+                   "this machine.")
+    if w.pool is not None and lookups_held_back(w.pool.threads, w.pool.busy, w.pool.waiting):
+        out.append(held_back_text([(w.pool.threads, w.pool.busy, w.pool.waiting)]))
     if w.pool is None:
         out.append(f"libuv's pool could not be read in this Node ({w.pool_unreadable or 'no samples'}): a wait for a "
                    "thread cannot be told from a wait for a core here, and the canaries' waits count as they are.")

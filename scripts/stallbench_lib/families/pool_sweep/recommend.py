@@ -135,8 +135,11 @@ def _machine_reasons(sweep: Sweep, cores: int | None, chosen: int | None) -> lis
     return reasons
 
 
-def _target_line(sweep: Sweep, pool: int, targets: dict[str, Target], verdicts: list[Verdict]) -> str:
-    """Whether the requests met their target at the recommended size, and if not, where their time went."""
+def _target_line(sweep: Sweep, pool: int, targets: dict[str, Target], verdicts: list[Verdict],
+                 wait: "wait_choice.SizeWait", limit_ms: float) -> str:
+    """Whether the requests met their target at the recommended size, and if not, where their time went:
+    elsewhere when its pool wait is certainly immaterial (its whole interval under `limit_ms`); when the
+    interval reaches above it, perhaps to too few threads, which the sweep could not tell."""
     target = targets[wait_choice.CLASS]
     cell = sweep.at(pool, wait_choice.CLASS)
     value = cell.get(target.metric) if cell else None
@@ -144,6 +147,11 @@ def _target_line(sweep: Sweep, pool: int, targets: dict[str, Target], verdicts: 
     if not missed:
         return f"At pool {pool} the requests meet their target ({target.text()}: {fmt(value)} ms)."
     loop = sweep.per_size.get(pool, {})
+    if wait.interval.high > limit_ms:
+        return (f"The requests miss their target at pool {pool} ({missed[0][1]}), and its pool work "
+                f"{wait.text()}, an interval that reaches above what matters ({fmt(limit_ms)} ms): too few "
+                "threads may be part of it; the sweep could not tell. --repetitions 3 or a longer --duration "
+                "narrows the intervals.")
     return (f"The requests miss their target at pool {pool} ({missed[0][1]}), but not for want of threads: more "
             f"would not shorten a wait that is not there. Their time goes elsewhere: the program's loop ran up to "
             f"{fmt(loop.get('loop_delay_p99_ms'))} ms late (p99) at {loop.get('loop_utilization', 0):.0%} utilisation, "
@@ -154,7 +162,9 @@ def _recommend_from_waits(sweep, waits, targets, verdicts, cores) -> Recommendat
     alone = _alone(sweep).get(wait_choice.CLASS)
     chosen, reasons = wait_choice.choose(waits, alone, cores)
     if chosen is not None:
-        reasons.append(_target_line(sweep, chosen, targets, verdicts))
+        wait = next(w for w in waits if w.pool == chosen)
+        reasons.append(_target_line(sweep, chosen, targets, verdicts, wait, wait_choice.threshold_ms(alone)))
+    reasons += [note for note in [wait_choice.slow_io_note(waits)] if note]
     return Recommendation(chosen, targets, verdicts, reasons + _machine_reasons(sweep, cores, chosen),
                           "no size swept stops the pool's wait: see why below")
 

@@ -58,6 +58,7 @@ def sweeps(rows: list[Row]) -> list[Sweep]:
 
 
 APP_PER_SIZE = {"app_cpu_util": "cpu_util", "machine_cpu_util": "machine_cpu_util", "app_rss_peak_mb": "app_rss_peak_mb",
+                "app_core_wait_threads": "core_wait_threads",
                 "loop_delay_p50_ms": "loop_delay_p50_ms", "loop_delay_p99_ms": "loop_delay_p99_ms",
                 "loop_delay_max_ms": "loop_delay_max_ms", "loop_utilization": "loop_utilization"}
 

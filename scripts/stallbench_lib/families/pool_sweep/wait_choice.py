@@ -20,12 +20,17 @@ preferred then. The largest size swept has nothing to be compared with: it waits
 interval lies above the threshold, and then no size of the sweep is enough. And when the program
 could not keep up with the rate at any size (it answered less than 95% of it, or left more than 1%
 unanswered), its pool work waits because every job waits for a core, not for a thread: no pool size
-is the answer, and the reasons say so rather than suggest larger pools. When it kept up at some sizes
+is the answer, and the reasons say so rather than suggest larger pools; unless the busy threads
+spent at least half their time neither on a core nor waiting for one (the program's CPU and
+run-queue time against libuv's busy threads; where the kernel keeps no run-queue time, the machine's
+cores under 90% busy): then the jobs waited for threads held by I/O (a lookup holds a thread on a
+socket), which more threads do shorten, and the reasons say to try larger sizes. When it kept up at some sizes
 only, those it did not keep up at are never the answer, and are left out of the comparisons: their
 wait, measured over the requests they did answer, understates what the rate asked of them."""
 from dataclasses import dataclass
 
 from ...probe.interval import Interval, difference_interval, median_interval
+from ...probe.occupancy import held_back_text, lookups_held_back
 from ...rendering.stats import fmt
 from .summary import Sweep
 
@@ -33,6 +38,8 @@ IMMATERIAL_SHARE = 0.10   # of one request's latency alone
 IMMATERIAL_FLOOR_MS = 1.0
 KEPT_UP_SHARE = 0.95       # of the offered rate answered: the program kept up with the load
 MAX_UNFINISHED_SHARE = 0.01
+CORES_SATURATED = 0.90     # of every core's time busy: below it, a job that waited did not wait for a core
+IO_SHARE = 0.5             # of the busy threads' time neither on a core nor waiting for one: they waited for I/O
 CLASS = "requests"
 
 
@@ -49,6 +56,11 @@ class SizeWait:
     offered_per_s: float = 0
     unfinished_share: float = 0
     per_request: bool = False  # the seconds are Little's law per request, not one canary's wait
+    machine_busy: float | None = None  # the share of every core's time the whole machine used meanwhile
+    busy_threads: float | None = None  # libuv's threads busy with the program's jobs, on average
+    cpu_util: float | None = None      # the program's CPU time / (time x cores)
+    core_wait_threads: float | None = None  # the program's threads waiting for a core, on average
+    jobs_waiting: float | None = None  # the program's jobs waiting for a thread, on average
 
     @property
     def kept_up(self) -> bool:
@@ -89,10 +101,13 @@ def measured(sweep: Sweep) -> list[SizeWait] | None:
     for pool, cell in zip(sweep.sizes, cells):
         done, unfinished = cell.get("completed") or 0, cell.get("unfinished") or 0
         mean = cell.get("pool_wait_per_request_ms" if per_request else "queue_wait_mean_ms")
+        per_size, busy = sweep.per_size.get(pool, {}), cell.get("pool_utilization")
         found.append(SizeWait(pool, cell.values[PER_REQUEST if per_request else PER_JOB], mean,
                               cell.get("queue_wait_p99_ms"), cell.get("throughput_per_s") or 0,
                               cell.get("offered_per_s") or 0, unfinished / (done + unfinished) if done + unfinished else 0,
-                              per_request))
+                              per_request, per_size.get("machine_cpu_util"),
+                              None if busy is None else busy * pool, per_size.get("cpu_util"),
+                              per_size.get("core_wait_threads"), cell.get("pool_jobs_waiting")))
     return found
 
 
@@ -104,6 +119,30 @@ def _better_by(waits: list[SizeWait], w: SizeWait, limit: float) -> tuple[SizeWa
     return max(found, key=lambda od: od[1].low) if found else None
 
 
+def slow_io_note(waits: list[SizeWait]) -> str | None:
+    """A reason when, at some size, jobs queued while threads sat idle with the busy threads at the
+    lookups' share: lookups libuv held back."""
+    held = [(w.pool, w.busy_threads, w.jobs_waiting) for w in waits if w.busy_threads is not None
+            and w.jobs_waiting is not None and lookups_held_back(w.pool, w.busy_threads, w.jobs_waiting)]
+    return held_back_text(held) if held else None
+
+
+def _threads_off_core(w: SizeWait, cores: int | None) -> str | None:
+    """How we know that w's busy threads mostly neither ran nor waited for a core (they waited for
+    I/O, so a job that waited for one of them waited for a thread, not a core), in words; None when
+    they did not or it is not known. The program's CPU time and run-queue time (schedstat) count every
+    thread of it, the main thread too, so what is left of the busy threads' time is at least that."""
+    if w.busy_threads and cores and w.cpu_util is not None and w.core_wait_threads is not None:
+        on_core = w.cpu_util * cores + w.core_wait_threads
+        if w.busy_threads - on_core >= IO_SHARE * w.busy_threads:
+            return (f"its pool's threads were busy {w.busy_threads:.1f} at a time on average, while all its threads "
+                    f"together ran on {w.cpu_util * cores:.2f} cores and {w.core_wait_threads:.2f} waited for one")
+        return None
+    if w.machine_busy is not None and w.machine_busy < CORES_SATURATED:
+        return f"the machine's cores were only {w.machine_busy:.0%} busy"
+    return None
+
+
 def choose(waits: list[SizeWait], alone_ms: float | None, cores: int | None) -> tuple[int | None, list[str]]:
     """(the recommended size or None, the reasons in words)."""
     limit = threshold_ms(alone_ms)
@@ -112,9 +151,15 @@ def choose(waits: list[SizeWait], alone_ms: float | None, cores: int | None) -> 
     largest = waits[-1]
     if not any(w.kept_up for w in waits):
         best = max(waits, key=lambda w: w.answered_per_s)
-        return None, [f"The program could not keep up with the load at any size: at best, pool {best.pool}, it answered "
+        fell_short = (f"The program could not keep up with the load at any size: at best, pool {best.pool}, it answered "
                       f"{best.answered_per_s:.1f} of {best.offered_per_s:.1f} requests a second, and its pool work "
-                      f"{best.text()}. Every job waited for a core, not for a thread: more threads cannot help; a lower "
+                      f"{best.text()}.")
+        off_core = _threads_off_core(best, cores)
+        if off_core and best.interval.low > limit:
+            return None, [fell_short + f" Yet {off_core}: the jobs waited for threads, not cores, as jobs that wait "
+                          "for I/O do (a dns.lookup, a slow disk: each holds a thread without using a core). Try "
+                          "larger sizes."]
+        return None, [fell_short + " Every job waited for a core, not for a thread: more threads cannot help; a lower "
                       "rate, less work per request or more cores can."]
     if largest.interval.low > limit:
         return None, [f"Even at pool {largest.pool} requests' pool work {largest.text()}, above {why_limit}: none of "
@@ -144,5 +189,6 @@ def choose(waits: list[SizeWait], alone_ms: float | None, cores: int | None) -> 
     if alike:
         sizes = ", ".join(str(p) for p in [chosen.pool, *(w.pool for w in alike)])
         reasons.append(f"Pools {sizes} cannot be told apart by how long pool work waited: the smallest is recommended"
-                       + (f"; more threads would only share the {cores} cores." if cores else "."))
+                       + (f"; a larger pool costs memory, and its threads running CPU work would share the same {cores} "
+                          "cores." if cores else "."))
     return chosen.pool, reasons
