@@ -266,7 +266,9 @@ def test_a_strategy_firefox_lacks_is_rejected_there_and_entries_it_lacks_are_abs
             for b in json.loads(out.read_text())["benchmarks"]}
     assert "scheduler.yield is not available" in runs["yield"].get("error_message", ""), result.stderr[-2000:]
     assert not runs["inline"].get("error_occurred"), runs["inline"].get("error_message")
-    assert "tbt_ms" in runs["inline"] and "inp_ms" in runs["inline"]
+    assert "tbt_ms" in runs["inline"]
+    # clicks a busy machine's driver delivered after the work never sampled it: then no INP row
+    assert ("inp_ms" in runs["inline"]) == (runs["inline"]["clicks_backlogged"] == 0), runs["inline"]
     assert not any(k.startswith(("longtask", "loaf")) for k in runs["inline"])
 
 
