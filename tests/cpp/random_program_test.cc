@@ -4,8 +4,12 @@
 // only at whole slots or as short continuations; and over a few hundred programs, every op it is
 // meant to draw. Whether Node agrees is tests/python/test_trace_random.py's (and nightly's).
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
+#include <ctime>
 #include <fstream>
 #include <functional>
 #include <iostream>
@@ -141,6 +145,34 @@ TEST(RandomPrograms, AStallIsMeasuredWhereTheLoopWasHeldUp) {
   EXPECT_EQ(idle.order, Order{"w"});
   EXPECT_GE(held.longest_stall_ms, 60.0);  // a busy wait lasts at least its time, however busy the machine
   EXPECT_LT(idle.longest_stall_ms, held.longest_stall_ms);
+}
+
+TEST(RandomPrograms, AProcessWokenLateForItsTimerIsAStall) {
+  // No callback is busy here: the process is stopped while poll waits for its timer (as a machine
+  // that gives it no core does), so the timer runs late and the measure must say so. The stop
+  // (SIGSTOP from a child) lasts 500 ms from about 10 ms in; the timer is due at 300 ms.
+  TemporaryFolder folder;
+  std::string path = (folder.path() / "late.json").string();
+  std::ofstream(path) << json{{"name", "late"}, {"analysis", "woken late"}, {"module", "cjs"},
+                              {"program", json::array({{{"op", "setTimeout"}, {"ms", 300}, {"log", "w"}}})}};
+  Scenario late = load_scenario(path);
+  ScenarioRun on_time = run_scenario_measured(late);
+  pid_t parent = getpid(), child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {  // only async-signal-safe calls in the child of a process with threads
+    timespec start{0, 10'000'000}, stopped{0, 500'000'000};
+    nanosleep(&start, nullptr);
+    kill(parent, SIGSTOP);
+    nanosleep(&stopped, nullptr);
+    kill(parent, SIGCONT);
+    _exit(0);
+  }
+  ScenarioRun woken_late = run_scenario_measured(late);
+  int status = 0;
+  waitpid(child, &status, 0);
+  EXPECT_EQ(woken_late.order, Order{"w"});
+  EXPECT_GE(woken_late.longest_stall_ms, kRandomSlotMs / 2.0);  // at least 200 ms late by construction
+  EXPECT_LT(on_time.longest_stall_ms, woken_late.longest_stall_ms);
 }
 
 TEST(RandomPrograms, TimersAreWholeSlotsOrShortContinuations) {

@@ -86,10 +86,10 @@ class Runtime {
   uv_loop_t* loop() { return loop_.get(); }
   const NodeLineModel& model() const { return model_; }
 
-  // The longest the loop ran without reaching poll (its waits there left out), or a pool request
-  // took from its submission to its callback, in ms so far: what a busy machine adds to a run. A
-  // program whose order rests on spacing its events (the random programs' 100 ms slots) decides
-  // its order only while this stays well under that spacing.
+  // The longest the loop ran without reaching poll (its waits there left out), a timers pass began
+  // after its deadline, or a pool request took from its submission to its callback, in ms so far:
+  // what a busy machine adds to a run. A program whose order rests on spacing its events (the
+  // random programs' 100 ms slots) decides its order only while this stays well under that spacing.
   double longest_stall_ms() const { return static_cast<double>(longest_stall_ns_) / 1e6; }
 
   // What Node spends between the end of the main module and the loop's first timers check
