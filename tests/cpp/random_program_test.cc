@@ -26,6 +26,13 @@ using nlohmann::json;
 
 namespace {
 
+// A hand-written scenario of one CommonJS module, loaded as `trace` loads a file.
+Scenario write_scenario(const TemporaryFolder& folder, const std::string& name, const json& program) {
+  std::string path = (folder.path() / (name + ".json")).string();
+  std::ofstream(path) << json{{"name", name}, {"analysis", "a stall measured"}, {"module", "cjs"}, {"program", program}};
+  return load_scenario(path);
+}
+
 // Calls f on every op of a program document, at any depth (`then`, `next`, `on`, `of`); a `next` (a
 // chained .then) has no `op` of its own.
 void each_op(const json& ops, const std::function<void(const json&)>& f) {
@@ -132,15 +139,10 @@ TEST(RandomPrograms, AStallIsMeasuredWhereTheLoopWasHeldUp) {
   // a program's wait in poll is not: one that only waits 400 ms for its timer is held up less than
   // its wait (only by how late a busy machine wakes it, which the next test counts).
   TemporaryFolder folder;
-  auto write = [&](const std::string& name, const json& program) {
-    std::string path = (folder.path() / (name + ".json")).string();
-    std::ofstream(path) << json{{"name", name}, {"analysis", "a stall measured"}, {"module", "cjs"}, {"program", program}};
-    return load_scenario(path);
-  };
-  Scenario busy = write("busy", json::array({{{"op", "setTimeout"}, {"ms", 1}, {"log", "t"},
+  Scenario busy = write_scenario(folder, "busy", json::array({{{"op", "setTimeout"}, {"ms", 1}, {"log", "t"},
                                                {"then", json::array({{{"op", "busy"}, {"ms", 60}, {"log", "b"}}})}}}));
   constexpr int kWaitMs = 400;
-  Scenario waits = write("waits", json::array({{{"op", "setTimeout"}, {"ms", kWaitMs}, {"log", "w"}}}));
+  Scenario waits = write_scenario(folder, "waits", json::array({{{"op", "setTimeout"}, {"ms", kWaitMs}, {"log", "w"}}}));
   ScenarioRun held = run_scenario_measured(busy);
   ScenarioRun idle = run_scenario_measured(waits);
   EXPECT_EQ(held.order, (Order{"t", "b"}));
@@ -155,10 +157,7 @@ TEST(RandomPrograms, AProcessWokenLateForItsTimerIsAStall) {
   // (SIGSTOP from a child) lasts 500 ms from about 100 ms in, long after the timer is armed; the
   // timer is due at 400 ms.
   TemporaryFolder folder;
-  std::string path = (folder.path() / "late.json").string();
-  std::ofstream(path) << json{{"name", "late"}, {"analysis", "woken late"}, {"module", "cjs"},
-                              {"program", json::array({{{"op", "setTimeout"}, {"ms", 400}, {"log", "w"}}})}};
-  Scenario late = load_scenario(path);
+  Scenario late = write_scenario(folder, "late", json::array({{{"op", "setTimeout"}, {"ms", 400}, {"log", "w"}}}));
   ScenarioRun on_time = run_scenario_measured(late);
   pid_t parent = getpid(), child = fork();
   ASSERT_GE(child, 0);
