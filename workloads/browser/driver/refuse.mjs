@@ -11,8 +11,12 @@ export function startRefusingProxy() {
     refused.add(new URL(request.url, "http://unknown").host);
     response.writeHead(403, { "content-type": "text/plain" }).end("stallbench: only 127.0.0.1 is reachable\n");
   });
+  // The tunnel's socket is ours once "connect" is emitted, with no error listener of the server's: a
+  // browser that resets it (it may, having been refused) would otherwise end the driver with an
+  // unhandled ECONNRESET, as it did on a busy machine. A reset of a refused tunnel is no error.
   server.on("connect", (request, socket) => {
     refused.add(request.url);
+    socket.on("error", () => {});
     socket.end("HTTP/1.1 403 Forbidden\r\n\r\n");
   });
   return new Promise((resolve, reject) => {
