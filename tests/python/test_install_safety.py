@@ -1,5 +1,5 @@
 """Installing OS packages never leaves the package system broken: a Ctrl-C, a SIGTERM, the install's
-limit, even a SIGKILL of the command, all let dpkg finish the package it is on, and the system is
+limit, even a SIGKILL of the command, all let dpkg finish the call it is in (here one package), and the system is
 consistent afterwards (nothing half-installed). apt's own message is shown as it is; the scipy/Boost
 diagnosis only when apt named that conflict; an interrupted dpkg left by an earlier install is
 completed, as apt asks, and the install goes on.
