@@ -10,12 +10,12 @@ from conftest import DATA
 from stallbench_lib import children
 from stallbench_lib import node as nodejs
 
-NODE = next((path for line in reversed(list(nodejs.pinned())) if (path := nodejs.installed_path(line))), None)
+NODE, WHY_NONE = nodejs.find()
 
 
-@pytest.mark.skipif(NODE is None, reason="no pinned Node line installed (scripts/bootstrap --node all)")
+@pytest.mark.skipif(NODE is None, reason=WHY_NONE)
 def test_connections_reset_at_any_moment_are_refused_and_named_and_the_driver_lives_on():
-    out = children.run([str(NODE), str(DATA / "refusing_proxy_resets.mjs")], text=True, timeout_s=60)
+    out = children.run([NODE.path, str(DATA / "refusing_proxy_resets.mjs")], text=True, timeout_s=60)
     assert out.returncode == 0, out.stderr[-2000:]
     refused = json.loads(out.stdout.strip().splitlines()[-1])
     # The tunnel reset before the proxy read it may never reach the proxy's handler: not asked.
