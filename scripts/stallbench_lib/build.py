@@ -100,8 +100,11 @@ def ensure_built(preset: str = "release", source: Path = paths.ROOT, build: Path
         if build == paths.build_dir(preset) and source == paths.ROOT:
             _step("configure", ["cmake", "--preset", preset], log, source)
         elif (source / "CMakePresets.json").exists():  # another checkout (ab's worktrees): its own preset
+            # and its engines' programs in its own build folder (the presets' build/programs would be
+            # a folder inside the worktree)
             _step("configure", ["cmake", "-S", str(source), "--preset", preset, "-B", str(build), TESTS_OFF,
-                                *_cache_launcher(source, build)], log, source)
+                                f"-DSTALLBENCH_PROGRAMS_DIR={build / 'programs'}", *_cache_launcher(source, build)],
+                  log, source)
         else:
             _step("configure", ["cmake", "-S", str(source), "-B", str(build), "-G", "Ninja"], log, source)
     if source != paths.ROOT and target and not _defines(build, target):
