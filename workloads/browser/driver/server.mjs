@@ -1,6 +1,6 @@
 // The pages' server: 127.0.0.1 only, a fixed list of files (no path from the request reaches the
 // file system) and, for the parse, the payload file the bench wrote (setPayload).
-import { createReadStream, existsSync, readFileSync, statSync } from "node:fs";
+import { createReadStream, readFileSync, realpathSync, statSync } from "node:fs";
 import { createServer } from "node:http";
 import { extname, join, resolve, sep } from "node:path";
 
@@ -20,7 +20,7 @@ export function servePages(dir, files) {
     } else if (path === "/payload" && payload) {
       response.writeHead(200, { "content-type": "application/json", "content-length": statSync(payload).size,
                                 "cache-control": "no-store" });
-      createReadStream(payload).pipe(response);
+      send(createReadStream(payload), response);
     } else {
       response.writeHead(404).end();
     }
@@ -35,25 +35,60 @@ export function servePages(dir, files) {
   });
 }
 
+// A file streamed as the answer; one that cannot be read after all (removed, unreadable) ends the
+// answer rather than, unhandled, the driver.
+function send(stream, response) {
+  stream.on("error", () => (response.headersSent ? response.destroy() : response.writeHead(404).end()));
+  stream.pipe(response);
+}
+
 // A user's page given as a file: its folder served on 127.0.0.1 (relative links, other pages and
-// their scripts load as from a site). Only files inside the folder: a path is resolved and refused
-// when it leaves it.
+// their scripts load as from a site). Only files inside the folder: a path that leaves it, by `..` or
+// through a link to a file outside it, is not served, and the link is named on stderr (the cell's log).
 const SITE_TYPES = { ...TYPES, ".css": "text/css", ".json": "application/json", ".svg": "image/svg+xml",
                      ".png": "image/png", ".jpg": "image/jpeg", ".mjs": "text/javascript; charset=utf-8" };
 
+// A request's path as a file name: %XX escapes decoded where they are UTF-8, any other `%` kept as it
+// is (a link to `100%.png` arrives as /100%.png, which decodeURIComponent throws on), as file servers do.
+function decodedPath(url) {
+  const path = new URL(url, "http://127.0.0.1").pathname;
+  return path.replace(/(?:%[0-9a-f]{2})+/gi, (escapes) => {
+    try {
+      return decodeURIComponent(escapes);
+    } catch {
+      return escapes;
+    }
+  });
+}
+
+// The file inside `root` (a real path) that `path` names, or null.
+function fileInside(root, path) {
+  let file;
+  try {
+    file = realpathSync(join(root, path.endsWith("/") ? `${path}index.html` : path));
+  } catch {
+    return null;  // no such file (or a name no file can have, such as one with a NUL)
+  }
+  if (!file.startsWith(root + sep)) {
+    if (resolve(join(root, path)).startsWith(root + sep)) {  // a link, not a `..` path
+      console.error(`stallbench page: not served: ${path} links to ${file}, outside ${root}`);
+    }
+    return null;
+  }
+  return statSync(file).isFile() ? file : null;
+}
+
 export function serveFolder(dir) {
-  const root = resolve(dir);
+  const root = realpathSync(resolve(dir));
   const server = createServer((request, response) => {
-    let path = decodeURIComponent(new URL(request.url, "http://127.0.0.1").pathname);
-    if (path.endsWith("/")) path += "index.html";
-    const file = resolve(join(root, path));
-    if (!file.startsWith(root + sep) || !existsSync(file) || !statSync(file).isFile()) {
+    const file = fileInside(root, decodedPath(request.url));
+    if (!file) {
       response.writeHead(404).end();
       return;
     }
-    response.writeHead(200, { "content-type": SITE_TYPES[extname(file)] ?? "application/octet-stream",
-                              "cache-control": "no-store" });
-    createReadStream(file).pipe(response);
+    response.setHeader("content-type", SITE_TYPES[extname(file)] ?? "application/octet-stream");
+    response.setHeader("cache-control", "no-store");
+    send(createReadStream(file), response);
   });
   return new Promise((done, reject) => {
     server.on("error", reject);
