@@ -4,7 +4,8 @@ or can vary from the main module; the orders are ones the scenario allows, when 
 gave the same orders and each one's odds on the two sides agree within their 95% intervals, or, where
 the model gives no odds, every order Node gave is one the model takes),
 undecided (no difference shown, but one side gave an order the other never did, after as many runs
-as the budget allows), DISAGREE. The model's start-up tail is startup_tail.py's."""
+as the budget allows), DISAGREE (after more runs on both sides when one run a side was all it had).
+The model's start-up tail is startup_tail.py's."""
 import math
 import os
 import subprocess
@@ -157,12 +158,26 @@ def merged(a: list[dict], b: list[dict]) -> list[dict]:
     return [{"order": list(o), "count": c} for o, c in counts.items()]
 
 
+def unsettled(expect: list[list[str]], model: list[dict], node: list[dict], startup_race: bool = False,
+              odds_modelled: bool = True) -> bool:
+    """More runs could change the verdict: it is UNDECIDED, or each side gave one order, a different
+    one, in fewer than DECIDE_FIRST_RUNS runs of Node. One run of a program whose order nothing but
+    the program decides can still be held up (a loaded machine kept Node off the cores past the next
+    timer's slot, and Node 18 gave a random program an order it gave in no later run), and one run a
+    side cannot tell that from a lasting difference."""
+    judged = verdict(expect, model, node, startup_race, odds_modelled)
+    return judged == UNDECIDED or (judged == DISAGREE and len(model) == len(node) == 1
+                                   and sum(o["count"] for o in node) < DECIDE_FIRST_RUNS)
+
+
 def decide(expect: list[list[str]], model: list[dict], node: list[dict], startup_race: bool, more,
            odds_modelled: bool = True) -> tuple[list[dict], list[dict]]:
-    """While the verdict is UNDECIDED, more runs on both sides: `more(n)` makes n more runs of each and
+    """While the verdict is unsettled, more runs on both sides: `more(n)` makes n more runs of each and
     returns (the model's orders, Node's orders) for them; n doubles each round, until the verdict is
-    decided or each side has made DECIDE_BUDGET_RUNS. Returns both sides' orders, all runs merged."""
-    while verdict(expect, model, node, startup_race, odds_modelled) == UNDECIDED:
+    decided or each side has made DECIDE_BUDGET_RUNS. Returns both sides' orders, all runs merged. A
+    difference that lasts through the first DECIDE_FIRST_RUNS more runs, each side certain of its own
+    order, stays a disagreement."""
+    while unsettled(expect, model, node, startup_race, odds_modelled):
         runs = sum(o["count"] for o in node)
         extra = min(max(runs, DECIDE_FIRST_RUNS), DECIDE_BUDGET_RUNS - runs)
         if extra <= 0:

@@ -274,6 +274,32 @@ def test_most_frequent_orders_reads_each_sides_first_listed_order():
                                              "node v22": ("a → read → b", 64, 64)}
 
 
+def test_one_run_a_side_that_disagrees_gets_more_runs_before_it_is_called_a_disagreement():
+    from stallbench_lib.trace_parity import DECIDE_FIRST_RUNS, decide, unsettled, verdict
+
+    made = []
+
+    def more_giving(model_order, node_order):
+        def more(n):
+            made.append(n)
+            return [{"order": model_order, "count": n}], [{"order": node_order, "count": n}]
+        return more
+
+    one_a, one_b = [{"order": ["a"], "count": 1}], [{"order": ["b"], "count": 1}]
+    assert verdict([], one_a, one_b) == "DISAGREE" and unsettled([], one_a, one_b)
+    # Node's one run was held up (a fresh brand-new machine's Release tests, Node 18, a random
+    # program): in its later runs it gives the model's order, so the program is no lasting difference.
+    model, node = decide([], one_a, one_b, False, more_giving(["a"], ["a"]))
+    assert verdict([], model, node) != "DISAGREE"
+    # A difference that lasts: each side certain of its own order in DECIDE_FIRST_RUNS more runs.
+    made.clear()
+    model, node = decide([], one_a, one_b, False, more_giving(["a"], ["b"]))
+    assert verdict([], model, node) == "DISAGREE" and made == [DECIDE_FIRST_RUNS]
+    assert not unsettled([], model, node)
+    # Agreeing sides need no more runs.
+    assert not unsettled([], one_a, one_a)
+
+
 def test_more_runs_decide_a_race_and_a_lasting_difference_disagrees():
     from stallbench_lib.trace_parity import DECIDE_BUDGET_RUNS, decide, verdict
 

@@ -10,7 +10,8 @@ compared with the model of that line (or of --model-node); the model of a line s
 start-up tail before its loop wherever it can change the order, annotated or not, with or without
 --node (startup_tail.py: measured among the compared Node's own runs, stored when the line was
 installed, or none). A race one side gave an order of that the other never did gets more runs on
-both sides until decided (trace_parity.decide), else it is "undecided", which is not agreeing.
+both sides until decided (trace_parity.decide), else it is "undecided", which is not agreeing; so
+does a single run a side that disagrees, before it is called a disagreement.
 --random N adds N programs from the random program generator. Exit 0 when every order is one the
 scenario expects and Node agrees, 1 otherwise (a model run that failed, an undecided race)."""
 import os
@@ -100,6 +101,11 @@ class Comparison:
             return parity.FAILED
         return parity.verdict(s["expect"], s["orders"], self.node_orders[i], s["startup_race"], s["odds_modelled"])
 
+    def unsettled(self, i: int) -> bool:
+        s = self.result["scenarios"][i]
+        return not (self.node_errors[i] or s["error"]) and parity.unsettled(
+            s["expect"], s["orders"], self.node_orders[i], s["startup_race"], s["odds_modelled"])
+
     def ok(self, i: int) -> bool:
         s = self.result["scenarios"][i]
         expected = parity.as_expected(s["expect"], s["orders"])
@@ -107,8 +113,9 @@ class Comparison:
                 and (self.node is None or self.verdict(i) in (parity.AGREE, parity.RACE)))
 
     def decide(self, i: int, tool: Path, file: Path, script: Path, workdir: Path) -> None:
-        """An undecided race: more runs of scenario i on both sides until it is decided or the budget
-        ends (trace_parity.decide); both sides' orders then count every run."""
+        """An unsettled verdict (an undecided race, or one run a side that disagrees): more runs of
+        scenario i on both sides until it is decided or the budget ends (trace_parity.decide); both
+        sides' orders then count every run."""
         s = self.result["scenarios"][i]
 
         def more(n: int) -> tuple[list[dict], list[dict]]:
@@ -165,7 +172,7 @@ def _compare(tool: Path, files: list[Path], runs: int | None, nodes: list[nodejs
                                       *(["--runs", str(runs)] if runs else []), *map(str, files), tmpdir=workdir)
         comparison = Comparison(node, line, tail, result, node_runs)
         for i in range(len(files) if node else 0):
-            if comparison.verdict(i) == parity.UNDECIDED:
+            if comparison.unsettled(i):
                 comparison.decide(i, tool, files[i], scripts[i], workdir)
         return comparison
 
