@@ -63,11 +63,12 @@ function decodedPath(url) {
 
 // The file inside `root` (a real path) that `path` names, or null.
 function fileInside(root, path) {
-  let file;
+  let file, isFile;
   try {
     file = realpathSync(join(root, path.endsWith("/") ? `${path}index.html` : path));
+    isFile = statSync(file).isFile();
   } catch {
-    return null;  // no such file (or a name no file can have, such as one with a NUL)
+    return null;  // no such file (or gone since, or a name no file can have, such as one with a NUL)
   }
   if (!file.startsWith(root + sep)) {
     if (resolve(join(root, path)).startsWith(root + sep)) {  // a link, not a `..` path
@@ -75,7 +76,7 @@ function fileInside(root, path) {
     }
     return null;
   }
-  return statSync(file).isFile() ? file : null;
+  return isFile ? file : null;
 }
 
 export function serveFolder(dir) {
