@@ -120,7 +120,10 @@ def test_an_idle_pool_on_a_machine_other_processes_keep_busy_is_neither(tmp_path
             spinner.wait()
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("doctor: neither"), result.stdout
-    assert "0% busy with the program's jobs" in result.stdout
+    # libuv's counters were read, and no job of the program's waited for a thread. How busy the
+    # threads were is not asked: under the spinners what little the program ran on them read 1% in
+    # one run of three (a brand-new machine's Release tests, 2026-12-06), which is still idle.
+    assert "busy with the program's jobs; on average 0.00 of its jobs waited for a thread" in result.stdout
 
 
 def test_a_percentile_the_load_generator_did_not_give_is_a_dash_not_0():
