@@ -274,26 +274,27 @@ def test_most_frequent_orders_reads_each_sides_first_listed_order():
                                              "node v22": ("a → read → b", 64, 64)}
 
 
+def _more_giving(made: list, model_order, node_order):
+    """A `more(n)` for trace_parity.decide whose n more runs give each side one order; n is noted in `made`."""
+    def more(n):
+        made.append(n)
+        return [{"order": model_order, "count": n}], [{"order": node_order, "count": n}]
+    return more
+
+
 def test_one_run_a_side_that_disagrees_gets_more_runs_before_it_is_called_a_disagreement():
     from stallbench_lib.trace_parity import DECIDE_FIRST_RUNS, decide, unsettled, verdict
 
     made = []
-
-    def more_giving(model_order, node_order):
-        def more(n):
-            made.append(n)
-            return [{"order": model_order, "count": n}], [{"order": node_order, "count": n}]
-        return more
-
     one_a, one_b = [{"order": ["a"], "count": 1}], [{"order": ["b"], "count": 1}]
     assert verdict([], one_a, one_b) == "DISAGREE" and unsettled([], one_a, one_b)
     # Node's one run was held up (a fresh brand-new machine's Release tests, Node 18, a random
     # program): in its later runs it gives the model's order, so the program is no lasting difference.
-    model, node = decide([], one_a, one_b, False, more_giving(["a"], ["a"]))
+    model, node = decide([], one_a, one_b, False, _more_giving(made, ["a"], ["a"]))
     assert verdict([], model, node) != "DISAGREE"
     # A difference that lasts: each side certain of its own order in DECIDE_FIRST_RUNS more runs.
     made.clear()
-    model, node = decide([], one_a, one_b, False, more_giving(["a"], ["b"]))
+    model, node = decide([], one_a, one_b, False, _more_giving(made, ["a"], ["b"]))
     assert verdict([], model, node) == "DISAGREE" and made == [DECIDE_FIRST_RUNS]
     assert not unsettled([], model, node)
     # Agreeing sides need no more runs.
@@ -304,22 +305,15 @@ def test_more_runs_decide_a_race_and_a_lasting_difference_disagrees():
     from stallbench_lib.trace_parity import DECIDE_BUDGET_RUNS, decide, verdict
 
     made = []
-
-    def always(model_order, node_order):
-        def more(n):
-            made.append(n)
-            return [{"order": model_order, "count": n}], [{"order": node_order, "count": n}]
-        return more
-
     # One run each, different orders: undecided; more runs on both sides, each side still certain of
     # its own order: a disagreement, found within the budget.
-    model, node = decide([], [{"order": ["a"], "count": 1}], [{"order": ["b"], "count": 1}], True, always(["a"], ["b"]))
+    model, node = decide([], [{"order": ["a"], "count": 1}], [{"order": ["b"], "count": 1}], True, _more_giving(made, ["a"], ["b"]))
     assert verdict([], model, node, True) == "DISAGREE"
     assert made and sum(made) + 1 <= DECIDE_BUDGET_RUNS
     # A rare order on one side only, to the end of the budget: undecided, never "agree".
     made.clear()
     model, node = decide([], [{"order": ["a"], "count": 9}], [{"order": ["a"], "count": 8}, {"order": ["b"], "count": 1}],
-                         True, always(["a"], ["a"]))
+                         True, _more_giving(made, ["a"], ["a"]))
     assert verdict([], model, node, True) == "undecided"
     assert sum(o["count"] for o in node) == DECIDE_BUDGET_RUNS
 
