@@ -17,7 +17,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-import { listeningEndpoint, removeOrphanedProfiles, withLimit } from "./common.mjs";
+import { documentCounter, listeningEndpoint, removeOrphanedProfiles, withLimit } from "./common.mjs";
 
 const SWITCHES = [
   "--headless", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
@@ -87,6 +87,7 @@ async function chromiumTab(context) {
   return {
     goto: (url) => page.goto(url),
     evaluate: (fn, arg) => page.evaluate(fn, arg),
+    documents: documentCounter(page),
     exposeFunction: (name, fn) => page.exposeFunction(name, fn),
     addInitScript: (source) => page.addInitScript({ content: source }),
     click: (x, y) => Promise.all([press("mousePressed", x, y), press("mouseReleased", x, y)]),

@@ -1,5 +1,6 @@
 // What both browsers' starters share: a time limit on a promise, the removal of throwaway profiles
-// whose driver is gone, and waiting for the protocol endpoint a browser prints on stderr.
+// whose driver is gone, waiting for the protocol endpoint a browser prints on stderr, and a tab's
+// count of documents.
 import { readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -52,4 +53,20 @@ export function listeningEndpoint(child, said, name, pattern, ms) {
       reject(new Error(`${name} exited (${signal ?? `code ${code}`}) before it listened: ${said.at(-1) ?? "no output"}`));
     });
   });
+}
+
+// How many documents the main frame of `page` (playwright's or puppeteer's: the same events) has
+// begun: a navigation counts when its request is sent, before the old document goes, and again
+// when it commits (a same-document navigation too). interactions.mjs trusts an element's last
+// known place only while this has not moved.
+export function documentCounter(page) {
+  let begun = 0;
+  const main = (frame) => frame === page.mainFrame();
+  page.on("request", (request) => {
+    try {
+      if (request.isNavigationRequest() && main(request.frame())) begun += 1;
+    } catch { /* a service worker's request has no frame */ }
+  });
+  page.on("framenavigated", (frame) => { if (main(frame)) begun += 1; });
+  return () => begun;
 }

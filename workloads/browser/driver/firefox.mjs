@@ -21,7 +21,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 
-import { listeningEndpoint, removeOrphanedProfiles, withLimit } from "./common.mjs";
+import { documentCounter, listeningEndpoint, removeOrphanedProfiles, withLimit } from "./common.mjs";
 
 const START_TIMEOUT_MS = 60_000;
 const CLOSE_TIMEOUT_MS = 10_000;
@@ -130,6 +130,7 @@ async function firefoxTab(browser) {
   return {
     goto: (url) => page.goto(url),
     evaluate: (fn, arg) => page.evaluate(fn, arg),
+    documents: documentCounter(page),
     exposeFunction: (name, fn) => page.exposeFunction(name, fn),
     addInitScript: (source) => page.evaluateOnNewDocument(source),
     click,

@@ -19,7 +19,7 @@ import { parseArgs } from "node:util";
 
 import { BROWSER_OPTIONS, startBrowser } from "./browsers.mjs";
 import { withLimit } from "./common.mjs";
-import { BadInput, pageObject, runStep } from "./interactions.mjs";
+import { BadInput, namedSelectors, pageObject, runStep } from "./interactions.mjs";
 import { serveFolder } from "./server.mjs";
 
 const { values: args } = parseArgs({ options: { ...BROWSER_OPTIONS, pages: { type: "string" } } });
@@ -53,16 +53,18 @@ async function target(page, servers) {
   return `${servers.get(dirname(page)).origin}/${encodeURIComponent(basename(page))}`;
 }
 
+// { run: async (page) => ..., selectors: those a declarative list names (a module's are learnt as it runs) }
 async function interactions(file) {
-  if (!file) return async () => {};
+  if (!file) return { run: async () => {}, selectors: [] };
   if (file.endsWith(".json")) {
     const steps = JSON.parse(readFileSync(file, "utf8"));
-    return async (page) => { for (const step of steps) await runStep(page, step); };
+    return { run: async (page) => { for (const step of steps) await runStep(page, step); },
+             selectors: namedSelectors(steps) };
   }
   try {
     const module = await import(`${pathToFileURL(file).href}?${statSync(file).mtimeMs}`);
     if (typeof module.default !== "function") throw new Error("its default export is not a function");
-    return module.default;
+    return { run: module.default, selectors: [] };
   } catch (e) {
     throw new BadInput(`the script ${file} cannot run: ${e.message.split("\n")[0]}`);
   }
@@ -79,9 +81,9 @@ async function measure(session, tab, servers, request, asked) {
     throw new BadInput(`the page ${request.page} did not load: ${e.message.split("\n")[0]}`);
   }
   await sleep(request.wait_ms);
-  const page = pageObject(tab, url, request.step_timeout_ms, () => clicks.push(unix()));
+  const page = pageObject(tab, url, request.step_timeout_ms, () => clicks.push(unix()), script.selectors);
   try {
-    await script(page);
+    await script.run(page);
   } catch (e) {
     if (e instanceof BadInput) throw e;
     throw new BadInput(`the interaction script failed: ${e.message.split("\n")[0]}`);
