@@ -6,8 +6,8 @@ startup-race says which), annotated or not. Where the model of a line gets it, f
 
 1. measured now, on the Node compared (`trace --node`), its probe runs spread evenly among that Node's
    runs of the scenarios compared, so that both see the same state of the machine;
-2. measured now on the installed line (MEASURE_RUNS probe runs), when no Node is compared, and stored
-   beside it for 3: the tail is a few hundred microseconds of Node's own work, and how long that takes
+2. measured now on the installed line (one probe run per run of the model, MEASURE_RUNS to
+   SPREAD_MAX_RUNS, as in 1), when no Node is compared, and stored beside it for 3: the tail is a few hundred microseconds of Node's own work, and how long that takes
    moves with the machine's state far beyond what its load average says (Node 20's median was 0.17 ms
    on an idle machine, 0.25 and 0.35 ms in two batches of 100 probes back to back at load 1.5 per core);
 3. the last tail measured on the installed line (2), when Node may not be run now (STALLBENCH_NODE=none):
@@ -97,8 +97,16 @@ def _probe_runs(node: nodejs.Node, runs: int) -> tuple[list[float], str]:
     return samples, "" if samples else f"no usable probe run of Node {node.version}"
 
 
-def measure(node: nodejs.Node, how: str = "measured now") -> Tail:
-    samples, why_not = _probe_runs(node, MEASURE_RUNS)
+def probe_runs_for(runs: int) -> int:
+    """How many probe runs give the tail of `runs` runs of a race: one each, from MEASURE_RUNS to
+    SPREAD_MAX_RUNS. Odds read from 100 runs are only as good as the tail they were drawn with: 40
+    probes alone put about 6 points of error on them, and with two processes spinning per core the
+    model of Node 22 without `--node` was 17 points from Node once (docs/starvation.md)."""
+    return min(max(runs, MEASURE_RUNS), SPREAD_MAX_RUNS)
+
+
+def measure(node: nodejs.Node, runs: int, how: str = "measured now") -> Tail:
+    samples, why_not = _probe_runs(node, runs)
     return Tail(samples, f"Node {node.version.lstrip('v')}, {how}" if samples else why_not)
 
 
@@ -109,7 +117,7 @@ class Spread:
 
     def __init__(self, node: nodejs.Node, total: int):
         self.node, self.total, self.done = node, max(total, 1), 0
-        self.runs = min(max(total, MEASURE_RUNS), SPREAD_MAX_RUNS)
+        self.runs = probe_runs_for(total)
         self.probes: list[dict] = []
         self.failed = ""
 
@@ -159,9 +167,9 @@ def stored(line: str) -> tuple[Tail | None, str]:
                          f"{then:.1f} per core (stored in {path})"), ""
 
 
-def without_node(line: str, needed: bool) -> Tail:
-    """The tail the model of `line` spends when no Node is compared: measured now on the installed line,
-    else stored with it, else none (the module docstring's 2-4)."""
+def without_node(line: str, needed: bool, runs: int = MEASURE_RUNS) -> Tail:
+    """The tail the model of `line` spends in `runs` runs when no Node is compared: measured now on the
+    installed line, else stored with it, else none (the module docstring's 2-4)."""
     if not needed:
         return Tail(needed=False)
     binary = nodejs.installed_path(line)
@@ -174,9 +182,10 @@ def without_node(line: str, needed: bool) -> Tail:
         except UsageError as e:
             cannot_run = str(e)
         else:
-            tail = measure(node, "measured now on the installed line")
+            probes = probe_runs_for(runs)
+            tail = measure(node, probes, "measured now on the installed line")
             if tail.samples_ms:
-                _store(node, tail.samples_ms, MEASURE_RUNS, stored_path(line))
+                _store(node, tail.samples_ms, probes, stored_path(line))
                 return tail
             cannot_run = tail.source
     found, why_not = stored(line)

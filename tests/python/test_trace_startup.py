@@ -161,3 +161,22 @@ def test_recording_a_tail_stores_what_the_model_reads(tmp_path):
         patch.setenv("STALLBENCH_DEPS", str(tmp_path / "deps"))
         tail, _ = startup_tail.stored(line)
     assert tail is not None and tail.samples_ms == pytest.approx(doc["samples_ms"])
+
+
+@pytest.mark.parametrize("runs, probes", [(5, startup_tail.MEASURE_RUNS), (100, 100), (10_000, startup_tail.SPREAD_MAX_RUNS)])
+def test_the_model_alone_measures_as_many_probes_as_the_runs_it_gives_odds_from(tmp_path, monkeypatch, runs, probes):
+    """Odds read from 100 runs are only as good as the tail they were drawn with: without a Node
+    compared, as with one, a probe run per run of the model, from MEASURE_RUNS to SPREAD_MAX_RUNS."""
+    asked = []
+
+    def probe_runs(node, count):
+        asked.append(count)
+        return [0.1] * count, ""
+    monkeypatch.setattr(startup_tail, "_probe_runs", probe_runs)
+    monkeypatch.setattr(startup_tail, "stored_path", lambda line: tmp_path / line / startup_tail.STORED_NAME)
+    monkeypatch.setattr(nodejs, "installed_path", lambda line: "/bin/true")
+    monkeypatch.setattr(nodejs, "probe", lambda line, binary: nodejs.Node(line, binary, "v0.0.0", "1.0.0", "1.0"))
+    monkeypatch.delenv("STALLBENCH_NODE", raising=False)
+    tail = startup_tail.without_node(NEWEST, True, runs)
+    assert asked == [probes] and len(tail.samples_ms) == probes
+    assert json.loads((tmp_path / NEWEST / startup_tail.STORED_NAME).read_text())["runs"] == probes

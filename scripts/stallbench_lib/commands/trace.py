@@ -162,7 +162,7 @@ def _compare(tool: Path, files: list[Path], runs: int | None, nodes: list[nodejs
         line = parity.model_line(node, model_node)
         node_runs = None
         if node is None:
-            tail = startup_tail.without_node(line, races[line])
+            tail = startup_tail.without_node(line, races[line], sum(counts))
         else:
             spread = startup_tail.Spread(node, sum(counts)) if races[line] else None
             node_runs = [parity.node_orders(node, script, n, spread.after_run if spread else None)
