@@ -7,9 +7,10 @@ startup-race says which), annotated or not. Where the model of a line gets it, f
 1. measured now, on the Node compared (`trace --node`), its probe runs spread evenly among that Node's
    runs of the scenarios compared, so that both see the same state of the machine;
 2. measured now on the installed line (one probe run per run of the model, MEASURE_RUNS to
-   SPREAD_MAX_RUNS, as in 1), when no Node is compared, and stored beside it for 3: the tail is a few hundred microseconds of Node's own work, and how long that takes
-   moves with the machine's state far beyond what its load average says (Node 20's median was 0.17 ms
-   on an idle machine, 0.25 and 0.35 ms in two batches of 100 probes back to back at load 1.5 per core);
+   SPREAD_MAX_RUNS, as in 1), when no Node is compared, and stored beside it for 3: the tail is a few
+   hundred microseconds of Node's own work, and how long that takes moves with the machine's state far
+   beyond what its load average says (Node 20's median was 0.17 ms on an idle machine, 0.25 and 0.35
+   ms in two batches of 100 probes back to back at load 1.5 per core);
 3. the last tail measured on the installed line (2), when Node may not be run now (STALLBENCH_NODE=none):
    <deps>/npm/node-LINE/startup-tail.json beside the binary, with the date and the load, while the
    load per core now is within STORED_LOAD_PER_CORE of the load it was measured at (or within a

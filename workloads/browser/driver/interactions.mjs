@@ -15,18 +15,25 @@
 // A click goes where the element is, which the page itself is asked. A page whose main thread is
 // busy (a long task) cannot answer until it ends, but a user does not wait for it: they click what
 // they see, and the browser holds that input until the main thread is free, which is the input
-// delay INP measures. So when the page has not answered within ANSWER_MS and the element was seen
-// in this same document, the click goes to where it was last seen. Every answer of the page also
-// gives the places of the other selectors the script names (`selectors`, and each one used so far),
-// so a script's first click on an element during a long task has a place too. A document is the
-// same while the tab's count of begun documents (`tab.documents()`: navigation requests and
-// navigations of its main frame) has not moved; anything else waits for the page, as before.
+// delay INP measures. So when the page has not answered within a few times its usual answer time
+// (answerLimit) and the element was seen in this same document, the click goes to where it was last
+// seen: what a busy page shows is its last frame. A page that is only slow (a loaded machine)
+// answers within that limit, and its answer, with any change its listeners made, is used. Every
+// answer of the page also gives the places of the other selectors the script names (`selectors`,
+// and each one used so far), so a script's first click on an element during a long task has a
+// place too. A document is the same while the tab's count of begun documents (`tab.documents()`:
+// navigation requests and navigations of its main frame) has not moved; anything else waits for the
+// page, as before.
 export class BadInput extends Error {}
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const POLL_MS = 50;
-// An idle page answers an evaluation in a few milliseconds here, a loaded 2-core machine's in tens.
-const ANSWER_MS = 50;
+// An idle page answers an evaluation in a few milliseconds here, a loaded 2-core machine's in tens:
+// the page is taken to be busy after ANSWER_TIMES its median answer time of late, and never sooner
+// than ANSWER_MIN_MS.
+const ANSWER_MIN_MS = 50;
+const ANSWER_TIMES = 4;
+const ANSWERS_KEPT = 20;
 const BUSY = Symbol("busy");
 
 // In the page: the centre of `target` (scrolled into view first) and of every other selector whose
@@ -53,14 +60,22 @@ function places({ target, others }) {
 export function pageObject(tab, base, stepTimeoutMs, onClick, selectors = []) {
   const named = new Set(selectors);
   const seen = new Map();  // selector -> { x, y, document }
+  const answered = [];     // the page's latest answer times, ms
+  const answerLimit = () => {
+    const sorted = [...answered].sort((a, b) => a - b);
+    return Math.max(ANSWER_MIN_MS, ANSWER_TIMES * (sorted[Math.floor(sorted.length / 2)] ?? 0));
+  };
   const ask = (selector) => {
     const document = tab.documents();
+    const asked = performance.now();
     // During a navigation the document may be gone for a moment: that is "not there yet".
     return tab.evaluate(places, { target: selector, others: [...named].filter((s) => s !== selector) })
       .catch(() => null)
       .then((found) => {
         if (found && tab.documents() === document) {
           for (const [s, c] of Object.entries(found)) seen.set(s, { ...c, document });
+          answered.push(performance.now() - asked);
+          answered.splice(0, Math.max(0, answered.length - ANSWERS_KEPT));
         }
         return found?.[selector] ?? null;
       });
@@ -80,7 +95,7 @@ export function pageObject(tab, base, stepTimeoutMs, onClick, selectors = []) {
     named.add(selector);
     const last = seen.get(selector);
     if (last && last.document === tab.documents()) {
-      const answer = await Promise.race([ask(selector), sleep(ANSWER_MS).then(() => BUSY)]);
+      const answer = await Promise.race([ask(selector), sleep(answerLimit()).then(() => BUSY)]);
       if (answer === BUSY && last.document === tab.documents()) return last;
       if (answer && answer !== BUSY) return answer;
     }
