@@ -26,6 +26,18 @@ def _one_line_exit_2(result, *words):
     assert "Traceback" not in result.stderr
 
 
+def _page_rows(tmp_path, page, script, browser, *extra):
+    """One repetition of `page PAGE --script SCRIPT` in `browser`: it exits 0; its rows."""
+    result = stallbench("page", str(page), "--script", str(script), "--browser", browser, "--repetitions", "1", *extra,
+                        "--no-build", "--no-report", "--out", str(tmp_path), timeout=900)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return read_csv(next(tmp_path.glob("*/results.csv")))
+
+
+def _ok(rows):
+    return {r.metric: r.value for r in rows if r.status == "ok"}
+
+
 def test_a_url_beyond_loopback_is_refused_before_any_request(monkeypatch):
     def no_request(*args, **kwargs):
         raise AssertionError("a request was made")
@@ -74,11 +86,8 @@ def test_an_element_that_never_appears_is_one_line_and_leaves_no_run(tmp_path):
     pytest.param("chromium", marks=needs_browser),
     pytest.param("firefox", marks=needs_firefox)])
 def test_a_site_with_an_interaction_script_gives_its_pages_and_interactions(tmp_path, browser):
-    result = stallbench("page", str(SHOP), "--script", str(SHOP_STEPS), "--browser", browser, "--repetitions", "1",
-                        "--no-build", "--no-report", "--out", str(tmp_path), timeout=900)
-    assert result.returncode == 0, result.stdout + result.stderr
-    rows = read_csv(next(tmp_path.glob("*/results.csv")))
-    one = {r.metric: r.value for r in rows if r.status == "ok"}
+    rows = _page_rows(tmp_path, SHOP, SHOP_STEPS, browser)
+    one = _ok(rows)
     assert one["documents"] == 3  # the list, an item, the cart
     assert one["clicks"] == 6     # the filter's, the item's, two adds, the cart link, checkout
     assert one["interactions"] >= 1 and one["refused_hosts"] >= 0
@@ -98,11 +107,8 @@ def test_a_scripts_click_during_a_long_task_is_sent_during_it_and_waits_for_its_
     waited for the page's answer would click after the task: an input delay of a frame or so, less
     than the rest of the interaction. web-vitals, in the same page, gives the same INP (scripts/test
     installs its npm set, web-metrics)."""
-    result = stallbench("page", str(CLICK_DURING_TASK / "index.html"), "--script", str(CLICK_DURING_TASK / "steps.json"),
-                        "--browser", browser, "--repetitions", "1", "--reference", "web-vitals", "--no-build",
-                        "--no-report", "--out", str(tmp_path), timeout=900)
-    assert result.returncode == 0, result.stdout + result.stderr
-    one = {r.metric: r.value for r in read_csv(next(tmp_path.glob("*/results.csv"))) if r.status == "ok"}
+    one = _ok(_page_rows(tmp_path, CLICK_DURING_TASK / "index.html", CLICK_DURING_TASK / "steps.json", browser,
+                         "--reference", "web-vitals"))
     assert one["clicks"] == 2 and one["interactions"] >= 2
     inp = {k: v for k, v in one.items() if k.startswith("inp_")}
     assert one["inp_input_delay_ms"] > one["inp_processing_ms"] + one["inp_presentation_ms"], inp
@@ -116,9 +122,5 @@ def test_a_click_in_a_busy_new_document_waits_for_its_place_there(tmp_path, brow
     """The script follows a link and clicks #target while the new page is busy: the place #target had
     in the first page is not used (a navigation began since), so the click waits for the new page's
     answer and lands on its #target, whose listener writes #clicked; the run exits 0 only then."""
-    result = stallbench("page", str(AFTER_NAVIGATION / "index.html"), "--script", str(AFTER_NAVIGATION / "steps.json"),
-                        "--browser", browser, "--repetitions", "1", "--no-build", "--no-report", "--out", str(tmp_path),
-                        timeout=900)
-    assert result.returncode == 0, result.stdout + result.stderr
-    one = {r.metric: r.value for r in read_csv(next(tmp_path.glob("*/results.csv"))) if r.status == "ok"}
+    one = _ok(_page_rows(tmp_path, AFTER_NAVIGATION / "index.html", AFTER_NAVIGATION / "steps.json", browser))
     assert one["documents"] == 2 and one["clicks"] == 2
