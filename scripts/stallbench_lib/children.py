@@ -173,12 +173,30 @@ def forget(proc: subprocess.Popen) -> None:
 
 def _kill_adopted_when_alone() -> None:
     """Once no child we started is running, every orphan we adopted is one of theirs: killed. While
-    one runs, an orphan may be its helper (a user's app and its daemon), and stays."""
+    one runs, an orphan may be its helper (a user's app and its daemon), and stays. An installer
+    (installer.py) is a child of ours started apart, never one of them: killing it would kill dpkg."""
     with _births:
         with _lock:
             if _live:
                 return
-        orphans.kill_adopted({_watchdog.pid} - {None})
+            spared = {_watchdog.pid, *_installers} - {None}
+        orphans.kill_adopted(spared)
+
+
+_installers: set[int] = set()
+
+
+@contextlib.contextmanager
+def installer_running(pid: int):
+    """While the block runs, the installer `pid` is spared by the orphan sweep above, whatever child
+    ends meanwhile (a worker thread's, a build's)."""
+    with _lock:
+        _installers.add(pid)
+    try:
+        yield
+    finally:
+        with _lock:
+            _installers.discard(pid)
 
 
 def memory_kill(proc: subprocess.Popen) -> str | None:

@@ -19,7 +19,7 @@ import subprocess
 import sys
 from dataclasses import dataclass
 
-from . import paths
+from . import children, paths
 
 BOOTSTRAP = paths.ROOT / "scripts" / "bootstrap"
 _PR_SET_PDEATHSIG = 1
@@ -55,16 +55,17 @@ def bootstrap(args: list[str]) -> Outcome:
                                     preexec_fn=_in_child)
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, held)
-        for line in proc.stderr:
-            line = line.rstrip()
-            installed = installed or line.startswith(_INSTALLING)
-            if line.startswith(_OWN) and not line.startswith(_PROGRESS):
-                if held_back:  # only its last line of its own is the reason, shown by the caller
-                    _shown(held_back)
-                held_back = line
-            elif line:
-                _shown(line)
-        proc.wait()
+        with children.installer_running(proc.pid):
+            for line in proc.stderr:
+                line = line.rstrip()
+                installed = installed or line.startswith(_INSTALLING)
+                if line.startswith(_OWN) and not line.startswith(_PROGRESS):
+                    if held_back:  # only its last line of its own is the reason, shown by the caller
+                        _shown(held_back)
+                    held_back = line
+                elif line:
+                    _shown(line)
+            proc.wait()
     except KeyboardInterrupt:  # interrupts.Interrupted: stop it safely, wait, then go on stopping
         if proc is None:
             raise
@@ -73,9 +74,10 @@ def bootstrap(args: list[str]) -> Outcome:
             os.killpg(proc.pid, signal.SIGTERM)
         except ProcessLookupError:
             pass
-        for line in proc.stderr:
-            _shown(line.rstrip())
-        proc.wait()
+        with children.installer_running(proc.pid):
+            for line in proc.stderr:
+                _shown(line.rstrip())
+            proc.wait()
         raise
     if proc.returncode == 0:
         if held_back:
