@@ -24,7 +24,7 @@ from .. import families, paths, rundir, runtimes
 from ..atomic import atomic_write
 from ..errors import ReportError
 from ..tidy import Row
-from . import stats, table
+from . import side_by_side, stats, table
 from .markup import collapsed
 
 
@@ -268,12 +268,13 @@ def render(run_path: Path, out: Path | None = None) -> Path:
     # so in meta.json (`reported_families`) to get its section anyway.
     families = list(dict.fromkeys([r.family for r in run.rows] + run.meta.get("reported_families", [])))
     parts = [] if families else ["No results were recorded.\n"]
-    for family in families:
-        rows = [r for r in run.rows if r.family == family]
+    rows_of = {family: [r for r in run.rows if r.family == family] for family in families}
+    drawn = side_by_side.sections(families, lambda family: _family_sections(Context(run, rows_of[family], out, family)))
+    for family, own in zip(families, drawn):
+        rows = rows_of[family]
         values = f"values-{_anchor(family)}.csv"
         atomic_write(out / values, _values_csv(rows))
         parts.append(f"## Family `{family}`\n")
-        own = _family_sections(Context(run, rows, out, family))
         if own is not None:
             parts.append(own)
             parts.append(f"Every measured value of `{family}` (median, range, n and status per cell and metric): "
