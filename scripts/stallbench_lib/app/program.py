@@ -1,8 +1,8 @@
 """sweep-pool --app: a user's own program measured at each pool size. Per size the program is
 started (its command split like a shell would, run without one) with UV_THREADPOOL_SIZE set, in a
 process group of its own; once its URL answers, a few requests one at a time give its idle latency,
-then loadtest (pinned, workloads/pool_sweep/node/load.mjs) sends requests at a fixed rate for the
-duration, and the program's CPU and resident memory are sampled meanwhile; then its whole group is
+then workloads/pool_sweep/node/load.mjs sends requests at the rate for the duration, at random moments
+(Poisson arrivals) unless told to send them on a fixed timer, and the program's CPU and resident memory are sampled meanwhile; then its whole group is
 killed. With the pool probe (workloads/probe/) preloaded into the program, the same size also says
 how long its pool work waited for a thread and how late its loop ran (probe_figures.py). What a size
 records is declared in C++ (benches/pool_sweep.cc's `app`, its metrics in benches/app_metrics.cc).
@@ -27,7 +27,10 @@ from ..probe import preload
 from . import process_group
 
 LOAD_SCRIPT = paths.ROOT / "workloads" / "pool_sweep" / "node" / "load.mjs"
-LOAD_GENERATOR = "loadtest"         # the package the load set pins (scripts/packages/npm/load)
+# When requests fall due (load.mjs says why): at random moments, as from many independent users, or
+# every 1/rate seconds. The first is the default: on a fixed timer a server busy 80% of the time never
+# has two requests at once, and a pool that is too small for real traffic looks as good as any.
+ARRIVALS = ("poisson", "fixed")
 READY_TIMEOUT_S = 30                # by default, a program that has not answered by then never will
 ALONE_REQUESTS = 5                  # one at a time on the idle program: its latency without load
 REQUEST_TIMEOUT_MS = 10_000         # a request that takes longer is an error, not a latency
@@ -219,22 +222,28 @@ class Load:
     answered_by_ms: float
 
 
-def drive(app: RunningApp, load_node: Node, modules, rate: float, duration_s: int) -> Load:
-    """Sends the load and samples the program meanwhile. Raises RuntimeError when the load generator
-    fails or the program dies."""
+def add_arrivals_argument(p, applies: str = "") -> None:
+    p.add_argument("--arrivals", choices=ARRIVALS, default=ARRIVALS[0],
+                   help=f"{applies}when requests are sent: poisson, at random moments as from many independent "
+                        "users, the same moments for every pool size and side of a comparison (default); fixed, "
+                        "every 1/rate seconds")
+
+
+def drive(app: RunningApp, load_node: Node, rate: float, duration_s: int, arrivals: str = ARRIVALS[0],
+          seed: int = 1) -> Load:
+    """Sends the load (the moments of `arrivals` drawn from `seed`) and samples the program meanwhile.
+    Raises RuntimeError when the load generator fails or the program dies."""
     drain = drain_s(duration_s)
-    argv = [load_node.path, str(LOAD_SCRIPT), str(modules), app.target.url, f"{rate:g}", str(duration_s), f"{drain:g}",
-            str(REQUEST_TIMEOUT_MS)]
+    argv = [load_node.path, str(LOAD_SCRIPT), app.target.url, f"{rate:g}", str(duration_s), f"{drain:g}",
+            str(REQUEST_TIMEOUT_MS), arrivals, str(seed)]
     limit_s = duration_s + drain + 30
     group = app.proc.pid
     cpu_start, ticks_start, started = process_group.cpu_seconds(group), process_group.machine_ticks(), time.monotonic()
     core_wait_start = process_group.core_wait_seconds(group)
     rss_peak = process_group.rss_bytes(group)
-    # loadtest reads config files from its cwd; its output goes to files, so a chatty run cannot
-    # fill a pipe nobody reads while the program is sampled.
-    with tempfile.TemporaryDirectory(prefix="stallbench-load-") as cwd, \
-            tempfile.TemporaryFile("w+") as stdout, tempfile.TemporaryFile("w+") as stderr:
-        load = children.start(argv, cwd=cwd, stdout=stdout, stderr=stderr, memory_bytes=0)
+    # Its output goes to files, so a chatty run cannot fill a pipe nobody reads while the program is sampled.
+    with tempfile.TemporaryFile("w+") as stdout, tempfile.TemporaryFile("w+") as stderr:
+        load = children.start(argv, stdout=stdout, stderr=stderr, memory_bytes=0)
         try:
             while load.poll() is None:
                 if time.monotonic() - started > limit_s:

@@ -16,7 +16,7 @@ from pathlib import Path
 from ...medians import median
 from ...app import program as app, process_group
 from ...probe import exporter_cost
-from ... import node as nodejs, paths
+from ... import paths
 
 IDLE_S = 5
 COMPARED = ("idle_cpu_ms_per_s", "latency_p50_ms", "latency_p99_ms", "throughput_per_s", "app_cpu_util", "app_rss_peak_mb")
@@ -36,8 +36,9 @@ class Round:
 
 
 def _side(target: app.AppTarget, pool: int, rate: float, duration_s: int, ready_timeout_s: float,
-          probe: app.Probe | None, exporter: str | None, load) -> dict[str, float]:
-    """One side of a round: idle, then the load; with the exporter's scraper running, if there is one."""
+          probe: app.Probe | None, exporter: str | None, load_node, seed: int) -> dict[str, float]:
+    """One side of a round: idle, then the load (the round's moments of arrival, the same on both
+    sides); with the exporter's scraper running, if there is one."""
     with tempfile.TemporaryDirectory(prefix="stallbench-exporter-") as scratch:
         port_file = Path(scratch) / "port"
         if probe and exporter:
@@ -47,7 +48,7 @@ def _side(target: app.AppTarget, pool: int, rate: float, duration_s: int, ready_
         scraper = exporter_cost.Scraper(port_file) if probe and exporter == "prometheus" else None
         try:
             idle = idle_cpu_ms_per_s(running)
-            found = {"idle_cpu_ms_per_s": idle, **app.drive(running, *load, rate, duration_s).metrics}
+            found = {"idle_cpu_ms_per_s": idle, **app.drive(running, load_node, rate, duration_s, seed=seed).metrics}
         finally:
             if scraper:
                 scraper.stop()
@@ -59,7 +60,7 @@ def _side(target: app.AppTarget, pool: int, rate: float, duration_s: int, ready_
 
 def measure(target: app.AppTarget, pool: int, rate: float, duration_s: int, rounds: int, ready_timeout_s: float,
             probe: app.Probe, exporter: str | None = None) -> list[Round]:
-    load = (app.load_generator_node(), nodejs.tool_modules("load"))
+    load_node = app.load_generator_node()
     found = []
     with_what = f"the probe and its {exporter} exporter" if exporter else "the probe"
     for index in range(rounds):
@@ -68,7 +69,7 @@ def measure(target: app.AppTarget, pool: int, rate: float, duration_s: int, roun
             print(f"[{index + 1}/{rounds}] {'with' if probed else 'without'} {with_what} · {duration_s} s at {rate:g}/s",
                   file=sys.stderr, flush=True)
             sides[probed] = _side(target, pool, rate, duration_s, ready_timeout_s, probe if probed else None, exporter,
-                                  load)
+                                  load_node, seed=index + 1)
         found.append(Round(index, sides[False], sides[True]))
     return found
 

@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from ... import children, interrupts, node as nodejs
+from ... import children, interrupts
 from . import libuv_pool_size
 from ...errors import UsageError
 from ...app import program as app, probe_figures as app_probe, process_group
@@ -69,15 +69,16 @@ def _measured(command: str, probe_file: Path, t0: float | None = None, t1: float
 
 
 def driven(target: app.AppTarget, pool: int, rate: float, duration_s: int, ready_timeout_s: float, preload_path: Path,
-           probe_rate: float, out: Path) -> Session:
+           probe_rate: float, out: Path, arrivals: str = app.ARRIVALS[0]) -> Session:
     probe_file = out / "probe.jsonl"
     running = app.RunningApp(target, pool, ready_timeout_s, app.Probe(preload_path, probe_file, probe_rate))
     try:
         _wait_for_probe(target.command, running.proc, probe_file, running.said)
         alone = running.alone_ms()
         time.sleep(QUIET_S)
-        print(f"stallbench: driving {target.url} at {rate:g}/s for {duration_s} s ...", file=sys.stderr, flush=True)
-        load = app.drive(running, app.load_generator_node(), nodejs.tool_modules("load"), rate, duration_s)
+        print(f"stallbench: driving {target.url} at {rate:g}/s ({arrivals} arrivals) for {duration_s} s ...",
+              file=sys.stderr, flush=True)
+        load = app.drive(running, app.load_generator_node(), rate, duration_s, arrivals)
     finally:
         running.stop()
     # Judged over everything the load made the program do: from the first request sent to the last one

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ... import meta as metadata
-from ... import node as nodejs
+from ... import node as nodejs, paths
 from ...execute import end_interrupted
 from ...rundir import RunDir
 from ...parameters import Params
@@ -56,6 +56,7 @@ class Plan:
     preload: Path | None = None
     probe_rate: float = app.preload.DEFAULT_RATE_PER_S
     units: dict[str, str] = field(default_factory=dict)  # metric -> unit, as benches/pool_sweep.cc declares `app`'s
+    arrivals: str = app.ARRIVALS[0]  # when requests fall due; repetition K draws its moments from seed K+1
 
     def order(self) -> list[tuple[int, int]]:
         return steps(self.sizes, self.repetitions)
@@ -68,31 +69,25 @@ class Plan:
 
 def sweep(plan: Plan, out_parent: Path, base_meta: dict) -> RunDir:
     load_node = app.load_generator_node()
-    modules = nodejs.tool_modules("load")
     samples = Path(tempfile.mkdtemp(prefix="stallbench-probe-"))
     try:
         rep, pool = plan.order()[0]
         # Started before anything is written: a program that exits, never answers or listens elsewhere is refused.
         first = app.RunningApp(plan.target, pool, plan.ready_timeout_s, plan.probe(samples, rep, pool))
         try:
-            return _sweep(plan, out_parent, base_meta, _Load(load_node, modules), first, samples)
+            return _sweep(plan, out_parent, base_meta, load_node, first, samples)
         finally:
             first.stop()  # a no-op once stopped; here for an interruption before the first size ran
     finally:
         shutil.rmtree(samples, ignore_errors=True)
 
 
-@dataclass(frozen=True)
-class _Load:
-    node: nodejs.Node  # runs the load generator
-    modules: Path      # its node_modules
-
-
-def _measure(plan: Plan, running: app.RunningApp, load_with: _Load, run: RunDir, rep: int, pool: int
+def _measure(plan: Plan, running: app.RunningApp, load_node: nodejs.Node, run: RunDir, rep: int, pool: int
              ) -> tuple[dict[str, float], dict[str, list[float]]]:
-    """One size of one repetition: (metrics, series). Raises RuntimeError/OSError when it failed."""
+    """One size of one repetition: (metrics, series). Raises RuntimeError/OSError when it failed. Every
+    size of a repetition gets the same moments of arrival: they differ by the pool alone."""
     alone = running.alone_ms()
-    load = app.drive(running, load_with.node, load_with.modules, plan.rate, plan.duration_s)
+    load = app.drive(running, load_node, plan.rate, plan.duration_s, plan.arrivals, seed=rep + 1)
     running.stop()
     metrics, series = {"service_alone_ms": alone, **load.metrics}, {}
     if running.probe:
@@ -109,9 +104,10 @@ def _measure(plan: Plan, running: app.RunningApp, load_with: _Load, run: RunDir,
     return metrics, series
 
 
-def _sweep(plan: Plan, out_parent: Path, base_meta: dict, load_with: _Load, first: app.RunningApp,
+def _sweep(plan: Plan, out_parent: Path, base_meta: dict, load_node: nodejs.Node, first: app.RunningApp,
            samples: Path) -> RunDir:
-    base_meta["load_generator"] = {"tool": app.LOAD_GENERATOR, "node": load_with.node.meta(), "rate_per_s": plan.rate,
+    base_meta["load_generator"] = {"tool": app.LOAD_SCRIPT.relative_to(paths.ROOT).as_posix(), "arrivals": plan.arrivals,
+                                   "node": load_node.meta(), "rate_per_s": plan.rate,
                                    "duration_s": plan.duration_s, "drain_s": app.drain_s(plan.duration_s),
                                    "request_timeout_ms": app.REQUEST_TIMEOUT_MS}
     run = RunDir.create(out_parent, metadata.new_run_id(base_meta["git"]), base_meta)
@@ -129,7 +125,7 @@ def _sweep(plan: Plan, out_parent: Path, base_meta: dict, load_with: _Load, firs
             try:
                 running = first if k == 1 else app.RunningApp(plan.target, pool, plan.ready_timeout_s,
                                                               plan.probe(samples, rep, pool))
-                metrics, series = _measure(plan, running, load_with, run, rep, pool)
+                metrics, series = _measure(plan, running, load_node, run, rep, pool)
                 run.add(_rows(run.run_id, plan.units, params, rep, metrics, series))
                 run.meta["cells"]["ok"] += 1
                 status = "ok"

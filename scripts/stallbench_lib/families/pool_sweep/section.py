@@ -176,12 +176,20 @@ def _in_flight_paragraph(sweep, cores):
     return parts
 
 
+ARRIVALS = {
+    "poisson": "at random moments (Poisson arrivals, as from many independent users; the same moments at every "
+               "size of a repetition)",
+    "fixed": "on a fixed timer, one every 1/rate seconds (`--arrivals fixed`: bursts never happen, so a pool too "
+             "small for real traffic can look as good as any)",
+    None: "on a fixed timer (a run made before the arrivals were chosen)",
+}
+
 APP_READING = """\
 `sweep-pool --app` started the program once per pool size with `UV_THREADPOOL_SIZE` set, waited
 until its URL answered, timed a few requests one at a time on the idle program (*alone*), then
-loadtest sent requests at the fixed rate for the duration, each due at its time whatever was still
+sent requests at the rate for the duration, {arrivals}, each when it was due whatever was still
 outstanding, so a slow program could not slow the offered load down; latency runs from when a
-request was due (loadtest rounds it down to whole milliseconds). The program's CPU (its whole process
+request was due. The program's CPU (its whole process
 group) and its peak resident memory were read from /proc meanwhile; the load generator runs on the
 same machine and its CPU is part of *whole machine*. Requests not answered by the end of the drain
 period are *unfinished*; failed, timed-out and 4xx/5xx answers are *errors*.
@@ -379,7 +387,9 @@ def sections(context) -> str:
         parts += _open_loop_sections(context)
     apps = app_sweeps(context.rows)
     if apps:
-        parts += ["### UV_THREADPOOL_SIZE sweep of your program\n", APP_READING]
+        arrivals = (context.run.meta.get("load_generator") or {}).get("arrivals")
+        parts += ["### UV_THREADPOOL_SIZE sweep of your program\n",
+                  APP_READING.format(arrivals=ARRIVALS.get(arrivals, arrivals))]
         given = targets.from_meta(context.run.meta.get("targets"))
         for index, sweep in enumerate(apps):
             parts += _sweep_sections(context, sweep, f"app-{index}", given)

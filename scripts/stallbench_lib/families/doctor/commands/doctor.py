@@ -1,6 +1,6 @@
 """stallbench doctor: is a Node program's event loop blocked, its thread pool saturated, both or
 neither? It runs the program with the pool probe at its current UV_THREADPOOL_SIZE, drives a URL of it
-at a fixed rate (--url) or watches while you drive it, and prints a verdict with the figures behind
+at a rate (--url; at random moments by default) or watches while you drive it, and prints a verdict with the figures behind
 it and the next step; the run directory and report keep the samples and a timeline plot."""
 import shutil
 import tempfile
@@ -32,7 +32,8 @@ def add_arguments(p):
                    help="drive this http://127.0.0.1:PORT/PATH at --rate for --duration; without it, drive the "
                         "program yourself while the doctor watches (until it exits or Ctrl-C)")
     p.add_argument("--rate", type=numbers.decimal_option, default=10, metavar="R",
-                   help="with --url: requests per second, on a fixed timer (default 10)")
+                   help="with --url: requests per second (default 10)")
+    app.add_arrivals_argument(p, "with --url: ")
     p.add_argument("--duration", type=numbers.decimal_option, metavar="S",
                    help=f"with --url: seconds of load (default {DRIVEN_DEFAULT_S}, 1-600); without: the longest watch "
                         f"(default {WATCHED_DEFAULT_S}, 1-86400)")
@@ -75,7 +76,7 @@ def run(args) -> int:
     try:
         if target:
             session = sessions.driven(target, pool, args.rate, int(duration), args.ready_timeout, probe,
-                                      args.probe_rate, scratch)
+                                      args.probe_rate, scratch, args.arrivals)
         else:
             session = sessions.watched(argv, args.app, duration, probe, args.probe_rate, scratch)
         return _finish(args, session, pool, started_at, declared)
@@ -107,6 +108,7 @@ def _finish(args, session, pool: int, started_at: str, declared: tuple[Family, B
             f"{args.rate:g}/s to the last answer" if session.load
             else f"{session.window.seconds:.0f} s ({session.ended})")
     settings = {"command": NAME, "app": args.app, "url": args.url, "rate": args.rate if args.url else None,
+                "arrivals": args.arrivals if args.url else None,
                 "pool": pool, "probe_rate_per_s": args.probe_rate}
     family, benchmark = declared
     meta = {**run_meta([family], paths.build_dir(), settings), "started_at": started_at}

@@ -43,7 +43,8 @@ def add_arguments(p):
                         "would, run without one), e.g. \"node server.js\"; needs --url")
     p.add_argument("--url", metavar="URL", help="with --app: the http://127.0.0.1:PORT/PATH to drive (loopback only)")
     p.add_argument("--rate", type=numbers.decimal_option, default=10, metavar="R",
-                   help="with --app: requests per second, sent on a fixed timer whatever is outstanding (default 10)")
+                   help="with --app: requests per second, each sent when due whatever is outstanding (default 10)")
+    app.add_arrivals_argument(p, "with --app: ")
     p.add_argument("--no-probe", action="store_true",
                    help="with --app: do not preload the pool probe into the program (latency only)")
     p.add_argument("--ready-timeout", type=numbers.decimal_option, default=app.READY_TIMEOUT_S, metavar="S",
@@ -175,7 +176,7 @@ def _run_app(args, sizes: list[str]) -> int:
     family, declared = own_benchmarks.declared(FAMILY, app_run.BENCHMARK, args.no_build)
     meta = run_meta([family], paths.build_dir(), settings)
     plan = app_run.Plan(target, pools, args.rate, args.duration, args.repetitions, args.ready_timeout, probe,
-                        units=own_benchmarks.units(declared))
+                        units=own_benchmarks.units(declared), arrivals=args.arrivals)
     result = app_run.sweep(plan, args.out if args.out else paths.RUNS, meta)
     return _finish(result, given, args.no_report)
 
