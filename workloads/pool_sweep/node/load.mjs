@@ -30,16 +30,15 @@ function generator(seed) {  // mulberry32: small, seeded, uniform in (0, 1)
   };
 }
 
+// RATE x DURATION moments within the duration. Poisson: that many moments uniform at random in it,
+// sorted, which is a Poisson process of that rate given how many arrived (its gaps are
+// exponential), so the offered rate is the one asked for and the last request is due within the
+// duration, as with the timer.
 export function moments(rate, duration, arrivals, seed) {
   const count = Math.round(rate * duration);
+  if (arrivals !== 'poisson') return Array.from({ length: count }, (_, i) => i * 1000 / rate);
   const uniform = generator(seed);
-  const due = [];
-  let at = 0;
-  for (let i = 0; i < count; i += 1) {
-    due.push(at);
-    at += arrivals === 'poisson' ? -Math.log(uniform()) * 1000 / rate : 1000 / rate;
-  }
-  return due;
+  return Array.from({ length: count }, () => uniform() * duration * 1000).sort((a, b) => a - b);
 }
 
 function nearestRank(sorted, p) {
