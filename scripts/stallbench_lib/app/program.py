@@ -1,9 +1,9 @@
 """sweep-pool --app: a user's own program measured at each pool size. Per size the program is
 started (its command split like a shell would, run without one) with UV_THREADPOOL_SIZE set, in a
 process group of its own; once its URL answers, a few requests one at a time give its idle latency,
-then workloads/pool_sweep/node/load.mjs sends requests at the rate for the duration, at random moments
-(Poisson arrivals) unless told to send them on a fixed timer, and the program's CPU and resident memory are sampled meanwhile; then its whole group is
-killed. With the pool probe (workloads/probe/) preloaded into the program, the same size also says
+then workloads/pool_sweep/node/load.mjs sends requests at the rate for the duration, at random
+moments (Poisson arrivals) unless told to send them on a fixed timer, and the program's CPU and
+resident memory are sampled meanwhile; then its whole group is killed. With the pool probe (workloads/probe/) preloaded into the program, the same size also says
 how long its pool work waited for a thread and how late its loop ran (probe_figures.py). What a size
 records is declared in C++ (benches/pool_sweep.cc's `app`, its metrics in benches/app_metrics.cc).
 Only http://127.0.0.1 URLs are accepted, and only programs that listen on 127.0.0.1 alone."""

@@ -4,9 +4,11 @@ nothing while they draw. Each family is drawn in a worker forked from the comman
 already loaded, and matplotlib already imported); what it returns is its Markdown, and its figures
 are files it wrote itself.
 
-The workers are the command's own code, not programs it runs: they stay in its process group (a
-Ctrl-C reaches them, and the orphan sweep of children.py knows them as ours), ignore SIGINT so that
-the command alone decides how to stop, and die with it however it dies (PR_SET_PDEATHSIG)."""
+The workers are the command's own code, not programs it runs: they stay in its process group (the
+orphan sweep of children.py then knows them as ours), ignore the terminal's Ctrl-C, which reaches
+them too (the command alone decides how to stop: leaving the pool ends them with SIGTERM, which they
+meet by exiting, not by the command's own handler), and die with it however it dies
+(PR_SET_PDEATHSIG)."""
 import ctypes
 import multiprocessing
 import os
@@ -19,6 +21,7 @@ _work: Callable[[str], str | None] | None = None  # what each worker runs, set b
 
 def _in_worker() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
 
 

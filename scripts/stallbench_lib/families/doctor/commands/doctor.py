@@ -1,7 +1,8 @@
 """stallbench doctor: is a Node program's event loop blocked, its thread pool saturated, both or
 neither? It runs the program with the pool probe at its current UV_THREADPOOL_SIZE, drives a URL of it
-at a rate (--url; at random moments by default) or watches while you drive it, and prints a verdict with the figures behind
-it and the next step; the run directory and report keep the samples and a timeline plot."""
+at a rate (--url; requests at random moments unless --arrivals fixed) or watches while you drive it,
+and prints a verdict with the figures behind it and the next step; the run directory and report keep
+the samples and a timeline plot."""
 import shutil
 import tempfile
 from pathlib import Path
