@@ -14,7 +14,7 @@ import pytest
 from matplotlib.figure import Figure
 
 from conftest import DATA
-from stallbench_lib.rendering import figures, render
+from stallbench_lib.rendering import figures, render, side_by_side
 
 FIXTURE = DATA / "default_run" / "20261202T141105Z-3ce16782"
 # About 1.6 times the page as it is (78 KB): every value inline again, as the page once had them,
@@ -42,6 +42,7 @@ def rendered(tmp_path_factory):
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(Figure, "savefig", checked_savefig)
+        patch.setattr(side_by_side, "WORKERS", 1)  # every figure drawn here, where the check above sees it
         out = render.render(run, tmp_path_factory.mktemp("report"))
     return out, {f"{title} (figure {k})": found for k, (_, title, found) in enumerate(seen, 1)}
 

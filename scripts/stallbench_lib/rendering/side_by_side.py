@@ -16,6 +16,7 @@ import signal
 from typing import Callable
 
 _PR_SET_PDEATHSIG = 1
+WORKERS = 2  # at most; 1 draws in this process (a test that watches every figure drawn sets it)
 _work: Callable[[str], str | None] | None = None  # what each worker runs, set before the fork
 
 
@@ -32,7 +33,7 @@ def _one(family: str) -> str | None:
 def sections(families: list[str], work: Callable[[str], str | None]) -> list[str | None]:
     """work(family) for every family, in their order; two at a time where the machine has two cores.
     An exception of one family's work is raised here, as if it had run in this process."""
-    workers = min(2, os.cpu_count() or 1, len(families))
+    workers = min(WORKERS, os.cpu_count() or 1, len(families))
     if workers < 2:
         return [work(f) for f in families]
     global _work
