@@ -61,3 +61,13 @@ def smoke_run(tmp_path_factory):
     result = stallbench("run", "--profile", "smoke", "--no-build", "--out", str(out), timeout=900)
     runs = [p for p in out.iterdir() if p.is_dir()]
     return result, runs[0] if runs else None
+
+
+@pytest.fixture(scope="module")
+def node_path():
+    """A Node to run (a pinned line, else the node on PATH); the test is skipped, saying why, without one."""
+    from stallbench_lib import node as nodejs
+    node, why = nodejs.find()
+    if node is None:
+        pytest.skip(why)
+    return node.path

@@ -13,17 +13,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from conftest import ROOT
-from stallbench_lib import node as nodejs
 
 LOAD = ROOT / "workloads" / "pool_sweep" / "node" / "load.mjs"
-
-
-@pytest.fixture(scope="module")
-def node_path():
-    node, why = nodejs.find()
-    if node is None:
-        pytest.skip(why)
-    return node.path
 
 
 def _moments(node_path, rate, duration, arrivals, seed):

@@ -8,7 +8,6 @@ import socket
 import pytest
 
 from conftest import ROOT, stallbench_command, tree
-from stallbench_lib import node as nodejs
 from stallbench_lib.tidy import read_csv
 
 EXAMPLE = ROOT / "workloads" / "pool_sweep" / "app" / "login_server.js"
@@ -18,14 +17,6 @@ def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-@pytest.fixture(scope="module")
-def node_path():
-    node, why = nodejs.find()
-    if node is None:
-        pytest.skip(why)
-    return node.path
 
 
 def test_the_example_app_at_two_pool_sizes_gives_rows_and_a_recommendation(tmp_path, node_path):
