@@ -25,7 +25,6 @@ from conftest import BUILD, ROOT
 from stallbench_lib import node as nodejs
 from test_browser import needs_browser
 from test_child_lifetime import TAG, _gone, tagged
-from test_sweep_app import node_path  # noqa: F401 (a fixture)
 
 FIGURES = os.environ.get("STALLBENCH_STOP_FIGURES")
 TREE = Path(os.environ.get("STALLBENCH_TREE", ROOT))  # the tree whose command is stopped
