@@ -27,6 +27,7 @@
 #include "../workloads/json/parse_trial.h"
 #include "../workloads/json/steady_state.h"
 #include "harness/harness.h"
+#include "harness/protocol.h"
 #include "harness/runtime_param.h"
 #include "session_metrics.h"
 
@@ -187,7 +188,7 @@ Param min_time_param(const std::string& what) {
           .doc = what + " repeated until this many milliseconds have passed (steady state: the median)"};
 }
 
-// One cell per chosen Node line: node@26, node@system.
+// One cell per chosen Node line (node_line 26, system).
 Param node_line_param() {
   return runtime_param({.values = {"node"}, .smoke = {"node"}}, "the Node line (stallbench --node LINES)");
 }
@@ -362,7 +363,7 @@ Repetition make_input_node(const std::string& path, const Cell& cell) {
     double min_ms;
   };
   JsonText json = read_input(path);
-  auto state = std::make_shared<NodeInputCell>(NodeInputCell{runtime_node_binary(cell), cell.text("runtime"),
+  auto state = std::make_shared<NodeInputCell>(NodeInputCell{runtime_node_binary(cell), cell.text("runtime") + kNodeLineMark + cell.text(std::string(kNodeLineParam)),
                                                              path, json.size(), dom_walk_of(json),
                                                              static_cast<double>(cell.integer("min_time_ms"))});
   return [state](Counters& out) {

@@ -7,7 +7,7 @@
 // backtracking match cannot be interrupted any other way. Which catalogue is read: input
 // `patterns`, else workloads/regex/patterns.toml. `scripts/stallbench regex`
 // escalates lengths per engine and pattern until a cell fails; `run` measures the fixed grid. The
-// V8 engines run once per Node line the orchestrator chose: engine=node@26 uses that line's binary.
+// V8 engines run once per Node line the orchestrator chose: engine=node;node_line=26 uses that line's binary.
 //
 // `throughput`: lines of a generated text corpus searched one by one (grep -c); every engine's
 // count is checked against a plain string scan.
@@ -22,7 +22,6 @@
 #include "../workloads/regex/engines.h"
 #include "../workloads/regex/measure.h"
 #include "harness/harness.h"
-#include "harness/node_lines.h"
 
 using namespace stallbench::bench;
 namespace rx = stallbench::regex;
@@ -42,17 +41,16 @@ auto engine_status(Work&& work) {
   }
 }
 
-// The `engine` value names the engine, and for V8 the Node line too: node@26 runs in Node 26's binary.
-// The engine's name and the options it runs with, from the `engine` value.
-std::pair<std::string, rx::Options> engine_options(const std::string& value, rx::Flags flags = {}) {
-  std::string engine = split_node_value(value).first;
-  rx::Options options{.flags = flags, .node = rx::runs_in_node(engine) ? node_binary(value) : ""};
+// The cell's engine and the options it runs with: a V8 engine runs in the binary of the cell's
+// node_line (engine=node;node_line=26 runs in Node 26).
+std::pair<std::string, rx::Options> engine_options(const Cell& cell, rx::Flags flags = {}) {
+  const std::string& engine = cell.text("engine");
+  rx::Options options{.flags = flags, .node = rx::runs_in_node(engine) ? node_binary(cell) : ""};
   return {engine, options};
 }
 
-std::unique_ptr<rx::Regex> compile_timed(const std::string& value, const std::string& regex, rx::Flags flags,
-                                         double* ms) {
-  auto [engine, options] = engine_options(value, flags);
+std::unique_ptr<rx::Regex> compile_timed(const Cell& cell, const std::string& regex, rx::Flags flags, double* ms) {
+  auto [engine, options] = engine_options(cell, flags);
   auto started = rx::Clock::now();
   auto compiled = engine_status([&] { return rx::compile(engine, regex, options); });
   *ms = std::chrono::duration<double, std::milli>(rx::Clock::now() - started).count();
@@ -63,7 +61,7 @@ std::unique_ptr<rx::Regex> compile_timed(const std::string& value, const std::st
 // starts, since a language's runtime start is not its engine's work and would take most of a
 // 1,000 ms budget on a busy machine (Java 0.8 s, Ruby 0.7 s, Node 0.6 s measured here).
 void start_runtime(const Cell& cell) {
-  auto [engine, options] = engine_options(cell.text("engine"));
+  auto [engine, options] = engine_options(cell);
   engine_status([&] { rx::start_runtime(engine, options); });
 }
 
@@ -80,8 +78,7 @@ struct BudgetClock {
 
 // Engines that can run a pattern with another algorithm than their own (node-linear: V8's linear
 // engine, or plain backtracking where that engine cannot take the pattern) say which they used.
-bool can_fall_back(const std::string& value) {
-  std::string engine = split_node_value(value).first;
+bool can_fall_back(const std::string& engine) {
   for (const auto& info : rx::all_engines())
     if (info.name == engine) return info.kind == "hybrid";
   return false;
@@ -97,7 +94,7 @@ Repetition make_match(const rx::Catalogue& catalogue, double budget_ms, const Ce
   for (const auto& p : recipe.pumps) one_round += static_cast<std::int64_t>(p.before.size() + p.pump.size());
   auto short_input = std::make_shared<std::string>(rx::attack_input(recipe, one_round));
   double compile_ms = 0;
-  std::shared_ptr<rx::Regex> regex = compile_timed(cell.text("engine"), variant.regex, recipe.flags, &compile_ms);
+  std::shared_ptr<rx::Regex> regex = compile_timed(cell, variant.regex, recipe.flags, &compile_ms);
   rx::TimingPlan plan{.budget_ms = budget_ms};
   bool hybrid = can_fall_back(cell.text("engine"));
   return [=](Counters& out) mutable {
@@ -121,7 +118,7 @@ Repetition make_throughput(const Cell& cell) {
   auto corpus = std::make_shared<rx::Corpus>(rx::make_corpus(static_cast<std::size_t>(cell.integer("length"))));
   std::size_t expected = rx::reference_matching_lines(name, corpus->lines);
   double compile_ms = 0;
-  std::shared_ptr<rx::Regex> regex = compile_timed(cell.text("engine"), pattern->regex, {}, &compile_ms);
+  std::shared_ptr<rx::Regex> regex = compile_timed(cell, pattern->regex, {}, &compile_ms);
   rx::TimingPlan plan{.budget_ms = kThroughputBudgetMs, .max_samples = 5};
   return [=](Counters& out) mutable {
     std::size_t found = 0;
@@ -146,7 +143,7 @@ Param engine_param() {
   }
   return {.name = "engine", .values = names, .smoke = smoke, .choices = names,
           .doc = "regex engine (the family's `engines` table says what each is); node and node-linear run once per "
-                 "Node line chosen (node@26)",
+                 "Node line chosen (its node_line: 26)",
           .node_values = per_line};
 }
 

@@ -28,6 +28,7 @@
 #include "../workloads/starvation/starvation_node.h"
 #include "../workloads/loop/temporary_folder.h"
 #include "harness/harness.h"
+#include "harness/protocol.h"
 #include "harness/runtime_param.h"
 
 using namespace stallbench;
@@ -189,12 +190,12 @@ Benchmark async_pbkdf2() {
 // many runs, so a repetition runs each race `race_runs` times on both sides.
 // The parity benchmarks' cells are one per chosen Node line, each beside the model of that line.
 Param compared_line_param() {
-  return runtime_param({.values = {"node"}}, "the Node line compared (node@26 ...), one cell per chosen line");
+  return runtime_param({.values = {"node"}}, "the Node line compared (node_line 26 ...), one cell per chosen line");
 }
 
 // The line the model stands for beside the cell's Node (`system`: that binary's major version).
 int model_line_of(const Cell& cell, const std::string& node) {
-  std::string given = node_line(cell.text("runtime"));
+  const std::string& given = cell.text(std::string(kNodeLineParam));
   return modelled_line_of(given == "system" ? node_versions(node).node : "v" + given);
 }
 

@@ -17,7 +17,8 @@ std::string describe(const Family& family, const std::vector<Input>& inputs) {
   using nlohmann::json;
   json out = {{"protocol", kProtocolVersion}, {"family", family.name}, {"doc", family.doc}, {"inputs", json::array()},
               {"benchmarks", json::array()}};
-  out["reserved"] = {{"separators", kSeparators}, {"node_line", std::string(1, kNodeLineMark)}};
+  out["reserved"] = {{"separators", kSeparators}, {"node_line", std::string(1, kNodeLineMark)},
+                     {"node_line_param", kNodeLineParam}};
   for (const auto& i : inputs) out["inputs"].push_back({{"name", i.name}, {"doc", i.doc}, {"fallback", i.fallback}});
   json versions = json::object();
   for (const auto& [k, v] : common_versions()) versions[k] = v;
@@ -84,7 +85,8 @@ std::string describe_cells(const Benchmark& b, const std::vector<Cell>& cells) {
   out["cells"] = nlohmann::ordered_json::array();
   for (const auto& cell : cells) {
     nlohmann::ordered_json values = nlohmann::ordered_json::object();
-    for (const auto& p : b.params) values[p.name] = cell.text(p.name);
+    for (const auto& p : b.params)
+      if (cell.has(p.name)) values[p.name] = cell.text(p.name);
     out["cells"].push_back(values);
   }
   return out.dump(2);

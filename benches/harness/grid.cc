@@ -14,16 +14,38 @@ static std::string check_node_value(const Param& p, const std::string& value) {
   auto [base, line] = split_node_value(value);
   if (std::find(p.node_values.begin(), p.node_values.end(), base) == p.node_values.end())
     return p.name + "=" + value + ": only " + p.name + " values naming Node take @LINE";
-  std::string chosen;
-  for (const auto& [name, path] : node_lines()) {
-    if (name == line) return {};
-    chosen += (chosen.empty() ? "" : ", ") + name;
+  auto problem = check_node_line(line);
+  return problem.empty() ? problem : p.name + "=" + value + ": " + problem;
+}
+
+static bool is_node_line(const Param& p) { return p.name == kNodeLineParam; }
+
+static bool names_node(const Param& p, const std::string& value) {
+  return std::find(p.node_values.begin(), p.node_values.end(), value) != p.node_values.end();
+}
+
+const Param* node_param(const Benchmark& b) {
+  for (const auto& p : b.params)
+    if (!p.node_values.empty()) return &p;
+  return nullptr;
+}
+
+void add_node_line_params(Family& family) {
+  for (auto& b : family.benchmarks) {
+    const Param* node = node_param(b);
+    if (node == nullptr) continue;
+    Param line{.name = std::string(kNodeLineParam),
+               .doc = "the Node line of a cell whose " + node->name + " names Node (26, system): one cell per line "
+                      "chosen with --node; a cell that runs no Node has none"};
+    b.params.insert(b.params.begin() + (node - b.params.data()) + 1, std::move(line));
   }
-  return p.name + "=" + value + ": Node line " + line + " was not chosen (chosen: " +
-         (chosen.empty() ? "none" : chosen) + "; choose lines with --node)";
 }
 
 std::string check_value(const Param& p, const std::string& value) {
+  if (is_node_line(p)) {
+    auto problem = check_node_line(value);
+    return problem.empty() ? problem : p.name + "=" + value + ": " + problem;
+  }
   if (!p.node_values.empty() && value.find(kNodeLineMark) != std::string::npos) return check_node_value(p, value);
   if (p.range) {
     std::int64_t n = 0;
@@ -46,14 +68,15 @@ std::string check_value(const Param& p, const std::string& value) {
 
 // An override may name "benchmark.param" (what the orchestrator passes, so two benchmarks of a
 // family can share a parameter name with different grids) or just "param".
-static const std::vector<std::string>* override_of(const Benchmark& b, const Param& p, const GridOverrides& overrides) {
-  for (const auto& key : {b.name + "." + p.name, p.name})
+static const std::vector<std::string>* override_of(const Benchmark& b, const std::string& name,
+                                                  const GridOverrides& overrides) {
+  for (const auto& key : {b.name + "." + name, name})
     if (auto it = overrides.find(key); it != overrides.end()) return &it->second;
   return nullptr;
 }
 
 static const std::vector<std::string>& grid_of(const Benchmark& b, const Param& p, const GridOverrides& overrides) {
-  auto* given = override_of(b, p, overrides);
+  auto* given = override_of(b, p.name, overrides);
   return given != nullptr ? *given : p.values;
 }
 
@@ -64,18 +87,41 @@ static std::vector<std::string> per_process_grid(const Param& p, const PerProces
   return {it->second};
 }
 
+// A Node value's cells: one per chosen line (or per line the node_line override names), the line in
+// its own parameter; VALUE@LINE (`--set runtime=node@26`) stands for that line's cell alone.
+static std::vector<std::map<std::string, std::string>> per_node_line(std::map<std::string, std::string> cell,
+                                                                     const Param& node,
+                                                                     const std::vector<std::string>& lines) {
+  auto [base, line] = split_node_value(cell[node.name]);
+  if (!names_node(node, base)) return {cell};
+  cell[node.name] = base;
+  std::vector<std::map<std::string, std::string>> cells;
+  for (const auto& l : lines) {
+    if (!line.empty() && l != line) continue;
+    cells.push_back(cell);
+    cells.back()[std::string(kNodeLineParam)] = l;
+  }
+  return cells;
+}
+
 std::vector<std::map<std::string, std::string>> expand_grid(const Benchmark& b, const GridOverrides& overrides,
                                                             const PerProcessValues& per_process) {
+  std::vector<std::string> lines;
+  if (const auto* given = override_of(b, std::string(kNodeLineParam), overrides)) {
+    for (const auto& line : *given)
+      if (auto problem = check_value(Param{.name = std::string(kNodeLineParam)}, line); !problem.empty())
+        throw std::invalid_argument(problem);
+    lines = *given;
+  } else {
+    for (const auto& [line, path] : node_lines()) lines.push_back(line);
+  }
   std::vector<std::map<std::string, std::string>> cells{{}};
   for (const auto& p : b.params) {
+    if (is_node_line(p)) continue;
     std::vector<std::string> values;
     for (const auto& v : p.per_process ? per_process_grid(p, per_process) : grid_of(b, p, overrides)) {
       if (auto problem = check_value(p, v); !problem.empty()) throw std::invalid_argument(problem);
-      if (std::find(p.node_values.begin(), p.node_values.end(), v) == p.node_values.end()) {
-        values.push_back(v);
-        continue;
-      }
-      for (const auto& [line, path] : node_lines()) values.push_back(v + kNodeLineMark + line);
+      values.push_back(v);
     }
     std::vector<std::map<std::string, std::string>> next;
     for (const auto& cell : cells) {
@@ -87,7 +133,12 @@ std::vector<std::map<std::string, std::string>> expand_grid(const Benchmark& b, 
     }
     cells = std::move(next);
   }
-  return cells;
+  const Param* node = node_param(b);
+  if (node == nullptr) return cells;
+  std::vector<std::map<std::string, std::string>> expanded;
+  for (auto& cell : cells)
+    for (auto& one : per_node_line(std::move(cell), *node, lines)) expanded.push_back(std::move(one));
+  return expanded;
 }
 
 std::vector<Cell> runnable_cells(const Benchmark& b, const GridOverrides& overrides,
@@ -104,13 +155,14 @@ std::vector<Cell> runnable_cells(const Benchmark& b, const GridOverrides& overri
 
 std::vector<std::string> tier_grid(const Param& p, Tier tier) {
   const auto& given = tier == Tier::smoke ? p.smoke : tier == Tier::nightly ? p.nightly : p.full;
-  if (!given.empty()) return given;
+  if (!given.empty() || p.values.empty()) return given;  // node_line: every chosen line
   return tier == Tier::smoke ? std::vector<std::string>{p.values.front()} : p.values;
 }
 
 std::string cell_name(const Benchmark& b, const Cell& cell) {
   std::string name = b.name;
-  for (const auto& p : b.params) name += "/" + p.name + ":" + cell.text(p.name);
+  for (const auto& p : b.params)
+    if (cell.has(p.name)) name += "/" + p.name + ":" + cell.text(p.name);
   return name;
 }
 
@@ -128,7 +180,7 @@ PerProcessValues apply_per_process(const Family& family, const GridOverrides& ov
     for (const auto& p : b.params) {
       if (!p.per_process) continue;
       auto it = std::find_if(chosen.begin(), chosen.end(), [&](auto& c) { return c.first == p.name; });
-      const auto* given = override_of(b, p, overrides);
+      const auto* given = override_of(b, p.name, overrides);
       if (given != nullptr && given->size() != 1)
         throw std::invalid_argument(p.name + " is set once per process: give one value; the orchestrator runs "
                                     "one process per value");
@@ -160,10 +212,19 @@ std::string declaration_problem(const Family& family) {
     if (b.measured_by.empty() == !b.make)
       return b.name + (b.make ? " has both make and measured_by" : " has neither make nor measured_by") +
              ": a benchmark is measured by its cells or by the orchestrator's command, one of the two";
-    for (const auto& p : b.params)
+    int with_node_values = 0;
+    for (const auto& p : b.params) {
       if (!p.env.empty() && !p.per_process)
         return b.name + "." + p.name + " declares env " + p.env + " but is not per_process: a variable read once "
                "per process takes one value per process";
+      if (is_node_line(p))
+        return b.name + " declares a parameter " + p.name + ": the harness adds it to a benchmark whose parameter "
+               "has node_values";
+      with_node_values += p.node_values.empty() ? 0 : 1;
+    }
+    if (with_node_values > 1)
+      return b.name + " has " + std::to_string(with_node_values) + " parameters with node_values: a cell runs in "
+             "at most one Node line, named by its one node_line";
   }
   return {};
 }

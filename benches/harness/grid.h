@@ -59,6 +59,13 @@ std::string cell_name(const Benchmark& b, const Cell& cell);
 // std::invalid_argument on a bad value or two values for one process.
 PerProcessValues apply_per_process(const Family& family, const GridOverrides& overrides);
 
+// The benchmark's parameter whose values may name Node (Param::node_values), or null.
+const Param* node_param(const Benchmark& b);
+// Gives every benchmark with such a parameter the parameter node_line (protocol.h), right after
+// it: declared like the others (described, given with --stallbench-grid, checked), its values the
+// chosen Node lines. The harness calls it once the family's declarations are checked.
+void add_node_line_params(Family& family);
+
 // What is wrong with the family's declarations (a benchmark author's mistake), empty when nothing.
 std::string declaration_problem(const Family& family);
 

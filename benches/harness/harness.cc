@@ -241,6 +241,7 @@ std::variant<Family, int> build_family(const FamilyFromInputs& maker, const Opti
   try {
     Family family = maker.make(Inputs(maker.inputs, options.inputs));
     if (auto problem = declaration_problem(family); !problem.empty()) throw std::logic_error(problem);
+    add_node_line_params(family);
     return family;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "%s: %s\n", maker.name.c_str(), e.what());

@@ -12,7 +12,8 @@
 //                                  replace a parameter's grid (repeatable); a per-process
 //                                  parameter takes exactly one value
 //   --stallbench-node LINE=PATH    a Node line to measure (repeatable, in order): every value of a
-//                                  parameter's `node_values` runs once per line, as VALUE@LINE
+//                                  parameter's `node_values` runs once per line, the line in the
+//                                  cell's own parameter node_line
 //   --stallbench-input NAME=VALUE  one of the family's declared inputs (a catalogue file, a budget)
 //   --stallbench-records-fd N      write the repetition records (records.h) to this open descriptor
 //   --stallbench-serve             run the cells read from stdin, one a line (REPETITIONS followed by
@@ -73,7 +74,8 @@ struct Param {
   std::string doc;
   bool work = false;  // an integer the work is proportional to (iterations, bytes): the A/B knob scales it
   // Values that name Node (`node`, `node-linear`): each stands for one cell per Node line the
-  // orchestrator chose, VALUE@LINE (`node@26`); node_binary(value) gives that line's binary.
+  // orchestrator chose, the line in the cell's parameter node_line (protocol.h); node_binary(cell)
+  // gives that line's binary. At most one parameter of a benchmark has them.
   std::vector<std::string> node_values;
   // Optional, for values a range or a list cannot describe (a mix of job classes): what is wrong
   // with `value`, empty when it is valid. Runs wherever values are checked, so a bad value is
@@ -94,6 +96,7 @@ class Cell {
  public:
   explicit Cell(std::map<std::string, std::string> values) : values_(std::move(values)) {}
   const std::string& text(const std::string& name) const;
+  bool has(const std::string& name) const { return values_.count(name) != 0; }
   std::int64_t integer(const std::string& name) const;
   const std::map<std::string, std::string>& values() const { return values_; }
 
@@ -210,11 +213,9 @@ struct Family {
   std::vector<std::string> os_packages;
 };
 
-// The Node binary of a value such as "node@26" (see Param::node_values); throws
-// std::invalid_argument when that line was not given to this process.
-std::string node_binary(const std::string& value);
-// "node@26" -> "26", "node-linear@system" -> "system".
-std::string node_line(const std::string& value);
+// The Node binary of a Node cell (its node_line, see Param::node_values); throws
+// std::invalid_argument when that line was not given to this process or the cell runs no Node.
+std::string node_binary(const Cell& cell);
 
 // A family-wide value the orchestrator gives on the command line (--stallbench-input NAME=VALUE):
 // a catalogue file to read, a time budget. Unlike a parameter it names no cell and is not in the

@@ -20,8 +20,13 @@ inline constexpr int kProtocolVersion = STALLBENCH_PROTOCOL;
 // (key=value;key=value), grid lists (v1,v2), Google Benchmark counters (metric#index) and command
 // lines (whitespace). No parameter value may contain one.
 inline constexpr std::string_view kSeparators = "/:;=,# \t";
-// VALUE@LINE: a value naming Node measured on one Node line (node@26). A value takes it only in
-// that form; a word that names something else (a sub-case, a Node line) never does.
+// A cell whose parameter value names Node (runtime `node`) runs once per chosen Node line, and the
+// line is a parameter of its own, this one (node_line=26): results keep the runtime and its version
+// as two keys. A benchmark has it when one of its parameters has node_values (Param::node_values).
+inline constexpr std::string_view kNodeLineParam = "node_line";
+// VALUE@LINE: how a person (or a helper's engine list) names one Node line's value in one word, as in
+// `--set runtime=node@26`; the one parser is split_node_value (node_lines.h). A value takes the
+// mark only in that form; a word that names something else (a sub-case, a Node line) never does.
 inline constexpr char kNodeLineMark = '@';
 
 // Where `word` has a separator (or, for a plain word, the Node-line mark): npos when it has none.

@@ -18,6 +18,6 @@ Param runtime_param(const RuntimeGrids& grids, std::string doc) {
 
 bool runs_in_node(const Cell& cell) { return cell.text("runtime") != kStallbenchRuntime; }
 
-std::string runtime_node_binary(const Cell& cell) { return node_binary(cell.text("runtime")); }
+std::string runtime_node_binary(const Cell& cell) { return node_binary(cell); }
 
 }  // namespace stallbench::bench

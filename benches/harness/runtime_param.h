@@ -1,6 +1,6 @@
 // The `runtime` parameter of a family that runs one experiment both on stallbench's own C++ side
-// (`stallbench`) and in real Node (`node`: one cell per Node line the orchestrator chose, node@26,
-// node@system; see node_lines.h). Declared here once, so every family spells its values, its
+// (`stallbench`) and in real Node (`node`: one cell per Node line the orchestrator chose, its line in
+// the cell's node_line: 26, system; see node_lines.h). Declared here once, so every family spells its values, its
 // choices and its Node values alike, and reads a cell's runtime the same way.
 #pragma once
 
@@ -27,7 +27,7 @@ struct RuntimeGrids {
 // `runtime=stallbench` before anything runs.
 Param runtime_param(const RuntimeGrids& grids, std::string doc);
 
-// Whether the cell runs in Node (runtime node@LINE), and that line's binary.
+// Whether the cell runs in Node (runtime node, its line in node_line), and that line's binary.
 bool runs_in_node(const Cell& cell);
 std::string runtime_node_binary(const Cell& cell);
 

@@ -5,7 +5,7 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import children, contract
+from . import children, contract, runtimes
 from .errors import UsageError
 
 DESCRIBE_TIMEOUT_S = 60  # a bench binary answering --stallbench-describe or listing its cells
@@ -23,7 +23,7 @@ class Param:
     doc: str
     nightly: list[str] | None = None  # the nightly profile's grid (a binary always gives it)
     work: bool = False                # the work is proportional to it (calibrate's A/B knob scales it)
-    node_values: list[str] = field(default_factory=list)  # values naming Node: one cell per chosen line, VALUE@LINE
+    node_values: list[str] = field(default_factory=list)  # values naming Node: one cell per chosen line, its line in node_line
     per_process: bool = False         # one value per process: the plan starts one process per value
 
     def grid(self, tier: str) -> list[str]:
@@ -32,6 +32,8 @@ class Param:
         return getattr(self, tier)
 
     def valid_text(self) -> str:
+        if self.name == runtimes.NODE_LINE:
+            return "a Node line the run chose"
         if self.range:
             return f"integers {self.range[0]}-{self.range[1]}"
         if self.choices:

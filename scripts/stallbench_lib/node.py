@@ -7,7 +7,8 @@ the default: the newest pinned line plus `system` when there is one (every pinne
 nightly and full profiles).
 
 The bench binaries get the chosen lines as --stallbench-node LINE=PATH (plan.Cell.grid_args); a
-parameter value naming Node (`runtime=node`) then becomes one cell per line, `node@26`."""
+parameter value naming Node (`runtime=node`) then becomes one cell per line, its line in the cell's
+`node_line` (shown `node@26`)."""
 import json
 import os
 import shutil

@@ -1,7 +1,19 @@
 """A cell's parameters as data: what a row carries in its params column. The text form,
 'key=value;key=value' with keys sorted, is made only when a CSV line is written (str) and read only
-by Params.parse, the one parser of that column."""
+by Params.parse, the one parser of that column.
+
+Rows written before protocol 5 spelled a Node cell's line inside its value (`runtime=node@26`,
+`engine=node-linear@26`); since then the line is a parameter of its own (`node_line=26;runtime=node`).
+Params.parse reads the old spelling as the new, so a history, a baseline or an older revision's
+results compare with today's rows."""
+import re
 from collections.abc import Iterable, Iterator, Mapping
+
+from . import runtimes
+
+# The parameters whose values named Node before protocol 5, and the form their values took then.
+_BEFORE_NODE_LINE = ("runtime", "engine")
+_ONE_WORD = re.compile(r"node[a-z-]*@[A-Za-z0-9._-]+")
 
 
 class Params(Mapping[str, str]):
@@ -34,8 +46,8 @@ class Params(Mapping[str, str]):
             pairs.append((key, value))
         if len({k for k, _ in pairs}) != len(pairs):
             raise ValueError(f"params {text!r} name a parameter twice")
-        parsed = cls(pairs)
-        if parsed._text != text:
+        parsed = cls(_node_line_apart(pairs))
+        if str(cls(pairs)) != text:
             raise ValueError(f"params {text!r} are not in canonical form ({parsed._text!r}: names sorted)")
         return parsed
 
@@ -67,3 +79,16 @@ class Params(Mapping[str, str]):
 
     def __repr__(self) -> str:
         return f"Params({self._text!r})"
+
+
+def _node_line_apart(pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """A row written before protocol 5 as today's: runtime=node@26 -> runtime=node;node_line=26."""
+    if any(k == runtimes.NODE_LINE for k, _ in pairs):
+        return pairs
+    out = []
+    for key, value in pairs:
+        if key in _BEFORE_NODE_LINE and _ONE_WORD.fullmatch(value):
+            value, line = runtimes.split(value)
+            out.append((runtimes.NODE_LINE, line))
+        out.append((key, value))
+    return out

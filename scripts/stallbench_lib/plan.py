@@ -20,7 +20,7 @@ from .parameters import Params
 
 def node_args(nodes: tuple[Node, ...]) -> list[str]:
     """The chosen Node lines as the bench binaries take them: a parameter value naming Node becomes
-    one cell per line (node@26)."""
+    one cell per line (runtime=node;node_line=26)."""
     return [f"--stallbench-node={n.line}={n.path}" for n in nodes]
 
 
@@ -37,14 +37,16 @@ class Cell:
         return f"{self.benchmark.full_name} {Params(self.params)}"
 
     def label(self) -> str:
-        shown = " ".join(f"{k}={v}" for k, v in self.params.items())
+        """As the progress shows it: a Node cell's line beside its value, as a person writes it (runtime=node@26)."""
+        node = {p.name for p in self.benchmark.params if p.node_values}
+        shown = " ".join(f"{k}={runtimes.label(self.params, k) if k in node else v}" for k, v in self.params.items()
+                         if k != runtimes.NODE_LINE)
         return f"{self.benchmark.full_name} {shown}"
 
     @property
     def runs_node(self) -> bool:
-        """A Node cell (a value VALUE@LINE of a parameter's node_values): its work runs in a Node child."""
-        return any(runtimes.line(value := self.params.get(p.name, "")) and runtimes.base(value) in p.node_values
-                   for p in self.benchmark.params)
+        """A Node cell (it has a node_line): its work runs in a Node child."""
+        return runtimes.NODE_LINE in self.params
 
     def grid_args(self) -> list[str]:
         return [f"--stallbench-grid={self.benchmark.name}.{k}={v}" for k, v in self.params.items()] + \
@@ -88,7 +90,8 @@ def _cells(benchmark: Benchmark, grids: dict[str, list[str]], nodes: tuple[Node,
            inputs: dict[str, str]) -> list[dict[str, str]]:
     """The parameter values of every cell the binary would run with these grids."""
     args = [str(benchmark.binary), f"--stallbench-cells={benchmark.name}", *node_args(nodes), *input_args(inputs)]
-    args += [f"--stallbench-grid={benchmark.name}.{k}={','.join(v)}" for k, v in grids.items()]
+    # An empty grid is the node_line's: every chosen line, so it is not given.
+    args += [f"--stallbench-grid={benchmark.name}.{k}={','.join(v)}" for k, v in grids.items() if v]
     try:
         result = children.run(args, text=True, timeout_s=DESCRIBE_TIMEOUT_S)
     except subprocess.TimeoutExpired:

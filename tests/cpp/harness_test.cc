@@ -209,7 +209,7 @@ TEST(Describe, ListsGridsAndMetrics) {
   EXPECT_NE(text.find("google-benchmark"), std::string::npos);
 }
 
-TEST(NodeValues, OneCellPerChosenLine) {
+TEST(NodeValues, OneCellPerChosenLineTheLineItsOwnParameter) {
   Benchmark b{.name = "peer",
               .params = {runtime_param({.values = {"stallbench", "node"}}, "where it runs")},
               .metrics = {{.name = "x_ms", .unit = "ms"}}};
@@ -219,22 +219,56 @@ TEST(NodeValues, OneCellPerChosenLine) {
   set_node_lines({{"24", "/opt/node24"}, {"system", "/usr/bin/node"}});
   auto cells = expand_grid(b, {}, {});
   ASSERT_EQ(cells.size(), 3u);
-  EXPECT_EQ(cells[1].at("runtime"), "node@24");
-  EXPECT_EQ(cells[2].at("runtime"), "node@system");
-  EXPECT_EQ(node_binary("node@system"), "/usr/bin/node");
-  EXPECT_EQ(node_line("node@24"), "24");
-  // One reading for everyone (the harness, the regex cells, regex_check): the last mark splits.
+  const std::string line(kNodeLineParam);
+  EXPECT_EQ(cells[0], (std::map<std::string, std::string>{{"runtime", "stallbench"}}));  // no Node: no line
+  EXPECT_EQ(cells[1], (std::map<std::string, std::string>{{"runtime", "node"}, {line, "24"}}));
+  EXPECT_EQ(cells[2], (std::map<std::string, std::string>{{"runtime", "node"}, {line, "system"}}));
+  EXPECT_EQ(node_binary(Cell(cells[2])), "/usr/bin/node");
+  EXPECT_THROW(node_binary(Cell(cells[0])), std::invalid_argument);
+  // A line given: that line's cell alone, whether as the parameter or as VALUE@LINE in one word.
+  auto only_24 = expand_grid(b, {{line, {"24"}}, {"runtime", {"node"}}}, {});
+  ASSERT_EQ(only_24.size(), 1u);
+  EXPECT_EQ(only_24[0].at(line), "24");
+  EXPECT_EQ(expand_grid(b, {{"runtime", {"node@system"}}}, {}), (std::vector<std::map<std::string, std::string>>{
+                                                                      {{"runtime", "node"}, {line, "system"}}}));
+  EXPECT_THROW(expand_grid(b, {{line, {"26"}}}, {}), std::invalid_argument);
+  // One reading of the one-word spelling for everyone (the harness, regex_check): the last mark splits.
   EXPECT_EQ(split_node_value("node-linear@26"), (std::pair<std::string, std::string>{"node-linear", "26"}));
   EXPECT_EQ(split_node_value("a@b@26"), (std::pair<std::string, std::string>{"a@b", "26"}));
   EXPECT_EQ(split_node_value("re2"), (std::pair<std::string, std::string>{"re2", ""}));
   EXPECT_EQ(check_value(b.params[0], "node@24"), "");
   EXPECT_NE(check_value(b.params[0], "node@26").find("was not chosen (chosen: 24, system"), std::string::npos);
   EXPECT_NE(check_value(b.params[0], "stallbench@24"), "");
-  EXPECT_THROW(node_binary("node@26"), std::invalid_argument);
   EXPECT_FALSE(runs_in_node(Cell(cells[0])));
   EXPECT_TRUE(runs_in_node(Cell(cells[2])));
   EXPECT_EQ(runtime_node_binary(Cell(cells[2])), "/usr/bin/node");
+  // The harness declares the line's parameter right after the runtime, and names it in cells and names.
+  Family family{.name = "f", .doc = "d", .benchmarks = {b}};
+  add_node_line_params(family);
+  const Benchmark& declared = family.benchmarks[0];
+  ASSERT_EQ(declared.params.size(), 2u);
+  EXPECT_EQ(declared.params[1].name, line);
+  EXPECT_EQ(check_value(declared.params[1], "system"), "");
+  EXPECT_NE(check_value(declared.params[1], "26").find("was not chosen"), std::string::npos);
+  EXPECT_EQ(cell_name(declared, Cell(cells[1])), "peer/runtime:node/node_line:24");
+  EXPECT_EQ(cell_name(declared, Cell(cells[0])), "peer/runtime:stallbench");
+  auto listed = nlohmann::json::parse(describe_cells(declared, runnable_cells(declared, {}, {})));
+  EXPECT_EQ(listed["cells"][0], (nlohmann::json{{"runtime", "stallbench"}}));
+  EXPECT_EQ(listed["cells"][2], (nlohmann::json{{"runtime", "node"}, {line, "system"}}));
   set_node_lines({});
+}
+
+// A cell runs in one Node line at most, so a benchmark has one parameter naming Node, and the line's
+// parameter is the harness's to add.
+TEST(NodeValues, OneParameterNamesNodeAndTheHarnessAddsTheLine) {
+  Benchmark two{.name = "two",
+                .params = {runtime_param({.values = {"node"}}, "d"), {.name = "engine", .values = {"node"}, .node_values = {"node"}}},
+                .metrics = {{.name = "x_ms", .unit = "ms"}},
+                .make = [](const Cell&) -> Repetition { return {}; }};
+  Family family{.name = "f", .doc = "d", .benchmarks = {two}};
+  EXPECT_NE(declaration_problem(family).find("2 parameters with node_values"), std::string::npos);
+  family.benchmarks[0].params = {{.name = std::string(kNodeLineParam), .values = {"26"}}};
+  EXPECT_NE(declaration_problem(family).find("the harness adds it"), std::string::npos);
 }
 
 // A family's `runtime` accepts the runtimes its profiles run, so one that only runs Node refuses
@@ -304,6 +338,7 @@ TEST(Protocol, DescribeAndCellsHaveTheSchemasFields) {
   EXPECT_EQ(schema()["$defs"]["protocol"]["const"], kProtocolVersion);
   expect_shape(described, schema()["$defs"]["describe"], "describe");
   EXPECT_EQ(described["reserved"]["node_line"], std::string(1, kNodeLineMark));
+  EXPECT_EQ(described["reserved"]["node_line_param"], kNodeLineParam);
   auto text = describe_cells(b, runnable_cells(b, {}, {{"pool", "8"}}));
   auto cells = nlohmann::json::parse(text);
   expect_shape(cells, schema()["$defs"]["cells"], "cells");

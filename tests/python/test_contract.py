@@ -13,7 +13,7 @@ import pytest
 
 from conftest import BUILD, stallbench_command
 from stallbench_lib.parameters import Params
-from stallbench_lib import catalogue, contract, tidy
+from stallbench_lib import catalogue, contract, runtimes, tidy
 from stallbench_lib.build import bench_binaries
 from stallbench_lib.profiles import PROFILES
 
@@ -30,7 +30,8 @@ def test_every_binary_describes_itself_as_the_schema_says(family):
                            timeout=60)
     listed = contract.parse(cells.stdout, "cells", family)
     params = [p["name"] for p in described["benchmarks"][0]["params"]]
-    assert all(list(cell) == params for cell in listed["cells"])  # every parameter, in declaration order
+    # every parameter, in declaration order; node_line only in a cell that runs Node
+    assert all(list(cell) == [p for p in params if p != runtimes.NODE_LINE or p in cell] for cell in listed["cells"])
 
 
 def test_the_dataclasses_read_exactly_the_schemas_fields():
@@ -52,6 +53,9 @@ def test_the_rows_separators_are_reserved_by_the_harness():
     separators = described["reserved"]["separators"]
     assert {";", "=", ","} <= set(separators)  # tidy's params, --set lists
     assert str(Params({"b": "2", "a": "1"})) == "a=1;b=2"
+    # A Node cell's line: the parameter the harness adds, and the mark of its one-word label.
+    assert described["reserved"]["node_line_param"] == runtimes.NODE_LINE
+    assert runtimes.of_line("26") == "node" + described["reserved"]["node_line"] + "26"
 
 
 @pytest.mark.parametrize("document, words", [

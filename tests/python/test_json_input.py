@@ -11,7 +11,7 @@ import subprocess
 import pytest
 
 from conftest import BUILD, stallbench
-from stallbench_lib import catalogue
+from stallbench_lib import catalogue, runtimes
 from stallbench_lib.tidy import read_csv
 
 # The parsers this build has, as the bench declares them: each but nlohmann is optional.
@@ -142,7 +142,7 @@ def test_json_parse_runs_per_chosen_node_line(tmp_path):
     result, rows = _run(doc, tmp_path, "--set", "parser=nlohmann", node="system")
     assert result.returncode == 0, result.stderr
     node = [r for r in rows if r.benchmark == "input-node"]
-    assert {r.params["runtime"] for r in node} == {"node@system"}
+    assert {runtimes.label(r.params) for r in node} == {"node@system"}
     assert {r.value for r in node if r.metric == "values"} == {10.0}
     assert all(r.value > 1 for r in node if r.metric == "steady_iterations")
     doc.write_text('{"books":[')

@@ -1,11 +1,11 @@
-"""Family `pool` in Node (runtime=node@LINE): the rows carry the C++ cell's metrics, and the seed's
+"""Family `pool` in Node (runtime=node, one cell per node_line): the rows carry the C++ cell's metrics, and the seed's
 shape holds in Node: with one pool thread busy on one long pbkdf2, the file read and the lookup wait
 for it, while the HTTP request and resolve4 (c-ares on the loop thread) do not; and the pool canary
 says how long the read and the lookup waited for a thread."""
 import pytest
 
 from conftest import BUILD, stallbench_command
-from stallbench_lib import node as nodejs
+from stallbench_lib import node as nodejs, runtimes
 from stallbench_lib.probe import preload
 from stallbench_lib.tidy import read_csv
 
@@ -21,7 +21,7 @@ def test_node_rows_carry_the_cpp_cells_metrics(smoke_run):
     rows = _pool_rows(run_dir)
     metrics = {}
     for r in rows:
-        metrics.setdefault(r.params["runtime"], set()).add(r.metric)
+        metrics.setdefault(runtimes.label(r.params), set()).add(r.metric)
     if not nodejs.find()[0]:
         pytest.skip("no Node line installed or installable here")
     node_runtimes = [runtime for runtime in metrics if runtime.startswith("node@")]

@@ -8,7 +8,7 @@ import tempfile
 import pytest
 
 from conftest import BUILD, stallbench, stallbench_command, tree
-from stallbench_lib import node as nodejs
+from stallbench_lib import node as nodejs, runtimes
 from stallbench_lib.probe import preload
 from stallbench_lib.convert import read_record
 from stallbench_lib.tidy import read_csv, validate_row
@@ -39,17 +39,17 @@ def test_sweep_writes_rows_for_every_size_and_class(tiny_sweep, node_line):
     assert [p for r in rows for p in validate_row(r)] == []
     assert {r.status for r in rows} == {"ok"}
     assert {r.family for r in rows} == {"pool-sweep"}
-    runtimes = ["stallbench"] + ([f"node@{node_line}"] if node_line else [])
-    per_class = {(r.params["runtime"], r.params["pool"], r.params["class"])
+    labels = ["stallbench"] + ([f"node@{node_line}"] if node_line else [])
+    per_class = {(runtimes.label(r.params), r.params["pool"], r.params["class"])
                  for r in rows if "class" in r.params}
-    assert per_class == {(rt, p, c) for rt in runtimes for p in ("1", "2") for c in ("pbkdf2", "read", "lookup")}
+    assert per_class == {(rt, p, c) for rt in labels for p in ("1", "2") for c in ("pbkdf2", "read", "lookup")}
     assert {r.params["mix"] for r in rows if r.benchmark == "open-loop"} == {"pbkdf2@20@20000+read@50+lookup@20"}
     metrics = {r.metric for r in rows}
     for name in ("latency_p50_ms", "latency_p99_ms", "queue_wait_p50_ms", "service_p50_ms", "throughput_per_s",
                  "cpu_util", "predicted_p50_ms", "predicted_p99_ms", "unfinished", "dropped"):
         assert name in metrics, name
     cpu = [r for r in rows if r.metric == "cpu_util"]
-    assert len(cpu) == 2 * len(runtimes) and all("class" not in r.params for r in cpu)
+    assert len(cpu) == 2 * len(labels) and all("class" not in r.params for r in cpu)
     # Every class of every runtime has the model's first wait for a thread, and the measured one
     # where a canary stood before every job (Node: with the canary addon). Node's queue wait and
     # service exist only where that first wait is the whole wait (pbkdf2: one trip; a lookup waits
@@ -58,7 +58,7 @@ def test_sweep_writes_rows_for_every_size_and_class(tiny_sweep, node_line):
     for r in rows:
         p = r.params
         if "class" in p:
-            have.setdefault((p["runtime"], p["pool"], p["class"]), set()).add(r.metric)
+            have.setdefault((runtimes.label(p), p["pool"], p["class"]), set()).add(r.metric)
     canary = (BUILD / preload.ADDON).exists()
     for (runtime, _, cls), metrics in have.items():
         in_node = runtime.startswith("node@")

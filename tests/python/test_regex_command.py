@@ -7,6 +7,7 @@ import json
 import pytest
 
 from conftest import BUILD, stallbench
+from stallbench_lib import runtimes
 from stallbench_lib.tidy import read_csv
 
 COUPON = """[[pattern]]
@@ -44,7 +45,7 @@ def regex_run(tmp_path, patterns, *args, report=False):
 
 def cells(run_dir):
     """(engine, pattern, length) -> the match_ms row."""
-    return {(r.params["engine"], r.params["pattern"], int(r.params["length"])): r
+    return {(runtimes.label(r.params, "engine"), r.params["pattern"], int(r.params["length"])): r
             for r in read_csv(run_dir / "results.csv") if r.metric == "match_ms"}
 
 
@@ -190,7 +191,7 @@ source = "test"
 """)
     result, run_dir = regex_run(tmp_path, patterns, "--engines", "std,re2")
     assert result.returncode == 0, result.stderr
-    matched = {(r.params["engine"], r.params["length"]): r.value
+    matched = {(runtimes.label(r.params, "engine"), r.params["length"]): r.value
                for r in read_csv(run_dir / "results.csv") if r.metric == "matched"}
     assert matched == {(e, n): 1 for e in ("std", "re2") for n in ("5", "10")}, matched
 

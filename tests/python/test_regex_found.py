@@ -8,6 +8,7 @@ import json
 import pytest
 
 from conftest import BUILD, DATA, stallbench
+from stallbench_lib import runtimes
 from stallbench_lib.catalogue import describe
 from stallbench_lib.families.regex import attacks, checker, patterns, scan, tools, verify
 from stallbench_lib.families.regex.engines import Engines
@@ -89,7 +90,7 @@ def test_scan_runs_the_study_and_writes_an_editable_catalogue(tmp_path, regex_to
     # The triage measured every regex on every engine in one process per engine; only the engine
     # that blew up on the regex that grew was escalated, in the probe through the given lengths; the
     # others' verdicts come from the triage. No match cell ran.
-    pair = lambda r: (r.params["pattern"], r.params["engine"])
+    pair = lambda r: (r.params["pattern"], runtimes.label(r.params, "engine"))
     results = run_dir / "results.csv"  # no cell at all here (--no-throughput): no results.csv
     assert not results.exists() or not [r for r in read_csv(results) if r.benchmark == "match"]
     escalation = read_csv(run_dir / "escalation.csv")
@@ -140,7 +141,7 @@ def test_an_engine_reading_backslash_u_differently_is_wrong_answers_not_a_growth
     with open(run_dir / "disagreements.csv") as f:
         boost_wrong = [r for r in csv.DictReader(f) if r["pattern"] == "escape-u" and "boost" in r["wrong_engines"]]
     assert len(boost_wrong) > 1 and wrong.split(": ")[2].startswith(f"{len(boost_wrong):,} inputs")
-    rows = {(r.params["engine"], r.params["pattern"]): r for r in read_csv(run_dir / "results.csv")
+    rows = {(runtimes.label(r.params, "engine"), r.params["pattern"]): r for r in read_csv(run_dir / "results.csv")
             if r.metric == "match_ms"}
     assert rows[("std", "dot-all")].status == "rejected" and "flag s" in rows[("std", "dot-all")].detail
     assert rows[("boost", "dot-all")].status == "ok" and rows[("node@26", "dot-all")].status == "ok"

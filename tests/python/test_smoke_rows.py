@@ -3,8 +3,8 @@ the same (family, benchmark, params, metric, status) keys as a stored expectatio
 
 The expectation, data/smoke_row_keys.csv, was made from a smoke run of the code before the
 per-repetition records replaced Google Benchmark's counters and the stderr protocol (issue 17). It
-holds one placeholder line, `LINE`, for the Node line in a value such as `node@26`: the test compares
-it with every line the run chose. A key marked `series` belongs to a metric reported as a series (one
+holds one placeholder line, `LINE`, for a Node cell's line (`node_line=LINE`): the test compares it
+with every line the run chose. A key marked `series` belongs to a metric reported as a series (one
 value per stall, per probe, per frame): how many values a repetition has is a measurement (a cell
 sees a stall on a busy machine and none on a calm one), so a series' key may be missing, or appear
 for a stored cell that had none (the browser family's INP and input-delay keys are marked so too: a
@@ -15,7 +15,9 @@ browser family and slow-dns's real lookups ran); where this machine lacks one, t
 out. The keys of starvation/random_parity were added by hand with that benchmark (issue 24); the
 file was regenerated when the browser family gained its `browser` parameter and the web-vitals
 metrics (issue 29: the smoke grid runs Chromium only); nlohmann's worker cell left it with that
-grid (issue 35).
+grid (issue 35); protocol 5 moved a Node cell's line from its value (`runtime=node@LINE`) into its
+own parameter (`node_line=LINE;runtime=node`), and the file was rewritten so (issue 37), every key
+else the same.
 Regenerate it after a deliberate change to the smoke grid or to a benchmark's metrics:
 
     scripts/stallbench run --profile smoke --no-report --out /tmp/smoke
@@ -73,27 +75,14 @@ def _served_series(run_dir: Path) -> set[tuple[str, str, str]]:
     return found
 
 
-def _node_params(benchmarks: list[catalogue.Benchmark]) -> dict[tuple[str, str], dict[str, list[str]]]:
-    """(family, benchmark) -> parameter -> its values naming Node (the ones that take @LINE)."""
-    return {(b.family, b.name): {p.name: p.node_values for p in b.params if p.node_values} for b in benchmarks}
-
-
-def _with_line(params: Params, node_params: dict[str, list[str]], old: str, new: str) -> Params:
-    def respelled(key: str, value: str) -> str:
-        base, line = runtimes.split(value)
-        return runtimes.of_line(new, base) if line == old and base in node_params.get(key, ()) else value
-    return Params({key: respelled(key, value) for key, value in params.items()})
-
-
-def row_keys(run_dir: Path, benchmarks: list[catalogue.Benchmark]) -> set[tuple[str, ...]]:
+def row_keys(run_dir: Path) -> set[tuple[str, ...]]:
     """The run's row keys, each chosen Node line written as the placeholder."""
     lines = [n["line"] for n in json.loads((run_dir / "meta.json").read_text())["nodes"]]
-    node_params = _node_params(benchmarks)
     keys = set()
     for r in read_csv(run_dir / "results.csv"):
         params = r.params
-        for line in lines:
-            params = _with_line(params, node_params.get((r.family, r.benchmark), {}), line, PLACEHOLDER)
+        if runtimes.node_line(params) in lines:
+            params = params.with_values(**{runtimes.NODE_LINE: PLACEHOLDER})
         keys.add((r.family, r.benchmark, str(params), r.metric, r.status))
     return keys
 
@@ -127,7 +116,7 @@ def expectation(benchmarks: list[catalogue.Benchmark], run_dir: Path) -> Expecta
 def test_smoke_rows_match_the_stored_expectation(smoke_run):
     _, run_dir = smoke_run
     benchmarks = catalogue.all_benchmarks(catalogue.load(build.bench_binaries(BUILD)))
-    found = row_keys(run_dir, benchmarks)
+    found = row_keys(run_dir)
     expected = expectation(benchmarks, run_dir)
     assert sorted(expected.required - found) == [] and expected.unexpected(found) == []
 
@@ -144,7 +133,7 @@ def test_the_smoke_profile_in_three_shards_merges_to_the_same_rows(tmp_path):
     assert "merged:  3 of 3 shards" in merged.stdout, merged.stderr
     run_dir = tmp_path / "merged" / "smoke3"
     benchmarks = catalogue.all_benchmarks(catalogue.load(build.bench_binaries(BUILD)))
-    found = row_keys(run_dir, benchmarks)
+    found = row_keys(run_dir)
     expected = expectation(benchmarks, run_dir)
     assert sorted(expected.required - found) == [] and expected.unexpected(found) == []
 
@@ -155,7 +144,7 @@ def _regenerate(run_dir: Path) -> None:
     with open(EXPECTED, "w", newline="") as f:
         writer = csv.writer(f, lineterminator="\n")
         writer.writerow(COLUMNS + ["series"])
-        writer.writerows([*key, int((key[0], key[1], key[3]) in series)] for key in sorted(row_keys(run_dir, benchmarks)))
+        writer.writerows([*key, int((key[0], key[1], key[3]) in series)] for key in sorted(row_keys(run_dir)))
     print(f"{EXPECTED}: written from {run_dir}")
 
 

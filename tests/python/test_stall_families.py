@@ -5,6 +5,7 @@ import json
 from collections import defaultdict
 
 from conftest import BUILD
+from stallbench_lib import runtimes
 from stallbench_lib.tidy import read_csv
 
 
@@ -35,7 +36,7 @@ def test_json_smoke_cells(smoke_run):
                    "stall_max_ms", "health_max_ms", "health_p99_ms", "rss_growth_mb", "memcpy_mb_s"):
         assert any(r.metric == metric for r in parse), metric
     nodes = json.loads((run_dir / "meta.json").read_text())["nodes"]
-    node_cells = {r.params["runtime"] for r in rows if r.benchmark == "node-parse"}
+    node_cells = {runtimes.label(r.params) for r in rows if r.benchmark == "node-parse"}
     assert node_cells == {n["runtime"] for n in nodes}  # one cell per chosen Node line, none without
 
 
@@ -105,7 +106,8 @@ def test_node_parse_runs_once_per_chosen_node_line():
     lines = ["--stallbench-node=24=/nonexistent/node24", "--stallbench-node=26=/nonexistent/node26"]
     listed = subprocess.run([binary, "--benchmark_list_tests", "--benchmark_filter=^node-parse/", *lines],
                             env=env, capture_output=True, text=True)
-    runtimes = [t.split("runtime:")[1].split("/")[0] for t in listed.stdout.split() if "runtime:" in t]
-    assert runtimes == ["node@24", "node@26"]
+    names = [t for t in listed.stdout.split() if "runtime:" in t]
+    assert [n.split("runtime:")[1].split("/")[0] for n in names] == ["node", "node"]
+    assert [n.split("node_line:")[1].split("/")[0] for n in names] == ["24", "26"]
     described = subprocess.run([binary, "--stallbench-describe"], env=env, capture_output=True, text=True)
     assert '"node"' not in json.loads(described.stdout)["versions"]

@@ -8,6 +8,7 @@ import subprocess
 import pytest
 
 from conftest import BUILD, stallbench
+from stallbench_lib import runtimes
 from stallbench_lib.parameters import Params
 from stallbench_lib import node as nodejs
 from stallbench_lib.tidy import read_csv
@@ -31,13 +32,13 @@ def test_starvation_rows_show_the_shapes(smoke_run):
     assert {r.value for r in by("async_pbkdf2", "interval_ticks")} == {0.0}
     lines = {n["runtime"] for n in json.loads((run_dir / "meta.json").read_text())["nodes"]}
     for benchmark in ("reschedule", "busy_timer", "async_pbkdf2"):
-        assert {r.params["runtime"] for r in rows if r.benchmark == benchmark} == {"stallbench"} | lines
+        assert {runtimes.label(r.params) for r in rows if r.benchmark == benchmark} == {"stallbench"} | lines
     parity = [r for r in rows if r.benchmark == "parity" and r.metric.endswith("_expected_pct")]
-    assert {r.params["runtime"] for r in parity} == lines
+    assert {runtimes.label(r.params) for r in parity} == lines
     # Both sides gave only orders the race allows; how often each won is the report's figure.
     assert {r.value for r in parity} <= {100.0}
     random_programs = by("random_parity", "agree_pct")
-    assert {r.params["runtime"] for r in random_programs} == lines
+    assert {runtimes.label(r.params) for r in random_programs} == lines
     assert {r.value for r in random_programs} <= {100.0}  # the smoke profile's fixed series agrees everywhere
 
 

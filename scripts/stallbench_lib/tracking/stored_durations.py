@@ -8,6 +8,7 @@ from pathlib import Path
 
 from ..errors import UsageError
 from ..medians import median
+from ..parameters import Params
 from . import store
 
 RECENT_RUNS = 20  # how many stored runs the durations are read from
@@ -36,8 +37,18 @@ def cell_seconds(store_option: str | None, group: str | None, before: str | None
         if group is not None and group_of(meta) == group:
             continue
         for key, seconds in (meta.get("cell_seconds") or {}).items():
-            seen[key].append(float(seconds))
+            seen[_as_today(key)].append(float(seconds))
     return {key: median(values) for key, values in seen.items()}
+
+
+def _as_today(key: str) -> str:
+    """A cell key ('family/benchmark k=v;...', plan.Cell.key) in today's spelling of its parameters:
+    a run stored before protocol 5 wrote a Node cell's line inside its value (Params.parse)."""
+    name, _, params = key.partition(" ")
+    try:
+        return f"{name} {Params.parse(params)}"
+    except ValueError:
+        return key
 
 
 def group_of(meta: dict) -> str | None:

@@ -73,7 +73,7 @@ def _node_params(rows, shape, count):
     found = {}
     for p in dict.fromkeys(r.params for r in rows if r.benchmark == "node-parse"):
         if p["shape"] == shape and int(p["count"]) == count:
-            found[p["runtime"]] = p
+            found[runtimes.label(p)] = p
     return dict(sorted(found.items(), key=lambda kv: runtimes.order(kv[0])))
 
 
@@ -288,7 +288,7 @@ def _input_section(context):
         med = medians[p]
         status = "; ".join(failed) if failed else "ok"
         if "runtime" in p:  # JSON.parse on a Node line
-            shown.append([f"{p['runtime']} JSON.parse", "exact", None, status, stats.fmt(med["values"], 0),
+            shown.append([f"{runtimes.label(p)} JSON.parse", "exact", None, status, stats.fmt(med["values"], 0),
                           stats.fmt(med["node_parse_ms"], 2), stats.fmt(med["node_parse_mb_s"], 0),
                           stats.fmt(med["node_first_parse_ms"], 2), None, None, None, None])
             continue

@@ -2,7 +2,7 @@
 size with the core count marked, C++ and each Node line side by side (latency and the canaries'
 queue wait), and the medians behind them."""
 from ...rendering import grouping, stats, table
-from ...runtimes import order as runtime_order
+from ...runtimes import STALLBENCH, label, order as runtime_order
 from ...rendering.markup import collapsed
 from ...rendering.figures import CLASS_COLOURS, figure, mark_cores, save, shared_legend
 
@@ -26,7 +26,7 @@ the core count for that reason. `pool_efficiency` is pbkdf2 throughput relative 
 ceiling, min(pool, cores, jobs) jobs at a time each taking one job's alone time: near 1 means the
 cores were fully used.
 
-`runtime` node@LINE runs the same experiment in that Node line (one Node process per pool size and
+`runtime` node (shown node@LINE: the line is the cell's `node_line`) runs the same experiment in that Node line (one Node process per pool size and
 repetition), its HTTP request made with `fetch` or `http.get` (`client`), plus a
 `dns.Resolver.resolve4` against a DNS server of ours on 127.0.0.1: c-ares sends and reads it on the
 loop thread, so it never waits for a pool thread. The **runtimes** figure puts the C++ cell and every
@@ -56,7 +56,7 @@ PARAMETERS = {BENCHMARK: ("digest", "iters", "jobs", "pool")}
 
 
 def _runtime_label(p: dict) -> str:
-    runtime = p.get("runtime", "stallbench")
+    runtime = label(p) if "runtime" in p else STALLBENCH
     return runtime if runtime == "stallbench" else f"{runtime} {p.get('client', '')}".strip()
 
 

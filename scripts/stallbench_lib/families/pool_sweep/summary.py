@@ -3,6 +3,7 @@ metric, and the model's error against measurement."""
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from ... import runtimes
 from ...medians import median
 from . import mixes
 from ...tidy import Row
@@ -52,7 +53,7 @@ def sweeps(rows: list[Row]) -> list[Sweep]:
     for r in rows:
         if r.benchmark == "open-loop":
             p = r.params
-            groups[(p.get("mix", "?"), p.get("duration", "?"), p.get("runtime", "stallbench"))].append(r)
+            groups[(p.get("mix", "?"), p.get("duration", "?"), runtimes.label(p) if "runtime" in p else runtimes.STALLBENCH)].append(r)
     ordered = sorted(groups.items(), key=lambda kv: (kv[0][0], kv[0][1], kv[0][2] != "stallbench", kv[0][2]))
     return [_sweep(mixes.Mix.parse(mix), group, runtime) for (mix, _, runtime), group in ordered]
 

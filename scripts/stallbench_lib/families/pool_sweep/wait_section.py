@@ -2,6 +2,7 @@
 wait for a thread in C++ and in each Node line beside the model's prediction of it (a figure and two
 tables), and the model's error of that wait per runtime beside its error of latency."""
 from . import pool_waits
+from ... import runtimes
 from ...rendering import stats, table
 from ...rendering.markup import collapsed
 from ...rendering.figures import figure, mark_cores, save, shared_legend
@@ -63,7 +64,7 @@ def _waits_columns(names):
 
 def sections(context, found) -> list[str]:
     groups = pool_waits.groups(found)
-    without = [s.runtime for s in found if s.runtime.startswith("node@") and not pool_waits.has_waits(s)]
+    without = [s.runtime for s in found if runtimes.line(s.runtime) and not pool_waits.has_waits(s)]
     parts = []
     if groups:
         parts += ["#### Pool wait: C++, Node and the model\n", READING]

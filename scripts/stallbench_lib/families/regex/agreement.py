@@ -13,6 +13,7 @@ import io
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
+from ... import runtimes
 from ...tidy import Row
 from .checker import EngineAnswers
 from .engines import Engines
@@ -45,7 +46,7 @@ def cell_answers(rows: list[Row]) -> dict[tuple[str, int], dict[str, bool]]:
     for r in rows:
         if r.benchmark == "match" and r.metric == "matched" and r.status == "ok":
             p = r.params
-            answers[(p["pattern"], int(p["length"]))][p["engine"]] = r.value >= 0.5
+            answers[(p["pattern"], int(p["length"]))][runtimes.label(p, "engine")] = r.value >= 0.5
     return dict(answers)
 
 

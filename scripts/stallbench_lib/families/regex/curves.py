@@ -21,6 +21,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from ... import runtimes
 from ...tidy import Row
 from .growth import Growth, classify
 
@@ -161,11 +162,11 @@ def curves(rows: list[Row], offsets: dict[str, int] | None = None, wrong: dict[s
     fell_back = set()
     for r in rows:
         if r.benchmark == "match" and r.metric == "fell_back" and r.status == "ok" and r.value >= 0.5:
-            fell_back.add((r.params["pattern"], r.params["engine"]))
+            fell_back.add((r.params["pattern"], runtimes.label(r.params, "engine")))
         if r.benchmark != "match" or r.metric != "match_ms":
             continue
         p = r.params
-        key, length = (p["pattern"], p["engine"]), int(p["length"])
+        key, length = (p["pattern"], runtimes.label(p, "engine")), int(p["length"])
         if r.status == "ok":
             times[key][length].append(r.value)
         else:

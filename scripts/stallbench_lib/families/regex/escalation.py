@@ -6,6 +6,7 @@ cell has run, the curves are refined (refine.py): lengths inside a turn too few 
 and a second measurement of the cells of a growth verdict the machine's noise could have made."""
 from dataclasses import dataclass, field
 
+from ... import runtimes
 from ...catalogue import Benchmark
 from ...plan import Cell
 from ...runner import CellResult
@@ -51,7 +52,7 @@ class Escalation:
 
     @staticmethod
     def _key(cell: Cell) -> tuple[str, str] | None:
-        return (cell.params["pattern"], cell.params["engine"]) if cell.benchmark.name == "match" else None
+        return (cell.params["pattern"], runtimes.label(cell.params, "engine")) if cell.benchmark.name == "match" else None
 
     def skip(self, cell: Cell) -> str | None:
         stop = self._stops.get(self._key(cell))

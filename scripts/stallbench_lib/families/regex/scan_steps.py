@@ -6,7 +6,7 @@ import sys
 import time
 from pathlib import Path
 
-from ... import parallel, paths
+from ... import parallel, paths, runtimes
 from . import cache, triage
 from .scan_clock import Clock, Progress, minutes
 from .patterns import Pattern, Variant
@@ -51,7 +51,7 @@ def triaged(probe_binary: Path, engines: list[str], variants: list[Variant],
     escalate = triage.blown_up(rows, variants, automata)
     print(f"stallbench: triage: {len({v for v, _ in escalate})} of {len(variants)} regexes grew on some engine "
           f"({len(escalate)} regex x engine pairs): the escalation measures those", file=sys.stderr, flush=True)
-    kept = [r for r in rows if (r.params["pattern"], r.params["engine"]) not in escalate]
+    kept = [r for r in rows if (r.params["pattern"], runtimes.label(r.params, "engine")) not in escalate]
     return escalate, kept
 
 

@@ -7,6 +7,7 @@ import html
 from matplotlib.lines import Line2D
 
 from . import agreement, summary, triage, verify
+from ... import runtimes
 from .curves import curves
 from .engines import Engines
 from .patterns import SAFE_SUFFIX, doubts
@@ -60,7 +61,7 @@ def _declared_engines(context) -> list[str]:
 def _engines(context) -> list[str]:
     """The engines that ran, in the declared order (any the declarations do not name last)."""
     declared = _declared_engines(context)
-    found = {r.params["engine"] for r in context.rows + _triaged(context)}
+    found = {runtimes.label(r.params, "engine") for r in context.rows + _triaged(context)}
     return [e for e in declared if e in found] + sorted(found - set(declared))
 
 

@@ -109,7 +109,7 @@ def throughput_cells(rows) -> dict[str, dict[str, float | str]]:
     for r in rows:
         if r.benchmark == "throughput" and r.metric == "throughput_mb_s":
             p = r.params
-            grouped.setdefault((p["pattern"], p["engine"]), []).append(r)
+            grouped.setdefault((p["pattern"], runtimes.label(p, "engine")), []).append(r)
     table: dict[str, dict[str, float | str]] = {}
     for (pattern, engine), cell in grouped.items():
         ok = [r.value for r in cell if r.status == "ok"]

@@ -23,7 +23,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ... import build, children, contract
+from ... import build, children, contract, runtimes
 from ...errors import UsageError
 from ...medians import middle
 from ...parameters import Params
@@ -133,7 +133,7 @@ class _EngineProbe:
 
     def _row(self, index: int, k: int, metric: str, value, status: str, detail: str) -> Row:
         v, ns = self.items[index]
-        params = Params({"engine": self.engine, "length": ns[k], "pattern": v.name})
+        params = Params({**runtimes.params_of(self.engine, "engine"), "length": ns[k], "pattern": v.name})
         return Row("", "regex", "match", params, 0, metric, value, "ms" if metric == "match_ms" else "count",
                    status, detail)
 

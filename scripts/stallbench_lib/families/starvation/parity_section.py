@@ -1,6 +1,7 @@
 """Report section of the `starvation/parity` benchmark: the model beside each Node line on the
 shipped ordering scenarios (the parity matrix) and the main-module race's odds, model vs Node."""
 from ...rendering import grouping, stats, table
+from ...runtimes import label as runtime_label
 from ...rendering.figures import corner_legend, figure, save
 
 METRICS = ("model_expected_pct", "node_expected_pct", "model_first_pct", "node_first_pct", "expected_orders")
@@ -19,7 +20,7 @@ scenario; the others run the races only.
 
 def _cells(rows):
     """(runtime, scenario) -> {metric: mean over repetitions}; runtimes in first-seen order."""
-    values = grouping.values(rows, lambda p: (p["runtime"], p["scenario"]) if "scenario" in p else None,
+    values = grouping.values(rows, lambda p: (runtime_label(p), p["scenario"]) if "scenario" in p else None,
                              benchmark="parity", metrics=METRICS)
     return {key: {m: sum(v) / len(v) for m, v in by_metric.items()} for key, by_metric in values.items()}
 
@@ -78,7 +79,7 @@ def section(context) -> str:
     scenarios = sorted({s for _, s in cells})
     races = [s for s in scenarios if any(cells[(rt, s)]["expected_orders"] > 1 for rt in runtimes if (rt, s) in cells)]
     tails = stats.values_by_cell(context.rows, "startup_tail_ms")
-    tail_text = "; ".join(f"{p['runtime']} {stats.fmt(stats.median(v), 3)} ms" for p, v in tails.items())
+    tail_text = "; ".join(f"{runtime_label(p)} {stats.fmt(stats.median(v), 3)} ms" for p, v in tails.items())
     parts = ["### The model beside each Node line (parity)\n", READING,
              f"Node's start-up tail (median of the probes), spent by the model before its loop: {tail_text}.\n",
              _matrix(cells, runtimes, scenarios)]

@@ -19,7 +19,7 @@ disagrees is named by its series and index, and `scripts/stallbench trace --rand
 
 def _by_repetition(rows) -> dict:
     """(runtime, repetition) -> {metric: [values]}."""
-    return grouping.values(rows, lambda p: p["runtime"], benchmark="random_parity", metrics=METRICS, per_repetition=True)
+    return grouping.values(rows, lambda p: runtimes.label(p), benchmark="random_parity", metrics=METRICS, per_repetition=True)
 
 
 def section(context) -> str:

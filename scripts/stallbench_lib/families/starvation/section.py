@@ -4,7 +4,7 @@ each Node line measured in the same run, the seeds' blocked-timer and async-func
 and the model's parity with each Node line on the ordering scenarios (parity_section.py) and on random
 programs (random_section.py)."""
 from ...rendering import grouping, stats, table
-from ...runtimes import STALLBENCH, line as node_line, runtimes as ordered_runtimes
+from ...runtimes import NODE_LINE, STALLBENCH, label, line as node_line, runtimes as ordered_runtimes
 from ...rendering.markup import collapsed
 from ...rendering.figures import figure, save
 from . import parity_section, random_section
@@ -67,7 +67,7 @@ def _cells(rows, benchmark):
 
 def _by_key(rows):
     """(scheduler, runtime) -> {n: params} for the reschedule benchmark."""
-    return grouping.cells(rows, lambda p: (p["scheduler"], p["runtime"]), lambda p: int(p["n"]), benchmark="reschedule")
+    return grouping.cells(rows, lambda p: (p["scheduler"], label(p)), lambda p: int(p["n"]), benchmark="reschedule")
 
 
 def _runtimes(grouped) -> list[str]:
@@ -205,9 +205,9 @@ def _simple_table(context, benchmark, columns):
     cells = _cells(context.rows, benchmark)
     if not cells:
         return ""
-    keys = [k for k in cells[0] if k != "runtime"]
+    keys = [k for k in cells[0] if k not in ("runtime", NODE_LINE)]
     medians = stats.medians_by_cell(context.rows, cells, [metric for metric, _, _ in columns])
-    rows = [[p["runtime"], *(p[k] for k in keys), *(stats.fmt(medians[p][metric], digits) for metric, _, digits in columns)]
+    rows = [[label(p), *(p[k] for k in keys), *(stats.fmt(medians[p][metric], digits) for metric, _, digits in columns)]
             for p in cells]
     return table.markdown(["runtime", *keys, *(column for _, column, _ in columns)], rows)
 
