@@ -36,10 +36,10 @@ class Escalation:
     def __init__(self, match: Benchmark, variants: list[Variant], engines: list[str], lengths: list[int] | None,
                  nodes: tuple = (), inputs: dict[str, str] | None = None, only: set[tuple[str, str]] | None = None):
         """`lengths` for every variant instead of each one's own; `nodes` the Node lines of the
-        engines named node@LINE; `inputs` the family's (the catalogue file, the budget); `only` the
+        engines named node@LINE (each cell carries its line as node_line); `inputs` the family's (the catalogue file, the budget); `only` the
         (variant, engine) pairs to escalate (default: all)."""
-        self._cell = lambda variant, engine, n: Cell(match, {"engine": engine, "pattern": variant, "length": str(n)},
-                                                     nodes, dict(inputs or {}))
+        self._cell = lambda variant, engine, n: Cell(match, {**runtimes.params_of(engine, "engine"), "pattern": variant,
+                                                             "length": str(n)}, nodes, dict(inputs or {}))
         self.cells: list[Cell] = [self._cell(v.name, e, n) for v in variants for n in v.ladder(lengths)
                                   for e in engines if only is None or (v.name, e) in only]
         self._offsets = {v.name: v.pattern.fixed for v in variants}

@@ -276,12 +276,13 @@ def run(args) -> int:
         escalation = Escalation(match, patterns.variants(resolved), engines, lengths, tuple(nodes), inputs, only)
         cells = list(escalation.cells)
         if runs_throughput:
-            cells += [Cell(throughput, {"engine": e, "pattern": p, "length": throughput.param("length").values[0]},
+            length = throughput.param("length").values[0]
+            cells += [Cell(throughput, {**runtimes.params_of(e, "engine"), "pattern": p, "length": length},
                            tuple(nodes), inputs)
                       for p in throughput.param("pattern").values for e in engines]
         settings = _settings(args, origin, resolved, engines, lengths, checked.per_pattern, nodes, analysis, found_scan)
         meta = run_meta([family], build_dir, {**settings, **part})
-        with clock.step("cells"), served_cells.ServedCells(apart=("engine",)) as served:
+        with clock.step("cells"), served_cells.ServedCells(apart=("engine", runtimes.NODE_LINE)) as served:
             result = execute(cells, 1, args.out or paths.RUNS, meta, skip=escalation.skip, finished=escalation.finished,
                              notices=optional.notices(build_dir, {family.name}, args.no_build), more=escalation.more,
                              run_one=served.run_cell)
