@@ -35,7 +35,6 @@ from pathlib import Path
 from conftest import BUILD, DATA
 from stallbench_lib import build, catalogue, runtimes
 from stallbench_lib.convert import read_record
-from stallbench_lib.parameters import Params
 from stallbench_lib.tidy import read_csv
 
 EXPECTED = DATA / "smoke_row_keys.csv"
@@ -139,7 +138,6 @@ def test_the_smoke_profile_in_three_shards_merges_to_the_same_rows(tmp_path):
 
 
 def _regenerate(run_dir: Path) -> None:
-    benchmarks = catalogue.all_benchmarks(catalogue.load(build.bench_binaries(BUILD)))
     series = series_metrics(run_dir)
     with open(EXPECTED, "w", newline="") as f:
         writer = csv.writer(f, lineterminator="\n")

@@ -2,7 +2,7 @@
 size with the core count marked, C++ and each Node line side by side (latency and the canaries'
 queue wait), and the medians behind them."""
 from ...rendering import grouping, stats, table
-from ...runtimes import STALLBENCH, label, order as runtime_order
+from ...runtimes import STALLBENCH, label as runtime_label, order as runtime_order
 from ...rendering.markup import collapsed
 from ...rendering.figures import CLASS_COLOURS, figure, mark_cores, save, shared_legend
 
@@ -56,7 +56,7 @@ PARAMETERS = {BENCHMARK: ("digest", "iters", "jobs", "pool")}
 
 
 def _runtime_label(p: dict) -> str:
-    runtime = label(p) if "runtime" in p else STALLBENCH
+    runtime = runtime_label(p) if "runtime" in p else STALLBENCH
     return runtime if runtime == "stallbench" else f"{runtime} {p.get('client', '')}".strip()
 
 
