@@ -46,10 +46,10 @@ class Params(Mapping[str, str]):
             pairs.append((key, value))
         if len({k for k, _ in pairs}) != len(pairs):
             raise ValueError(f"params {text!r} name a parameter twice")
-        parsed = cls(_node_line_apart(pairs))
-        if str(cls(pairs)) != text:
-            raise ValueError(f"params {text!r} are not in canonical form ({parsed._text!r}: names sorted)")
-        return parsed
+        as_written = cls(pairs)
+        if as_written._text != text:
+            raise ValueError(f"params {text!r} are not in canonical form ({as_written._text!r}: names sorted)")
+        return cls(_node_line_apart(pairs))
 
     def with_values(self, **values: str) -> "Params":
         """These parameters with some added or replaced."""
