@@ -314,3 +314,31 @@ def test_an_automaton_checked_once_is_linear_by_construction_and_a_backtracking_
     assert found[("p", "re2")].verdict == "linear" and "by construction" in found[("p", "re2")].describe()
     assert found[("p", "std")].verdict == "unknown"
     assert found[("p", "go")].verdict == "rejected"  # a refusal stays a refusal
+
+
+# Flat at a call's fixed cost, then growing: the usual shape of a polynomial attack, seen in 1,032 of a
+# tree's 1,140 polynomial curves (the 893-regex tree, docs/regex.md).
+def _turned(degree, scale, lengths):
+    return curves(_rows("pcre2", [(n, 0.002 + scale * n ** degree) for n in lengths]))[("p", "pcre2")]
+
+
+DOUBLING = [2 ** k for k in range(4, 17)]  # 16 to 65,536
+QUADRUPLING = [4 ** k for k in range(1, 9)]  # the default ladder's steps: 4 to 65,536
+
+
+def test_a_clear_polynomial_past_a_turn_stands_without_being_measured_again():
+    clear = _turned(2.0, 2e-8, DOUBLING)  # flat up to 256, then eight points of a quadratic
+    assert clear.verdict == "polynomial" and clear.growth.flat_until == 256
+    assert clear.growth.points - clear.growth.growth_from >= refine.TURN_POINTS
+    assert refine.repeat_lengths(clear) == []
+
+
+def test_a_turn_with_few_points_past_it_or_a_degree_near_linear_is_measured_again():
+    few = _turned(2.0, 2e-8, QUADRUPLING)  # flat up to 256, then three points 64x apart
+    assert few.verdict == "polynomial" and few.growth.points - few.growth.growth_from < refine.TURN_POINTS
+    assert (few.growth.r2, few.growth.fitted_span) >= (refine.CLEAR_R2, refine.NARROW_SPAN)
+    assert refine.repeat_lengths(few) == QUADRUPLING
+    gentle = _turned(1.7, 5e-7, DOUBLING)  # nine points past the turn, but a degree near linear
+    assert gentle.verdict == "polynomial" and gentle.growth.points - gentle.growth.growth_from >= refine.TURN_POINTS
+    assert gentle.growth.degree < refine.LINEAR_DEGREE + refine.NEAR_LINEAR
+    assert refine.repeat_lengths(gentle) == DOUBLING

@@ -211,7 +211,7 @@ def classify(lengths: list[int], times_ms: list[float]) -> Growth:
                       **_step(segment_log_n, segment_log_t))  # the rise is one point or one step
     clearly_exponential = len(n) >= EXP_POINTS and rss_exp < EXP_MARGIN * rss_pow
     if base >= MIN_BASE and (degree > MAX_DEGREE or clearly_exponential):
-        return Growth("exponential", degree, base, r2(rss_exp), points, **regime, fitted_span=span)
+        return Growth("exponential", degree, base, r2(rss_exp), points, **regime, fitted_span=span, growth_from=start)
     if degree < LINEAR_DEGREE:
         return Growth("linear", degree, base, r2(rss_pow), points, fitted_span=span)
-    return Growth("polynomial", degree, base, r2(rss_pow), points, **regime, fitted_span=span)
+    return Growth("polynomial", degree, base, r2(rss_pow), points, **regime, fitted_span=span, growth_from=start)

@@ -8,15 +8,16 @@
   exponential climbs from nothing to over the budget between two lengths), or whose fit read flat
   while its stop says it grew (curves.py), gets three lengths between its last finished one (or its
   shortest input) and that stop;
-- a growth verdict the machine's noise could have made (a poor or narrow fit, a turn, a low degree
-  read from fast matches; an exponential of poor fit) gets each of its lengths measured once more, the
-  engines side by side again; the curve then counts each length's fastest cell (load only adds
-  time) and shows the spread beside the growth (curves.py).
+- a growth verdict the machine's noise could have made (a poor or narrow fit, a turn with few points
+  past it or a degree near linear past it, a low degree read from fast matches; an exponential of
+  poor fit) gets each of its lengths measured once more, the engines side by side again; the curve
+  then counts each length's fastest cell (load only adds time) and shows the spread beside the
+  growth (curves.py).
 
 Pure functions of a Curve: the tests drive them with synthetic curves."""
 
 from .curves import Curve
-from .growth import NOISY_R2
+from .growth import LINEAR_DEGREE, NOISY_R2
 
 PASSES = 2              # refinement rounds after the escalation: a turn refined, then its new points repeated
 STOPS = ("timeout", "guarded")  # a curve ended by these before it could be read gets lengths below the stop
@@ -25,6 +26,14 @@ WEAK_DEGREE = 2.5       # a polynomial below this degree, read from matches all 
 FAST_MS = 5.0           # is measured again before it stands (load can double a fast match's time)
 CLEAR_R2 = 0.98         # ... and one whose fit is worse than this
 NARROW_SPAN = 10.0      # ... or fitted over less than this many times of lengths
+# ... or read past a turn (flat, then growing) from fewer than TURN_POINTS points, or to a degree within
+# NEAR_LINEAR of linear. Past a turn is the usual shape of a polynomial attack (a call's fixed cost
+# first): of a tree's 1,140 polynomial curves, 1,032 had one, with 4 to 33 points past it and a
+# clear fit over a wide span. Measured again, their degrees moved by a median 0.007 and at most 0.27,
+# and one verdict changed (degree 1.6 to linear): repeating them was about 44% of the escalation's time
+# (the 893-regex tree, docs/regex.md).
+TURN_POINTS = 5
+NEAR_LINEAR = 0.3
 
 
 def _between(low: int, high: int, offset: int, count: int) -> list[int]:
@@ -68,8 +77,10 @@ def weak(curve: Curve) -> bool:
     growth = curve.growth
     if curve.verdict == "polynomial":
         fast = max((t for _, t in curve.points), default=0) < FAST_MS
+        turn_in_doubt = growth.flat_until is not None and (growth.points - growth.growth_from < TURN_POINTS
+                                                            or growth.degree < LINEAR_DEGREE + NEAR_LINEAR)
         return ((growth.degree < WEAK_DEGREE and fast) or (growth.r2 or 0) < CLEAR_R2
-                or growth.flat_until is not None or (growth.fitted_span or 0) < NARROW_SPAN)
+                or turn_in_doubt or (growth.fitted_span or 0) < NARROW_SPAN)
     return curve.verdict == "exponential" and (growth.r2 or 0) < NOISY_R2
 
 

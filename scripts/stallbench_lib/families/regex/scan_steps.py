@@ -39,9 +39,10 @@ def _engine_done(clock: Clock, step: str):
 
 
 def triaged(probe_binary: Path, engines: list[str], variants: list[Variant],
-            node_paths: dict[str, str], clock: Clock, automata: frozenset[str]) -> tuple[set[tuple[str, str]], list]:
-    """The (variant, engine) pairs to escalate (those that blew up in the triage) and the triage's
-    rows of the others, which give their verdicts."""
+            node_paths: dict[str, str], clock: Clock, automata: frozenset[str]) -> tuple[set[tuple[str, str]], list, list]:
+    """The (variant, engine) pairs to escalate (those that blew up in the triage), the triage's
+    rows of the others, which give their verdicts, and its rows of those pairs, where their
+    escalation starts from."""
     print(f"stallbench: triage: {len(variants)} regexes x {len(engines) - len(automata)} engines at 3 lengths, "
           f"{len(automata)} linear by construction ({', '.join(sorted(automata))}) at one, one process per engine, "
           f"{parallel.cores()} at a time ...", file=sys.stderr, flush=True)
@@ -51,13 +52,14 @@ def triaged(probe_binary: Path, engines: list[str], variants: list[Variant],
     escalate = triage.blown_up(rows, variants, automata)
     print(f"stallbench: triage: {len({v for v, _ in escalate})} of {len(variants)} regexes grew on some engine "
           f"({len(escalate)} regex x engine pairs): the escalation measures those", file=sys.stderr, flush=True)
-    kept = [r for r in rows if (r.params["pattern"], runtimes.label(r.params, "engine")) not in escalate]
-    return escalate, kept
+    grew = lambda r: (r.params["pattern"], runtimes.label(r.params, "engine")) in escalate
+    return escalate, [r for r in rows if not grew(r)], [r for r in rows if grew(r)]
 
 
 def escalated(probe_binary: Path, pairs: set[tuple[str, str]], variants: list[Variant], node_paths: dict[str, str],
-              ladder: list[int] | None, clock: Clock) -> list:
-    """The escalation's rows of the pairs the triage saw grow, measured in the probe."""
+              ladder: list[int] | None, clock: Clock, triaged: list) -> list:
+    """The escalation's rows of the pairs the triage saw grow, measured in the probe from where the
+    triage's rows of them (`triaged`) left off."""
     if not pairs:
         return []
     print(f"stallbench: escalation: {len(pairs)} regex x engine pairs through their lengths, each up to a match "
@@ -65,7 +67,8 @@ def escalated(probe_binary: Path, pairs: set[tuple[str, str]], variants: list[Va
     start = time.monotonic()
     progress = Progress("escalation", len(pairs), "regex x engine pairs")
     rows = triage.escalate(probe_binary, pairs, variants, node_paths, ladder, _engine_done(clock, "escalation"),
-                           progress)
-    print(f"stallbench: escalation: {_matches(rows):,} matches timed in {time.monotonic() - start:.0f} s",
-          file=sys.stderr, flush=True)
+                           progress, triaged)
+    kept = sum(r.metric == "match_ms" and r.status == "ok" for r in triaged)
+    print(f"stallbench: escalation: {_matches(rows) - kept:,} matches timed in {time.monotonic() - start:.0f} s, "
+          f"beside the triage's {kept:,} of these pairs", file=sys.stderr, flush=True)
     return rows

@@ -8,7 +8,9 @@ regexes cost one process per engine where a catalogue study costs one per engine
 - The escalation: each escalated pair through its whole ladder of lengths, up to the first match
   past ESCALATION_STOP_MS (the point the risky-first listing ranks by), then once more where the
   curve needs it before its verdict can stand (refine.py: lengths inside a turn, a noisy verdict's
-  lengths again; the fastest time of a length counts).
+  lengths again; the fastest time of a length counts). The triage's own points of the pair are
+  points of its curve: their lengths are not measured again, nor lengths past one of them that
+  already passed ESCALATION_STOP_MS.
 
 A match cannot be interrupted inside the probe: a process that has spent HANG_S of processor time
 (its own and its engine's program's) on a match it announced, past QUIET_S of silence, or has been
@@ -300,12 +302,32 @@ def halfway(variant: Variant) -> list[int]:
     return variant.pattern.snapped(own + middles) if variant.pattern.pumps else sorted(set(own + middles))
 
 
+def _measured(rows: list[Row]) -> dict[tuple[str, str], dict[int, float]]:
+    """(variant, engine) -> length -> match_ms of the finished matches among `rows`."""
+    found: dict[tuple[str, str], dict[int, float]] = {}
+    for r in rows:
+        if r.metric == "match_ms" and r.status == "ok":
+            found.setdefault((r.params["pattern"], runtimes.label(r.params, "engine")), {})[int(r.params["length"])] = r.value
+    return found
+
+
+def _still_to_measure(ladder: list[int], known: dict[int, float]) -> list[int]:
+    """The lengths of a ladder the triage did not measure, up to its first point past ESCALATION_STOP_MS."""
+    past = min((n for n, ms in known.items() if ms >= ESCALATION_STOP_MS), default=None)
+    return [n for n in ladder if n not in known and (past is None or n < past)]
+
+
 def escalate(binary_path: Path, pairs: set[tuple[str, str]], variants: list[Variant], nodes: dict[str, str] | None = None,
-             ladder: list[int] | None = None, finished=None, progress=None) -> list[Row]:
+             ladder: list[int] | None = None, finished=None, progress=None, triaged: list[Row] = ()) -> list[Row]:
     """The escalation of the (variant, engine) pairs: each through its ladder (`ladder` for every
     variant, else its own lengths and the halfway ones) up to the first match past ESCALATION_STOP_MS, then once more
-    where its curve needs it (refine.py; lengths below a match that passed it too soon)."""
+    where its curve needs it (refine.py; lengths below a match that passed it too soon). `triaged`: the
+    triage's rows; those of the pairs are returned with the escalation's, as points of their curves
+    (_still_to_measure)."""
     by_name = {v.name: v for v in variants}
+    reused = [r for r in triaged if (r.params["pattern"], runtimes.label(r.params, "engine")) in pairs
+              and (r.metric != "match_ms" or r.status == "ok")]
+    known = _measured(reused)
 
     def plan_of(wanted: dict[tuple[str, str], list[int]]) -> dict[str, list[tuple[Variant, list[int]]]]:
         plan: dict[str, list[tuple[Variant, list[int]]]] = {}
@@ -314,9 +336,11 @@ def escalate(binary_path: Path, pairs: set[tuple[str, str]], variants: list[Vari
                 plan.setdefault(engine, []).append((by_name[name], sorted(set(ns))))
         return plan
 
-    rows = probe(binary_path, plan_of({pair: by_name[pair[0]].ladder(ladder) if ladder else halfway(by_name[pair[0]])
-                                       for pair in pairs}), nodes, ESCALATION_STOP_MS, finished=finished,
-                 progress=progress)
+    wanted = {pair: _still_to_measure(by_name[pair[0]].ladder(ladder) if ladder else halfway(by_name[pair[0]]),
+                                      known.get(pair, {})) for pair in pairs}
+    if progress is not None:  # a pair the triage already took past the stop is done
+        progress.advance(sum(not ns for ns in wanted.values()))
+    rows = reused + probe(binary_path, plan_of(wanted), nodes, ESCALATION_STOP_MS, finished=finished, progress=progress)
     found = curves(rows, {v.name: v.pattern.fixed for v in variants})
     whole = lambda pair, ns: [n for n in by_name[pair[0]].pattern.snapped(ns) if n not in dict(found[pair].points)]
     again = {pair: whole(pair, refine.turn_lengths(c) + refine.below_slow(c, ESCALATION_STOP_MS))

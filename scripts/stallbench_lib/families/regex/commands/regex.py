@@ -267,11 +267,11 @@ def run(args) -> int:
         if found_scan is not None and not args.no_triage:
             # A scan measures in the probe, one process per engine: no match cell is left to run.
             with clock.step("triage"):
-                grew, triaged = scan_steps.triaged(probe_binary, engines, patterns.variants(resolved), node_paths,
-                                                   clock, table.automata(engines))
+                grew, triaged, where_grew = scan_steps.triaged(probe_binary, engines, patterns.variants(resolved),
+                                                               node_paths, clock, table.automata(engines))
             with clock.step("escalation"):
                 escalated = scan_steps.escalated(probe_binary, grew, patterns.variants(resolved), node_paths,
-                                                 lengths, clock)
+                                                 lengths, clock, where_grew)
             only = set()
         escalation = Escalation(match, patterns.variants(resolved), engines, lengths, tuple(nodes), inputs, only)
         cells = list(escalation.cells)
