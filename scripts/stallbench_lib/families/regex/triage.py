@@ -29,6 +29,7 @@ from ... import build, children, contract, runtimes
 from ...errors import UsageError
 from ...medians import middle
 from ...parameters import Params
+from ...rendering import grouping
 from ...tidy import Row
 from . import refine
 from ...process_cpu import tree_cpu_s
@@ -303,11 +304,12 @@ def halfway(variant: Variant) -> list[int]:
 
 
 def _measured(rows: list[Row]) -> dict[tuple[str, str], dict[int, float]]:
-    """(variant, engine) -> length -> match_ms of the finished matches among `rows`."""
+    """(variant, engine) -> length -> the fastest match_ms of the finished matches among `rows`."""
+    by_cell = grouping.values(rows, lambda p: (p["pattern"], runtimes.label(p, "engine"), int(p["length"])),
+                              metrics=("match_ms",))
     found: dict[tuple[str, str], dict[int, float]] = {}
-    for r in rows:
-        if r.metric == "match_ms" and r.status == "ok":
-            found.setdefault((r.params["pattern"], runtimes.label(r.params, "engine")), {})[int(r.params["length"])] = r.value
+    for (name, engine, length), measured in by_cell.items():
+        found.setdefault((name, engine), {})[length] = min(measured["match_ms"])
     return found
 
 
