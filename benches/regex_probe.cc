@@ -4,7 +4,7 @@
 // on stdin and writes one JSON line per event on stdout, flushed as it happens:
 //
 //   {"engine": "node@26", "nodes": {"26": "/path/to/node"}, "slow_ms": 50, "skip_ms": 500, "first": 0,
-//    "regexes": [{"regex": "^a+$", "flags": "", "inputs": ["aaa!", ...]}, ...]}
+//    "regexes": [{"regex": "^a+$", "flags": "", "inputs": ["aaa!", ...], "aim": [2, ...]}, ...]}
 //   -> {"protocol": 3}                                      first, once (regex_probe_hello)
 //      {"regex": 0, "rejected": "..."}                      the engine refused it (regex_probe_event)
 //      {"regex": 0, "input": 1, "start": true}               about to match
@@ -15,7 +15,11 @@
 //
 // Inputs are bytes as Latin-1 characters, as for regex_check. A regex's remaining inputs are
 // skipped once one match takes `slow_ms` (a longer input only takes longer), or when the next would
-// take `skip_ms` growing at the rate of the last two (0 or absent: never). A match that never
+// take `skip_ms` growing at the rate of the last two (0 or absent: never). The inputs listed in `aim`
+// (indices; absent: none) are measured only when the next input not listed would overshoot: growing
+// at the rate of the last two it would take kOvershoot x `slow_ms`. They land a curve's last match
+// nearer `slow_ms` (a quadratic's last 2x step otherwise lands anywhere up to 4x past it, and that
+// last match was half of a tree's escalation). A match that never
 // returns cannot be stopped here: the orchestrator (families/regex/triage.py) kills the process after the
 // last `start` it saw, records it, and starts the probe again from the next regex (`first`).
 #include <algorithm>
@@ -62,12 +66,35 @@ json timed(rx::Regex& regex, const std::string& input) {
 // already turned up is escalated anyway, where its next length is measured on the way: in the
 // triage, a quadratic at 10 ms on 2 KB took seconds at 32 KB, each one killed as stuck and its
 // engine's runtime started again.
+using Point = std::optional<std::pair<std::size_t, double>>;  // a finished input's length and time
+
+// The time a match of `next_length` would take growing from `last` at the rate from `before` to
+// it, at least in proportion to the length; 0 when there is nothing to grow from.
+double predicted_ms(const Point& before, const Point& last, std::size_t next_length) {
+  if (!last || last->second <= 0 || last->first == 0) return 0;
+  double rate = 1.0;
+  if (before && before->second > 0 && last->first > before->first)
+    rate = std::max(1.0, std::log(last->second / before->second) /
+                             std::log(static_cast<double>(last->first) / before->first));
+  return last->second * std::pow(static_cast<double>(next_length) / last->first, rate);
+}
+
 bool ends_here(double ms, double slow_ms, double skip_ms, std::size_t length, std::size_t next_length,
-               const std::optional<std::pair<std::size_t, double>>& before) {
+               const Point& before) {
   if (ms >= slow_ms) return true;
   if (skip_ms <= 0 || !before || before->second <= 0 || ms <= 0 || length <= before->first) return false;
-  double rate = std::max(1.0, std::log(ms / before->second) / std::log(static_cast<double>(length) / before->first));
-  return ms * std::pow(static_cast<double>(next_length) / length, rate) >= skip_ms;
+  return predicted_ms(before, std::make_pair(length, ms), next_length) >= skip_ms;
+}
+
+constexpr double kOvershoot = 2.0;
+
+// Whether input k, one of the `aim` inputs, is measured: the next input not among them is predicted
+// to take kOvershoot x slow_ms (or there is none).
+bool aimed(const std::vector<std::string>& inputs, const std::vector<bool>& aim, std::size_t k, double slow_ms,
+           const Point& before, const Point& last) {
+  std::size_t next = k + 1;
+  while (next < inputs.size() && aim[next]) ++next;
+  return next == inputs.size() || predicted_ms(before, last, inputs[next].size()) >= kOvershoot * slow_ms;
 }
 
 void probe(const std::string& engine, const json& item, std::size_t index, double slow_ms, double skip_ms,
@@ -81,8 +108,11 @@ void probe(const std::string& engine, const json& item, std::size_t index, doubl
   }
   std::vector<std::string> inputs;
   for (const auto& text : item.at("inputs")) inputs.push_back(stallbench::regex_check::latin1_bytes(text.get<std::string>()));
-  std::optional<std::pair<std::size_t, double>> before;  // the last finished input's length and time
+  std::vector<bool> aim(inputs.size(), false);
+  for (const auto& k : item.value("aim", json::array())) aim.at(k.get<std::size_t>()) = true;
+  Point before, last;  // the last two finished inputs
   for (std::size_t k = 0; k < inputs.size(); ++k) {
+    if (aim[k] && !aimed(inputs, aim, k, slow_ms, before, last)) continue;
     emit({{"regex", index}, {"input", k}, {"start", true}});
     const std::string& input = inputs[k];
     json event = {{"regex", index}, {"input", k}};
@@ -97,8 +127,9 @@ void probe(const std::string& engine, const json& item, std::size_t index, doubl
     if (!event.contains("ms")) return;
     double ms = event["ms"].get<double>();
     std::size_t next = k + 1 < inputs.size() ? inputs[k + 1].size() : 0;
-    if (ends_here(ms, slow_ms, skip_ms, input.size(), next, before)) return;
-    before = std::make_pair(input.size(), ms);
+    if (ends_here(ms, slow_ms, skip_ms, input.size(), next, last)) return;
+    before = last;
+    last = std::make_pair(input.size(), ms);
   }
 }
 

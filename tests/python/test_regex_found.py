@@ -167,6 +167,26 @@ def test_node_linear_says_where_v8s_linear_engine_cannot_apply(tmp_path, regex_t
     assert "(fell back)" in matrix["nested-i"] and "(fell back)" not in matrix["nested"]
 
 
+def test_a_scan_measures_node_linear_once_where_it_falls_back(tmp_path, regex_tools):
+    # Where V8's linear engine cannot run the regex, node-linear@26 backtracks as node@26 does: the
+    # scan measures node@26 alone and gives node-linear@26 its curve, saying so; where it can, both.
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    (tree / "m.js").write_text("export const nested = /^(a+)+$/;\nexport const nestedI = /^(a+)+$/i;\n")
+    result, run_dir = regex_run(tmp_path, "--scan", str(tree), "--no-cache", "--engines", "node,node-linear",
+                                "--node", "26")
+    assert result.returncode == 0, result.stderr
+    measured = {(r.params["pattern"], runtimes.label(r.params, "engine"))
+                for name in ("triage.csv", "escalation.csv") for r in read_csv(run_dir / name)}
+    assert measured == {("m-js-L1", "node@26"), ("m-js-L1", "node-linear@26"), ("m-js-L2", "node@26")}
+    found = verdicts(run_dir)
+    mine, its = found[("m-js-L2", "node-linear@26")], found[("m-js-L2", "node@26")]
+    assert "the i flag" in mine["fallback"] and "measured as node@26" in mine["description"]
+    assert (mine["verdict"], mine["degree"], mine["points"]) == (its["verdict"], its["degree"], its["points"])
+    assert "measured as" not in found[("m-js-L1", "node-linear@26")]["description"]
+    assert "1 pair left to the engine whose algorithm it falls back to" in result.stderr
+
+
 def test_a_safe_or_mild_verdict_of_recheck_s_fuzzer_alone_is_not_taken_as_it_is(tmp_path, regex_tools):
     # Bounded repeats over recheck's maxRepeatCount inside a nested quantifier: its automaton checker
     # gives up and its fuzzer calls both "4th degree polynomial". The first is too big for the

@@ -19,7 +19,7 @@ guard that fires on stack depth (Java's StackOverflowError, V8's RangeError, a J
 nothing about time: a linear pattern reaches it on a long input."""
 import re
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ... import runtimes
 from ...tidy import Row
@@ -54,6 +54,7 @@ class Curve:
     measured: dict[int, list[float]] = field(default_factory=dict)  # length -> every cell's match_ms
     doubt: str | None = None          # why a flat curve proves nothing (patterns.DOUBTS): its verdict then
     automaton: bool = False           # the engine is linear by construction (its kind in the engine table)
+    measured_as: str | None = None    # the engine whose measurement this is: it fell back to that one's algorithm
 
     @property
     def by_construction(self) -> bool:
@@ -106,11 +107,12 @@ class Curve:
         if self.by_construction:
             n, ms = self.points[-1]
             return f"linear by construction (an automaton), checked at {n:,} ({ms:.4g} ms)"
-        fell = f"; fell back: {self.fallback}" if self.fallback else ""
+        fell = (f"; fell back: {self.fallback}" if self.fallback else "") + (
+            f"; measured as {self.measured_as}, whose algorithm it ran" if self.measured_as else "")
         again = self.spread()
         noise = f"; measured again, the same length up to x{again:.1f} apart" if again else ""
         if verdict == self.doubt:
-            return f"{verdict}: {self.growth.describe()} on an input that is no known attack"
+            return f"{verdict}: {self.growth.describe()} on an input that is no known attack{fell}"
         if verdict == "growing" and self.growth.kind == "linear":
             n, t = self.points[-1]
             return (f"grew faster than its input: {t:.3g} ms at {n:,}, then {stop} (in proportion it would have "
@@ -148,13 +150,16 @@ def disputed_engines(unresolved: list[dict]) -> dict[str, dict[str, dict]]:
 def curves(rows: list[Row], offsets: dict[str, int] | None = None, wrong: dict[str, dict[str, dict]] | None = None,
            fallbacks: dict[str, dict[str, str]] | None = None,
            unresolved: list[dict] | None = None, doubts: dict[str, str | None] | None = None,
-           automata: frozenset[str] = frozenset()) -> dict[tuple[str, str], Curve]:
+           automata: frozenset[str] = frozenset(),
+           measured_as: dict[tuple[str, str], str] | None = None) -> dict[tuple[str, str], Curve]:
     """(variant, engine) -> Curve, from the match benchmark's rows (any number of repetitions).
     `offsets`: variant -> fixed bytes of its attack; `wrong`: variant -> engine -> first wrong answer;
     `fallbacks`: variant -> engine -> why it fell back (the rows' fell_back say that it did);
     `unresolved`: the disagreements nothing decided (agreement.judge), whose engines are disputed;
     `doubts`: variant -> why its flat curves prove nothing (patterns.doubt_of);
-    `automata`: the engines linear by construction (engines.Engines.automata)."""
+    `automata`: the engines linear by construction (engines.Engines.automata);
+    `measured_as`: (variant, engine) -> the engine that ran it the same way (engines.Engines.measured_as):
+    a pair with no rows of its own (a scan measured that engine once for both) gets that one's curve."""
     offsets, wrong, fallbacks, doubts = offsets or {}, wrong or {}, fallbacks or {}, doubts or {}
     disputed = disputed_engines(unresolved or [])
     times = defaultdict(lambda: defaultdict(list))
@@ -182,6 +187,11 @@ def curves(rows: list[Row], offsets: dict[str, int] | None = None, wrong: dict[s
         why = fallbacks.get(key[0], {}).get(key[1]) or (FELL_BACK if key in fell_back else None)
         found[key] = Curve(key[0], key[1], points, stop, growth, offset, wrong.get(key[0], {}).get(key[1]), why,
                            disputed.get(key[0], {}).get(key[1]), measured, doubts.get(key[0]), key[1] in automata)
+    for key, same in (measured_as or {}).items():
+        if key not in found and (key[0], same) in found:
+            found[key] = replace(found[(key[0], same)], engine=key[1], wrong=wrong.get(key[0], {}).get(key[1]),
+                                 fallback=fallbacks.get(key[0], {}).get(key[1]),
+                                 disputed=disputed.get(key[0], {}).get(key[1]), measured_as=same)
     return found
 
 

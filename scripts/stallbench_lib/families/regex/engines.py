@@ -40,6 +40,21 @@ class Engines:
         """pcre2-jit -> pcre2, node-linear@26 -> node: engines that vote once."""
         return self._row(engine).get("implementation") or runtimes.base(engine)
 
+    def measured_as(self, fallbacks: dict[str, dict[str, str]],
+                    engines: list[str] | None = None) -> dict[tuple[str, str], str]:
+        """(variant, engine) -> the engine of `engines` that runs the variant the same way: an engine
+        that falls back on a variant (node-linear@26 on a pattern V8's linear engine does not take,
+        `fallbacks`: verify.fallbacks) runs its implementation's own algorithm on the same Node line
+        (node@26), so a scan measures that one once for both. `engines`: those measured (default: any)."""
+        found = {}
+        for variant, fell in fallbacks.items():
+            for engine in fell:
+                at_line = runtimes.line(engine)
+                same = runtimes.of_line(at_line, self.implementation(engine)) if at_line else self.implementation(engine)
+                if same != engine and (engines is None or same in engines):
+                    found[(variant, engine)] = same
+        return found
+
     def automata(self, engines: list[str] | None = None) -> frozenset[str]:
         """The engines (of `engines`, default all) linear by construction: kind automaton."""
         return frozenset(e for e in (engines if engines is not None else self.names())

@@ -135,9 +135,10 @@ def write(parts: list[group_merge.Part], meta: dict, out_parent: Path, run_id: s
     regex = meta["regex"]
     resolved = _catalogue(parts, order)
     offsets = {v.name: v.pattern.fixed for v in patterns.variants(resolved)}
-    found_curves = curves(run.rows + measured, offsets, regex["correctness"]["wrong_answers"],
-                          verify.fallbacks(regex["sample_check"]), regex["correctness"]["unresolved"],
-                          patterns.doubts({p.name: p.attack for p in resolved}), Engines.from_meta(meta).automata())
+    fallbacks, table = verify.fallbacks(regex["sample_check"]), Engines.from_meta(meta)
+    found_curves = curves(run.rows + measured, offsets, regex["correctness"]["wrong_answers"], fallbacks,
+                          regex["correctness"]["unresolved"], patterns.doubts({p.name: p.attack for p in resolved}),
+                          table.automata(), table.measured_as(fallbacks))
     atomic_write(run.path / CLASSIFICATION, summary.classification_csv(found_curves))
     atomic_write(run.path / CATALOGUE, catalogue_file.to_toml(resolved, f"Patterns from: {regex['patterns_file']}"))
     return run, (f"{_listing(meta, resolved, found_curves)}\n"

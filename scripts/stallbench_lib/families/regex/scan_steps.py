@@ -38,17 +38,22 @@ def _engine_done(clock: Clock, step: str):
     return done
 
 
-def triaged(probe_binary: Path, engines: list[str], variants: list[Variant],
-            node_paths: dict[str, str], clock: Clock, automata: frozenset[str]) -> tuple[set[tuple[str, str]], list, list]:
+def triaged(probe_binary: Path, engines: list[str], variants: list[Variant], node_paths: dict[str, str],
+            clock: Clock, automata: frozenset[str],
+            measured_as: dict[tuple[str, str], str]) -> tuple[set[tuple[str, str]], list, list]:
     """The (variant, engine) pairs to escalate (those that blew up in the triage), the triage's
     rows of the others, which give their verdicts, and its rows of those pairs, where their
-    escalation starts from."""
+    escalation starts from. The pairs of `measured_as` are not measured: their verdicts are those
+    of the engine whose algorithm they fell back to."""
+    n = len(measured_as)
+    same = (f"; {n} pair{'s' * (n > 1)} left to the engine whose algorithm {'they fall' if n > 1 else 'it falls'} "
+            f"back to" if n else "")
     print(f"stallbench: triage: {len(variants)} regexes x {len(engines) - len(automata)} engines at 3 lengths, "
-          f"{len(automata)} linear by construction ({', '.join(sorted(automata))}) at one, one process per engine, "
-          f"{parallel.cores()} at a time ...", file=sys.stderr, flush=True)
-    progress = Progress("triage", len(variants) * len(engines), "regex x engine pairs")
+          f"{len(automata)} linear by construction ({', '.join(sorted(automata))}) at one{same}, one process per "
+          f"engine, {parallel.cores()} at a time ...", file=sys.stderr, flush=True)
+    progress = Progress("triage", len(variants) * len(engines) - len(measured_as), "regex x engine pairs")
     rows = triage.triage(probe_binary, engines, variants, node_paths, _engine_done(clock, "triage"), progress,
-                         automata)
+                         automata, measured_as)
     escalate = triage.blown_up(rows, variants, automata)
     print(f"stallbench: triage: {len({v for v, _ in escalate})} of {len(variants)} regexes grew on some engine "
           f"({len(escalate)} regex x engine pairs): the escalation measures those", file=sys.stderr, flush=True)

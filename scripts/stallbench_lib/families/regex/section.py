@@ -295,11 +295,11 @@ def sections(context) -> str:
         checks = regex_meta.get("correctness") or _row_checks(context)
         offsets = {name: entry.get("fixed", 0) for name, entry in regex_meta.get("patterns", {}).items()}
         offsets.update({name + SAFE_SUFFIX: fixed for name, fixed in offsets.items()})
-        found = curves(match_rows, offsets, checks.get("wrong_answers", {}),
-                       verify.fallbacks(regex_meta.get("sample_check", {})), checks.get("unresolved", []),
+        fallbacks, table = verify.fallbacks(regex_meta.get("sample_check", {})), Engines.from_meta(context.run.meta)
+        found = curves(match_rows, offsets, checks.get("wrong_answers", {}), fallbacks, checks.get("unresolved", []),
                        doubts({name: entry.get("attack") or ""
                                for name, entry in regex_meta.get("patterns", {}).items()}),
-                       Engines.from_meta(context.run.meta).automata())
+                       table.automata(), table.measured_as(fallbacks))
         variants = _variants(match_rows)
         parts += ["### Catastrophic backtracking (ReDoS)\n", READING, _nodes(context),
                   _risky_first(found, variants, engines, regex_meta),

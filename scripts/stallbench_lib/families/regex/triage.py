@@ -224,16 +224,17 @@ class _EngineProbe:
 
 def probe(binary_path: Path, plan: dict[str, list[tuple[Variant, list[int]]]], nodes: dict[str, str] | None = None,
           slow_ms: float = SLOW_MS, workers: int | None = None, finished=None, progress=None,
-          skip_ms: float = 0) -> list[Row]:
+          skip_ms: float = 0, aim: dict[str, set[int]] | None = None) -> list[Row]:
     """Match rows (benchmark `match`, run id empty) of every engine's regexes at their lengths (`plan`:
     engine -> [(variant, lengths)]), a regex's longer lengths skipped once a match takes `slow_ms`, or
-    (`skip_ms` > 0) once the next would take `skip_ms` growing at the rate of the last two.
+    (`skip_ms` > 0) once the next would take `skip_ms` growing at the rate of the last two. `aim`:
+    variant -> lengths measured only where the next one would overshoot `slow_ms` (regex_probe.cc).
     `finished(engine, regexes, rows, engines done, engines, busy seconds)` is told of each engine as it
     ends; `progress` (scan_clock.Progress) of each regex x engine pair done."""
     waiting = []
     for engine, items in plan.items():
-        regexes = [{"regex": v.regex, "flags": v.pattern.flags, "inputs": [v.pattern.attack_input(n) for n in ns]}
-                   for v, ns in items]
+        regexes = [{"regex": v.regex, "flags": v.pattern.flags, "inputs": [v.pattern.attack_input(n) for n in ns],
+                    "aim": [k for k, n in enumerate(ns) if n in (aim or {}).get(v.name, ())]} for v, ns in items]
         request = {"engine": engine, "nodes": nodes or {}, "slow_ms": slow_ms, "skip_ms": skip_ms, "regexes": regexes}
         waiting.append(_EngineProbe(engine, request, items, progress=progress))
     running: dict[int, _EngineProbe] = {}
@@ -280,11 +281,15 @@ def probe(binary_path: Path, plan: dict[str, list[tuple[Variant, list[int]]]], n
 
 
 def triage(binary_path: Path, engines: list[str], variants: list[Variant], nodes: dict[str, str] | None = None,
-           finished=None, progress=None, automata: frozenset[str] = frozenset()) -> list[Row]:
+           finished=None, progress=None, automata: frozenset[str] = frozenset(),
+           measured_as: dict[tuple[str, str], str] | None = None) -> list[Row]:
     """Every engine x variant at the triage's lengths; an engine linear by construction (`automata`)
-    once, at the longest: that it compiles the regex, answers, and at what cost, is all it can tell."""
-    return probe(binary_path, {e: [(v, lengths(v)[-1:] if e in automata else lengths(v)) for v in variants]
-                               for e in _backtracking_first(engines, automata)}, nodes, finished=finished,
+    once, at the longest: that it compiles the regex, answers, and at what cost, is all it can tell.
+    The pairs of `measured_as` (engines.Engines.measured_as) are left out: the engine they name runs
+    them the same way, and is measured."""
+    plan = {e: [(v, lengths(v)[-1:] if e in automata else lengths(v)) for v in variants
+                if (v.name, e) not in (measured_as or {})] for e in _backtracking_first(engines, automata)}
+    return probe(binary_path, {e: items for e, items in plan.items() if items}, nodes, finished=finished,
                  progress=progress, skip_ms=PREDICTED_SLOW_MS)
 
 
@@ -293,14 +298,27 @@ def _backtracking_first(engines: list[str], automata: frozenset[str]) -> list[st
     return sorted(engines, key=lambda e: e in automata)
 
 
-def halfway(variant: Variant) -> list[int]:
-    """The variant's own lengths with one more (in whole pumps) halfway between each two, on pumped
-    bytes: the escalation stops at the first match past ESCALATION_STOP_MS, and a quadratic that
-    passes it on the default ladder's 4x steps overshoots it up to 16x (1.6 s a match: most of a
-    tree's escalation); steps of 2x at most stop it by 4x, and the triage's lengths are among them."""
-    own, fixed = variant.lengths, variant.pattern.fixed
+def _with_middles(variant: Variant, own: list[int]) -> list[int]:
+    """`own` with one more length (in whole pumps) halfway between each two, on pumped bytes."""
+    fixed = variant.pattern.fixed
     middles = [fixed + round(math.sqrt(max(a - fixed, 1) * (b - fixed))) for a, b in zip(own, own[1:])]
     return variant.pattern.snapped(own + middles) if variant.pattern.pumps else sorted(set(own + middles))
+
+
+def halfway(variant: Variant) -> list[int]:
+    """The variant's own lengths with one more halfway between each two: the escalation stops at the
+    first match past ESCALATION_STOP_MS, and a quadratic that passes it on the default ladder's 4x
+    steps overshoots it up to 16x (1.6 s a match: most of a tree's escalation); steps of 2x at most
+    stop it by 4x, and the triage's lengths are among them."""
+    return _with_middles(variant, variant.lengths)
+
+
+def aimed(variant: Variant, ladder: list[int]) -> set[int]:
+    """The lengths halfway again between each two of `ladder`: measured only where the next length
+    of the ladder would overshoot ESCALATION_STOP_MS twice over (probe's `aim`), they bring a
+    quadratic's last match from up to 4x past the stop to at most 2x (on an 893-regex tree, the
+    last match of each curve was half of the escalation's time)."""
+    return set(_with_middles(variant, ladder)) - set(ladder)
 
 
 def _measured(rows: list[Row]) -> dict[tuple[str, str], dict[int, float]]:
@@ -338,11 +356,14 @@ def escalate(binary_path: Path, pairs: set[tuple[str, str]], variants: list[Vari
                 plan.setdefault(engine, []).append((by_name[name], sorted(set(ns))))
         return plan
 
-    wanted = {pair: _still_to_measure(by_name[pair[0]].ladder(ladder) if ladder else halfway(by_name[pair[0]]),
-                                      known.get(pair, {})) for pair in pairs}
+    ladders = {v.name: v.ladder(ladder) if ladder else halfway(v) for v in variants}
+    aims = {name: set() if ladder else aimed(by_name[name], own) for name, own in ladders.items()}  # --lengths: those
+    wanted = {pair: _still_to_measure(sorted(set(ladders[pair[0]]) | aims[pair[0]]), known.get(pair, {}))
+              for pair in pairs}
     if progress is not None:  # a pair the triage already took past the stop is done
         progress.advance(sum(not ns for ns in wanted.values()))
-    rows = reused + probe(binary_path, plan_of(wanted), nodes, ESCALATION_STOP_MS, finished=finished, progress=progress)
+    rows = reused + probe(binary_path, plan_of(wanted), nodes, ESCALATION_STOP_MS, finished=finished, progress=progress,
+                          aim=aims)
     found = curves(rows, {v.name: v.pattern.fixed for v in variants})
     whole = lambda pair, ns: [n for n in by_name[pair[0]].pattern.snapped(ns) if n not in dict(found[pair].points)]
     again = {pair: whole(pair, refine.turn_lengths(c) + refine.below_slow(c, ESCALATION_STOP_MS))

@@ -264,11 +264,12 @@ def run(args) -> int:
         with clock.step("sample check"):
             checked = verify.check_all(check_binary, engines, resolved, analysis.generated, node_paths)
         only, triaged, escalated = None, [], []
+        measured_as = table.measured_as(verify.fallbacks(checked.per_pattern), engines)
         if found_scan is not None and not args.no_triage:
             # A scan measures in the probe, one process per engine: no match cell is left to run.
             with clock.step("triage"):
                 grew, triaged, where_grew = scan_steps.triaged(probe_binary, engines, patterns.variants(resolved),
-                                                               node_paths, clock, table.automata(engines))
+                                                               node_paths, clock, table.automata(engines), measured_as)
             with clock.step("escalation"):
                 escalated = scan_steps.escalated(probe_binary, grew, patterns.variants(resolved), node_paths,
                                                  lengths, clock, where_grew)
@@ -296,7 +297,7 @@ def run(args) -> int:
     offsets = {v.name: v.pattern.fixed for v in patterns.variants(resolved)}
     found_curves = curves(rows, offsets, correctness["wrong_answers"], verify.fallbacks(checked.per_pattern),
                           correctness["unresolved"], patterns.doubts({p.name: p.attack for p in resolved}),
-                          table.automata(engines))
+                          table.automata(engines), measured_as)
     result.meta["regex"].update(censoring=[asdict(c) for c in escalation.censoring()], refined=escalation.refined,
                                 correctness=correctness,
                                 overrun=summary.overrun(escalation.times, args.budget_ms))
