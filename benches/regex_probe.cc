@@ -61,11 +61,6 @@ json timed(rx::Regex& regex, const std::string& input) {
   return {{"ms", found.ms}, {"matched", found.matched}};
 }
 
-// Whether the next input can be skipped: a match took slow_ms, or growing from the last two at
-// their rate (at least in proportion to the length) it would take skip_ms. A regex whose curve
-// already turned up is escalated anyway, where its next length is measured on the way: in the
-// triage, a quadratic at 10 ms on 2 KB took seconds at 32 KB, each one killed as stuck and its
-// engine's runtime started again.
 using Point = std::optional<std::pair<std::size_t, double>>;  // a finished input's length and time
 
 // The time a match of `next_length` would take growing from `last` at the rate from `before` to
@@ -79,6 +74,11 @@ double predicted_ms(const Point& before, const Point& last, std::size_t next_len
   return last->second * std::pow(static_cast<double>(next_length) / last->first, rate);
 }
 
+// Whether the next input can be skipped: a match took slow_ms, or growing from the last two at
+// their rate (at least in proportion to the length) it would take skip_ms. A regex whose curve
+// already turned up is escalated anyway, where its next length is measured on the way: in the
+// triage, a quadratic at 10 ms on 2 KB took seconds at 32 KB, each one killed as stuck and its
+// engine's runtime started again.
 bool ends_here(double ms, double slow_ms, double skip_ms, std::size_t length, std::size_t next_length,
                const Point& before) {
   if (ms >= slow_ms) return true;

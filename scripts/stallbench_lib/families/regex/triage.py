@@ -10,7 +10,9 @@ regexes cost one process per engine where a catalogue study costs one per engine
   curve needs it before its verdict can stand (refine.py: lengths inside a turn, a noisy verdict's
   lengths again; the fastest time of a length counts). The triage's own points of the pair are
   points of its curve: their lengths are not measured again, nor lengths past one of them that
-  already passed ESCALATION_STOP_MS.
+  already passed ESCALATION_STOP_MS. Its last match is aimed near that stop (`aimed`).
+- Neither step measures an engine on a regex where it falls back to another engine's algorithm
+  (engines.Engines.measured_as): that engine's curve is its own.
 
 A match cannot be interrupted inside the probe: a process that has spent HANG_S of processor time
 (its own and its engine's program's) on a match it announced, past QUIET_S of silence, or has been
