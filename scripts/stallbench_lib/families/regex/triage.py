@@ -358,7 +358,8 @@ def escalate(binary_path: Path, pairs: set[tuple[str, str]], variants: list[Vari
                 plan.setdefault(engine, []).append((by_name[name], sorted(set(ns))))
         return plan
 
-    ladders = {v.name: v.ladder(ladder) if ladder else halfway(v) for v in variants}
+    escalated = {by_name[name] for name, _ in pairs}
+    ladders = {v.name: v.ladder(ladder) if ladder else halfway(v) for v in escalated}
     aims = {name: set() if ladder else aimed(by_name[name], own) for name, own in ladders.items()}  # --lengths: those
     wanted = {pair: _still_to_measure(sorted(set(ladders[pair[0]]) | aims[pair[0]]), known.get(pair, {}))
               for pair in pairs}

@@ -264,7 +264,8 @@ def run(args) -> int:
         with clock.step("sample check"):
             checked = verify.check_all(check_binary, engines, resolved, analysis.generated, node_paths)
         only, triaged, escalated = None, [], []
-        measured_as = table.measured_as(verify.fallbacks(checked.per_pattern), engines)
+        fallbacks = verify.fallbacks(checked.per_pattern)
+        measured_as = table.measured_as(fallbacks, engines)
         if found_scan is not None and not args.no_triage:
             # A scan measures in the probe, one process per engine: no match cell is left to run.
             with clock.step("triage"):
@@ -295,7 +296,7 @@ def run(args) -> int:
     rows = result.rows + triaged + escalated
     correctness = _correctness(result, rows, resolved, checked, table)
     offsets = {v.name: v.pattern.fixed for v in patterns.variants(resolved)}
-    found_curves = curves(rows, offsets, correctness["wrong_answers"], verify.fallbacks(checked.per_pattern),
+    found_curves = curves(rows, offsets, correctness["wrong_answers"], fallbacks,
                           correctness["unresolved"], patterns.doubts({p.name: p.attack for p in resolved}),
                           table.automata(engines), measured_as)
     result.meta["regex"].update(censoring=[asdict(c) for c in escalation.censoring()], refined=escalation.refined,
