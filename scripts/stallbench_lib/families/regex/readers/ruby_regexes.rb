@@ -15,6 +15,7 @@ Node = RubyVM::AbstractSyntaxTree::Node
 OPTION_LETTERS = { Regexp::IGNORECASE => 'i', Regexp::MULTILINE => 's' }.freeze
 OPTION_NAMES = { IGNORECASE: Regexp::IGNORECASE, EXTENDED: Regexp::EXTENDED, MULTILINE: Regexp::MULTILINE }.freeze
 LITERAL_OPTIONS = { 'i' => Regexp::IGNORECASE, 'x' => Regexp::EXTENDED, 'm' => Regexp::MULTILINE }.freeze
+GROUP_OPTIONS = [[Regexp::MULTILINE, 'm'], [Regexp::IGNORECASE, 'i'], [Regexp::EXTENDED, 'x']].freeze  # Regexp#to_s's order
 UNFOLDABLE = Object.new.freeze
 
 class SourceFile
@@ -31,43 +32,75 @@ class SourceFile
     node.children.each { |c| each_node(c, &block) }
   end
 
-  # The string an expression always evaluates to, or UNFOLDABLE.
-  def fold(node, seen = [])
+  # The string an expression always evaluates to, or UNFOLDABLE. `into` is where that string goes:
+  # :pattern (a whole regex's pattern), :string (a part of an interpolated string) or the options of
+  # the regex literal it is interpolated into. A Regexp goes into a string or a regex as Ruby puts it
+  # there (Regexp#to_s): a group with its own options, `(?-mix:...)`, so that `/#{SECTION}?/` repeats
+  # the whole of SECTION and `/#{LOWER}y/i` keeps LOWER case-sensitive (see `embedded`).
+  def fold(node, seen = [], into = :pattern)
     return UNFOLDABLE unless node.is_a?(Node)
 
     case node.type
     when :STR then node.children[0]
-    when :LIT then node.children[0].is_a?(Regexp) ? node.children[0].source : UNFOLDABLE
-    when :DSTR, :DREGX then interpolated(node, seen)
-    when :EVSTR then fold(node.children[0], seen)
+    when :LIT
+      regex = node.children[0]
+      regex.is_a?(Regexp) ? embedded(regex.source, regex.options, into) : UNFOLDABLE
+    when :DSTR then interpolated(node, seen, :string)
+    when :DREGX, :DREGX_ONCE
+      options = literal_letters(node)
+      text = interpolated(node, seen, sets_flags?(node) ? :string : options)
+      text == UNFOLDABLE ? text : embedded(text, options, into)
+    when :EVSTR then fold(node.children[0], seen, into)
     when :CONST
       name = node.children[0]
       values = @constants[name]
-      values.size == 1 && !seen.include?(name) ? fold(values[0], seen + [name]) : UNFOLDABLE
+      values.size == 1 && !seen.include?(name) ? fold(values[0], seen + [name], into) : UNFOLDABLE
     when :OPCALL, :CALL
       method, receiver, args = node.children[1], node.children[0], node.children[2]
       return UNFOLDABLE unless method == :+ && args&.type == :LIST && args.children.compact.size == 1
 
-      left, right = fold(receiver, seen), fold(args.children[0], seen)
+      left, right = fold(receiver, seen, into), fold(args.children[0], seen, into)
       left.is_a?(String) && right.is_a?(String) ? left + right : UNFOLDABLE
     else UNFOLDABLE
     end
   end
 
-  def interpolated(node, seen)
+  def interpolated(node, seen, into)
     parts = [node.children[0] || '']
-    node.children[1..].each { |c| collect(c, parts, seen) }
+    node.children[1..].each { |c| collect(c, parts, seen, into) }
     parts.all? { |p| p.is_a?(String) } ? parts.join : UNFOLDABLE
   end
 
-  def collect(node, parts, seen)
+  def collect(node, parts, seen, into)
     return if node.nil?
 
     if node.type == :LIST
-      node.children.each { |c| collect(c, parts, seen) }
+      node.children.each { |c| collect(c, parts, seen, into) }
     else
-      parts << fold(node, seen)
+      parts << fold(node, seen, into)
     end
+  end
+
+  # A regex `source` with `options`, as it reads where `into` puts it. Ruby writes the group with
+  # every option on or off, `(?i-mx:...)`: into a string, so here too (the regex it ends up in is not
+  # known yet). Into a regex literal, only the options that differ from that literal's are written,
+  # and none as `(?:...)`: the same regex for Onigmo, and one that engines without Ruby's `(?-mix:`
+  # (V8 has no x) still read.
+  def embedded(source, options, into)
+    return source if into == :pattern
+
+    outer = into == :string ? nil : into
+    on = GROUP_OPTIONS.select { |flag, _| options & flag != 0 && (outer.nil? || outer & flag == 0) }.map(&:last)
+    off = GROUP_OPTIONS.select { |flag, _| options & flag == 0 && (outer.nil? || outer & flag != 0) }.map(&:last)
+    "(?#{on.join}#{off.empty? ? '' : "-#{off.join}"}:#{source})"
+  end
+
+  # Whether a regex literal's own text sets options inline (`(?i)`, `(?m:`): its interpolated parts
+  # then do not read with the literal's options, and each is written with all of its own.
+  def sets_flags?(node)
+    texts = [node.children[0]] + node.children[1..].flat_map { |c| c.is_a?(Node) && c.type == :LIST ? c.children : [c] }
+                                                    .select { |c| c.is_a?(Node) && c.type == :STR }.map { |c| c.children[0] }
+    texts.any? { |t| t.is_a?(String) && t.match?(/\(\?(?=[mix-]*[mix])[mix]*(?:-[mix]*)?[:)]/) }
   end
 
   # The options an expression always evaluates to, or nil.
