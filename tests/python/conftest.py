@@ -71,3 +71,15 @@ def node_path():
     if node is None:
         pytest.skip(why)
     return node.path
+
+
+@pytest.fixture(scope="module")
+def regex_tools():
+    """The pinned regex-tools npm set and the Node line they run on, installed on demand; a test that
+    needs them is skipped where they cannot be had."""
+    from stallbench_lib.families.regex import tools
+    try:
+        tools.ensure_installed()
+        tools.tool_node()
+    except tools.ToolFailed as e:
+        pytest.skip(f"the regex tools cannot be had here: {e}")

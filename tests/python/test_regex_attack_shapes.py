@@ -7,7 +7,6 @@ import pytest
 
 from stallbench_lib import children
 from stallbench_lib.families.regex import tools
-from test_regex_found import regex_tools  # noqa: F401 (a fixture)
 
 ASK = """
 const { attackShapes } = require(process.argv[2] + '/attack_shapes');

@@ -10,7 +10,7 @@ import pytest
 from conftest import BUILD, DATA, stallbench
 from stallbench_lib import runtimes
 from stallbench_lib.catalogue import describe
-from stallbench_lib.families.regex import attacks, checker, patterns, scan, tools, verify
+from stallbench_lib.families.regex import attacks, checker, patterns, scan, verify
 from stallbench_lib.families.regex.engines import Engines
 from stallbench_lib.tidy import read_csv
 
@@ -19,15 +19,6 @@ COLOR_STRING_HWB = r"^hwb\(\s*([+-]?\d*[\.]?\d+)(?:deg)?\s*,\s*([+-]?[\d\.]+)%\s
 COLOR_STRING_HWB_FIX = r"^hwb\(\s*([+-]?\d{0,3}(?:\.\d+)?)(?:deg)?\s*,\s*([+-]?[\d\.]+)%\s*,\s*([+-]?[\d\.]+)%\s*(?:,\s*([+-]?[\d\.]+)\s*)?\)$"
 UA_PARSER_BNR = r"android.+[;\/]\s+(Barnes[&\s]+Noble\s+|BN[RT])(V?.*)\s+build"
 UA_PARSER_BNR_FIX = r"android.+[;\/]\s+(Barnes[&\s]+Noble\s+|BN[RT])(\S(?:.*\S)?)\s+build"
-
-
-@pytest.fixture(scope="module")
-def regex_tools():
-    try:
-        tools.ensure_installed()
-        tools.tool_node()
-    except tools.ToolFailed as e:
-        pytest.skip(f"the regex tools cannot be had here: {e}")
 
 
 def toml_string(text: str) -> str:

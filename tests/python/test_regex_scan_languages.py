@@ -3,6 +3,7 @@ parser (ast, Ruby's parser, javac's tree API, go/parser, acorn) with their file,
 constants they are built from; the engine of its language (read from the bench's engine table) its
 reference; a mixed tree in one scan, measured first on each regex's own engine. The parsers need
 python3, ruby, a JDK and go (the regex family's packages); a test whose runtime is missing is skipped."""
+import json
 import shutil
 
 import pytest
@@ -134,6 +135,9 @@ def test_a_mixed_tree_in_one_scan_each_regex_measured_on_its_own_engine_first(tm
     # Beside recheck alone: only the JavaScript regex (recheck reads JavaScript), its verdict the same.
     (run_dir,) = [p for p in out.iterdir() if p.is_dir()]
     written = {p.name: p.dialect for p in patterns.load(run_dir / "catalogue.toml")}
+    slowest = json.loads((run_dir / "meta.json").read_text())["regex"]["time_split"]["slowest_s"]["attacks"]
+    assert slowest and set(slowest) <= set(written)  # the regexes whose analysis cost most, named
+    assert "slowest: " in result.stderr.split("\n  attacks:", 1)[1].splitlines()[0]
     assert written["app-parse-py-L8"] == "python" and written["lib-parse-rb-L2"] == "ruby"  # reloads as written
     compared = stallbench("versus-recheck", str(run_dir))
     assert compared.returncode == 0, compared.stderr

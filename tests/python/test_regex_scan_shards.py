@@ -11,7 +11,7 @@ from conftest import DATA, stallbench
 from stallbench_lib import group_merge, shards
 from stallbench_lib.errors import UsageError
 from stallbench_lib.families.regex import merge as scan_merge, patterns, scan_shards
-from test_regex_found import regex_tools, toml_string, verdicts  # noqa: F401 (a fixture)
+from test_regex_found import toml_string, verdicts
 
 TREE = DATA / "regex_scan"
 STUDY = ("--no-build", "--no-throughput", "--no-report", "--no-cache", "--engines", "std,re2", "--node", "none",

@@ -6,9 +6,9 @@ import csv
 import os
 import subprocess
 
-from conftest import BUILD, Quiet
+from conftest import BUILD
 from stallbench_lib.convert import read_record
-from test_regex_found import regex_run, verdicts, regex_tools  # noqa: F401 (a fixture)
+from test_regex_found import regex_run, verdicts
 
 TINY = BUILD / "tests" / "tiny_bench"
 

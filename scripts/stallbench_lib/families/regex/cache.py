@@ -4,7 +4,7 @@ measures only the regexes it has not seen. One entry per regex, flags, language 
 engine and dialect: the same text is another regex in Python than in JavaScript), engine (a V8
 engine per Node line), engine version (meta.json's, or the Node line's) and the rules it was
 attacked and classified by (RULES): the verdict, its short form, the
-length at which a match passed 100 ms, how it was measured (triage or escalation) and by which run.
+length at which a match passed summary.SLOW_MS, how it was measured (triage or escalation) and by which run.
 A regex is skipped only when every engine of the scan has an entry for it; a newer engine version
 is a new key, so an upgrade measures again. The file is JSON, written atomically at the end of a
 run; one that is not a cache of this format is refused with one line (exit 2)."""
@@ -21,7 +21,7 @@ FORMAT = 1
 FILE = "regex-cache.json"
 # How stallbench attacks and classifies a regex: part of every key, raised when that changes, so that
 # a verdict reached by older rules (an attack a dialect's parser now makes better) is measured again.
-RULES = 2
+RULES = 3  # 3: a scan's curves end at 25 ms (summary.SLOW_MS), not 100
 
 
 def _key(pattern: Pattern, engine: str, version: str) -> str:

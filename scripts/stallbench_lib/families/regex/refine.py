@@ -34,6 +34,7 @@ NARROW_SPAN = 10.0      # ... or fitted over less than this many times of length
 # (the 893-regex tree, docs/regex.md).
 TURN_POINTS = 5
 NEAR_LINEAR = 0.3
+DECIDING_MS = 100.0     # how far an undecided scan curve goes (every curve's stop, before the 25 ms one)
 
 
 def _between(low: int, high: int, offset: int, count: int) -> list[int]:
@@ -70,6 +71,14 @@ def below_slow(curve: Curve, slow_ms: float) -> list[int]:
         return []
     low = measured[-2] if len(measured) > 1 else curve.offset + 1
     return [m for m in _between(low, measured[-1], curve.offset, BETWEEN) if m not in measured and m > low]
+
+
+def undecided(curve: Curve) -> bool:
+    """A scan's curve that reached its stop (summary.SLOW_MS) with a degree within NEAR_LINEAR of
+    linear: its class is not decided yet, and its escalation goes on to DECIDING_MS. Cut at 25 ms,
+    curves that turn late read lower (Java's, past its JIT: degree 2.07 to 100 ms, 1.54 to 25 ms)."""
+    degree = curve.growth.degree
+    return degree is not None and abs(degree - LINEAR_DEGREE) < NEAR_LINEAR and curve.stop is None
 
 
 def weak(curve: Curve) -> bool:

@@ -21,6 +21,7 @@ class Clock:
         self.started = time.monotonic()
         self.steps: dict[str, float] = {}
         self.engines: dict[str, dict[str, float]] = {}   # step -> engine -> busy seconds
+        self.slowest: dict[str, dict[str, float]] = {}   # step -> its SLOWEST items (regexes) -> seconds
 
     @contextmanager
     def step(self, name: str):
@@ -34,10 +35,15 @@ class Clock:
         per = self.engines.setdefault(step, {})
         per[engine] = per.get(engine, 0.0) + seconds
 
+    def items(self, step: str, seconds: dict[str, float]) -> None:
+        """What each item of a step cost (a regex's analysis): the SLOWEST are kept, to say where it went."""
+        self.slowest[step] = dict(sorted(seconds.items(), key=lambda item: -item[1])[:SLOWEST])
+
     def meta(self) -> dict:
         return {"total_s": round(time.monotonic() - self.started, 1),
                 "steps_s": {k: round(v, 1) for k, v in self.steps.items()},
-                "engines_busy_s": {s: {e: round(v, 1) for e, v in per.items()} for s, per in self.engines.items()}}
+                "engines_busy_s": {s: {e: round(v, 1) for e, v in per.items()} for s, per in self.engines.items()},
+                "slowest_s": {s: {k: round(v, 1) for k, v in per.items()} for s, per in self.slowest.items()}}
 
     def text(self) -> str:
         """One line per step, the probe steps with their engines' busy times, slowest first."""
@@ -45,9 +51,13 @@ class Clock:
         for name, seconds in self.steps.items():
             per = sorted(self.engines.get(name, {}).items(), key=lambda item: -item[1])
             busy = "; busy: " + ", ".join(f"{e} {minutes(s)}" for e, s in per) if per else ""
+            slow = self.slowest.get(name)
+            busy += "; slowest: " + ", ".join(f"{k} {minutes(s)}" for k, s in slow.items()) if slow else ""
             lines.append(f"  {name}: {minutes(seconds)}{busy}")
         return "\n".join(lines)
 
+
+SLOWEST = 3    # items named per step in the time split
 
 SETTLED = 0.02  # the share done before the rate says anything about the time left
 

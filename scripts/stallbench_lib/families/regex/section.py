@@ -93,7 +93,7 @@ def _risky_first(found, variants, engines, regex_meta) -> str:
     originals = [v for v in variants if not v.endswith(SAFE_SUFFIX)]
     for row in summary.risk_rows(found, originals, engines):
         entry = patterns_meta.get(row["variant"], {})
-        blown = "; ".join(f"{b['engine']} {b['verdict']}" + (f" ({b['over_100ms']:,})" if b["over_100ms"] else "")
+        blown = "; ".join(f"{b['engine']} {b['verdict']}" + (f" ({b['slow_at']:,})" if b["slow_at"] else "")
                           for b in row["blow_up"]) or "none"
         regex = html.escape(entry.get("regex", ""), quote=False)
         rows.append([f"`{row['variant']}`", html.escape(entry.get("source", ""), quote=False),

@@ -333,16 +333,18 @@ def _measured(rows: list[Row]) -> dict[tuple[str, str], dict[int, float]]:
     return found
 
 
-def _still_to_measure(ladder: list[int], known: dict[int, float]) -> list[int]:
-    """The lengths of a ladder the triage did not measure, up to its first point past ESCALATION_STOP_MS."""
-    past = min((n for n, ms in known.items() if ms >= ESCALATION_STOP_MS), default=None)
-    return [n for n in ladder if n not in known and (past is None or n < past)]
+def _still_to_measure(ladder: list[int], known: dict[int, float], stop_ms: float = ESCALATION_STOP_MS,
+                      beyond: int = 0) -> list[int]:
+    """The lengths of a ladder longer than `beyond` not measured yet, up to its first point past `stop_ms`."""
+    past = min((n for n, ms in known.items() if ms >= stop_ms), default=None)
+    return [n for n in ladder if n not in known and n > beyond and (past is None or n < past)]
 
 
 def escalate(binary_path: Path, pairs: set[tuple[str, str]], variants: list[Variant], nodes: dict[str, str] | None = None,
              ladder: list[int] | None = None, finished=None, progress=None, triaged: list[Row] = ()) -> list[Row]:
     """The escalation of the (variant, engine) pairs: each through its ladder (`ladder` for every
-    variant, else its own lengths and the halfway ones) up to the first match past ESCALATION_STOP_MS, then once more
+    variant, else its own lengths and the halfway ones) up to the first match past ESCALATION_STOP_MS, on
+    to refine.DECIDING_MS where that left its class undecided (refine.undecided), then once more
     where its curve needs it (refine.py; lengths below a match that passed it too soon). `triaged`: the
     triage's rows; those of the pairs are returned with the escalation's, as points of their curves
     (_still_to_measure)."""
@@ -361,13 +363,20 @@ def escalate(binary_path: Path, pairs: set[tuple[str, str]], variants: list[Vari
     escalated = {by_name[name] for name, _ in pairs}
     ladders = {v.name: v.ladder(ladder) if ladder else halfway(v) for v in escalated}
     aims = {name: set() if ladder else aimed(by_name[name], own) for name, own in ladders.items()}  # --lengths: those
-    wanted = {pair: _still_to_measure(sorted(set(ladders[pair[0]]) | aims[pair[0]]), known.get(pair, {}))
-              for pair in pairs}
+    every_length = lambda name: sorted(set(ladders[name]) | aims[name])
+    wanted = {pair: _still_to_measure(every_length(pair[0]), known.get(pair, {})) for pair in pairs}
     if progress is not None:  # a pair the triage already took past the stop is done
         progress.advance(sum(not ns for ns in wanted.values()))
     rows = reused + probe(binary_path, plan_of(wanted), nodes, ESCALATION_STOP_MS, finished=finished, progress=progress,
                           aim=aims)
-    found = curves(rows, {v.name: v.pattern.fixed for v in variants})
+    offsets = {v.name: v.pattern.fixed for v in variants}
+    found = curves(rows, offsets)
+    measured = _measured(rows)
+    further = {pair: _still_to_measure(every_length(pair[0]), measured[pair], refine.DECIDING_MS, max(measured[pair]))
+               for pair, c in found.items() if pair in pairs and pair in measured and refine.undecided(c)}
+    if any(further.values()):
+        rows += probe(binary_path, plan_of(further), nodes, refine.DECIDING_MS, finished=finished, aim=aims)
+        found = curves(rows, offsets)
     whole = lambda pair, ns: [n for n in by_name[pair[0]].pattern.snapped(ns) if n not in dict(found[pair].points)]
     again = {pair: whole(pair, refine.turn_lengths(c) + refine.below_slow(c, ESCALATION_STOP_MS))
              + ([n for n, _ in c.points] if refine.weak(c) else []) for pair, c in found.items()}

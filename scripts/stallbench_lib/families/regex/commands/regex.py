@@ -248,6 +248,8 @@ def run(args) -> int:
         native = native_probe.OwnEngines(build_dir, table, declared_match.param("engine").choices,
                                          {n.line: str(n.path) for n in nodes}, attacks.PROBE["slow_ms"])
         analysis, lengths = _resolve(catalogue_patterns, args, native)
+    clock.items("attacks", {name: sum((said.get("ms") or {}).values()) / 1000
+                            for name, said in analysis.recheck.items()})
     resolved = analysis.patterns
     with tempfile.TemporaryDirectory(prefix="stallbench-regex-") as scratch:
         # The bench binary reads the resolved catalogue and the budget from its inputs, in every cell.

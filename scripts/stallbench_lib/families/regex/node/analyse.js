@@ -26,6 +26,9 @@
 //   request adds "probe": {"slow_ms", "hang_ms", "budget_ms", "ladder"}; each result adds
 //   "uncertain": why | null, "retry": diagnostics | null,
 //   "candidates": [{"shape", "pumps": [{"before", "pump"}], "suffix", "points": [[pumped, ms]], "over"}] | null
+//
+// Each result also says where its time went (`ms`, milliseconds per phase it went through: "recheck",
+// "fuzzer" after an automaton checker that ran out of time, "retry", "probe", "generate").
 const fs = require('fs');
 const path = require('path');
 const { attackShapes } = require('./attack_shapes');
@@ -35,7 +38,8 @@ const { chooseBackend } = require('./recheck_backend');
 
 const RAISED = { maxRepeatCount: 1024, maxNFASize: 350000, maxPatternSize: 15000 };  // recheck's: 30, 35000, 1500
 
-// A small seeded generator (mulberry32), so generated inputs are the same on every run.
+// A small seeded generator (mulberry32), so generated inputs are the same on every run; one per regex, so
+// that a regex's strings do not depend on which others share its process.
 function seeded(seed) {
   let a = seed >>> 0;
   return () => {
@@ -83,7 +87,7 @@ function recheckAttack(d, who) {
 // (An automaton checker that ran out of time is not asked again: with raised limits it would only
 // take longer.) An exact attack the retry finds is measured beside the others: its prefix can make
 // it catastrophic at its shortest input already, too steep to read a growth from.
-async function resolveUncertain(recheck, parse, regex, first, params, request, automatonTimedOut) {
+async function resolveUncertain(recheck, parse, regex, first, params, request, automatonTimedOut, timed) {
   const why = uncertainty(first, regex.flags);
   if (!why) return { uncertain: null, retry: null, candidates: null };
   let retry = null;
@@ -91,6 +95,7 @@ async function resolveUncertain(recheck, parse, regex, first, params, request, a
     const timeout = Math.min(params.timeout, request.retry_timeout_ms);
     retry = essentials(await recheck.check(regex.source, oneMatch(regex.flags), { ...params, ...RAISED, timeout, checker: 'automaton' }),
                        parse, regex);
+    timed('retry');
     if (retry.status === 'safe') return { uncertain: why, retry, candidates: null };
   }
   const exact = retry ? recheckAttack(retry, 'recheck with raised limits') : [];
@@ -105,6 +110,7 @@ async function resolveUncertain(recheck, parse, regex, first, params, request, a
   const measured = await probe(regex.source, regex.flags, attacks, {
     slowMs: request.probe.slow_ms, hangMs: request.probe.hang_ms, budgetMs: request.probe.budget_ms,
     ladder: request.probe.ladder });
+  timed('probe');
   return { uncertain: why, retry, candidates: attacks.map((a, i) => ({ ...a, ...measured[i] })) };
 }
 
@@ -124,24 +130,36 @@ async function main() {
   const recheck = request.regexes.some((r) => r.attack) ? require('recheck') : null;
   const RandExp = require('randexp');
   const version = JSON.parse(fs.readFileSync(path.join(path.dirname(require.resolve('recheck')), 'package.json'))).version;
-  const random = seeded(request.seed);
   const parse = recheck ? require('regjsparser').parse : null;
   const results = [];
   for (const regex of request.regexes) {
-    const result = { diagnostics: null, generated: [], generator_error: null };
+    const result = { diagnostics: null, generated: [], generator_error: null, ms: {} };
+    let lap = process.hrtime.bigint();
+    const timed = (what) => {  // where a regex's analysis time went: meta.json keeps it per regex
+      const now = process.hrtime.bigint();
+      result.ms[what] = Math.round(Number(now - lap) / 1e4) / 100;
+      lap = now;
+    };
     if (regex.attack) {
       const params = { timeout: request.timeout_ms, randomSeed: request.seed };
       let found = await recheck.check(regex.source, oneMatch(regex.flags), params);
+      timed('recheck');
       const automatonTimedOut = found.status === 'unknown' && found.error?.kind === 'timeout' && found.checker !== 'fuzz';
-      if (automatonTimedOut) found = await recheck.check(regex.source, oneMatch(regex.flags), { ...params, checker: 'fuzz' });
+      if (automatonTimedOut) {
+        found = await recheck.check(regex.source, oneMatch(regex.flags), { ...params, checker: 'fuzz' });
+        timed('fuzzer');
+      }
       result.diagnostics = essentials(found, parse, regex);
-      Object.assign(result, await resolveUncertain(recheck, parse, regex, found, params, request, automatonTimedOut));
+      Object.assign(result, await resolveUncertain(recheck, parse, regex, found, params, request, automatonTimedOut,
+                                                   timed));
     }
     try {
-      result.generated = generate(RandExp, regex.source, regex.flags, request.generated, request.max_repeat, random);
+      result.generated = generate(RandExp, regex.source, regex.flags, request.generated, request.max_repeat,
+                                  seeded(request.seed));
     } catch (e) {
       result.generator_error = `${e.name}: ${e.message}`;
     }
+    timed('generate');
     results.push(result);
   }
   const reply = JSON.stringify({ recheck: `recheck ${version} (${backend})`, results }) + '\n';
