@@ -52,6 +52,19 @@ def tree(path: Path) -> dict[str, bytes]:
     return {str(p.relative_to(path)): p.read_bytes() for p in sorted(path.rglob("*")) if p.is_file()}
 
 
+def runs_in(out: Path) -> set[Path]:
+    """The run folders under `out` now."""
+    return {p for p in out.iterdir() if p.is_dir()} if out.exists() else set()
+
+
+def the_new_run(out: Path, before: set[Path]) -> Path | None:
+    """The one run folder a command added to `out`. Run ids sort by their start second, then a random
+    part, so two runs of one second sort either way: the newest is the one that was not there before."""
+    added = runs_in(out) - before
+    assert len(added) <= 1, f"one command wrote {len(added)} runs: {sorted(added)}"
+    return added.pop() if added else None
+
+
 @pytest.fixture(scope="session")
 def smoke_run(tmp_path_factory):
     """One `run --profile smoke` for the whole session; returns (completed process, run dir)."""

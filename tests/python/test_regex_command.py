@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from conftest import BUILD, stallbench
+from conftest import BUILD, runs_in, stallbench, the_new_run
 from stallbench_lib import runtimes
 from stallbench_lib.tidy import read_csv
 
@@ -37,10 +37,10 @@ def entry(name, regex, pump, suffix="", lengths=None, safe=None):
 
 def regex_run(tmp_path, patterns, *args, report=False):
     out = tmp_path / "out"
+    before = runs_in(out)
     result = stallbench("regex", "--no-build", "--no-throughput", "--patterns", str(patterns), "--out", str(out),
                         "--node", "none", *(() if report else ("--no-report",)), *args)
-    runs = [p for p in out.iterdir() if p.is_dir()] if out.exists() else []
-    return result, runs[0] if runs else None
+    return result, the_new_run(out, before)
 
 
 def cells(run_dir):

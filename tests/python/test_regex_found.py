@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from conftest import BUILD, DATA, stallbench
+from conftest import BUILD, DATA, runs_in, stallbench, the_new_run
 from stallbench_lib import runtimes
 from stallbench_lib.catalogue import describe
 from stallbench_lib.families.regex import attacks, checker, patterns, scan, verify
@@ -27,9 +27,9 @@ def toml_string(text: str) -> str:
 
 def regex_run(tmp_path, *args):
     out = tmp_path / "out"
+    before = runs_in(out)
     result = stallbench("regex", "--no-build", "--no-throughput", "--no-report", "--out", str(out), *args)
-    runs = [p for p in out.iterdir() if p.is_dir()] if out.exists() else []
-    return result, runs[0] if runs else None
+    return result, the_new_run(out, before)
 
 
 def verdicts(run_dir):
@@ -204,11 +204,10 @@ def test_a_rescan_measures_only_the_regexes_it_has_not_seen(tmp_path, regex_tool
     first, first_run = regex_run(tmp_path, *args)
     assert first.returncode == 0, first.stderr
     (tree / "lib" / "more.js").write_text("export const hex = /^[0-9a-f]+$/;\n")
-    again, _ = regex_run(tmp_path, *args)
+    again, second_run = regex_run(tmp_path, *args)
     assert again.returncode == 0, again.stderr
     assert "3 of 4 regexes measured before by these engine versions" in again.stderr
-    second_run = max(p for p in (tmp_path / "out").iterdir() if p.is_dir())
-    assert second_run != first_run
+    assert second_run not in (None, first_run)
     assert {k[0] for k in verdicts(second_run)} == {"lib-more-js-L1"}  # only the new regex was measured
     assert "[cached: measured by run " in again.stdout and "lib-parse-js-L4" in again.stdout
     nothing_new, _ = regex_run(tmp_path, *args)
@@ -240,3 +239,31 @@ def test_a_build_without_the_triage_helper_is_one_line_before_anything_is_measur
                                                           f"without --no-build, or build its target (regex_probe) in {build}")
     assert "Traceback" not in result.stderr and "finding attacks" not in result.stderr
     assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
+
+
+def test_a_scan_runs_the_throughput_cells_only_when_asked(tmp_path, regex_tools):
+    # They measure the engines on fixed patterns, not the tree: a scan's time goes to its regexes.
+    args = ("--scan", str(DATA / "regex_scan"), "--engines", "std,re2", "--node", "none", "--lengths", "24,28,32",
+            "--budget-ms", "300", "--no-cache")
+    runs = {}
+    for name, asked in (("plain", ()), ("asked", ("--throughput",))):
+        result = stallbench("regex", "--no-build", "--no-report", "--out", str(tmp_path / name), *asked, *args)
+        assert result.returncode == 0, result.stderr
+        (runs[name],) = runs_in(tmp_path / name)
+    plain_run, asked_run = runs["plain"], runs["asked"]
+    assert (plain_run / "classification.csv").exists() and not (plain_run / "results.csv").exists()
+    rows = read_csv(asked_run / "results.csv")
+    assert {r.benchmark for r in rows} == {"throughput"}
+    assert {runtimes.label(r.params, "engine") for r in rows} == {"std", "re2"}
+    # the verdicts are the same either way: the cells add rows, not measurements of the tree's regexes
+    assert {k for k in verdicts(plain_run)} == {k for k in verdicts(asked_run)}
+
+
+@pytest.mark.parametrize("extra", [("--pattern", "a+"), ("--scan", str(DATA / "regex_scan"), "--no-throughput")])
+def test_throughput_asked_where_it_does_not_apply_is_one_line(tmp_path, extra):
+    result = stallbench("regex", "--no-build", "--out", str(tmp_path / "o"), "--throughput", *extra)
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [
+        "stallbench: --throughput applies to --scan without --no-throughput (a catalogue study runs the throughput "
+        "cells unless --no-throughput)"]
+    assert not (tmp_path / "o").exists()

@@ -44,9 +44,12 @@ from .summary import BLOWS_UP, SLOW_MS as ESCALATION_STOP_MS
 TRIAGE_FILE = "triage.csv"
 ESCALATION_FILE = "escalation.csv"
 SLOW_MS = 50                          # in the triage, a match this slow ends its regex's probe on that engine,
-PREDICTED_SLOW_MS = 4 * SLOW_MS       # and so does one this slow at the rate of the last two lengths (it is
-# escalated: a quadratic at 10 ms on 2 KB took seconds on 32 KB, killed as stuck and its engine's runtime
-# started again, most of a tree's triage)
+PREDICTED_SLOW_MS = SLOW_MS           # and so does one predicted this slow at the rate of the last two lengths
+# (a pair its triage ends before three lengths is escalated, blown_up). A quadratic at 10 ms on 2 KB took
+# seconds on 32 KB, killed as stuck. At 4 x SLOW_MS, the matches from 50 to 400 ms that the prediction had
+# seen coming were 30 s of the triage's 77 s of processor time on the 893-regex tree (its 15 engines,
+# modelled from each match's time). At SLOW_MS 194 pairs skip their long length; 6 of them would not
+# have been escalated (V8's, rising from 2 to 26 ms at the long length: the escalation reads them).
 QUIET_S = 0.25                        # silence after which a match's processor time is counted
 HANG_S = 1.0                          # processor time on one match past that: it is stuck (a match past SLOW_MS
 # and ESCALATION_STOP_MS says all a curve needs; 2 s after 2 s of silence made each stuck match cost 5 s,
