@@ -43,11 +43,11 @@ using nlohmann::json;
 namespace {
 
 // A fast match is repeated until the repetitions take 0.2 ms, and its time is the fastest of 3
-// such rounds; a match of 5 ms or more is run once. (A catalogue study's cells repeat up to 20 ms,
-// rx::Rounds' default: here the escalation's curves climb to 25 ms, and their points from 5 to 20 ms,
-// each run four times, were two fifths of a tree's escalation. refine.py measures a curve whose
-// verdict noise could have made once more, and its fastest time of a length counts.)
-constexpr rx::Rounds kRounds{.below_ms = 5};
+// such rounds; a match slower than 20 ms is run once (rx::Rounds' defaults). Run once from 5 ms,
+// the escalation took a quarter less time, but beside two spinners per core a first run that lost a
+// time slice (std::regex: 5.5 ms where the lengths around it took 0.3 and 0.7) went unrepeated, and
+// 8 regexes of the 893-regex tree read polynomial that read linear at idle.
+constexpr rx::Rounds kRounds{};
 
 void emit(const json& event) {
   std::puts(event.dump().c_str());
