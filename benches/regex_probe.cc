@@ -43,10 +43,10 @@ using nlohmann::json;
 namespace {
 
 // A fast match is repeated until the repetitions take 0.2 ms, and its time is the fastest of 3
-// such rounds; a match slower than 20 ms is run once (rx::Rounds' defaults). Run once from 5 ms,
-// the escalation took a quarter less time, but beside two spinners per core a first run that lost a
-// time slice (std::regex: 5.5 ms where the lengths around it took 0.3 and 0.7) went unrepeated, and
-// 8 regexes of the 893-regex tree read polynomial that read linear at idle.
+// such rounds; from 5 ms it gets one round more, and from 20 ms none (rx::Rounds' defaults). Run
+// once from 5 ms, the escalation took a quarter less time, but beside two spinners per core a first
+// run that lost a time slice (std::regex: 5.5 ms where the lengths around it took 0.3 and 0.7) went
+// unrepeated, and 8 regexes of the 893-regex tree read polynomial that read linear at idle.
 constexpr rx::Rounds kRounds{};
 
 void emit(const json& event) {

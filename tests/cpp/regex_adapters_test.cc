@@ -7,7 +7,9 @@
 #include <algorithm>
 #include <cstdlib>
 #include <map>
+#include <span>
 #include <sstream>
+#include <utility>
 #include <vector>
 
 #include "workloads/regex/engine.h"
@@ -153,6 +155,52 @@ TEST(RegexAdapters, BatchCountsMatches) {
     std::string_view others[] = {"aab", "aa", "b"};
     EXPECT_EQ(regex->run_batch(others, 2).matched, 2u);
     EXPECT_EQ(regex->run_batch(inputs, 1).matched, 2u);
+  }
+}
+
+// One match timed by the rounds protocol: every engine (each program reads the request's five
+// numbers) answers with the first run's match and a time, with any of the three round counts.
+TEST(RegexAdapters, EveryEngineTimesAMatchByTheRounds) {
+  const rx::Rounds every_round{.below_ms = 1e9, .one_round_from_ms = 1e9};
+  const rx::Rounds one_round{.below_ms = 1e9, .one_round_from_ms = 0};
+  const rx::Rounds none{.below_ms = 0};
+  for (const auto& engine : engines()) {
+    SCOPED_TRACE(engine);
+    auto regex = compile(engine, "^a+$", rx::Anchoring::search);
+    for (const auto& rounds : {every_round, one_round, none}) {
+      rx::Batch yes = regex->fastest("aaa", rounds);
+      EXPECT_EQ(yes.matched, 1u);
+      EXPECT_GE(yes.ms, 0.0);
+      EXPECT_EQ(regex->fastest("ab", rounds).matched, 0u);
+    }
+  }
+}
+
+// A Regex whose batches take the times it is given, counting them: how many rounds follow a first
+// run of each duration.
+class ScriptedBatches : public rx::Regex {
+ public:
+  explicit ScriptedBatches(double first_ms) : first_ms_(first_ms) {}
+  bool matches(std::string_view) override { return true; }
+  rx::Batch run_batch(std::span<const std::string_view>, int repeat) override {
+    ++batches;
+    return {static_cast<std::size_t>(repeat), batches == 1 ? first_ms_ : first_ms_ * repeat / 2};
+  }
+  int batches = 0;
+
+ private:
+  double first_ms_;
+};
+
+TEST(RegexRounds, AFirstRunsDurationDecidesHowManyRoundsFollow) {
+  const rx::Rounds rounds{};  // 3 rounds; one from 5 ms; none from 20 ms
+  for (const auto& [first_ms, batches] : std::vector<std::pair<double, int>>{{0.01, 4}, {4.9, 4}, {5, 2}, {19.9, 2}, {20, 1}}) {
+    SCOPED_TRACE(first_ms);
+    ScriptedBatches regex(first_ms);
+    rx::Batch found = regex.fastest("a", rounds);
+    EXPECT_EQ(regex.batches, batches);
+    EXPECT_EQ(found.matched, 1u);  // the first run's
+    EXPECT_DOUBLE_EQ(found.ms, batches == 1 ? first_ms : first_ms / 2);  // the fastest round, per match
   }
 }
 

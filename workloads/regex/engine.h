@@ -64,11 +64,15 @@ struct Batch {
 
 // How one match is timed when a single time must stand for it on a busy machine: a first run (which
 // also warms the engine up), then, when that was faster than `below_ms`, the fastest of `rounds`
-// more, each repeated until it takes `floor_ms` (load only ever adds time).
+// more (one more from `one_round_from_ms`), each repeated until it takes `floor_ms` (load only ever
+// adds time).
 struct Rounds {
   int rounds = 3;
   double floor_ms = 0.2;
   double below_ms = 20;
+  double one_round_from_ms = 5;
+  // How many more rounds a match whose first run took `first_ms` gets.
+  int after(double first_ms) const { return first_ms >= below_ms ? 0 : first_ms >= one_round_from_ms ? 1 : rounds; }
 };
 
 // A compiled pattern. Not thread-safe: one per thread.

@@ -166,10 +166,9 @@ Batch Regex::run_batch(std::span<const std::string_view> inputs, int repeat) {
 Batch Regex::fastest(std::string_view input, const Rounds& rounds) {
   std::string_view one[] = {input};
   Batch first = run_batch(one, 1);
-  if (first.ms >= rounds.below_ms) return first;
   int repeat = static_cast<int>(std::min(10000.0, std::ceil(rounds.floor_ms / std::max(first.ms, 1e-4))));
   double best = first.ms;
-  for (int round = 0; round < rounds.rounds; ++round) best = std::min(best, run_batch(one, repeat).ms / repeat);
+  for (int round = 0; round < rounds.after(first.ms); ++round) best = std::min(best, run_batch(one, repeat).ms / repeat);
   return {first.matched, best};
 }
 

@@ -127,7 +127,8 @@ class ProgramRegex : public Regex {
     std::string_view one[] = {input};
     send_inputs(engine_, program_, one);
     std::ostringstream line;
-    line << "timed " << id_ << " " << rounds.rounds << " " << rounds.floor_ms << " " << rounds.below_ms;
+    line << "timed " << id_ << " " << rounds.rounds << " " << rounds.floor_ms << " " << rounds.below_ms << " "
+         << rounds.one_round_from_ms;
     Reply counts = parse(expect_ok(engine_, program_.process.request(line.str())));
     try {
       return {std::stoul(counts.status), std::stod(counts.rest)};

@@ -91,15 +91,19 @@ func (s *server) strings(c compiled) ([]string, error) {
 }
 
 // timed: the probe's timing protocol in one request (../README.md).
-func (s *server) timed(id, rounds, floorMs, belowMs string) string {
+func (s *server) timed(id, rounds, floorMs, belowMs, oneRoundFromMs string) string {
 	first := strings.Split(s.batch(id, "1"), " ")
 	n, err1 := strconv.Atoi(rounds)
 	floor, err2 := strconv.ParseFloat(floorMs, 64)
 	below, err3 := strconv.ParseFloat(belowMs, 64)
-	if first[0] != "ok" || err1 != nil || err2 != nil || err3 != nil {
+	oneFrom, err4 := strconv.ParseFloat(oneRoundFromMs, 64)
+	if first[0] != "ok" || err1 != nil || err2 != nil || err3 != nil || err4 != nil {
 		return strings.Join(first, " ")
 	}
 	best, _ := strconv.ParseFloat(first[2], 64)
+	if best >= oneFrom {
+		n = 1
+	}
 	if best < below {
 		repeat := int(math.Min(10000, math.Ceil(floor/math.Max(best, 1e-4))))
 		for r := 0; r < n; r++ {
@@ -165,8 +169,8 @@ func (s *server) handle(words []string) string {
 		return "ok"
 	case words[0] == "batch" && len(words) == 3:
 		return s.batch(words[1], words[2])
-	case words[0] == "timed" && len(words) == 5:
-		return s.timed(words[1], words[2], words[3], words[4])
+	case words[0] == "timed" && len(words) == 6:
+		return s.timed(words[1], words[2], words[3], words[4], words[5])
 	case words[0] == "answers" && len(words) == 2:
 		return s.answers(words[1])
 	case words[0] == "free":

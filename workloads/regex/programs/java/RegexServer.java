@@ -90,13 +90,14 @@ public final class RegexServer {
   }
 
   // The probe's timing protocol in one request (../README.md).
-  private String timed(String id, String rounds, String floorMs, String belowMs) {
+  private String timed(String id, String rounds, String floorMs, String belowMs, String oneRoundFromMs) {
     String[] first = batch(id, "1").split(" ");
     if (!first[0].equals("ok")) return String.join(" ", first);
     double best = Double.parseDouble(first[2]);
     if (best < Double.parseDouble(belowMs)) {
       int repeat = (int) Math.min(10000, Math.ceil(Double.parseDouble(floorMs) / Math.max(best, 1e-4)));
-      for (int r = 0; r < Integer.parseInt(rounds); r++) {
+      int more = best >= Double.parseDouble(oneRoundFromMs) ? 1 : Integer.parseInt(rounds);
+      for (int r = 0; r < more; r++) {
         String[] reply = batch(id, Integer.toString(repeat)).split(" ");
         if (!reply[0].equals("ok")) return String.join(" ", reply);
         best = Math.min(best, Double.parseDouble(reply[2]) / repeat);
@@ -131,7 +132,7 @@ public final class RegexServer {
       case "batch":
         return batch(words[1], words[2]);
       case "timed":
-        return timed(words[1], words[2], words[3], words[4]);
+        return timed(words[1], words[2], words[3], words[4], words[5]);
       case "answers":
         return answers(words[1]);
       case "free":

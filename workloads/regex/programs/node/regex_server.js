@@ -104,7 +104,8 @@ function handle(words) {
       let best = Number(first[2]);
       if (best < Number(words[4])) {
         const repeat = Math.min(10000, Math.ceil(Number(words[3]) / Math.max(best, 1e-4)));
-        for (let r = 0; r < Number(words[2]); r++) {
+        const rounds = best >= Number(words[5]) ? 1 : Number(words[2]);
+        for (let r = 0; r < rounds; r++) {
           const reply = handle(['batch', words[1], String(repeat)]).split(' ');
           if (reply[0] !== 'ok') return reply.join(' ');
           best = Math.min(best, Number(reply[2]) / repeat);

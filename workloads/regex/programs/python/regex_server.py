@@ -67,16 +67,17 @@ def batch(regex_id: str, repeat: str) -> str:
     return f"ok {matched} {(time.perf_counter() - started) * 1000}"
 
 
-def timed(regex_id: str, rounds: str, floor_ms: str, below_ms: str) -> str:
-    """A first run, then (when faster than below_ms) the fastest of `rounds` batches repeated to
-    floor_ms, per match: the probe's timing protocol in one request (../README.md)."""
+def timed(regex_id: str, rounds: str, floor_ms: str, below_ms: str, one_round_from_ms: str) -> str:
+    """A first run, then (when faster than below_ms) the fastest of `rounds` batches (one from
+    one_round_from_ms) repeated to floor_ms, per match: the probe's timing protocol in one request
+    (../README.md)."""
     first = batch(regex_id, "1").split(" ")
     if first[0] != "ok":
         return " ".join(first)
     best = float(first[2])
     if best < float(below_ms):
         repeat = min(10000, math.ceil(float(floor_ms) / max(best, 1e-4)))
-        for _ in range(int(rounds)):
+        for _ in range(1 if best >= float(one_round_from_ms) else int(rounds)):
             best = min(best, float(batch(regex_id, str(repeat)).split(" ")[2]) / repeat)
     return f"ok {first[1]} {best}"
 
@@ -98,7 +99,7 @@ def handle(words: list[str]) -> str:
     if words[0] == "batch":
         return batch(*words[1:3])
     if words[0] == "timed":
-        return timed(*words[1:5])
+        return timed(*words[1:6])
     if words[0] == "answers":
         return answers(words[1])
     if words[0] == "free":

@@ -74,7 +74,7 @@ handle = lambda do |words|
     best = Float(first[2])
     if best < Float(words[4])
       repeat = [10_000, (Float(words[3]) / [best, 1e-4].max).ceil].min
-      Integer(words[2]).times do
+      (best >= Float(words[5]) ? 1 : Integer(words[2])).times do
         reply = handle.call(['batch', words[1], repeat.to_s]).split(' ')
         break first = reply unless reply[0] == 'ok'
 

@@ -88,18 +88,18 @@ impl Server {
     }
 
     /// The probe's timing protocol in one request (../README.md).
-    fn timed(&self, id: &str, rounds: &str, floor_ms: &str, below_ms: &str) -> String {
+    fn timed(&self, id: &str, rounds: &str, floor_ms: &str, below_ms: &str, one_round_from_ms: &str) -> String {
         let first = self.batch(id, "1");
         let words: Vec<&str> = first.split(' ').collect();
         let parsed = (words.get(2).and_then(|m| m.parse::<f64>().ok()), rounds.parse::<usize>(),
-                      floor_ms.parse::<f64>(), below_ms.parse::<f64>());
-        let (mut best, rounds, floor, below) = match parsed {
-            (Some(ms), Ok(r), Ok(f), Ok(b)) if words[0] == "ok" => (ms, r, f, b),
+                      floor_ms.parse::<f64>(), below_ms.parse::<f64>(), one_round_from_ms.parse::<f64>());
+        let (mut best, rounds, floor, below, one_from) = match parsed {
+            (Some(ms), Ok(r), Ok(f), Ok(b), Ok(o)) if words[0] == "ok" => (ms, r, f, b, o),
             _ => return first,
         };
         if best < below {
             let repeat = (floor / best.max(1e-4)).ceil().min(10000.0) as usize;
-            for _ in 0..rounds {
+            for _ in 0..(if best >= one_from { 1 } else { rounds }) {
                 let reply = self.batch(id, &repeat.to_string());
                 let ms = reply.split(' ').nth(2).and_then(|m| m.parse::<f64>().ok()).unwrap_or(f64::INFINITY);
                 best = best.min(ms / repeat as f64);
@@ -129,7 +129,7 @@ impl Server {
                 Err(e) => format!("error {}", e),
             },
             ["batch", id, repeat] => self.batch(id, repeat),
-            ["timed", id, rounds, floor_ms, below_ms] => self.timed(id, rounds, floor_ms, below_ms),
+            ["timed", id, rounds, floor_ms, below_ms, one_from] => self.timed(id, rounds, floor_ms, below_ms, one_from),
             ["answers", id] => self.answers(id),
             ["free", id] => {
                 id.parse().ok().and_then(|i: usize| self.regexes.remove(&i));
