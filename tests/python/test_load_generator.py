@@ -7,7 +7,6 @@ import json
 import statistics
 import subprocess
 import threading
-import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
