@@ -17,6 +17,7 @@ SHOP = ROOT / "workloads" / "browser" / "sites" / "shop" / "index.html"
 SHOP_STEPS = ROOT / "workloads" / "browser" / "sites" / "shop.steps.json"
 CLICK_DURING_TASK = ROOT / "tests" / "python" / "data" / "pages" / "click_during_task"
 AFTER_NAVIGATION = ROOT / "tests" / "python" / "data" / "pages" / "place_after_navigation"
+LOOPBACK_ONLY = ROOT / "tests" / "python" / "data" / "loopback_only"
 
 
 def _one_line_exit_2(result, *words):
@@ -38,14 +39,19 @@ def _ok(rows):
     return {r.metric: r.value for r in rows if r.status == "ok"}
 
 
-def test_a_url_beyond_loopback_is_refused_before_any_request(monkeypatch):
+def test_a_url_beyond_loopback_is_refused_before_any_request(monkeypatch, tmp_path):
     def no_request(*args, **kwargs):
         raise AssertionError("a request was made")
     monkeypatch.setattr(page_input.urllib.request, "build_opener", no_request)
-    for url in ("http://192.0.2.1/", "https://example.com/shop", "http://10.0.0.1:8080/x"):
+    # "::" is an address that is not loopback, and one no connection can leave the machine for
+    for url in ("http://[::]/", "https://example.com/shop", "http://shop.invalid:8080/x"):
         with pytest.raises(UsageError, match="not this machine's loopback"):
             page_input.check_page(url)
-    _one_line_exit_2(stallbench("page", "http://192.0.2.1/", "--no-build"), "192.0.2.1", "127.0.0.1")
+    # the command itself, with a guard that fails any lookup or connection beyond loopback and notes it
+    attempts = tmp_path / "attempts"
+    guard = {"PYTHONPATH": str(LOOPBACK_ONLY), "LOOPBACK_ONLY_LOG": str(attempts)}
+    _one_line_exit_2(stallbench("page", "http://shop.invalid/", "--no-build", env=guard), "shop.invalid", "127.0.0.1")
+    assert not attempts.exists(), attempts.read_text()
 
 
 def test_a_url_on_loopback_where_nothing_answers_is_refused():
