@@ -14,8 +14,9 @@
 //                        at one of two points from run to run (Node 26), taking both in turn. A run that
 //                        fails is that scenario's `error` (one line naming it and the op), with no
 //                        orders; the other scenarios still run
-//   stallbench_trace startup-race FILE...     per modelled line, whether the start-up tail can
-//                        change the order of any of the files: {"protocol": 2, "lines": {"18": true, ...}}
+//   stallbench_trace startup-race [--runs N] FILE...     per modelled line, whether the start-up tail
+//                        can change the order of any of the files: {"protocol": 2, "lines": {"18": true, ...}};
+//                        the files are checked as `run` checks them, the time limit included
 //   stallbench_trace javascript FILE          the scenario as a Node program
 //   stallbench_trace timer-phase VERSION      where libuv VERSION (e.g. 1.46.0) runs timers
 //   stallbench_trace random --seed S [--first I] --count N --out DIR
@@ -99,11 +100,12 @@ std::string timeout_line(const Scenario& s, int run, int runs) {
          unusual_kind(suspect->path) + ", waits on it as Node would (valid: a regular file)";
 }
 
-int run(const std::vector<std::string>& files, int runs, const ModelSettings& settings, bool tail_unknown) {
-  const NodeLineModel& model = node_line_model(settings.line);
+// Every file loaded, and refused when `runs` runs of each (0: each its own `runs`) would take
+// longer than the call's limit in timers and busy work alone.
+std::vector<Scenario> load_within_limit(const std::vector<std::string>& files, int runs) {
   std::vector<Scenario> scenarios;
   double total_ms = 0;
-  for (const auto& file : files) {  // all checked before any runs
+  for (const auto& file : files) {
     scenarios.push_back(load_scenario(file));
     total_ms += scenarios.back().min_run_ms * (runs > 0 ? runs : scenarios.back().runs);
   }
@@ -111,6 +113,12 @@ int run(const std::vector<std::string>& files, int runs, const ModelSettings& se
     throw ScenarioError(files.front() + ": the runs asked for take at least " + std::to_string(static_cast<int>(total_ms / 1000)) +
                         " s of timers and busy work together, over the limit of " +
                         std::to_string(static_cast<int>(kCallLimitMs / 1000)) + " s: ask for fewer runs");
+  return scenarios;
+}
+
+int run(const std::vector<std::string>& files, int runs, const ModelSettings& settings, bool tail_unknown) {
+  const NodeLineModel& model = node_line_model(settings.line);
+  std::vector<Scenario> scenarios = load_within_limit(files, runs);  // all checked before any runs
   json out = {{"protocol", STALLBENCH_PROTOCOL},
               {"model", {{"line", model.line}, {"libuv", model.libuv}, {"semantics", model.describe()},
                          {"startup_tail_ms", settings.startup_tail_ms}}},
@@ -161,9 +169,8 @@ std::vector<double> milliseconds_list(const std::string& text) {
   return out;
 }
 
-int startup_race(const std::vector<std::string>& files) {
-  std::vector<Scenario> scenarios;
-  for (const auto& file : files) scenarios.push_back(load_scenario(file));
+int startup_race(const std::vector<std::string>& files, int runs) {
+  std::vector<Scenario> scenarios = load_within_limit(files, runs);
   json lines = json::object();
   for (int line : modelled_lines()) {
     const NodeLineModel& model = node_line_model(line);
@@ -227,6 +234,8 @@ int main(int argc, char** argv) {
                       "Node's start-up tails in ms, comma-separated, one per run in turn; `unknown`: not measured");
   run_cmd->add_option("files", files, "scenario files")->required();
   auto* race_cmd = app.add_subcommand("startup-race", "per modelled line, whether Node's start-up tail can change an order");
+  race_cmd->add_option("--runs", runs, "runs per scenario, checked against the time limit as `run` checks them")
+      ->check(CLI::Range(1, 1000));
   race_cmd->add_option("files", files, "scenario files")->required();
   auto* js_cmd = app.add_subcommand("javascript", "print a scenario as a Node program");
   js_cmd->add_option("file", file, "scenario file")->required();
@@ -257,7 +266,7 @@ int main(int argc, char** argv) {
       if (!unknown) settings.startup_tail_ms = milliseconds_list(tails);
       return run(files, runs, settings, unknown);
     }
-    if (*race_cmd) return startup_race(files);
+    if (*race_cmd) return startup_race(files, runs);
     if (*js_cmd) {
       std::cout << to_javascript(load_scenario(file));
       return 0;

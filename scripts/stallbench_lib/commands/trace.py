@@ -152,8 +152,9 @@ def _compare(tool: Path, files: list[Path], runs: int | None, nodes: list[nodejs
     then the model of its line given that tail; `jobs` lines at a time (each line's tail is measured
     among its own runs, so under the same load as they are)."""
     # Per line, whether the start-up tail can change any file's order, read from the programs (this
-    # also checks every file: bad input is refused before anything runs).
-    races = parity.tool_document(tool, "trace_startup_race", "startup-race", *map(str, files))["lines"]
+    # also checks every file and the time their runs take: bad input is refused before anything runs).
+    races = parity.tool_document(tool, "trace_startup_race", "startup-race", *(["--runs", str(runs)] if runs else []),
+                                 *map(str, files))["lines"]
     docs = [json_loads(f.read_bytes()) for f in files]
     counts = [runs or doc.get("runs", 1) for doc in docs]
     scripts = _scripts(tool, files, docs, workdir) if nodes else []
