@@ -15,12 +15,15 @@ from stallbench_lib.tracking.comparison import Outcome
 from stallbench_lib.tracking.revisions import Commit
 
 TINY = BUILD / "tests" / "tiny_bench"
-# A repetition long enough to span many time slices (see test_ab.py); the rounds go on until the
-# interval is narrower than the minimum effect: at 10% that took ~150 rounds on a busy 2-core machine,
-# the bisection alone 4 minutes; at 25%, against a 60% injection, a few dozen. What is tested is the
-# search over real builds and paired rounds, not the resolution (docs/tracking.md measures that).
+# A repetition long enough to span many time slices (see test_ab.py). A step's rounds go on until the
+# interval is expected to be narrower than the minimum effect, which with a spread of 70% (a busy
+# machine) a regressed step never reached: it ran all 250 rounds asked for, and the bisection 1,300
+# cells. The verdict needs far fewer: at 80 rounds a 60% slowdown is significant many times over, and
+# identical builds at a spread of 70% give an interval of about +-15%, inside the 25% minimum effect.
+# What is tested is the search over real builds and paired rounds, not the resolution
+# (docs/tracking.md measures that).
 TINY_ARGS = ["--filter", "tiny/sum", "--set", "n=20000000", "--node", "none", "--min-effect", "25",
-             "--max-rounds", "250"]
+             "--max-rounds", "80"]
 INJECTED_PCT = 60
 
 
@@ -158,7 +161,7 @@ def test_nothing_to_bisect_when_bad_is_not_worse(tmp_path, monkeypatch, capsys):
     commits = bisect_repository.make(repo, TINY, 2, 3)  # no commit injects anything
     # "Nothing to bisect" needs BAD shown clean: no slowdown of the minimum effect in its interval
     # (else the step is inconclusive, exit 4). Identical builds clear a 50% minimum effect in about
-    # ten rounds on a quiet machine; the rounds go on until they do (at most TINY_ARGS' 250), since
+    # ten rounds on a quiet machine; the rounds go on until they do (at most TINY_ARGS' 80), since
     # ten did not under a sanitizer build and the whole suite beside it (exit 4, 2026-12-04).
     args = [{"25": "50"}.get(a, a) for a in TINY_ARGS]
     assert cli.main(["bisect", commits[0], commits[1], "--repository", str(repo), *args, "--out", str(out)]) == 2
