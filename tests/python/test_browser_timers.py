@@ -1,11 +1,11 @@
 """`trace --browser` runs a scenario's body as a page's own <script> runs: its timers start at
 nesting level 1, so HTML's clamp (4 ms for timers nested more than 5 deep) falls on the same level
 as on a real page. Checked in each installed browser against a page that runs the same seven levels
-of nested setTimeout from a <script> element (data/pages/nested_timers.html), both several times: on
-a clamped level the 2 ms timer always comes before the 0 ms one (both wait 4 ms, it was scheduled
-first); on an unclamped one it comes after, except when a busy machine runs both late (Firefox then
-may run them in either order), so the level from which B always comes first, the most over the runs,
-is where clamping starts."""
+of nested setTimeout from a <script> element (data/pages/nested_timers.html, loaded several times in
+one browser), both several times: on a clamped level the 2 ms timer always comes before the 0 ms one
+(both wait 4 ms, it was scheduled first); on an unclamped one it comes after, except when a busy
+machine runs both late (Firefox then may run them in either order), so the level from which B always
+comes first, the most over the runs, is where clamping starts."""
 import json
 import re
 
@@ -32,12 +32,12 @@ def clamped_from(order: list[str]) -> int:
 def _page_orders(browser: str) -> list[list[str]]:
     d = setup.driving("test", BROWSERS[browser])
     argv = [d.node, str(DATA / "page_order.mjs"), "--browser", d.browser, "--executable", d.executable,
-            "--library", str(d.library), "--pages", str(DATA / "pages"), "--page", "nested_timers.html"]
-    orders = []
-    for _ in range(RUNS):
-        out = children.run(argv, text=True, timeout_s=300, reserves_address_space=True)
-        assert out.returncode == 0, out.stderr[-2000:]
-        orders.append(json.loads(out.stdout.strip().splitlines()[-1]))
+            "--library", str(d.library), "--pages", str(DATA / "pages"), "--page", "nested_timers.html",
+            "--times", str(RUNS)]
+    out = children.run(argv, text=True, timeout_s=300, reserves_address_space=True)
+    assert out.returncode == 0, out.stderr[-2000:]
+    orders = [json.loads(line) for line in out.stdout.strip().splitlines() if line.startswith("[")]
+    assert len(orders) == RUNS, out.stdout
     return orders
 
 
