@@ -26,18 +26,24 @@ either breaks them or bounds nothing. RLIMIT_DATA fails too (Node 26 counts 0.5 
 reservations per isolate).
 
 PR_SET_PDEATHSIG fires when the *thread* that started the child exits: start children from the
-main thread, or from a thread that outlives them."""
+main thread, or from a thread that outlives them.
+
+How a child is set up before it runs (its stop signals unblocked, RLIMIT_AS, PR_SET_PDEATHSIG): by
+the build's tools/stallbench_spawn, which sets them in itself and then becomes the child, once the
+build has it; until then (the build itself, installers) by a Python function between fork and exec,
+which makes subprocess fork the whole interpreter: about 25 ms of processor time more a child."""
 import atexit
 import contextlib
 import ctypes
 import os
 import resource
+import shutil
 import signal
 import subprocess
 import threading
 from pathlib import Path
 
-from . import interrupts, orphans, process_tree
+from . import interrupts, orphans, paths, process_tree
 from .watchdog_link import WatchdogLink
 
 _PR_SET_PDEATHSIG = 1
@@ -94,6 +100,28 @@ def _setup(address_space_bytes: int):
     return in_child
 
 
+SPAWN = Path("tools") / "stallbench_spawn"
+
+
+def _through_spawn(argv: list, address_space_bytes: int, popen_kwargs: dict) -> list[str] | None:
+    """argv as the build's stallbench_spawn starts it (tools/stallbench_spawn.c), or None where _setup
+    must do it: no such program yet, or a program this cannot find as Popen would (so that a missing
+    one is still Popen's FileNotFoundError)."""
+    spawn = paths.build_dir() / SPAWN
+    if not os.access(spawn, os.X_OK) or popen_kwargs.get("executable") or popen_kwargs.get("shell"):
+        return None
+    args = [os.fsdecode(a) for a in argv]
+    if "/" in args[0]:
+        if not os.path.isabs(args[0]) and popen_kwargs.get("cwd") is not None:
+            return None
+        program = os.path.abspath(args[0])
+    else:
+        program = shutil.which(args[0], path=os.pathsep.join(map(os.fsdecode, os.get_exec_path(popen_kwargs.get("env")))))
+    if not program or not os.path.isfile(program) or not os.access(program, os.X_OK):
+        return None
+    return [str(spawn), str(address_space_bytes), str(os.getpid()), program, *args]
+
+
 @contextlib.contextmanager
 def stop_signals_held():
     """SIGINT and SIGTERM wait until the block ends: a caller starts a child inside and enters the
@@ -120,9 +148,15 @@ def start(argv: list[str], *, memory_bytes: int | None = None, reserves_address_
     try:
         orphans.adopt()
         popen_kwargs["env"] = {**(popen_kwargs.get("env") or os.environ), process_tree.STARTED_BY: _mark()}
+        address_space = 0 if reserves_address_space else cap
+        spawned = _through_spawn(argv, address_space, popen_kwargs)
         with _births:
-            proc = subprocess.Popen(argv, start_new_session=True,
-                                    preexec_fn=_setup(0 if reserves_address_space else cap), **popen_kwargs)
+            try:
+                proc = subprocess.Popen(spawned, start_new_session=True, **popen_kwargs) if spawned else None
+            except OSError:  # a stallbench_spawn half-written by a build: the slower way
+                proc = None
+            if proc is None:
+                proc = subprocess.Popen(argv, start_new_session=True, preexec_fn=_setup(address_space), **popen_kwargs)
             with _lock:
                 _live[proc.pid] = (proc, cap)
         _watchdog.watch(proc.pid, cap)
