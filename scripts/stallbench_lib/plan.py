@@ -63,6 +63,14 @@ def parse_sets(sets: list[str]) -> dict[str, list[str]]:
     return parsed
 
 
+def filter_regex(pattern: str) -> re.Pattern:
+    """--filter's regular expression, or one line saying why it is none (before anything is built)."""
+    try:
+        return re.compile(pattern)
+    except re.error as e:
+        raise UsageError(f"--filter {pattern!r} is not a valid regular expression: {e}")
+
+
 def select(families: list[Family], pattern: str | None) -> list[Benchmark]:
     """The benchmarks whose cells this plan can run, narrowed by --filter: not those a command of
     their own measures (doctor's, sweep-pool --app's), which have no cells."""
@@ -70,10 +78,7 @@ def select(families: list[Family], pattern: str | None) -> list[Benchmark]:
     benchmarks = [b for b in everything if not b.measured_by]
     if pattern is None:
         return benchmarks
-    try:
-        regex = re.compile(pattern)
-    except re.error as e:
-        raise UsageError(f"--filter {pattern!r} is not a valid regular expression: {e}")
+    regex = filter_regex(pattern)
     chosen = [b for b in benchmarks if regex.search(b.full_name)]
     elsewhere = [f"{b.full_name} (`stallbench {b.measured_by}`)" for b in everything
                  if b.measured_by and regex.search(b.full_name)]
@@ -137,13 +142,7 @@ def _runnable(benchmarks: list[Benchmark]) -> list[Benchmark]:
     return [b for b in benchmarks if not b.missing]
 
 
-def make_plan(families: list[Family], profile: Profile, pattern: str | None, sets: dict[str, list[str]],
-              nodes: tuple[Node, ...] = (), narrow_with: str | None = None,
-              inputs: dict[str, str] | None = None) -> list[Cell]:
-    """The cells of the chosen benchmarks. When a benchmark refuses a --set value, `narrow_with` says
-    how the calling command lets its user aim the value at one family (None: it has no such option,
-    so its users are not told to use one). `inputs`: the family's inputs, from its own command."""
-    benchmarks = select(families, pattern)
+def _check_keys(benchmarks: list[Benchmark], sets: dict[str, list[str]]) -> None:
     for key in sets:
         scope, name = _scope_of(key)
         if not any(_in_scope(scope, b) and b.param(name) is not None for b in benchmarks):
@@ -151,22 +150,50 @@ def make_plan(families: list[Family], profile: Profile, pattern: str | None, set
             where = f" in {scope}" if scope else ""
             raise UsageError(f"--set {key}: unknown parameter{where} for the selected benchmarks "
                              f"(valid: {', '.join(known) or 'none'})")
+
+
+def _cells_of(b: Benchmark, profile: Profile, sets: dict[str, list[str]], nodes: tuple[Node, ...],
+              narrow_with: str | None, inputs: dict[str, str] | None) -> list[Cell]:
+    grids = {p.name: p.grid(profile.tier) for p in b.params} | sets_for(b, sets)
+    per_process = [p.name for p in b.params if p.per_process]
+    in_process = {k: v for k, v in grids.items() if k not in per_process}
     cells = []
-    for b in _runnable(benchmarks):
-        grids = {p.name: p.grid(profile.tier) for p in b.params} | sets_for(b, sets)
-        per_process = [p.name for p in b.params if p.per_process]
-        in_process = {k: v for k, v in grids.items() if k not in per_process}
-        for combo in itertools.product(*(grids[name] for name in per_process)):
-            one_process = {name: [value] for name, value in zip(per_process, combo)}
-            try:
-                listed = _cells(b, {**in_process, **one_process}, nodes, inputs or {})
-            except UsageError as refused:
-                hint = (f" (for {b.full_name}; narrow it with {narrow_with.format(family=b.family)})"
-                        if sets and narrow_with else "")
-                raise UsageError(f"{refused}{hint}") from None
-            cells += [Cell(b, params, nodes, dict(inputs or {})) for params in listed]
+    for combo in itertools.product(*(grids[name] for name in per_process)):
+        one_process = {name: [value] for name, value in zip(per_process, combo)}
+        try:
+            listed = _cells(b, {**in_process, **one_process}, nodes, inputs or {})
+        except UsageError as refused:
+            hint = (f" (for {b.full_name}; narrow it with {narrow_with.format(family=b.family)})"
+                    if sets and narrow_with else "")
+            raise UsageError(f"{refused}{hint}") from None
+        cells += [Cell(b, params, nodes, dict(inputs or {})) for params in listed]
+    return cells
+
+
+def make_plan(families: list[Family], profile: Profile, pattern: str | None, sets: dict[str, list[str]],
+              nodes: tuple[Node, ...] = (), narrow_with: str | None = None,
+              inputs: dict[str, str] | None = None) -> list[Cell]:
+    """The cells of the chosen benchmarks. When a benchmark refuses a --set value, `narrow_with` says
+    how the calling command lets its user aim the value at one family (None: it has no such option,
+    so its users are not told to use one). `inputs`: the family's inputs, from its own command."""
+    benchmarks = select(families, pattern)
+    _check_keys(benchmarks, sets)
+    cells = [cell for b in _runnable(benchmarks) for cell in _cells_of(b, profile, sets, nodes, narrow_with, inputs)]
     if not cells:
         raise UsageError("nothing to run: every combination of the grid was ruled out by the benchmarks' "
                          "own rules (a value that only pairs with another, or a runtime such as node that "
                          "is missing); see `stallbench list`")
     return cells
+
+
+def check_sets(families: list[Family], profile: Profile, pattern: str | None, sets: dict[str, list[str]],
+               nodes: tuple[Node, ...] = (), narrow_with: str | None = None) -> None:
+    """What make_plan would refuse of the --set grids that can be told before a family's packages are
+    installed (`run` installs them only after this): a key no selected benchmark has, and a value that a
+    benchmark able to run already refuses. One still missing its packages is judged by the plan made
+    once they are in."""
+    benchmarks = select(families, pattern)
+    _check_keys(benchmarks, sets)
+    for b in benchmarks:
+        if not b.missing:
+            _cells_of(b, profile, sets, nodes, narrow_with, None)

@@ -91,3 +91,63 @@ def test_a_command_imports_only_its_own_module():
                           timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip().splitlines()[-1] == "[]"
+
+
+@pytest.fixture
+def installs(monkeypatch):
+    """`run` with its build standing for this checkout's and its installer for the OS's: the lists it
+    asks to install, in order, and the builds it asks for (one `build` entry each)."""
+    from stallbench_lib import build, os_packages
+    from stallbench_lib.errors import UsageError
+
+    asked = []
+
+    def built(**_):
+        asked.append("build")
+        return BUILD
+
+    def install(lists):
+        asked.append(list(lists))
+        if lists:
+            raise UsageError("the stand-in installer stops the run here")
+        return False
+    monkeypatch.setattr(build, "ensure_built", built)
+    monkeypatch.setattr(os_packages, "ensure", install)
+    return asked
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--set", "bogus=1"], "unknown parameter"),
+    (["--set", "pool=0"], "1-1024"),
+    (["--set", "digest=md5"], "valid values are sha256, sha512"),
+    (["--filter", "^pool/", "--set", "json.mode=inline"], "unknown parameter in json"),
+])
+def test_a_grid_the_benchmarks_refuse_is_refused_before_any_family_s_packages_are_installed(
+        tmp_path, capsys, installs, args, words):
+    """Which parameters and values there are, the built binaries say: `run` builds them from the core
+    packages first and asks, so a wrong --set costs no install of a browser or a language runtime."""
+    from stallbench_lib import cli
+
+    assert cli.main(["run", "--out", str(tmp_path), *args]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and words in err[0], err
+    assert installs == ["build"]
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_filter_that_is_no_regular_expression_is_refused_before_the_build(tmp_path, capsys, installs):
+    from stallbench_lib import cli
+
+    assert cli.main(["run", "--out", str(tmp_path), "--filter", "(unclosed"]) == 2
+    assert "not a valid regular expression" in capsys.readouterr().err
+    assert installs == []
+
+
+def test_a_grid_the_benchmarks_accept_goes_on_to_install_its_families_packages(tmp_path, capsys, installs):
+    """The same order with a good --set: built, checked, then the selected families' lists installed
+    (every family's, with no --filter)."""
+    from stallbench_lib import cli, os_packages
+
+    assert cli.main(["run", "--out", str(tmp_path), "--set", "pool=1,2"]) == 2
+    assert "the stand-in installer stops the run here" in capsys.readouterr().err
+    assert installs == ["build", os_packages.family_lists()]

@@ -10,7 +10,7 @@ from .. import (
 from ..browser import setup as browser_setup
 from ..errors import UsageError
 from ..execute import execute, run_meta
-from ..plan import make_plan, parse_sets, select
+from ..plan import check_sets, filter_regex, make_plan, parse_sets, select
 from ..profiles import DEFAULT, PROFILES, Profile
 from ..rendering.render import render
 from ..tracking import store, stored_durations
@@ -54,20 +54,27 @@ class RunOptions:
     durations_before: str | None = None  # --durations-before: stored runs older than this (None: today 00:00 UTC)
 
 
-def provide(pattern: str | None, count_instructions: bool, no_build: bool) -> Path:
+def provide(pattern: str | None, count_instructions: bool, no_build: bool,
+            check_plan=None) -> Path:
     """Installs the OS packages of the families the run selects, builds, and returns the build. The
-    families are known from their binaries, which build from core.txt alone: with a --filter the
-    binaries are built and asked first; without one every family runs, so every family's list is
-    installed before the (one) build."""
+    families are known from their binaries, which build from core.txt alone: with a --filter or a
+    --set the binaries are built and asked first, and `check_plan(families)` refuses a grid they do not
+    know before any family's packages are installed; with neither, nothing can be refused and every
+    family runs, so every family's list is installed before the (one) build."""
     if no_build:
         return paths.build_dir()
+    if pattern is not None:
+        filter_regex(pattern)  # before a build that can take minutes
     tools = [os_packages.TRACKING] if count_instructions else []
-    if pattern is None:
+    if pattern is None and check_plan is None:
         os_packages.ensure(os_packages.family_lists() + tools)
         return _built()
     build_dir = _built()
     families = catalogue.load(build.bench_binaries(build_dir))
-    if os_packages.ensure(os_packages.of(families, select(families, pattern)) + tools):
+    selected = select(families, pattern)
+    if check_plan:
+        check_plan(families)
+    if os_packages.ensure(os_packages.of(families, selected) + tools):
         build_dir = _built()  # CMake sees the new libraries and adds their adapters
     return build_dir
 
@@ -92,7 +99,7 @@ def perform(options: RunOptions, out: Path, build_dir: Path, extra_meta: dict | 
 
     def plan():
         return make_plan(families, options.profile, options.pattern, options.sets, options.nodes,
-                         narrow_with="--filter or --set {family}.KEY=...")
+                         narrow_with=NARROW_WITH)
     cells = plan()  # first: a grid refused installs nothing
     able = sum(not b.missing for b in selected)
     npm_sets.provide(families, selected)
@@ -124,6 +131,16 @@ def perform(options: RunOptions, out: Path, build_dir: Path, extra_meta: dict | 
                        run_one=served.run_cell)
 
 
+NARROW_WITH = "--filter or --set {family}.KEY=..."
+
+
+def sets_check(profile: Profile, pattern: str | None, sets: dict[str, list[str]], nodes: tuple = ()):
+    """provide()'s `check_plan` for these --set grids (None: there are none to check)."""
+    if not sets:
+        return None
+    return lambda families: check_sets(families, profile, pattern, sets, nodes, narrow_with=NARROW_WITH)
+
+
 def check_repetitions(repetitions: int) -> None:
     if not 1 <= repetitions <= 1000:
         raise UsageError(f"--repetitions {repetitions} is out of range: valid values are 1-1000")
@@ -138,7 +155,8 @@ def run(args) -> int:
     options = RunOptions(profile, repetitions, args.filter, parse_sets(args.set), args.instructions,
                          tuple(nodejs.choose(args.node, every_line=profile.tier in ("nightly", "full"))),
                          args.no_build, shard, args.group, args.store, shard_plan.durations_before(args.durations_before))
-    build_dir = provide(options.pattern, options.count_instructions, options.no_build)
+    build_dir = provide(options.pattern, options.count_instructions, options.no_build,
+                        sets_check(profile, options.pattern, options.sets, options.nodes))
     if options.count_instructions:
         instructions.require_valgrind()
     result = perform(options, args.out if args.out else paths.RUNS, build_dir)

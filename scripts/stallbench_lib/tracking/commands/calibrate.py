@@ -10,7 +10,7 @@ from ...errors import UsageError
 from ...plan import parse_sets
 from ...profiles import PROFILES
 from .. import calibration, comparison, samples, statistics_options, trials
-from ...commands.run import RunOptions, check_repetitions, perform, provide
+from ...commands.run import RunOptions, check_repetitions, perform, provide, sets_check
 from ...documents import json_loads
 
 NAME = "calibrate"
@@ -144,7 +144,7 @@ def run(args) -> int:
     if args.previous:
         return _analyse_again(args.previous, args, limits)
     sets = parse_sets(args.set)
-    build_dir = provide(args.filter, args.instructions, args.no_build)
+    build_dir = provide(args.filter, args.instructions, args.no_build, sets_check(profile, args.filter, sets))
     if args.instructions:
         instructions.require_valgrind()
     families = catalogue.load(build.bench_binaries(build_dir))
