@@ -63,3 +63,38 @@ def test_a_program_that_cannot_be_found_is_popens_error(way, tmp_path):
         children.run(["no-such-program-stallbench"], timeout_s=60)
     with pytest.raises(FileNotFoundError):
         children.run([str(tmp_path / "nothing-here")], timeout_s=60)
+
+
+def _spawn(*args: str, **kwargs) -> subprocess.CompletedProcess:
+    return subprocess.run([str(BUILD / children.SPAWN), *args], capture_output=True, text=True, timeout=30, **kwargs)
+
+
+@pytest.mark.parametrize("args", [[], ["0", "1", "/bin/true"], ["lots", "1", "/bin/true", "true"],
+                                  ["0", "-1x", "/bin/true", "true"], ["99999999999999999999999", "1", "/bin/true", "t"]])
+def test_the_launcher_given_bad_arguments_says_how_to_call_it_and_exits_2(args):
+    done = _spawn(*args)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith("usage: stallbench_spawn ADDRESS_SPACE_BYTES ORCHESTRATOR_PID PATH ARGV0")
+
+
+def test_a_program_the_launcher_cannot_execute_is_exit_127_with_its_path_and_why(tmp_path):
+    import os
+
+    plain = tmp_path / "not-executable"
+    plain.write_text("#!/bin/sh\nexit 0\n")
+    for path, why in ((tmp_path / "absent", "No such file or directory"), (plain, "Permission denied")):
+        done = _spawn("0", str(os.getpid()), str(path), "x")
+        assert done.returncode == 127, done.stderr
+        assert done.stderr.strip() == f"stallbench_spawn: {path}: {why}"
+
+
+def test_the_launcher_starts_nothing_when_the_orchestrator_it_names_is_not_its_parent(tmp_path):
+    """The orchestrator gone before PR_SET_PDEATHSIG was set: its child must not run unwatched. Here the
+    named orchestrator (pid 1) is not the launcher's parent (this test), as after such a death."""
+    import os
+
+    mark = tmp_path / "ran"
+    done = _spawn("0", "1", "/bin/sh", "sh", "-c", f"touch {mark}")
+    assert done.returncode == 127 and not mark.exists()
+    done = _spawn("0", str(os.getpid()), "/bin/sh", "sh", "-c", f"touch {mark}")
+    assert done.returncode == 0 and mark.exists()
