@@ -2,8 +2,9 @@
 # parser that runs the code, whose regex literals come out as the Regexp objects Ruby builds), run by
 # Debian's ruby (families/regex/languages.py): regex literals (/.../, %r{...}, with their options), interpolated
 # ones whose every part is a constant, and Regexp.new / Regexp.compile whose pattern and options are
-# constants (string literals, `+` of them, a constant assigned a string once in the file). Anything
-# else that builds a regex is reported as dynamic, with where it is.
+# constants (string literals, `+` of them, a constant assigned a string once in the file; a Regexp,
+# which is copied with its own options). Anything else that builds a regex is reported as dynamic,
+# with where it is.
 #
 # Reads the root and then one file (relative to it) a line on stdin; writes the reply families/regex/readers/python_regexes.py
 # describes. Ruby's options become the catalogue's letters: IGNORECASE i, MULTILINE (Ruby's dotAll) s;
@@ -117,6 +118,22 @@ class SourceFile
     left && right ? left | right : nil
   end
 
+  # The options of the Regexp an expression always evaluates to, or nil when it is not always one (a
+  # string, a constant assigned twice). Regexp.new(REGEXP) copies REGEXP with its options and ignores
+  # any given beside it (Ruby warns "flags ignored"), also when REGEXP is a constant.
+  def regexp_options(node, seen = [])
+    return nil unless node.is_a?(Node)
+
+    case node.type
+    when :LIT then node.children[0].is_a?(Regexp) ? node.children[0].options : nil
+    when :DREGX, :DREGX_ONCE then literal_letters(node)
+    when :CONST
+      name = node.children[0]
+      values = @constants[name]
+      values.size == 1 && !seen.include?(name) ? regexp_options(values[0], seen + [name]) : nil
+    end
+  end
+
   # The option letters written after an interpolated literal's closing delimiter (the AST keeps none).
   def literal_letters(node)
     line = @lines[node.last_lineno - 1] || ''
@@ -164,8 +181,7 @@ else
 
       kind = "Regexp.#{node.children[1]}"
       pattern = source.fold(args[0])
-      given = args[0].type == :LIT && args[0].children[0].is_a?(Regexp) ? args[0].children[0].options : 0
-      options = args.size > 1 ? source.options(args[1]) : given
+      options = source.regexp_options(args[0]) || (args.size > 1 ? source.options(args[1]) : 0)
       if pattern == UNFOLDABLE || options.nil?
         why = pattern == UNFOLDABLE ? 'the pattern is not a constant' : 'the options are not a constant'
         reply[:dynamic] << where.merge(kind: kind, why: why)
