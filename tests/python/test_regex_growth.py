@@ -271,6 +271,23 @@ def test_a_tree_s_report_draws_the_riskiest_curves_only():
     assert family.panels(curves(rows), names[:family.MAX_PANELS], ["std"]) == (names[:family.MAX_PANELS], "")
 
 
+def test_a_curve_taken_from_the_engine_it_fell_back_to_is_drawn_once_in_that_engine_s_colour():
+    """A scan measures node-linear once as node where it falls back: the two curves are one, so the
+    panel draws node's alone (drawn twice, the second colour hid the first) and the legend says why.
+    With that engine not drawn, the taken curve is drawn under its own name."""
+    from stallbench_lib.families.regex import section as family
+
+    exp = [(n, 1e-3 * 2 ** (n - 12)) for n in EXP_LENGTHS]
+    flat = [(n, 1e-3) for n in EXP_LENGTHS]
+    found = curves(_rows("node", exp) + _rows("re2", flat), measured_as={("p", "node-linear"): "node"})
+    assert found[("p", "node-linear")].points == found[("p", "node")].points
+    drawn, not_again = family.drawn_curves(found, "p", ["node", "node-linear", "re2"])
+    assert [(c.engine, dashed) for c, dashed in drawn] == [("node", False), ("re2", False)]
+    assert not_again == {("node-linear", "node")}
+    drawn, not_again = family.drawn_curves(found, "p", ["node-linear", "re2"])
+    assert [c.engine for c, _ in drawn] == ["node-linear", "re2"] and not not_again
+
+
 def test_a_curve_that_ends_in_a_timeout_too_soon_for_linear_growth_is_never_linear():
     # Tika's header regex on Java (the issue's figures): 0.012 ms up to 35 ms, then over the budget at
     # the next length. Growing in proportion it would have taken 140 ms there: the stop proves growth.

@@ -127,6 +127,24 @@ def _draw_variant(ax, curve, colour, dashed, budget_ms):
                    color="white" if dashed else colour, edgecolors=colour, clip_on=False)
 
 
+def drawn_curves(found, name, engines) -> tuple[list, set[tuple[str, str]]]:
+    """The curves a pattern's panel draws, each with whether it is the safe rewrite's (dashed), and the
+    (engine, engine it ran as) of those it leaves out: a curve taken from the engine whose algorithm
+    it fell back to (node-linear backtracking as node does) is that engine's own, drawn once, in its
+    colour, and the legend says so."""
+    drawn, not_again = [], set()
+    for engine in engines:
+        for variant, dashed in ((name, False), (name + SAFE_SUFFIX, True)):
+            curve = found.get((variant, engine))
+            if curve is None:
+                continue
+            if curve.measured_as and (variant, curve.measured_as) in found and curve.measured_as in engines:
+                not_again.add((engine, curve.measured_as))
+            else:
+                drawn.append((curve, dashed))
+    return drawn, not_again
+
+
 def _plot_curves(context, names, found, engines, budget_ms):
     """Small multiples: one panel per pattern, one colour per engine, the safe rewrite dashed. One
     figure rather than one per pattern: on a busy 2-core machine each saved figure costs seconds.
@@ -135,14 +153,14 @@ def _plot_curves(context, names, found, engines, budget_ms):
     columns = 2 if len(names) > 1 else 1
     rows = (len(names) + columns - 1) // columns
     fig, axes = figure(rows, columns, figsize=(5.6 * columns, 3.4 * rows), squeeze=False)
+    ran_as = set()
     for ax, name in zip(axes.flat, names):
         lengths = []
-        for engine in engines:
-            for variant, dashed in ((name, False), (name + SAFE_SUFFIX, True)):
-                curve = found.get((variant, engine))
-                if curve is not None:
-                    _draw_variant(ax, curve, colours[engine], dashed, budget_ms)
-                    lengths += [n for n, _ in curve.points] + ([curve.stop.length] if curve.stop else [])
+        drawn, not_again = drawn_curves(found, name, engines)
+        ran_as |= not_again
+        for curve, dashed in drawn:
+            _draw_variant(ax, curve, colours[curve.engine], dashed, budget_ms)
+            lengths += [n for n, _ in curve.points] + ([curve.stop.length] if curve.stop else [])
         ax.axhline(budget_ms, color="black", ls=":", lw=1)
         ax.set_yscale("log")
         if lengths and max(lengths) > 20 * min(lengths):
@@ -161,6 +179,8 @@ def _plot_curves(context, names, found, engines, budget_ms):
                 for ls, label in (("-", "pattern"), ("--", "safe rewrite"), (":", f"budget {budget_ms:g} ms"))]
     handles += [Line2D([], [], ls="", marker=m, color="grey", label=f"stopped: {status}")
                 for status, m in STOP_MARKERS.items()]
+    handles += [Line2D([], [], ls="", label=f"{engine}: where it fell back, {measured_as}'s curve")
+                for engine, measured_as in sorted(ran_as)]
     fig.suptitle("Match time against input length (censored curves end on the budget line)", fontsize=11)
     fig.tight_layout()
     if spare:
