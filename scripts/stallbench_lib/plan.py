@@ -195,5 +195,5 @@ def check_sets(families: list[Family], profile: Profile, pattern: str | None, se
     benchmarks = select(families, pattern)
     _check_keys(benchmarks, sets)
     for b in benchmarks:
-        if not b.missing:
+        if not b.missing and sets_for(b, sets):  # one no --set applies to refuses none
             _cells_of(b, profile, sets, nodes, narrow_with, None)
