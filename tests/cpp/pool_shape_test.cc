@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <memory>
+#include <utility>
 
 #include "workloads/common/owned_loop.h"
 #include "workloads/common/temp_file.h"
@@ -39,10 +40,13 @@ TEST(PoolShape, OneThreadOneLongJob) {
   EXPECT_LT(position(r, "tcp"), position(r, "pbkdf2"));
   EXPECT_GT(position(r, "fs"), position(r, "pbkdf2"));
   EXPECT_GT(position(r, "dns"), position(r, "pbkdf2"));
-  // Their canaries waited for the job's thread: most of the job's time, never past its completion.
-  for (double wait : {r.fs_wait_ms, r.dns_wait_ms}) {
+  // Their canaries waited for the job's thread: most of the job's time, and the wait was over before
+  // the request queued behind each canary completed. Not necessarily before the loop ran the job's
+  // callback: the freed thread may start the canary a moment before that callback or a moment after
+  // (12 ms after, once, under ASan beside two spinners per core).
+  for (auto [wait, request_done] : {std::pair{r.fs_wait_ms, r.fs_ms}, std::pair{r.dns_wait_ms, r.dns_ms}}) {
     EXPECT_GE(wait, 0.5 * r.pbkdf2_done_ms[0]);
-    EXPECT_LE(wait, r.pbkdf2_done_ms[0]);
+    EXPECT_LE(wait, request_done);
   }
 }
 
