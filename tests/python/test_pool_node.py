@@ -54,7 +54,9 @@ def test_in_node_the_canary_waits_for_the_first_job_to_end_and_not_with_threads_
     to free a thread (most of its time, and not past the second job's completion: the first job's
     own completion is timed on the main thread, which may see it a moment after the freed thread
     has already started the canary, or a moment before); at pool 8 a thread is free, and the wait
-    is a small part of one job's time, whatever the machine's speed."""
+    is less than half of the first job's time in the same cell. Not a fraction of a job run alone: on
+    a busy machine a woken thread can wait its turn for a processor (109 ms, 0.58 of a job alone,
+    once in CI), but the four jobs beside it, sharing two cores, wait for processors too."""
     node, why = nodejs.find()
     if node is None:
         pytest.skip(why)
@@ -71,4 +73,4 @@ def test_in_node_the_canary_waits_for_the_first_job_to_end_and_not_with_threads_
     first, second = sorted(by_pool["4"]["pbkdf2_done_ms"])[:2]
     for wait in ("fs_queue_wait_ms", "dns_queue_wait_ms"):
         assert 0.5 * first <= by_pool["4"][wait][0] <= second, (wait, by_pool["4"][wait], first, second)
-        assert by_pool["8"][wait][0] < 0.25 * by_pool["8"]["pbkdf2_alone_ms"][0], (wait, by_pool["8"])
+        assert by_pool["8"][wait][0] < 0.5 * min(by_pool["8"]["pbkdf2_done_ms"]), (wait, by_pool["8"])
