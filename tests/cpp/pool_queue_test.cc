@@ -43,3 +43,32 @@ TEST(PoolQueue, LookupsUnderTheirShareCompeteLikeOrdinaryJobs) {
   EXPECT_EQ(stallbench::competing(s), 2u);
   EXPECT_EQ(stallbench::waiting_for_thread(s), 1u);
 }
+
+TEST(PoolQueue, TheProgramsViewLeavesTheCanariesOut) {
+  // Pool 2: a thread runs a canary's no-op, the other a job of the program's; queued: 3 canaries
+  // and 2 of the program's jobs.
+  PoolSnapshot s{.threads = 2, .idle = 0, .queued = 5, .canaries_queued = 3, .canaries_running = 1};
+  PoolSnapshot programs = stallbench::programs_view(s);
+  EXPECT_EQ(programs.queued, 2u);
+  EXPECT_EQ(programs.idle, 1u);  // the canary's thread is free again at once
+  EXPECT_EQ(stallbench::competing(programs), 2u);
+  EXPECT_EQ(stallbench::waiting_for_thread(programs), 1u);
+}
+
+TEST(PoolQueue, ACanaryAThreadHasTakenIsNeverTheProgramsJob) {
+  // Pool 1, nothing of the program's: the thread has taken one of 4 canaries and not yet begun it,
+  // so the queue holds 3 and the count still 4. The view may read the thread busy, never a job.
+  PoolSnapshot s{.threads = 1, .idle = 0, .queued = 3, .canaries_queued = 4};
+  PoolSnapshot programs = stallbench::programs_view(s);
+  EXPECT_EQ(programs.queued, 0u);
+  EXPECT_EQ(stallbench::competing(programs), 0u);
+}
+
+TEST(PoolQueue, CanariesAreNeverTakenForHeldBackLookups) {
+  // Pool 2: a lookup runs, 2 more are held back in the lookups' queue; 1 canary queued.
+  PoolSnapshot s{.threads = 2, .idle = 1, .queued = 3, .slow_queued = 2, .slow_running = 1, .canaries_queued = 1};
+  PoolSnapshot programs = stallbench::programs_view(s);
+  EXPECT_EQ(programs.queued, 2u);
+  EXPECT_EQ(programs.slow_queued, 2u);
+  EXPECT_EQ(stallbench::waiting_for_thread(programs), 2u);
+}

@@ -126,18 +126,6 @@ void run(double rate_per_s) {
 
 }  // namespace
 
-PoolSnapshot programs_view(const PoolSnapshot& s) {
-  // Read apart from libuv's lock: for a moment a canary a thread has taken is off the queue and not
-  // yet counted running, so both are clamped to what the snapshot holds.
-  auto queued = static_cast<unsigned>(std::max(0, canaries_queued.load(std::memory_order_relaxed)));
-  auto running = static_cast<unsigned>(std::max(0, canaries_running.load(std::memory_order_relaxed)));
-  PoolSnapshot out = s;
-  unsigned ordinary = s.queued - std::min(s.queued, s.slow_queued);  // canaries are never in the lookups' queue
-  out.queued = s.queued - std::min(ordinary, queued);
-  out.idle = std::min(s.threads, s.idle + running);
-  return out;
-}
-
 bool pool_snapshot(PoolSnapshot& out) {
   Reader& r = reader();
   if (r.state != Lookup::readable || !pool_started.load(std::memory_order_acquire)) return false;
@@ -146,6 +134,8 @@ bool pool_snapshot(PoolSnapshot& out) {
   pthread_mutex_lock(p.mutex);
   unsigned threads = *p.nthreads, idle = *p.idle_threads, lookups_running = *p.slow_io_running;
   bool linked = count(p.wq, p, ordinary) && count(p.slow_io_pending, p, lookups);
+  int canaries = canaries_queued.load(std::memory_order_relaxed);
+  int running = canaries_running.load(std::memory_order_relaxed);
   pthread_mutex_unlock(p.mutex);
   if (!linked || threads == 0 || idle > threads) {
     give_up(r, kNotAList);
@@ -153,7 +143,8 @@ bool pool_snapshot(PoolSnapshot& out) {
   }
   if (!first_read_agrees(r, threads, idle)) return false;
   out = {.threads = threads, .idle = idle, .queued = ordinary + lookups, .slow_queued = lookups,
-         .slow_running = lookups_running};
+         .slow_running = lookups_running, .canaries_queued = static_cast<unsigned>(std::max(0, canaries)),
+         .canaries_running = static_cast<unsigned>(std::max(0, running))};
   return true;
 }
 

@@ -35,15 +35,13 @@ bool pool_snapshot(PoolSnapshot& out);
 std::string pool_unreadable_why();
 
 // Canaries submitted and not yet started, and canaries running on a pool thread: counted so the
-// program's view of the pool (programs_view) can leave them out.
+// program's view of the pool (programs_view in pool_queue.h) can leave them out. pool_snapshot reads
+// them under libuv's lock: a canary is counted before it is queued and uncounted only after a thread
+// has taken it, so no canary in the queue it walks is missing from the count. (Read after the lock,
+// a canary a thread began meanwhile was in the walk and out of the count: one of the program's jobs
+// that was not there, once in CI.)
 extern std::atomic<int> canaries_queued;
 extern std::atomic<int> canaries_running;
-
-// The pool as the program's own jobs find it: the canaries' jobs left out of the queue, and a thread
-// running a canary's no-op counted idle (it is free again at once). A canary behind other canaries
-// waits for the probe, not for the program: on a busy machine a burst of them queued behind woken
-// threads that waited for a core, and each read as a wait for a thread.
-PoolSnapshot programs_view(const PoolSnapshot& s);
 
 // Set when a canary has run on a pool thread: libuv then has its lock and queue initialised (it
 // initialises them before it starts its threads), so they may be read. Before that, reading could

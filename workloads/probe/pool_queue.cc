@@ -20,6 +20,15 @@ unsigned competing(const PoolSnapshot& s) {
   return ordinary + startable_lookups(s);
 }
 
+PoolSnapshot programs_view(const PoolSnapshot& s) {
+  PoolSnapshot out = s;
+  unsigned ordinary = s.queued - std::min(s.queued, s.slow_queued);  // canaries are never in the lookups' queue
+  out.queued = s.queued - std::min(ordinary, s.canaries_queued);
+  out.idle = std::min(s.threads, s.idle + s.canaries_running);
+  out.canaries_queued = out.canaries_running = 0;
+  return out;
+}
+
 unsigned waiting_for_thread(const PoolSnapshot& s) {
   unsigned ahead = competing(s);
   unsigned held_back = std::min(s.queued, s.slow_queued) - startable_lookups(s);
