@@ -53,9 +53,8 @@ class SourceFile
       text == UNFOLDABLE ? text : embedded(text, options, into)
     when :EVSTR then fold(node.children[0], seen, into)
     when :CONST
-      name = node.children[0]
-      values = @constants[name]
-      values.size == 1 && !seen.include?(name) ? fold(values[0], seen + [name], into) : UNFOLDABLE
+      value = constant_value(node, seen)
+      value ? fold(value, seen + [node.children[0]], into) : UNFOLDABLE
     when :OPCALL, :CALL
       method, receiver, args = node.children[1], node.children[0], node.children[2]
       return UNFOLDABLE unless method == :+ && args&.type == :LIST && args.children.compact.size == 1
@@ -128,10 +127,17 @@ class SourceFile
     when :LIT then node.children[0].is_a?(Regexp) ? node.children[0].options : nil
     when :DREGX, :DREGX_ONCE then literal_letters(node)
     when :CONST
-      name = node.children[0]
-      values = @constants[name]
-      values.size == 1 && !seen.include?(name) ? regexp_options(values[0], seen + [name]) : nil
+      value = constant_value(node, seen)
+      value && regexp_options(value, seen + [node.children[0]])
     end
+  end
+
+  # The one value a constant is assigned in this file, or nil: assigned twice or more (which value
+  # reaches the regex is not known here), or already being resolved (`seen`: A = B; B = A).
+  def constant_value(node, seen)
+    name = node.children[0]
+    values = @constants[name]
+    values.size == 1 && !seen.include?(name) ? values[0] : nil
   end
 
   # The option letters written after an interpolated literal's closing delimiter (the AST keeps none).
