@@ -93,6 +93,27 @@ def test_a_command_imports_only_its_own_module():
     assert done.stdout.strip().splitlines()[-1] == "[]"
 
 
+def test_no_commands_help_imports_matplotlib():
+    """Plotting is paid for when a command draws, not to read its usage (`page --help` took 1.9 s
+    of imports for one verdict function beside the report's figures)."""
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    code = ("import contextlib, io, sys; from stallbench_lib import cli\n"
+            "for name in sorted(cli.command_modules()):\n"
+            "    with contextlib.redirect_stdout(io.StringIO()):\n"
+            "        try:\n            cli.main([name.replace('_', '-'), '--help'])\n"
+            "        except SystemExit:\n            pass\n"
+            "    if 'matplotlib' in sys.modules:\n        print(name)\n        break\n"
+            "print('checked', len(cli.command_modules()))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT / "scripts",
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[0].startswith("checked"), done.stdout
+
+
 @pytest.fixture
 def installs(monkeypatch):
     """`run` with its build standing for this checkout's and its installer for the OS's: the lists it

@@ -3,7 +3,7 @@ verdicts (the page benchmark's thresholds), INP's phases as one repetition's (th
 references beside what they check, and which hosts the page was refused."""
 from collections import defaultdict
 
-from .section import verdict
+from .bands import verdict
 from ...medians import median
 from ...rendering import stats
 

@@ -15,6 +15,7 @@ from ...rendering.markup import collapsed
 from ...rendering.figures import corner_legend, figure, save, shared_legend
 from ...rendering.stall_plots import median_repetition
 from . import page_section
+from .bands import verdict
 
 STRATEGIES = ["inline", "timeout", "message-channel", "idle-callback", "yield", "post-task", "worker"]
 LABELS = {"inline": "inline", "timeout": "setTimeout 0", "message-channel": "MessageChannel",
@@ -113,13 +114,6 @@ def _browser_label(context, name: str) -> str:
 def _by_browser_order(context, browsers):
     declared = list(_browsers(context))
     return sorted(browsers, key=lambda b: declared.index(b) if b in declared else 99)
-
-
-def verdict(value, good, poor) -> str | None:
-    """web.dev's three bands: at or under `good` is good, over `poor` is poor, between needs improvement."""
-    if value is None:
-        return None
-    return "good" if value <= good else "poor" if value > poor else "needs improvement"
 
 
 def _thresholds(context, benchmark):
