@@ -19,6 +19,7 @@ import os
 import platform
 import sys
 import tarfile
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -66,24 +67,41 @@ def _url(name: str, version: str) -> str:
     return f"{registry()}{name}/-/{name.rsplit('/', 1)[-1]}-{version}.tgz"
 
 
-def _fetch(name: str, version: str, integrity: str, said: list[float]) -> bytes:
-    """The tarball, its integrity checked; a line every PROGRESS_S while a large one arrives."""
+class _Progress:
+    """One line every PROGRESS_S while the set's tarballs arrive (four at a time): how many of them
+    are in, and the MB received so far. The lock gives no sizes, so there is no total in MB."""
+
+    def __init__(self, total: int):
+        self.total, self.done, self.received = total, 0, 0
+        self.said = time.monotonic()
+        self.lock = threading.Lock()
+
+    def add(self, received: int = 0, done: int = 0) -> None:
+        with self.lock:
+            self.received += received
+            self.done += done
+            if time.monotonic() - self.said >= PROGRESS_S:
+                self.said = time.monotonic()
+                print(f"stallbench: installing: {self.done} of {self.total} packages, {self.received / (1 << 20):.1f} MB",
+                      file=sys.stderr, flush=True)
+
+
+def _fetch(name: str, version: str, integrity: str, progress: _Progress) -> bytes:
+    """The tarball, its integrity checked."""
     url = _url(name, version)
     try:
         with urllib.request.urlopen(url, timeout=TIMEOUT_S) as response:
-            size, chunks, got = int(response.headers.get("Content-Length") or 0), [], 0
+            chunks = []
             while chunk := response.read(1 << 20):
                 chunks.append(chunk)
-                got += len(chunk)
-                if time.monotonic() - said[0] >= PROGRESS_S:
-                    said[0] = time.monotonic()
-                    print(f"stallbench: installing: {name} {got >> 20} of {size >> 20} MB", file=sys.stderr, flush=True)
+                progress.add(received=len(chunk))
     except (urllib.error.URLError, OSError, ValueError) as e:
         raise Failed(f"cannot fetch {name} {version} from {url}: {getattr(e, 'reason', e)}") from None
     data = b"".join(chunks)
     algorithm, _, expected = integrity.split()[0].partition("-")
     if base64.b64encode(hashlib.new(algorithm, data).digest()).decode() != expected:
         raise Failed(f"{name} {version} from {url} does not match the lock file's integrity hash ({algorithm})")
+    progress.add(done=1)
     return data
 
 
@@ -109,9 +127,9 @@ def _unpack(data: bytes, into: Path) -> None:
 def install(set_folder: Path, dest: Path) -> None:
     lock = json.loads((set_folder / "package-lock.json").read_text(encoding="utf-8"))
     wanted = packages(lock)
-    said = [time.monotonic()]
+    progress = _Progress(len(wanted))
     with ThreadPoolExecutor(max_workers=4) as pool:
-        tarballs = list(pool.map(lambda p: _fetch(p[1], p[2], p[3], said), wanted))
+        tarballs = list(pool.map(lambda p: _fetch(p[1], p[2], p[3], progress), wanted))
     for (folder, *_), data in zip(wanted, tarballs):
         _unpack(data, dest / folder)
 
