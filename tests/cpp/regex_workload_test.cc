@@ -95,6 +95,11 @@ TEST(Catalogue, RefusesWhatItCannotRead) {
                std::runtime_error);
   EXPECT_THROW(rx::Catalogue::load(write_temp("[[pattern]]\nname = \"x\"\nregex = \"a\"\npump = \"\"\nsource = \"s\"\n")),
                std::runtime_error);
+  // A float where an integer belongs is refused, not converted (1e300 converted is undefined).
+  for (const char* text : {"format = 1e300\n[[pattern]]\nname = \"x\"\nregex = \"a\"\nsource = \"s\"\n",
+                           "[[pattern]]\nname = \"x\"\nregex = \"a+\"\npump = \"a\"\nsource = \"s\"\nlengths = [1e300]\n",
+                           "[[pattern]]\nname = \"x\"\nregex = \"a+\"\npump = \"a\"\nsource = \"s\"\nlengths = [2.0]\n"})
+    EXPECT_THROW(rx::Catalogue::load(write_temp(text)), std::runtime_error) << text;
   auto ok = rx::Catalogue::load(write_temp("[[pattern]]\nname = \"x\"\nregex = \"a+\"\npump = \"a\"\nsource = \"s\"\n"
                                            "lengths = [1, 2]\n"));
   EXPECT_EQ(ok.patterns().at(0).lengths, (std::vector<std::int64_t>{1, 2}));

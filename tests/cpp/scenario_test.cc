@@ -146,6 +146,12 @@ TEST(Scenarios, OtherMistakesAreNamedToo) {
   EXPECT_NE(refusal(R"({"name": "x", "module": "cjs", "program": [{"op": "setInterval", "ms": 1, "count": 0}]})")
                 .find("$.program[0].count: must be an integer from 1 to 1000"),
             std::string::npos);
+  // A number past an integer's range is refused before it is converted (converting it is undefined).
+  for (const char* runs : {"1e300", "-1e300", "2.5"})
+    EXPECT_NE(refusal(std::string(R"({"name": "x", "module": "cjs", "runs": )") + runs + R"(, "program": []})")
+                  .find("$.runs: must be an integer from 1 to 1000"),
+              std::string::npos)
+        << runs;
   EXPECT_NE(refusal(R"({"name": "x", "module": "cjs", "program": [{"op": "lookup", "host": "example.invalid"}]})")
                 .find("$.program[0].host: refusing to look up 'example.invalid'"),
             std::string::npos);

@@ -2,6 +2,7 @@
 #include "scenario_fields.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace stallbench::loop {
 
@@ -50,10 +51,13 @@ bool ScenarioFields::flag(const json& value, const std::string& where) const {
 }
 
 std::int64_t ScenarioFields::integer(const json& value, const std::string& where, std::int64_t low, std::int64_t high) const {
-  bool whole = value.is_number_integer() || (value.is_number_float() && value.get<double>() == static_cast<long long>(value.get<double>()));
-  if (!whole || value.get<double>() < static_cast<double>(low) || value.get<double>() > static_cast<double>(high))
+  // The range before anything is converted to an integer: a double past an integer's range (1e300)
+  // converted to it is undefined behaviour, not a refusal.
+  bool in_range = value.is_number() && value.get<double>() >= static_cast<double>(low) &&
+                  value.get<double>() <= static_cast<double>(high);
+  if (!in_range || (value.is_number_float() && std::trunc(value.get<double>()) != value.get<double>()))
     fail(where, "must be an integer from " + std::to_string(low) + " to " + std::to_string(high) + " (got " + shown(value) + ")");
-  return value.get<std::int64_t>();
+  return value.is_number_float() ? static_cast<std::int64_t>(value.get<double>()) : value.get<std::int64_t>();
 }
 
 double ScenarioFields::milliseconds(const json& value, const std::string& where) const {

@@ -40,7 +40,7 @@ std::vector<std::int64_t> lengths_field(const toml::table& entry, const char* ke
   std::vector<std::int64_t> lengths;
   if (const toml::array* given = entry[key].as_array()) {
     for (const auto& item : *given) {
-      auto n = item.value<std::int64_t>();
+      auto n = item.value_exact<std::int64_t>();  // value<>() converts a float, 1e300 included (undefined)
       if (!n || *n < 1) throw std::runtime_error(where + ": '" + key + "' must hold positive integers");
       lengths.push_back(*n);
     }
@@ -165,7 +165,7 @@ Catalogue Catalogue::load(const std::string& path) {
   } catch (const toml::parse_error& e) {
     throw std::runtime_error(path + ": invalid TOML: " + std::string(e.description()));
   }
-  auto format = doc["format"].value<std::int64_t>();
+  auto format = doc["format"].value_exact<std::int64_t>();
   if (doc.contains("format") && (!format || *format < 1 || *format > kFormat))
     throw std::runtime_error(path + ": format is not one this stallbench reads (valid: 1, " + std::to_string(kFormat) +
                              "; none is 1)");

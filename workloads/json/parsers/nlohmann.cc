@@ -58,7 +58,10 @@ class Nlohmann final : public JsonParser {
     nlohmann::json doc = parse(json);
     RecordAnswer answer;
     for (const auto& record : doc) {
-      answer.add(record.at(task.id).get<std::uint64_t>(), record.at(task.a).get<double>(),
+      const nlohmann::json& id = record.at(task.id);
+      // get<std::uint64_t>() converts a float too, and one past the range (1e300, -1.5) is undefined.
+      if (!id.is_number_unsigned()) throw std::runtime_error("nlohmann: a record's " + task.id + " is not an unsigned integer");
+      answer.add(id.get<std::uint64_t>(), record.at(task.a).get<double>(),
                  record.at(task.b).get<double>(), record.at(task.text).get_ref<const std::string&>().size());
     }
     return answer;
