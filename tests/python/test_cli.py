@@ -76,31 +76,31 @@ def test_bench_binary_refuses_bad_grid_itself():
     assert result.returncode == 2 and "1-1024" in result.stderr
 
 
-def test_a_command_imports_only_its_own_module():
-    """`trace`, `list` and the like do not pay for numpy and matplotlib (over a second on a busy
-    machine), which only ab, history and the reports need."""
+def _fresh_interpreter(code: str) -> list[str]:
+    """The output lines of `code` run by a new interpreter in scripts/, where nothing is imported yet."""
     import subprocess
     import sys
 
     from conftest import ROOT
 
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT / "scripts",
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip().splitlines()
+
+
+def test_a_command_imports_only_its_own_module():
+    """`trace`, `list` and the like do not pay for numpy and matplotlib (over a second on a busy
+    machine), which only ab, history and the reports need."""
     code = ("import sys; from stallbench_lib import cli\n"
             "try:\n    cli.main(['trace', '--help'])\nexcept SystemExit:\n    pass\n"
             "print(sorted(m for m in ('numpy', 'matplotlib', 'stallbench_lib.tracking.commands.ab') if m in sys.modules))")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT / "scripts",
-                          timeout=60)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip().splitlines()[-1] == "[]"
+    assert _fresh_interpreter(code)[-1] == "[]"
 
 
 def test_no_commands_help_imports_matplotlib():
     """Plotting is paid for when a command draws, not to read its usage (`page --help` took 1.9 s
     of imports for one verdict function beside the report's figures)."""
-    import subprocess
-    import sys
-
-    from conftest import ROOT
-
     code = ("import contextlib, io, sys; from stallbench_lib import cli\n"
             "for name in sorted(cli.command_modules()):\n"
             "    with contextlib.redirect_stdout(io.StringIO()):\n"
@@ -108,10 +108,8 @@ def test_no_commands_help_imports_matplotlib():
             "        except SystemExit:\n            pass\n"
             "    if 'matplotlib' in sys.modules:\n        print(name)\n        break\n"
             "print('checked', len(cli.command_modules()))")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT / "scripts",
-                          timeout=120)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip().splitlines()[0].startswith("checked"), done.stdout
+    lines = _fresh_interpreter(code)
+    assert lines[0].startswith("checked"), lines
 
 
 @pytest.fixture

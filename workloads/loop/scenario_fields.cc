@@ -53,11 +53,11 @@ bool ScenarioFields::flag(const json& value, const std::string& where) const {
 std::int64_t ScenarioFields::integer(const json& value, const std::string& where, std::int64_t low, std::int64_t high) const {
   // The range before anything is converted to an integer: a double past an integer's range (1e300)
   // converted to it is undefined behaviour, not a refusal.
-  bool in_range = value.is_number() && value.get<double>() >= static_cast<double>(low) &&
-                  value.get<double>() <= static_cast<double>(high);
-  if (!in_range || (value.is_number_float() && std::trunc(value.get<double>()) != value.get<double>()))
+  double number = value.is_number() ? value.get<double>() : NAN;
+  if (!(number >= static_cast<double>(low) && number <= static_cast<double>(high)) ||
+      (value.is_number_float() && std::trunc(number) != number))
     fail(where, "must be an integer from " + std::to_string(low) + " to " + std::to_string(high) + " (got " + shown(value) + ")");
-  return value.is_number_float() ? static_cast<std::int64_t>(value.get<double>()) : value.get<std::int64_t>();
+  return value.is_number_float() ? static_cast<std::int64_t>(number) : value.get<std::int64_t>();
 }
 
 double ScenarioFields::milliseconds(const json& value, const std::string& where) const {

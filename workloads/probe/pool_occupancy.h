@@ -37,9 +37,9 @@ std::string pool_unreadable_why();
 // Canaries submitted and not yet started, and canaries running on a pool thread: counted so the
 // program's view of the pool (programs_view in pool_queue.h) can leave them out. pool_snapshot reads
 // them under libuv's lock: a canary is counted before it is queued and uncounted only after a thread
-// has taken it, so no canary in the queue it walks is missing from the count. (Read after the lock,
-// a canary a thread began meanwhile was in the walk and out of the count: one of the program's jobs
-// that was not there, once in CI.)
+// has taken it, so no canary in the queue it walks is missing from the count. Read after the lock,
+// a canary a thread began meanwhile would be in the walk and out of the count: a job of the
+// program's that is not there.
 extern std::atomic<int> canaries_queued;
 extern std::atomic<int> canaries_running;
 

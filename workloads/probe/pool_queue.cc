@@ -5,6 +5,9 @@
 namespace stallbench {
 namespace {
 
+// The jobs queued outside the lookups' queue (canaries are never in it).
+unsigned ordinary_queued(const PoolSnapshot& s) { return s.queued - std::min(s.queued, s.slow_queued); }
+
 // Lookups allowed to start now (they compete with ordinary jobs for the idle threads).
 unsigned startable_lookups(const PoolSnapshot& s) {
   unsigned share = lookup_threads(s.threads);
@@ -16,14 +19,12 @@ unsigned startable_lookups(const PoolSnapshot& s) {
 unsigned lookup_threads(unsigned threads) { return (threads + 1) / 2; }
 
 unsigned competing(const PoolSnapshot& s) {
-  unsigned ordinary = s.queued - std::min(s.queued, s.slow_queued);
-  return ordinary + startable_lookups(s);
+  return ordinary_queued(s) + startable_lookups(s);
 }
 
 PoolSnapshot programs_view(const PoolSnapshot& s) {
   PoolSnapshot out = s;
-  unsigned ordinary = s.queued - std::min(s.queued, s.slow_queued);  // canaries are never in the lookups' queue
-  out.queued = s.queued - std::min(ordinary, s.canaries_queued);
+  out.queued = s.queued - std::min(ordinary_queued(s), s.canaries_queued);
   out.idle = std::min(s.threads, s.idle + s.canaries_running);
   out.canaries_queued = out.canaries_running = 0;
   return out;
@@ -31,7 +32,7 @@ PoolSnapshot programs_view(const PoolSnapshot& s) {
 
 unsigned waiting_for_thread(const PoolSnapshot& s) {
   unsigned ahead = competing(s);
-  unsigned held_back = std::min(s.queued, s.slow_queued) - startable_lookups(s);
+  unsigned held_back = s.queued - ordinary_queued(s) - startable_lookups(s);
   return (ahead > s.idle ? ahead - s.idle : 0u) + held_back;
 }
 
