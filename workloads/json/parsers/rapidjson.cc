@@ -84,8 +84,17 @@ class RapidJson final : public JsonParser {
     RecordAnswer answer;
     for (const auto& record : doc.GetArray()) {
       if (!record.IsObject()) throw std::runtime_error(name_ + ": a record is not an object");
-      answer.add(field(record, task.id).GetUint64(), field(record, task.a).GetDouble(),
-                 field(record, task.b).GetDouble(), field(record, task.text).GetStringLength());
+      const rapidjson::Value& id = field(record, task.id);
+      const rapidjson::Value& a = field(record, task.a);
+      const rapidjson::Value& b = field(record, task.b);
+      const rapidjson::Value& text = field(record, task.text);
+      // RapidJSON's getters only assert the type (compiled out in a release build): unchecked, a
+      // float id or a string amount would be read as whatever bits the value holds.
+      if (!id.IsUint64()) throw std::runtime_error(name_ + ": a record's " + task.id + " is not an unsigned integer");
+      if (!a.IsNumber()) throw std::runtime_error(name_ + ": a record's " + task.a + " is not a number");
+      if (!b.IsNumber()) throw std::runtime_error(name_ + ": a record's " + task.b + " is not a number");
+      if (!text.IsString()) throw std::runtime_error(name_ + ": a record's " + task.text + " is not a string");
+      answer.add(id.GetUint64(), a.GetDouble(), b.GetDouble(), text.GetStringLength());
     }
     return answer;
   }
