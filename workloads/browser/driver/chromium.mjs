@@ -26,6 +26,11 @@ const SWITCHES = [
   // A page is measured as if in the foreground: no throttled timers or deprioritised renderer.
   "--disable-background-timer-throttling", "--disable-renderer-backgrounding", "--disable-backgrounding-occluded-windows",
   "--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0",
+  // Off for every user, as playwright's own launch() has it unless told otherwise: as root Chromium
+  // refuses its sandbox, and as a user it needs user namespaces that a chroot, most containers and
+  // Ubuntu 23.10+'s AppArmor deny ("No usable sandbox!"). A run as root and one as a user then measure
+  // the same browser. The pages are the suite's own, or the user's.
+  "--no-sandbox",
 ];
 const START_TIMEOUT_MS = 60_000;
 const CLOSE_TIMEOUT_MS = 10_000;
@@ -37,11 +42,10 @@ export async function startChromium({ chromium, playwright, proxy }) {
   const { chromium: protocol } = createRequire(import.meta.url)(playwright);
   removeOrphanedProfiles(PROFILE_PREFIX);
   const profile = mkdtempSync(join(tmpdir(), `${PROFILE_PREFIX}${process.pid}-`));
-  const sandbox = process.getuid?.() === 0 ? ["--no-sandbox"] : [];  // Chromium refuses its sandbox as root
   // Chromium keeps crash reports and caches under XDG folders: the throwaway profile, not $HOME.
   const env = { ...process.env, XDG_CONFIG_HOME: profile, XDG_CACHE_HOME: profile };
   // Loopback is never proxied (Chromium's implicit bypass); everything else goes to the refusing proxy.
-  const child = spawn("setpriv", ["--pdeathsig", "KILL", "--", chromium, ...SWITCHES, ...sandbox,
+  const child = spawn("setpriv", ["--pdeathsig", "KILL", "--", chromium, ...SWITCHES,
                                   `--proxy-server=http://${proxy.address}`,
                                   `--user-data-dir=${profile}`, "about:blank"],
                       { stdio: ["ignore", "ignore", "pipe"], env });
