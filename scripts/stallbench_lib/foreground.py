@@ -5,8 +5,14 @@ terminal ("a terminal is required to read the password"), and one in a backgroun
 the kernel when it tries. A terminal's Ctrl-C then goes to the child's group alone, which stops safely
 by itself (scripts/bootstrap), and the command learns of it from the child's exit status."""
 import contextlib
+import ctypes
 import os
 import signal
+
+_LIBC = ctypes.CDLL(None, use_errno=True)
+_LIBC.signal.restype = ctypes.c_void_p
+_LIBC.signal.argtypes = (ctypes.c_int, ctypes.c_void_p)
+_SIG_IGN = ctypes.c_void_p(1)
 
 
 def held_terminal() -> int | None:
@@ -36,9 +42,14 @@ def _give(fd: int, group: int) -> None:
 
 def take_in_child(fd: int) -> None:
     """In the child, before exec: a process group of its own, made the terminal's foreground. Done here
-    rather than by the parent after the fork, so the child never runs a moment in the background."""
+    rather than by the parent after the fork, so the child never runs a moment in the background.
+    The terminal's Ctrl-Z and Ctrl-\\ are ignored from here on (what is ignored stays ignored through
+    exec): a child suspended while it holds the terminal would leave the user a terminal that answers
+    nothing, since their shell waits on this command, which is not suspended; a Ctrl-C stops it."""
     os.setpgid(0, 0)
     _give(fd, os.getpgrp())
+    for ignored in (signal.SIGTSTP, signal.SIGQUIT):
+        _LIBC.signal(ignored, _SIG_IGN)  # signal.signal() refuses outside the main thread
 
 
 @contextlib.contextmanager

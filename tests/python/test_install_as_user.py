@@ -149,3 +149,28 @@ def test_a_ctrl_c_at_the_terminal_during_the_familys_install_lets_dpkg_finish_an
                                                                          if p in family]
     assert fake.audit() == "" and len(_prompts(fake)) == 1
     fake.wait_until(lambda: not fake.processes(), "no installer left running", timeout_s=60)
+
+
+def test_a_ctrl_z_at_the_terminal_during_the_familys_install_is_ignored_and_the_command_goes_on(tmp_path):
+    """Suspended while it held the terminal, the install would leave the user a terminal answering
+    nothing: their shell waits on the command, which is not suspended."""
+    fake = FakePackages(tmp_path)
+    family = sorted(_listed("json.txt") - _listed("core.txt"))
+    fake.hold(*family)
+    document = tmp_path / "doc.json"
+    document.write_text("[1]")
+    typed = Terminal([str(ROOT / "scripts" / "stallbench"), "json", "--input", str(document), "--node", "none"],
+                     _user(fake, tmp_path, STALLBENCH_BUILD_DIR=str(tmp_path / "build")))
+    try:
+        _type_password(fake, typed)
+        fake.wait_until(lambda: set(fake.half_installed()) & set(family) or typed.proc.poll() is not None,
+                        "dpkg to unpack the family's first package")
+        typed.type(b"\x1a")  # Ctrl-Z: the terminal sends SIGTSTP to its foreground group
+        typed.type(b"\x1c")  # Ctrl-\: SIGQUIT
+        fake.release()
+        fake.wait_until(lambda: "stallbench: building" in typed.text() or typed.proc.poll() is not None,
+                        "the command to go on to its build", timeout_s=120)
+        assert "stallbench: building" in typed.text(), typed.text()
+    finally:
+        typed.close()
+    assert set(family) <= set(fake.installed()) and fake.audit() == ""
