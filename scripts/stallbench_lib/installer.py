@@ -11,8 +11,8 @@ watchdog when the command dies) cannot hold here. Instead:
   the installer SIGTERM (PR_SET_PDEATHSIG), which it meets the same way.
 
 When the command holds its terminal, the installer is given the terminal while it runs (foreground.py),
-so that sudo can ask for the password when the command is not root; a Ctrl-C there reaches the installer alone, which
-stops as above, and the command then stops as that Ctrl-C would have stopped it.
+so that sudo can ask for the password when the command is not root; a Ctrl-C there reaches the
+installer alone, which stops as above, and the command then stops as that Ctrl-C would have stopped it.
 
 What the installer says is shown as it says it (progress, apt's own messages); its last line of its own
 is the reason it failed."""
